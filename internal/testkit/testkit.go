@@ -1,0 +1,48 @@
+// Package testkit holds helpers shared by the tests of every package: where
+// the shared test data lives, and isolated handles on the real PostgreSQL and
+// Redis servers that the conformance suites run against.
+package testkit
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// RepoRoot is the directory that holds go.mod.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("testkit: cannot locate source file")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// SharedDir is ../shared beside the repository: the specification, vendor
+// contracts and test data. Tests read it in place; nothing is copied.
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(RepoRoot(t), "..", "shared")
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("testkit: shared data not found at %s: %v", dir, err)
+	}
+	return dir
+}
+
+// Shared joins elements onto SharedDir.
+func Shared(t testing.TB, elem ...string) string {
+	t.Helper()
+	return filepath.Join(append([]string{SharedDir(t)}, elem...)...)
+}
+
+// unavailable fails under CI=true and skips loudly otherwise: a missing
+// server must never turn a CI run green by silently skipping.
+func unavailable(t testing.TB, what string, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("testkit: %s unreachable under CI: %v", what, err)
+	}
+	t.Skipf("testkit: SKIPPING — %s unreachable (%v); these tests run in CI", what, err)
+}

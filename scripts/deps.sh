@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and tests need, when missing:
+# libzxing-dev (PDF417 via cgo), chromium (browser tests), openssh-client and
+# openssl (interoperability tests). Elsewhere, install their equivalents by hand.
+set -euo pipefail
+need=()
+dpkg -s libzxing-dev >/dev/null 2>&1 || need+=(libzxing-dev)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+[ ${#need[@]} -eq 0 ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "missing system packages: ${need[*]} (install them with your package manager)" >&2
+  exit 1
+fi
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "installing: ${need[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
