@@ -1,0 +1,37 @@
+// Package verifier is the core identity-verification service. This file and
+// store.go hold its domain types and the Store contract; adapters live in
+// subpackages named after what they wrap (sqlite, postgres, http).
+package verifier
+
+import "time"
+
+// Account is an account holder: a business that signs in with e-mail and
+// password and owns verifications, templates and one integration key.
+type Account struct {
+	ID           string // UUID
+	Email        string // normalised (trimmed, lower-case); unique across accounts
+	PasswordHash string // argon2id in PHC string format; never the password
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// IntegrationKey is the publishable key that may only create verifications,
+// from an Origin on its allowlist. Exactly one exists per account: storing a
+// new one revokes the previous one at once.
+type IntegrationKey struct {
+	ID        string // UUID; a public identifier, not the secret
+	AccountID string
+	// Prefix is the start of the key value ("idgk_" plus a few characters),
+	// kept so the dashboard can show which key is active without the secret.
+	Prefix string
+	// Hash is SHA-256 of the whole key value. The value has 256 bits of
+	// entropy, so a fast hash is safe and lets lookup be a single index probe.
+	Hash []byte
+	// AllowedDomains are the Origin patterns this key accepts
+	// ("shop.example.com", "*.example.com").
+	AllowedDomains []string
+	// RateLimitPerHour is this key's own create limit (default 30).
+	RateLimitPerHour int
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
