@@ -1,0 +1,100 @@
+package pdf417
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"time"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/zxing"
+)
+
+// Decoder holds the knobs of Decode; the zero value is ready to use.
+type Decoder struct {
+	// Budget caps the time spent on one image; 0 means DefaultBudget. A
+	// context deadline that comes earlier wins.
+	Budget time.Duration
+	// Now is the clock for the budget and the report; nil means time.Now.
+	Now func() time.Time
+}
+
+// Decode reads the PDF417 symbol in img with the default Decoder.
+func Decode(ctx context.Context, img image.Image, accept func([]byte) error) ([]byte, Report, error) {
+	return Decoder{}.Decode(ctx, img, accept)
+}
+
+// Decode runs the strategies in order until one yields a payload that
+// accept returns nil for (a nil accept takes the first payload). The budget
+// is checked between steps: a single zxing call is not interruptible, so an
+// overrun is bounded by one step.
+func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte) error) ([]byte, Report, error) {
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	budget := d.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	start := now()
+	var rep Report
+	if img == nil {
+		return nil, rep, fmt.Errorf("decode pdf417: %w: no image", ErrNoBarcode)
+	}
+	b := img.Bounds()
+	if int64(b.Dx())*int64(b.Dy()) > MaxPixels {
+		return nil, rep, fmt.Errorf("decode pdf417: %dx%d: %w (max %d pixels)", b.Dx(), b.Dy(), ErrImageTooLarge, MaxPixels)
+	}
+	deadline := start.Add(budget)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	s := newSession(toGray(img))
+	finish := func() { rep.Total = now().Sub(start) }
+	for _, st := range strategies {
+		if err := ctx.Err(); err != nil {
+			finish()
+			return nil, rep, fmt.Errorf("decode pdf417: %w: %w", ErrNoBarcode, err)
+		}
+		if !now().Before(deadline) {
+			finish()
+			return nil, rep, fmt.Errorf("decode pdf417: budget of %v spent: %w: %w", budget, ErrNoBarcode, context.DeadlineExceeded)
+		}
+		t0 := now()
+		payload, outcome, err := s.try(st, accept)
+		rep.Steps = append(rep.Steps, Step{Strategy: st.name, Duration: now().Sub(t0), Outcome: outcome})
+		if err != nil {
+			finish()
+			return nil, rep, fmt.Errorf("decode pdf417: %s: %w", st.name, err)
+		}
+		if payload != nil {
+			rep.Strategy = st.name
+			finish()
+			return payload, rep, nil
+		}
+	}
+	finish()
+	return nil, rep, fmt.Errorf("decode pdf417: %d strategies tried: %w", len(strategies), ErrNoBarcode)
+}
+
+// try runs one strategy: a nil payload with a nil error means "go on".
+func (s *session) try(st strategy, accept func([]byte) error) ([]byte, string, error) {
+	img, skip := st.prepare(s)
+	if img == nil {
+		return nil, "skipped: " + skip, nil
+	}
+	res, err := zxing.Read(img, st.tryHarder)
+	if errors.Is(err, zxing.ErrNotFound) {
+		return nil, "not found", nil
+	}
+	if err != nil {
+		return nil, "error", err
+	}
+	if accept != nil {
+		if err := accept(res.Bytes); err != nil {
+			return nil, "rejected: " + err.Error(), nil
+		}
+	}
+	return res.Bytes, "decoded", nil
+}
