@@ -1,0 +1,187 @@
+// Package config reads every IDGATE_* setting from the environment into one
+// struct. The table below is the single source of names, defaults and
+// meanings: Vars exposes it so a test can check the README lists them all.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Environments. Production is the default so a bare `idgate serve` never
+// runs with generated keys or relaxed dev rules by accident.
+const (
+	EnvDev        = "dev"
+	EnvProduction = "production"
+)
+
+// Config is the whole service configuration.
+type Config struct {
+	Addr            string
+	Env             string
+	DatabaseURL     string
+	RedisURL        string
+	PublicURL       string
+	JWTKeys         string
+	JWTKeysFile     string
+	JWTIssuer       string
+	JWTAudience     string
+	TokenTTL        time.Duration
+	BodyLimit       int
+	ReadTimeout     time.Duration
+	IdleTimeout     time.Duration
+	ShutdownTimeout time.Duration
+	TrustedProxies  []string
+	LogLevel        slog.Level
+}
+
+// Dev reports whether dev rules apply (text logs, generated JWT keys,
+// http://localhost origins).
+func (c Config) Dev() bool { return c.Env == EnvDev }
+
+// Var describes one environment variable.
+type Var struct {
+	Name    string
+	Default string
+	Meaning string
+}
+
+type spec struct {
+	Var
+	set func(c *Config, v string) error
+}
+
+var specs = []spec{
+	{Var{"IDGATE_ADDR", "127.0.0.1:8080", "host:port the verifier listens on"}, func(c *Config, v string) error {
+		if _, _, err := net.SplitHostPort(v); err != nil {
+			return err
+		}
+		c.Addr = v
+		return nil
+	}},
+	{Var{"IDGATE_ENV", EnvProduction, "dev or production: dev logs text and generates JWT keys; production logs JSON and requires IDGATE_JWT_KEYS (serve --dev sets dev)"}, func(c *Config, v string) error {
+		if v != EnvDev && v != EnvProduction {
+			return fmt.Errorf("want %q or %q", EnvDev, EnvProduction)
+		}
+		c.Env = v
+		return nil
+	}},
+	{Var{"IDGATE_DATABASE_URL", "sqlite:./var/idgate.db", "database: sqlite:<file> (embedded) or postgres://... (production)"}, str(func(c *Config) *string { return &c.DatabaseURL })},
+	{Var{"IDGATE_REDIS_URL", "", "redis://... for rate limits shared across instances; empty uses the in-process limiter"}, func(c *Config, v string) error {
+		if v == "" {
+			return nil
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+			return errors.New("want redis:// or rediss:// URL")
+		}
+		c.RedisURL = v
+		return nil
+	}},
+	{Var{"IDGATE_PUBLIC_URL", "", "external base URL of the verifier (links sent to end users); empty means http://IDGATE_ADDR"}, func(c *Config, v string) error {
+		if v == "" {
+			return nil
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return errors.New("want an absolute http(s) URL")
+		}
+		c.PublicURL = strings.TrimSuffix(v, "/")
+		return nil
+	}},
+	{Var{"IDGATE_JWT_KEYS", "", "access-token signing keys kid:base64secret,... (secret ≥ 32 bytes); the first signs, all verify; required in production"}, str(func(c *Config) *string { return &c.JWTKeys })},
+	{Var{"IDGATE_JWT_KEYS_FILE", "./var/jwt-keys", "dev only: where generated JWT keys persist (mode 0600) when IDGATE_JWT_KEYS is empty"}, str(func(c *Config) *string { return &c.JWTKeysFile })},
+	{Var{"IDGATE_JWT_ISSUER", "idgate", "iss claim of access tokens"}, str(func(c *Config) *string { return &c.JWTIssuer })},
+	{Var{"IDGATE_JWT_AUDIENCE", "idgate-api", "aud claim of access tokens"}, str(func(c *Config) *string { return &c.JWTAudience })},
+	{Var{"IDGATE_TOKEN_TTL", "1h", "access-token lifetime (Go duration)"}, dur(func(c *Config) *time.Duration { return &c.TokenTTL })},
+	{Var{"IDGATE_BODY_LIMIT", "1048576", "largest request body in bytes; larger gets 413 PAYLOAD_TOO_LARGE"}, func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 || n > 1<<30 {
+			return errors.New("want bytes between 1 and 1073741824")
+		}
+		c.BodyLimit = n
+		return nil
+	}},
+	{Var{"IDGATE_READ_TIMEOUT", "15s", "longest time to read one request"}, dur(func(c *Config) *time.Duration { return &c.ReadTimeout })},
+	{Var{"IDGATE_IDLE_TIMEOUT", "60s", "how long an idle keep-alive connection stays open"}, dur(func(c *Config) *time.Duration { return &c.IdleTimeout })},
+	{Var{"IDGATE_SHUTDOWN_TIMEOUT", "15s", "on SIGINT/SIGTERM, how long in-flight requests may finish before connections are closed"}, dur(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
+	{Var{"IDGATE_TRUSTED_PROXIES", "", "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-For gives the client IP (rate limits); empty trusts none"}, func(c *Config, v string) error {
+		c.TrustedProxies = nil
+		for _, p := range strings.Split(v, ",") {
+			p = strings.TrimSpace(p)
+			if p == "" {
+				continue
+			}
+			if net.ParseIP(p) == nil {
+				if _, _, err := net.ParseCIDR(p); err != nil {
+					return fmt.Errorf("%q is neither an IP nor a CIDR", p)
+				}
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p)
+		}
+		return nil
+	}},
+	{Var{"IDGATE_LOG_LEVEL", "info", "debug, info, warn or error"}, func(c *Config, v string) error {
+		return c.LogLevel.UnmarshalText([]byte(v))
+	}},
+}
+
+func str(field func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		*field(c) = v
+		return nil
+	}
+}
+
+func dur(field func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return errors.New("want a positive Go duration such as 30s or 1h")
+		}
+		*field(c) = d
+		return nil
+	}
+}
+
+// Vars lists every variable with its default and meaning, in table order.
+func Vars() []Var {
+	out := make([]Var, len(specs))
+	for i, s := range specs {
+		out[i] = s.Var
+	}
+	return out
+}
+
+// Load reads the configuration through getenv (os.Getenv in production, a
+// map in tests). Unset or empty variables take their default. Every invalid
+// variable is reported, each naming itself.
+func Load(getenv func(string) string) (Config, error) {
+	var c Config
+	var errs []error
+	for _, s := range specs {
+		v := strings.TrimSpace(getenv(s.Name))
+		if v == "" {
+			v = s.Default
+		}
+		if err := s.set(&c, v); err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: %w", s.Name, v, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, fmt.Errorf("load config: %w", err)
+	}
+	if c.DatabaseURL == "" {
+		return Config{}, errors.New("load config: IDGATE_DATABASE_URL is empty")
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Addr
+	}
+	return c, nil
+}
