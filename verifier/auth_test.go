@@ -1,0 +1,281 @@
+package verifier_test
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/idgate/idgate/verifier"
+)
+
+var t0 = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+
+func key(id string, fill byte) verifier.SigningKey {
+	return verifier.SigningKey{ID: id, Secret: []byte(strings.Repeat(string(rune(fill)), 32))}
+}
+
+func tokenConfig(keys ...verifier.SigningKey) verifier.TokenConfig {
+	return verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: keys}
+}
+
+// clock is an injectable clock tests move by hand.
+type clock struct{ now time.Time }
+
+func (c *clock) Now() time.Time { return c.now }
+
+func newAuth(t *testing.T, c *clock, keys ...verifier.SigningKey) *verifier.Authenticator {
+	t.Helper()
+	a, err := verifier.NewAuthenticator(nil, tokenConfig(keys...), c.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// forge signs arbitrary claims and headers, for the attacks below.
+func forge(t *testing.T, method jwt.SigningMethod, signKey any, header map[string]any, claims jwt.MapClaims) string {
+	t.Helper()
+	tok := jwt.NewWithClaims(method, claims)
+	for k, v := range header {
+		tok.Header[k] = v
+	}
+	s, err := tok.SignedString(signKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validClaims() jwt.MapClaims {
+	return jwt.MapClaims{"iss": "idgate", "aud": "idgate-api", "sub": "acct-1", "iat": t0.Unix(), "exp": t0.Add(time.Hour).Unix()}
+}
+
+func with(c jwt.MapClaims, k string, v any) jwt.MapClaims {
+	out := jwt.MapClaims{}
+	for kk, vv := range c {
+		out[kk] = vv
+	}
+	if v == nil {
+		delete(out, k)
+	} else {
+		out[k] = v
+	}
+	return out
+}
+
+func TestTokenRoundTrip(t *testing.T) {
+	c := &clock{t0}
+	a := newAuth(t, c, key("k1", 'a'))
+	tok, err := a.Issue("acct-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.ExpiresIn != time.Hour {
+		t.Fatalf("expires in %v", tok.ExpiresIn)
+	}
+	sub, err := a.Verify(tok.Token)
+	if err != nil || sub != "acct-1" {
+		t.Fatalf("verify: %q %v", sub, err)
+	}
+	// The header names the key and the algorithm is HS256.
+	parsed, _, err := jwt.NewParser().ParseUnverified(tok.Token, jwt.MapClaims{})
+	if err != nil || parsed.Header["kid"] != "k1" || parsed.Header["alg"] != "HS256" {
+		t.Fatalf("header %v %v", parsed.Header, err)
+	}
+	claims := parsed.Claims.(jwt.MapClaims)
+	if claims["iss"] != "idgate" || claims["sub"] != "acct-1" || claims["exp"].(float64) != float64(t0.Add(time.Hour).Unix()) {
+		t.Fatalf("claims %v", claims)
+	}
+}
+
+func TestTokenRefusals(t *testing.T) {
+	c := &clock{t0.Add(time.Minute)}
+	k1 := key("k1", 'a')
+	a := newAuth(t, c, k1)
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := forge(t, jwt.SigningMethodHS256, k1.Secret, map[string]any{"kid": "k1"}, validClaims())
+	if _, err := a.Verify(good); err != nil {
+		t.Fatalf("control token refused: %v", err)
+	}
+	parts := strings.Split(good, ".")
+	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT","kid":"k1"}`)) + "." + parts[1] + "."
+	noneLib := forge(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, map[string]any{"kid": "k1"}, validClaims())
+	hs := map[string]any{"kid": "k1"}
+	cases := map[string]string{
+		"empty":                "",
+		"garbage":              "not-a-token",
+		"three dots":           "a.b.c",
+		"too long":             good + strings.Repeat("A", 5000),
+		"tampered payload":     parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"iss":"idgate","aud":"idgate-api","sub":"acct-2","iat":1,"exp":9999999999}`)) + "." + parts[2],
+		"wrong signature":      forge(t, jwt.SigningMethodHS256, key("k1", 'b').Secret, hs, validClaims()),
+		"alg none by hand":     none,
+		"alg none via library": noneLib,
+		"HS384":                forge(t, jwt.SigningMethodHS384, k1.Secret, hs, validClaims()),
+		"HS512":                forge(t, jwt.SigningMethodHS512, k1.Secret, hs, validClaims()),
+		"RS256":                forge(t, jwt.SigningMethodRS256, rsaKey, hs, validClaims()),
+		"unknown kid":          forge(t, jwt.SigningMethodHS256, k1.Secret, map[string]any{"kid": "k9"}, validClaims()),
+		"no kid":               forge(t, jwt.SigningMethodHS256, k1.Secret, nil, validClaims()),
+		"wrong issuer":         forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "iss", "someone-else")),
+		"wrong audience":       forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "aud", "proxy")),
+		"no expiry":            forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "exp", nil)),
+		"expired":              forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "exp", t0.Add(-time.Minute).Unix())),
+		"not yet valid":        forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "nbf", t0.Add(time.Hour).Unix())),
+		"issued in the future": forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "iat", t0.Add(time.Hour).Unix())),
+		"no subject":           forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "sub", nil)),
+	}
+	for name, tok := range cases {
+		if sub, err := a.Verify(tok); !errors.Is(err, verifier.ErrInvalidToken) || sub != "" {
+			t.Errorf("%s: accepted (%q, %v)", name, sub, err)
+		}
+	}
+}
+
+func TestTokenExpiresWithClock(t *testing.T) {
+	c := &clock{t0}
+	a := newAuth(t, c, key("k1", 'a'))
+	tok, _ := a.Issue("acct-1")
+	c.now = t0.Add(time.Hour + 29*time.Second) // within the 30 s leeway
+	if _, err := a.Verify(tok.Token); err != nil {
+		t.Fatalf("inside leeway: %v", err)
+	}
+	c.now = t0.Add(time.Hour + 31*time.Second)
+	if _, err := a.Verify(tok.Token); !errors.Is(err, verifier.ErrInvalidToken) {
+		t.Fatalf("after expiry: %v", err)
+	}
+}
+
+func TestKeyRotation(t *testing.T) {
+	c := &clock{t0}
+	old, next := key("old", 'a'), key("new", 'b')
+	before := newAuth(t, c, old)
+	during := newAuth(t, c, next, old)
+	after := newAuth(t, c, next)
+
+	oldTok, _ := before.Issue("acct-1")
+	newTok, _ := during.Issue("acct-1")
+	if _, err := during.Verify(oldTok.Token); err != nil {
+		t.Fatalf("old token during rotation: %v", err)
+	}
+	if _, err := after.Verify(newTok.Token); err != nil {
+		t.Fatalf("token signed by the first key: %v", err)
+	}
+	if _, err := after.Verify(oldTok.Token); !errors.Is(err, verifier.ErrInvalidToken) {
+		t.Fatalf("retired key still verifies: %v", err)
+	}
+}
+
+func TestNewAuthenticatorRefusesBadConfig(t *testing.T) {
+	c := &clock{t0}
+	bad := []verifier.TokenConfig{
+		tokenConfig(),
+		tokenConfig(verifier.SigningKey{ID: "k", Secret: []byte("short")}),
+		tokenConfig(key("k", 'a'), key("k", 'b')),
+		tokenConfig(key("bad kid!", 'a')),
+		{Issuer: "", Audience: "a", TTL: time.Hour, Keys: []verifier.SigningKey{key("k", 'a')}},
+		{Issuer: "i", Audience: "a", TTL: 0, Keys: []verifier.SigningKey{key("k", 'a')}},
+	}
+	for i, cfg := range bad {
+		if _, err := verifier.NewAuthenticator(nil, cfg, c.Now); err == nil {
+			t.Errorf("config %d accepted", i)
+		}
+	}
+}
+
+func TestParseSigningKeys(t *testing.T) {
+	secret := strings.Repeat("s", 32)
+	std := base64.StdEncoding.EncodeToString([]byte(secret))
+	url := base64.RawURLEncoding.EncodeToString([]byte(strings.Repeat("\xff", 40)))
+	keys, err := verifier.ParseSigningKeys("k1:" + std + ", k2:" + url + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 2 || keys[0].ID != "k1" || string(keys[0].Secret) != secret || len(keys[1].Secret) != 40 {
+		t.Fatalf("keys %+v", keys)
+	}
+	again, err := verifier.ParseSigningKeys(verifier.FormatSigningKeys(keys))
+	if err != nil || len(again) != 2 || string(again[1].Secret) != string(keys[1].Secret) {
+		t.Fatalf("round trip: %v %v", again, err)
+	}
+	short := base64.StdEncoding.EncodeToString([]byte("tooshort-secret"))
+	for _, bad := range []string{"", " , ", "nocolon", "k1:!!!", "k1:" + short, "bad kid:" + std, "k1:" + std + ",k1:" + std} {
+		_, err := verifier.ParseSigningKeys(bad)
+		if err == nil {
+			t.Errorf("%q accepted", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), std) || strings.Contains(err.Error(), short) {
+			t.Errorf("error echoes the secret: %v", err)
+		}
+	}
+}
+
+func TestLoadOrCreateKeyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "var", "jwt-keys")
+	first, err := verifier.LoadOrCreateKeyFile(path)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("create: %v %v", first, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v %v", info.Mode(), err)
+	}
+	second, err := verifier.LoadOrCreateKeyFile(path)
+	if err != nil || second[0].ID != first[0].ID || string(second[0].Secret) != string(first[0].Secret) {
+		t.Fatalf("reload gave other keys: %v", err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := verifier.LoadOrCreateKeyFile(path); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Fatalf("world-readable file accepted: %v", err)
+	}
+}
+
+func TestNewAccount(t *testing.T) {
+	a, err := verifier.NewAccount("  Owner@Example.COM ", "long enough password", t0.Add(123*time.Nanosecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Email != "owner@example.com" || a.ID == "" || !strings.HasPrefix(a.PasswordHash, "$argon2id$") || !a.CreatedAt.Equal(t0) {
+		t.Fatalf("%+v", a)
+	}
+	_, err = verifier.NewAccount("Name <x@example.com>", "short", t0)
+	var ve *verifier.ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) != 2 || ve.Fields[0].Code != "invalid_email" || ve.Fields[1].Code != "too_short" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func FuzzVerifyToken(f *testing.F) {
+	c := &clock{t0}
+	a, err := verifier.NewAuthenticator(nil, tokenConfig(key("k1", 'a')), c.Now)
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, _ := a.Issue("acct-1")
+	f.Add(good.Token)
+	f.Add("eyJhbGciOiJub25lIn0.e30.")
+	f.Add("a.b.c")
+	f.Fuzz(func(t *testing.T, s string) {
+		// Only our signature can yield a subject; a mutated token must either
+		// fail or still carry exactly what we signed.
+		sub, err := a.Verify(s)
+		if err == nil && sub != "acct-1" {
+			t.Fatalf("accepted a token we did not issue: %q", s)
+		}
+		if err != nil && !errors.Is(err, verifier.ErrInvalidToken) {
+			t.Fatalf("uncoded error %v", err)
+		}
+	})
+}
