@@ -1,6 +1,8 @@
 // Package ratelimit defines the Limiter every rate limit in idgate goes
 // through. Backends: memory (in-process, the embedded default) and redis
-// (shared across instances). Both pass ratelimittest.Run.
+// (shared across instances). Both pass ratelimittest.Run and compute the
+// same GCRA step (GCRA). Fallback puts the in-process limiter behind Redis
+// for when Redis is down; Headers turns a Result into response headers.
 package ratelimit
 
 import (
