@@ -1,0 +1,57 @@
+// Package storetest is the one conformance suite for verifier.Store. Every
+// backend's tests call Run with a constructor for a fresh, migrated store;
+// a backend that passes behaves the same as every other to the service.
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/verifier"
+)
+
+// Run checks s against the whole contract documented in verifier/store.go.
+// newStore is called once; its store is shared by parallel subtests, each
+// working on accounts of its own, as concurrent requests would.
+func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
+	s := newStore(t)
+	t.Run("Ping", func(t *testing.T) {
+		if err := s.Ping(context.Background()); err != nil {
+			t.Fatalf("Ping: %v", err)
+		}
+	})
+	t.Run("Accounts", func(t *testing.T) { testAccounts(t, s) })
+	t.Run("IntegrationKeys", func(t *testing.T) { testIntegrationKeys(t, s) })
+}
+
+// base is a fixed instant with nanoseconds and a non-UTC zone, so every
+// round trip checks the UTC and microsecond rules.
+var base = time.Date(2026, 3, 14, 15, 9, 26, 535897932, time.FixedZone("UTC+5:30", 5*3600+1800))
+
+// wantTime is t as the contract says a store returns it.
+func wantTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+func newAccount() verifier.Account {
+	id := uuid.NewString()
+	return verifier.Account{
+		ID:           id,
+		Email:        id + "@example.com",
+		PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+		CreatedAt:    base,
+		UpdatedAt:    base.Add(time.Hour),
+	}
+}
+
+// mustAccount stores a fresh account and returns it as stored.
+func mustAccount(t *testing.T, s verifier.Store) verifier.Account {
+	t.Helper()
+	a := newAccount()
+	if err := s.CreateAccount(context.Background(), a); err != nil {
+		t.Fatalf("CreateAccount: %v", err)
+	}
+	a.CreatedAt, a.UpdatedAt = wantTime(a.CreatedAt), wantTime(a.UpdatedAt)
+	return a
+}
