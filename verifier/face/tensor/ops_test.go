@@ -180,3 +180,27 @@ func TestSoftmaxAndApply(t *testing.T) {
 	}
 	assertClose(t, "prelu", got, FromData([]float32{-1, 3, -2, 5}, 2, 2), 0)
 }
+
+func TestResizeBilinearMatchesTensorFlowLegacy(t *testing.T) {
+	// 2×2 → 4×4 with TF's legacy sampling: source = dst·0.5, so rows and
+	// columns 0,1 interpolate and 2,3 clamp to the last pixel.
+	x := FromData([]float32{0, 10, 20, 30}, 1, 2, 2, 1)
+	got := &Tensor{}
+	if err := ResizeBilinear(got, x, 4, 4); err != nil {
+		t.Fatal(err)
+	}
+	want := FromData([]float32{
+		0, 5, 10, 10,
+		10, 15, 20, 20,
+		20, 25, 30, 30,
+		20, 25, 30, 30}, 1, 4, 4, 1)
+	assertClose(t, "upsample", got, want, 1e-6)
+	// 4×4 → 2×2 samples every other pixel exactly.
+	if err := ResizeBilinear(got, want, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "downsample", got, FromData([]float32{0, 10, 20, 30}, 1, 2, 2, 1), 1e-6)
+	if err := ResizeBilinear(got, x, 0, 3); err == nil {
+		t.Fatal("accepted an empty target")
+	}
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Reference outputs for the Go face engine's parity tests. It runs the very
+// model files `make models` installed (IDGATE_MODELS_DIR, default
+// ../../var/models) through Human and face-api on the tfjs-wasm backend and
+// prints one JSON document on stdout.
+//
+//   node reference.js human IMG...        Human, detector only (blazeface
+//                                        boxes + 6 keypoints) and with mesh
+//                                        and iris (468+10 points, angles)
+//   node reference.js descriptor IMG...   face-api 128-D descriptor of the
+//                                        whole image (already a face crop)
+//
+// Images are decoded with jpeg-js / pngjs to RGB so both sides see pixels
+// from a plain decoder.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const jpeg = require('jpeg-js');
+const { PNG } = require('pngjs');
+
+// Libraries log to stdout; keep stdout for the JSON document alone.
+console.log = console.error; // eslint-disable-line no-console
+
+const modelsDir = path.resolve(process.env.IDGATE_MODELS_DIR || path.join(__dirname, '..', '..', 'var', 'models'));
+
+function decode(file) {
+  const buf = fs.readFileSync(file);
+  let rgba;
+  let width;
+  let height;
+  if (buf[0] === 0x89 && buf[1] === 0x50) {
+    const png = PNG.sync.read(buf);
+    ({ width, height } = png);
+    rgba = png.data;
+  } else {
+    const img = jpeg.decode(buf, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 512 });
+    ({ width, height } = img);
+    rgba = img.data;
+  }
+  const rgb = new Float32Array(width * height * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    rgb[j] = rgba[i];
+    rgb[j + 1] = rgba[i + 1];
+    rgb[j + 2] = rgba[i + 2];
+  }
+  return { rgb, width, height };
+}
+
+// fileRouter serves file:// model URLs from disk: the wasm build of tfjs has
+// no file system handler of its own.
+function fileRouter(tf) {
+  tf.io.registerLoadRouter((url) => {
+    if (typeof url !== 'string' || !url.startsWith('file://')) return null;
+    const file = url.slice('file://'.length);
+    return {
+      load: async () => {
+        const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+        const specs = [];
+        const bufs = [];
+        for (const group of json.weightsManifest) {
+          specs.push(...group.weights);
+          for (const p of group.paths) bufs.push(fs.readFileSync(path.join(path.dirname(file), p)));
+        }
+        const all = Buffer.concat(bufs);
+        return {
+          modelTopology: json.modelTopology,
+          format: json.format,
+          generatedBy: json.generatedBy,
+          convertedBy: json.convertedBy,
+          signature: json.signature,
+          userDefinedMetadata: json.userDefinedMetadata,
+          weightSpecs: specs,
+          weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
+        };
+      },
+    };
+  });
+}
+
+const round = (v) => Math.round(v * 1e4) / 1e4;
+const roundAll = (a) => (Array.isArray(a) ? a.map(roundAll) : round(a));
+
+async function human(files) {
+  const { Human } = require(path.join(__dirname, 'node_modules/@vladmandic/human/dist/human.node-wasm.js')) // its "exports" map lacks "./" keys;
+  const base = {
+    backend: 'wasm',
+    wasmPath: `${path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist')}/`,
+    modelBasePath: `file://${path.join(modelsDir, 'human')}/`,
+    debug: false,
+    async: false,
+    warmup: 'none',
+    cacheSensitivity: 0,
+    filter: { enabled: false },
+    gesture: { enabled: false },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+  };
+  const face = (mesh) => ({
+    enabled: true,
+    detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 10, minConfidence: 0.2, iouThreshold: 0.1, return: false },
+    mesh: { enabled: mesh, modelPath: 'facemesh.json' },
+    iris: { enabled: mesh, modelPath: 'iris.json' },
+    attention: { enabled: false },
+    description: { enabled: false },
+    emotion: { enabled: false },
+    antispoof: { enabled: mesh, modelPath: 'antispoof.json' },
+    liveness: { enabled: mesh, modelPath: 'liveness.json' },
+  });
+  const detectorOnly = new Human({ ...base, face: face(false) });
+  fileRouter(detectorOnly.tf);
+  await detectorOnly.load();
+  const withMesh = new Human({ ...base, face: face(true) });
+  await withMesh.load();
+  const out = {};
+  for (const file of files) {
+    const { rgb, width, height } = decode(file);
+    const input = detectorOnly.tf.tensor4d(rgb, [1, height, width, 3], 'float32');
+    const det = await detectorOnly.detect(input);
+    const mesh = await withMesh.detect(input);
+    input.dispose();
+    out[path.basename(file)] = {
+      width,
+      height,
+      detector: det.face.map((f) => ({ box: f.box, boxRaw: roundAll(f.boxRaw), score: f.boxScore, keypoints: roundAll(f.mesh) })),
+      mesh: mesh.face.map((f) => ({
+        box: f.box,
+        score: f.score,
+        boxScore: f.boxScore,
+        faceScore: f.faceScore,
+        mesh: roundAll(f.mesh),
+        angle: f.rotation ? roundAll([f.rotation.angle.yaw, f.rotation.angle.pitch, f.rotation.angle.roll]) : null,
+        real: f.real,
+        live: f.live,
+      })),
+    };
+  }
+  return out;
+}
+
+async function descriptor(files) {
+  const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
+  await faceapi.tf.setBackend('wasm');
+  await faceapi.tf.ready();
+  await faceapi.nets.faceRecognitionNet.loadFromDisk(path.join(modelsDir, 'face-api'));
+  const out = {};
+  for (const file of files) {
+    const { rgb, width, height } = decode(file);
+    const input = faceapi.tf.tensor3d(rgb, [height, width, 3], 'float32');
+    const d = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(input);
+    input.dispose();
+    out[path.basename(file)] = Array.from(d).map((v) => Math.round(v * 1e7) / 1e7);
+  }
+  return out;
+}
+
+async function main() {
+  const [cmd, ...files] = process.argv.slice(2);
+  const run = { human, descriptor }[cmd];
+  if (!run || files.length === 0) {
+    process.stderr.write('usage: reference.js human|descriptor IMG...\n');
+    process.exit(2);
+  }
+  const out = await run(files);
+  process.stdout.write(`${JSON.stringify({ tool: cmd, backend: 'wasm', results: out })}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`reference: ${err.stack || err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Regenerates the committed reference outputs the Go parity tests compare
+# against (verifier/face/testdata/reference/). Run after changing models,
+# the harness or the image list; review the diff like code.
+# Needs: Node 20 + npm, `make models` done.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$here/../.."
+faces="$root/../shared/testdata/faces"
+out="$root/verifier/face/testdata/reference"
+cd "$here"
+[ -d node_modules ] || npm ci --no-audit --no-fund
+mkdir -p "$out"
+node reference.js human \
+  "$faces/groups/bbt4.jpg" "$faces/groups/bbt2.jpg" "$faces/groups/neutral.jpg" \
+  "$faces/reference/face1.png" "$faces/labeled/raj/raj1.png" "$faces/labeled/penny/penny2.png" \
+  > "$out/human.json"
+node reference.js descriptor "$faces/reference/face1.png" "$faces/reference/face2.png" \
+  "$faces"/labeled/*/*.png > "$out/descriptor.json"
+echo "wrote $out/human.json $out/descriptor.json"
