@@ -43,7 +43,8 @@ func WithProbeInterval(d time.Duration) FallbackOption {
 // instance.
 //
 // Errors that are not the primary's fault are returned as they are, without
-// falling back: an invalid limit, and a call whose context ended.
+// falling back: an invalid limit, and a call whose context ended. onError
+// may be nil, and is called from concurrent requests.
 func Fallback(primary, secondary Limiter, onError func(error), opts ...FallbackOption) Limiter {
 	f := &fallback{primary: primary, secondary: secondary, onError: onError, now: time.Now, probe: DefaultProbeInterval}
 	for _, o := range opts {
