@@ -24,6 +24,14 @@ var (
 //     one transaction; if fn returns an error nothing is written and that
 //     error is returned as is. fn may be called more than once on retry.
 //   - Returned values are copies: mutating them never changes the store.
+//   - The store never reads a clock: callers set CreatedAt/UpdatedAt (in fn,
+//     for updates) from their injected Now.
+//   - IDs are UUIDs; a malformed ID names no record (ErrNotFound). fn cannot
+//     change a record's ID or owner: those fields are restored before writing.
+//   - fn runs inside the transaction and must not call the Store (the SQLite
+//     backend has a single writer connection, which fn's caller holds).
+//   - Backends: verifier/sqlite and verifier/postgres; verifier/storage.Open
+//     picks one from a DSN and migrates it.
 type Store interface {
 	// CreateAccount inserts a; ErrConflict if its e-mail is taken.
 	CreateAccount(ctx context.Context, a Account) error
