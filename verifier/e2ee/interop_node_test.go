@@ -82,6 +82,15 @@ func TestNodeWebCryptoInterop(t *testing.T) {
 		res := runNode(t, map[string]any{"op": "open-passphrase", "seed_hex": hex.EncodeToString(seed), "payload": json.RawMessage(sealed)})
 		assertMembers(t, plain, res["members"])
 	})
+	t.Run("node opens the docs examples", func(t *testing.T) {
+		blocks, valuesOf := docExamples(t)
+		res := runNode(t, map[string]any{"op": "open-custom", "private_key_pem": blocks["example-private-key"],
+			"payload": json.RawMessage(blocks["example-custom"])})
+		assertMembers(t, []byte(blocks["example-plaintext"]), res["members"])
+		res = runNode(t, map[string]any{"op": "open-passphrase", "seed_hex": valuesOf("example-passphrase-values")["seed"],
+			"payload": json.RawMessage(blocks["example-passphrase"])})
+		assertMembers(t, []byte(blocks["example-plaintext"]), res["members"])
+	})
 	t.Run("go opens node custom", func(t *testing.T) {
 		res := runNode(t, map[string]any{"op": "seal-custom", "public_key_pem": spkiPEM(t, &priv.PublicKey), "name": "node key", "payload": json.RawMessage(plain)})
 		sealed := encode(t, res["payload"].(map[string]any))

@@ -101,10 +101,16 @@ func TestNewPassphraseKeyDefaults(t *testing.T) {
 	if !bytes.Equal(key.PublicKey, priv.PublicKey().Bytes()) || len(key.PublicKey) != 65 || key.PublicKey[0] != 4 {
 		t.Fatalf("public key %x", key.PublicKey)
 	}
-	sealed := sealWith(t, passphraseSession(t, key), samplePayload(t, 100))
-	if _, err := OpenPayload(sealed, PassphraseOpener([]byte(testPassphrase))); err != nil {
+	plain := samplePayload(t, 100)
+	sealed := sealWith(t, passphraseSession(t, key), plain)
+	// The returned private key opens it: no second Argon2id run.
+	opened, err := OpenPayload(sealed, func(h Header) (*Session, error) {
+		return OpenPassphraseSession(priv, h.Encryption, *h.Passphrase)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
+	assertOpened(t, plain, opened)
 }
 
 func TestNewPassphraseKeyRefusesWeakInput(t *testing.T) {
