@@ -10,7 +10,8 @@ import (
 // subfile with the elements that version defines, in the standard's
 // order, and l's jurisdiction-specific subfiles unchanged. Mandatory
 // elements without a value are written as the standard says: "NONE" for
-// codes and middle name, 9 for sex, UNK for eye colour; a missing date is
+// codes and middle name, 9 for sex, UNK for eye colour, U (unknown) for
+// truncation flags; a missing date is
 // left out. The IIN is the one of l.IssuingJurisdiction, else l.Header.IIN.
 func Encode(l License, version int) []byte {
 	v := min(max(version, 0), MaxVersion)
@@ -147,9 +148,9 @@ func encodeElements(l License, v int, typ, country string) []string {
 	add("DCF", orNone(l.DocumentDiscriminator))
 	add("DCG", firstNonEmpty(country, "USA"))
 	if v >= 4 {
-		add("DDE", firstNonEmpty(l.Truncation.Family, "N"))
-		add("DDF", firstNonEmpty(l.Truncation.First, "N"))
-		add("DDG", firstNonEmpty(l.Truncation.Middle, "N"))
+		add("DDE", firstNonEmpty(l.Truncation.Family, "U"))
+		add("DDF", firstNonEmpty(l.Truncation.First, "U"))
+		add("DDG", firstNonEmpty(l.Truncation.Middle, "U"))
 	}
 	add("DAH", l.Address.Line2)
 	add("DAZ", l.HairColor)

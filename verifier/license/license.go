@@ -92,8 +92,8 @@ type License struct {
 	OrganDonor     bool   `json:"organ_donor,omitempty"`
 	Veteran        bool   `json:"veteran,omitempty"`
 
-	// Subfiles holds every subfile, the DL/ID one and the
-	// jurisdiction-specific (Zx) ones, element by element and raw.
+	// Subfiles holds every subfile, element by element and raw: the DL/ID
+	// one first, then the jurisdiction-specific (Zx) ones in data order.
 	Subfiles []Subfile `json:"subfiles"`
 	// Warnings lists every repair and doubt met while parsing.
 	Warnings []Warning `json:"warnings"`
@@ -219,8 +219,10 @@ func (l *License) warn(code WarningCode, format string, args ...any) {
 }
 
 // HasWarning reports whether a warning with the code was recorded.
-func (l License) HasWarning(code WarningCode) bool {
-	for _, w := range l.Warnings {
+func (l License) HasWarning(code WarningCode) bool { return hasWarning(l.Warnings, code) }
+
+func hasWarning(ws []Warning, code WarningCode) bool {
+	for _, w := range ws {
 		if w.Code == code {
 			return true
 		}

@@ -41,6 +41,7 @@ func ParseAAMVA(raw []byte) (License, error) {
 		l.Warnings = append(l.Warnings, h.warnings...)
 		splitSubfiles(data, h, locateSubfiles(data, h), &l)
 	}
+	docFirst(&l)
 	if len(l.Subfiles) == 0 || l.Subfiles[0].Type[0] == 'Z' {
 		return License{}, fmt.Errorf("parse aamva: no DL or ID subfile: %w", ErrNotAAMVA)
 	}
@@ -50,6 +51,26 @@ func ParseAAMVA(raw []byte) (License, error) {
 	}
 	mapFields(&l)
 	return l, nil
+}
+
+// docFirst moves the DL or ID subfile (else the first non-jurisdiction
+// one) to the front, wherever it was in the data.
+func docFirst(l *License) {
+	best := -1
+	for i, s := range l.Subfiles {
+		if s.Type == "DL" || s.Type == "ID" {
+			best = i
+			break
+		}
+		if best < 0 && s.Type[0] != 'Z' {
+			best = i
+		}
+	}
+	if best > 0 {
+		doc := l.Subfiles[best]
+		copy(l.Subfiles[1:best+1], l.Subfiles[:best])
+		l.Subfiles[0] = doc
+	}
 }
 
 // dropNonASCII removes bytes outside 7-bit ASCII. The standard's character
