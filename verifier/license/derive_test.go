@@ -118,4 +118,3 @@ func TestCheckWithoutBirthDate(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 }
-
