@@ -13,6 +13,9 @@ func NewCustomSession(pub *rsa.PublicKey, name string) (*Session, error) {
 	if err := checkRSASize(pub); err != nil {
 		return nil, fmt.Errorf("seal custom: %w", err)
 	}
+	if err := ValidateName(name); err != nil {
+		return nil, fmt.Errorf("seal custom: %w", err)
+	}
 	info, err := NewCustomKeyInfo(pub, name)
 	if err != nil {
 		return nil, fmt.Errorf("seal custom: %w", err)

@@ -84,8 +84,12 @@ func (e Encryption) check(mode Mode, keyAlg string) error {
 // ParseSealedMember decodes one envelope and checks its header and lengths.
 func ParseSealedMember(raw []byte) (SealedMember, error) {
 	var s SealedMember
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return s, fmt.Errorf("parse sealed member: %w: %v", ErrMalformed, err)
+	if strictErr := strictDecode(raw, &s); strictErr != nil {
+		// Classify by the header when it is readable: an unknown member in
+		// a newer version's envelope is a version problem, not garbage.
+		if err := json.Unmarshal(raw, &s); err != nil || s.Version == Version {
+			return s, fmt.Errorf("parse sealed member: %w", strictErr)
+		}
 	}
 	if s.Version == 0 && s.Alg == "" {
 		return s, fmt.Errorf("parse sealed member: not a sealed envelope: %w", ErrMalformed)

@@ -103,6 +103,13 @@ func TestOpenRejects(t *testing.T) {
 		{"unknown encryption member", custom, func(m map[string]any) {
 			m["encryption"].(map[string]any)["compression"] = "zstd"
 		}, CustomOpener(priv), ErrMalformed},
+		{"unknown envelope member", custom, func(m map[string]any) {
+			m["license_data"].(map[string]any)["zip"] = true
+		}, CustomOpener(priv), ErrMalformed},
+		{"unknown member in a newer envelope", custom, func(m map[string]any) {
+			m["license_data"].(map[string]any)["zip"] = true
+			m["license_data"].(map[string]any)["version"] = 2
+		}, CustomOpener(priv), ErrUnsupportedVersion},
 		{"wrong content_alg", custom, func(m map[string]any) {
 			m["encryption"].(map[string]any)["content_alg"] = "A128GCM"
 		}, CustomOpener(priv), ErrUnsupportedAlgorithm},
