@@ -21,11 +21,16 @@ type gemmTask struct {
 var (
 	workersOnce sync.Once
 	tasks       chan gemmTask
+	workers     int
 )
 
+// startWorkers starts one worker per CPU beyond the caller's. The count is
+// fixed here so a later GOMAXPROCS change can never leave a band without a
+// worker to take it.
 func startWorkers() {
 	tasks = make(chan gemmTask)
-	for range runtime.GOMAXPROCS(0) - 1 {
+	workers = runtime.NumCPU() - 1
+	for range workers {
 		go func() {
 			for t := range tasks {
 				gemm(t.m, t.n, t.k, t.a, t.lda, t.b, t.ldb, t.c, t.ldc)
@@ -38,12 +43,16 @@ func startWorkers() {
 // parGemm is gemm split into row bands across GOMAXPROCS cores for large
 // problems. wg belongs to the caller's Workspace so no allocation happens.
 func parGemm(wg *sync.WaitGroup, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	procs := runtime.GOMAXPROCS(0)
-	if procs == 1 || m*n*k < parallelFlops || m < 8 {
+	if m*n*k < parallelFlops || m < 8 || runtime.GOMAXPROCS(0) == 1 {
 		gemm(m, n, k, a, lda, b, ldb, c, ldc)
 		return
 	}
 	workersOnce.Do(startWorkers)
+	procs := min(runtime.GOMAXPROCS(0), workers+1)
+	if procs == 1 {
+		gemm(m, n, k, a, lda, b, ldb, c, ldc)
+		return
+	}
 	band := (m + procs - 1) / procs
 	band = (band + 3) &^ 3 // keep the four-row kernel busy
 	first := min(band, m)
