@@ -80,3 +80,31 @@ func FuzzParseRSAPublicKey(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPassphraseKeyJSON: the body the key upload endpoint will take. Decoding
+// plus Validate never panics, errors are typed, and an accepted key can be
+// sealed for.
+func FuzzPassphraseKeyJSON(f *testing.F) {
+	key, _ := testPassphraseKey(f, testPassphrase)
+	good, err := json.Marshal(key)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"name":"k","public_key":"BA==","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"","memory_kib":0}}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var k PassphraseKey
+		if err := strictDecode(in, &k); err != nil {
+			return
+		}
+		if err := k.Validate(); err != nil {
+			if !typed(err) {
+				t.Fatalf("untyped error: %v", err)
+			}
+			return
+		}
+		if _, err := NewPassphraseSession(k); err != nil {
+			t.Fatalf("valid key %+v cannot be sealed for: %v", k, err)
+		}
+	})
+}
