@@ -49,8 +49,8 @@ func synthetic() (modelJSON []byte, bin []byte, filter, bias, alpha, w, wb []flo
 	s.buf = binary.LittleEndian.AppendUint16(s.buf, 0xB400)
 	s.buf = binary.LittleEndian.AppendUint16(s.buf, 0x4000)
 	alpha = []float32{0.5, -0.25, 2}
-	s.i32(-1, 3)   // reshape target
-	s.i32(1, 2)    // mean axes
+	s.i32(-1, 3) // reshape target
+	s.i32(1, 2)  // mean axes
 	w = []float32{1, -1, 0.5, 2, -0.5, 0.25}
 	s.f32(w...)
 	wb = []float32{0.1, -0.2}
