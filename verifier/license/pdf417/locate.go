@@ -167,11 +167,9 @@ func binOf(theta float64, bins int) int {
 // normAngle folds an orientation (defined modulo π) into (-π/2, π/2], so
 // that small tilts stay small and the crop comes out upright.
 func normAngle(a float64) float64 {
-	for a > math.Pi/2 {
-		a -= math.Pi
-	}
-	for a <= -math.Pi/2 {
-		a += math.Pi
+	a = math.Remainder(a, math.Pi) // in [-π/2, π/2]
+	if a == -math.Pi/2 {
+		a = math.Pi / 2
 	}
 	return a
 }

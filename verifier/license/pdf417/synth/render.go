@@ -29,7 +29,7 @@ func (c Case) Render() (image.Image, error) {
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x5e7))
 	card := drawCard(sym, c.Module, rng)
-	frame, err := place(card, c.Degradation, rng)
+	frame, err := place(card, c.FrameWidth, c.Degradation, rng)
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", c.Name, err)
 	}
@@ -114,11 +114,12 @@ func fillRect(g *image.Gray, x0, y0, x1, y1 int, v uint8) {
 	}
 }
 
-// place puts the card on a table in a 4:3 frame large enough for any
-// rotation, turned and tilted as d says, at a random offset.
-func place(card *image.Gray, d Degradation, rng *rand.Rand) (*image.Gray, error) {
+// place puts the card on a table in a 4:3 frame, at least fw wide and
+// large enough for any rotation, turned and tilted as d says, at a random
+// offset.
+func place(card *image.Gray, fw int, d Degradation, rng *rand.Rand) (*image.Gray, error) {
 	cw, ch := float64(card.Rect.Dx()), float64(card.Rect.Dy())
-	fw := max(minFrameW, int(1.35*cw))
+	fw = max(fw, minFrameW, int(1.35*cw))
 	fh := fw * 3 / 4
 	// Card corners centred on the origin, tilted (keystone: the top edge,
 	// farther from the camera, shrinks and moves down), then rotated and

@@ -44,6 +44,10 @@ type Case struct {
 	// EC is the PDF417 error-correction level, Module the module width in
 	// pixels before any downscaling.
 	EC, Module int
+	// FrameWidth is the photo width before any downscaling (4:3 frame);
+	// 0 picks the smallest of at least 1280 px that fits the card at any
+	// rotation.
+	FrameWidth int
 	Seed       uint64
 	Degradation
 }

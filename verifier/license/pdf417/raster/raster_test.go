@@ -1,0 +1,115 @@
+package raster
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestFromQuadMapsCorners(t *testing.T) {
+	src := [4]Point{{0, 0}, {100, 0}, {100, 60}, {0, 60}}
+	dst := [4]Point{{10, 20}, {230, 5}, {250, 170}, {-5, 140}}
+	m, err := FromQuad(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, err := m.Inverse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range src {
+		x, y := m.Apply(src[i].X, src[i].Y)
+		if math.Hypot(x-dst[i].X, y-dst[i].Y) > 1e-6 {
+			t.Errorf("corner %d maps to (%v, %v), want %v", i, x, y, dst[i])
+		}
+		bx, by := inv.Apply(x, y)
+		if math.Hypot(bx-src[i].X, by-src[i].Y) > 1e-6 {
+			t.Errorf("inverse of corner %d gives (%v, %v), want %v", i, bx, by, src[i])
+		}
+	}
+	// Composition with the inverse is the identity on an inner point.
+	x, y := m.Then(inv).Apply(37, 41)
+	if math.Hypot(x-37, y-41) > 1e-6 {
+		t.Errorf("m then inverse maps (37, 41) to (%v, %v)", x, y)
+	}
+}
+
+func TestFromQuadDegenerate(t *testing.T) {
+	collinear := [4]Point{{0, 0}, {1, 1}, {2, 2}, {3, 3}}
+	sq := [4]Point{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
+	if _, err := FromQuad(collinear, sq); !errors.Is(err, ErrDegenerate) {
+		t.Fatalf("got %v, want ErrDegenerate", err)
+	}
+	if _, err := (Homography{}).Inverse(); !errors.Is(err, ErrDegenerate) {
+		t.Fatalf("zero matrix inverse: got %v", err)
+	}
+}
+
+func TestAffineRotates(t *testing.T) {
+	x, y := Affine(math.Pi/2, 2, 5, 7).Apply(1, 0)
+	if math.Hypot(x-5, y-9) > 1e-9 {
+		t.Fatalf("got (%v, %v), want (5, 9)", x, y)
+	}
+}
+
+func TestResizeKeepsMeanAndSize(t *testing.T) {
+	g := New(101, 67, 0)
+	for y := 0; y < 67; y++ {
+		for x := 0; x < 101; x++ {
+			if (x/3+y/5)%2 == 0 {
+				g.Pix[y*g.Stride+x] = 200
+			}
+		}
+	}
+	mean := func(img []uint8) float64 {
+		s := 0.0
+		for _, v := range img {
+			s += float64(v)
+		}
+		return s / float64(len(img))
+	}
+	small := Resize(g, 40, 27)
+	if small.Rect.Dx() != 40 || small.Rect.Dy() != 27 {
+		t.Fatalf("size %v", small.Rect)
+	}
+	if d := math.Abs(mean(small.Pix) - mean(g.Pix)); d > 2 {
+		t.Errorf("area shrink moved the mean by %.2f", d)
+	}
+	big := Resize(g, 202, 134)
+	if d := math.Abs(mean(big.Pix) - mean(g.Pix)); d > 3 {
+		t.Errorf("upscale moved the mean by %.2f", d)
+	}
+}
+
+func TestGaussianBlurKeepsFlatAndSmoothsEdge(t *testing.T) {
+	g := New(40, 10, 0)
+	for y := 0; y < 10; y++ {
+		for x := 20; x < 40; x++ {
+			g.Pix[y*g.Stride+x] = 255
+		}
+	}
+	b := GaussianBlur(g, 1.5)
+	if b.Pix[5*b.Stride+2] != 0 || b.Pix[5*b.Stride+37] != 255 {
+		t.Errorf("flat areas changed: %d %d", b.Pix[5*b.Stride+2], b.Pix[5*b.Stride+37])
+	}
+	if v := b.Pix[5*b.Stride+19]; v == 0 || v >= 128 {
+		t.Errorf("pixel left of the edge is %d, want a partial value below 128", v)
+	}
+	if v := b.Pix[5*b.Stride+20]; v <= 128 || v == 255 {
+		t.Errorf("pixel right of the edge is %d, want a partial value above 128", v)
+	}
+}
+
+func TestBilinear(t *testing.T) {
+	g := New(2, 1, 0)
+	g.Pix[1] = 100
+	if v := Bilinear(g, 0.25, 0, 9); math.Abs(v-25) > 1e-9 {
+		t.Errorf("got %v, want 25", v)
+	}
+	if v := Bilinear(g, 5, 0, 9); v != 9 {
+		t.Errorf("outside: got %v, want background 9", v)
+	}
+	if v := Bilinear(g, math.NaN(), 0, 9); v != 9 {
+		t.Errorf("NaN: got %v, want background 9", v)
+	}
+}
