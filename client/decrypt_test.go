@@ -18,7 +18,7 @@ const plainResult = `{"request_id":"0b9d6a52-6f63-4d2e-9f3c-7d1d4c1e2a55","verif
 	`"phone_verification":{"phone_verified":true,"lookup":{"phone_number":"+15555550123","caller_name":"JANE DOE","carrier_name":"Acme"}},` +
 	`"license_photo":"/9j/4AAQSkZJRg=="}`
 
-func rsaPEM(t *testing.T) (*rsa.PrivateKey, []byte) {
+func rsaPEM(t testing.TB) (*rsa.PrivateKey, []byte) {
 	t.Helper()
 	priv, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -162,4 +162,42 @@ func TestDecryptErrors(t *testing.T) {
 	if _, err := PrivateKey([]byte("-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----\n")); !errors.Is(err, ErrMalformed) {
 		t.Errorf("PrivateKey(public PEM) = %v", err)
 	}
+}
+
+// FuzzDecrypt: arbitrary bodies (webhook or GET shape) never panic, every
+// error is one of the exported ones, and output is only ever a JSON object.
+func FuzzDecrypt(f *testing.F) {
+	priv, pemBytes := rsaPEM(f)
+	key, err := PrivateKey(pemBytes)
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := e2ee.NewCustomSession(&priv.PublicKey, "ops")
+	if err != nil {
+		f.Fatal(err)
+	}
+	sealed, err := s.SealPayload([]byte(plainResult))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sealed)
+	f.Add([]byte(`{"status":"completed","result":` + string(sealed) + `}`))
+	f.Add([]byte(`{"status":"pending"}`))
+	exported := []error{ErrNotEncrypted, ErrWrongPassphrase, ErrWrongKey, ErrAuthentication, ErrMalformed,
+		ErrUnsupportedVersion, ErrUnsupportedAlgorithm}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		out, err := Decrypt(body, key)
+		if err != nil {
+			for _, e := range exported {
+				if errors.Is(err, e) {
+					return
+				}
+			}
+			t.Fatalf("unexported error: %v", err)
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(out, &obj) != nil || obj == nil {
+			t.Fatalf("output is not a JSON object: %.200s", out)
+		}
+	})
 }
