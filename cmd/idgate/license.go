@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/jpeg" // photos of license backs
+	_ "image/png"
 	"io"
 	"os"
 	"time"
 
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/pdf417"
 )
 
 // licenseNow is the clock of the derived checks; tests replace it.
@@ -21,13 +26,24 @@ func init() {
 		Summary: "parse raw AAMVA barcode (or magstripe) text to JSON with warnings and checks: FILE|-",
 		Run:     runLicenseParse,
 	})
+	register(command{
+		Name:    "license scan",
+		Summary: "decode the PDF417 barcode in a photo of a license back (JPEG or PNG) and print it like license parse, with timings: IMAGE",
+		Run:     runLicenseScan,
+	})
 }
+
+// maxImageFile bounds the photo file: a 12 MP JPEG is a few MB, a
+// lossless PNG of the largest accepted image well under this.
+const maxImageFile = 64 << 20
 
 // licenseReport is what the license commands print.
 type licenseReport struct {
 	License     license.License `json:"license"`
 	Checks      license.Checks  `json:"checks"`
 	LicenseData map[string]any  `json:"license_data"`
+	// Scan is the decode report (strategies tried, timings); scan only.
+	Scan *pdf417.Report `json:"scan,omitempty"`
 }
 
 func runLicenseParse(_ context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
@@ -42,7 +58,51 @@ func runLicenseParse(_ context.Context, args []string, stdin io.Reader, stdout, 
 	if err != nil {
 		return err
 	}
-	return printLicense(stdout, l)
+	return printLicense(stdout, l, nil)
+}
+
+func runLicenseScan(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("usage: idgate license scan IMAGE")
+	}
+	img, err := readImage(args[0])
+	if err != nil {
+		return err
+	}
+	l, rep, err := license.Scanner{}.Scan(ctx, img)
+	if err != nil {
+		return err
+	}
+	return printLicense(stdout, l, &rep)
+}
+
+// readImage decodes a JPEG or PNG file, checking its pixel count from the
+// header before decoding the pixels.
+func readImage(name string) (image.Image, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("read image: %w", err)
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxImageFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read image: %w", err)
+	}
+	if len(raw) > maxImageFile {
+		return nil, fmt.Errorf("read image: more than %d bytes", maxImageFile)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("read image: %w", err)
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > pdf417.MaxPixels {
+		return nil, fmt.Errorf("read image: %dx%d: %w", cfg.Width, cfg.Height, pdf417.ErrImageTooLarge)
+	}
+	img, _, err := image.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("read image: %w", err)
+	}
+	return img, nil
 }
 
 // readLicenseInput reads FILE or standard input ("-"), refusing more than a
@@ -67,9 +127,9 @@ func readLicenseInput(name string, stdin io.Reader) ([]byte, error) {
 	return raw, nil
 }
 
-// printLicense writes the parse, its derived checks and every catalog field
-// as license_data would carry them.
-func printLicense(w io.Writer, l license.License) error {
+// printLicense writes the parse, its derived checks, every catalog field
+// as license_data would carry them and, for a scan, the decode report.
+func printLicense(w io.Writer, l license.License, scan *pdf417.Report) error {
 	names := make([]string, len(license.Catalog))
 	for i, f := range license.Catalog {
 		names[i] = f.Name
@@ -80,5 +140,5 @@ func printLicense(w io.Writer, l license.License) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(licenseReport{License: l, Checks: l.Check(licenseNow()), LicenseData: data})
+	return enc.Encode(licenseReport{License: l, Checks: l.Check(licenseNow()), LicenseData: data, Scan: scan})
 }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
 // A version 8 barcode: DCS/DAC/DAD names, MMDDCCYY dates.
@@ -63,5 +67,46 @@ func TestLicenseParseCommandFileAndErrors(t *testing.T) {
 	errOut.Reset()
 	if code := run(context.Background(), []string{"license", "parse"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "usage") {
 		t.Errorf("no argument: exit %d %q", code, errOut.String())
+	}
+}
+
+func TestLicenseScanCommand(t *testing.T) {
+	raw, err := license.ParseAAMVA([]byte(cliSample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := synth.Case{Name: "cli", Payload: license.Encode(raw, 8), EC: 4, Module: 3, Seed: 3, Degradation: synth.Degradation{}} // clean: the first strategy reads it, whatever the load
+	img, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "back.png")
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"license", "scan", path}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep struct {
+		LicenseData map[string]any `json:"license_data"`
+		Scan        struct {
+			Strategy string `json:"strategy"`
+			Total    int64  `json:"total_ns"`
+		} `json:"scan"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.LicenseData["last_name"] != "PUBLIC" || rep.LicenseData["document_number"] != "D1234567" || rep.Scan.Strategy == "" || rep.Scan.Total <= 0 {
+		t.Errorf("scan output %s", out.String())
+	}
+	errOut.Reset()
+	if code := run(context.Background(), []string{"license", "scan", filepath.Join(t.TempDir(), "missing.png")}, nil, &out, &errOut); code != 1 {
+		t.Errorf("missing file: exit %d", code)
 	}
 }
