@@ -1,0 +1,65 @@
+package http
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/verifier"
+)
+
+const (
+	localAccount        = "idgate.account"
+	localIntegrationKey = "idgate.integration_key"
+	headerAPIKey        = "X-API-Key"
+)
+
+// errKeyNotAllowed answers an integration key presented where only a bearer
+// token is accepted. 403, not 401: signing in again would not help, the key
+// simply may not do this. The key is not even looked up, so these endpoints
+// reveal nothing about whether it is live.
+func errKeyNotAllowed() error {
+	return httperr.New(httperr.Forbidden, "integration keys may only create verifications; use a bearer token")
+}
+
+// RequireBearer guards account endpoints: a valid bearer token whose
+// account exists, and no X-API-Key.
+func (s *Server) RequireBearer() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if c.Get(headerAPIKey) != "" {
+			return errKeyNotAllowed()
+		}
+		acct, err := s.bearer(c)
+		if err != nil {
+			return err
+		}
+		c.Locals(localAccount, acct)
+		return c.Next()
+	}
+}
+
+func (s *Server) bearer(c *fiber.Ctx) (verifier.Account, error) {
+	scheme, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return verifier.Account{}, verifier.ErrInvalidToken
+	}
+	acct, err := s.auth.Authenticate(c.UserContext(), strings.TrimSpace(token))
+	if errors.Is(err, verifier.ErrInvalidToken) {
+		Logger(c).Debug("bearer token refused", "reason", err)
+	}
+	return acct, err
+}
+
+// Account is the authenticated account (bearer or integration key).
+func Account(c *fiber.Ctx) (verifier.Account, bool) {
+	a, ok := c.Locals(localAccount).(verifier.Account)
+	return a, ok
+}
+
+// IntegrationKey is the key that authenticated the request, if one did.
+func IntegrationKey(c *fiber.Ctx) (verifier.IntegrationKey, bool) {
+	k, ok := c.Locals(localIntegrationKey).(verifier.IntegrationKey)
+	return k, ok
+}

@@ -1,0 +1,269 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	nethttp "net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/ratelimit/memory"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/openapi"
+	"github.com/idgate/idgate/verifier/sqlite"
+)
+
+// validator checks every response to a documented path against the OpenAPI
+// document; TestMain then insists every documented operation was exercised.
+var validator *openapi.Validator
+
+func TestMain(m *testing.M) {
+	var err error
+	if validator, err = openapi.NewValidator(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
+		if left := validator.Unexercised(); len(left) > 0 {
+			fmt.Fprintf(os.Stderr, "documented operations no test exercised: %v\n", left)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+var t0 = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// syncBuffer collects log output written from handler goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var testKey = verifier.SigningKey{ID: "test-1", Secret: []byte("0123456789abcdef0123456789abcdef")}
+
+func testTokens() verifier.TokenConfig {
+	return verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: []verifier.SigningKey{testKey}}
+}
+
+type harness struct {
+	t     *testing.T
+	base  string // http://127.0.0.1:port once listening
+	http  *nethttp.Client
+	srv   *Server
+	store verifier.Store
+	auth  *verifier.Authenticator
+	clock *testClock
+	logs  *syncBuffer
+}
+
+// newHarness serves on a real SQLite store in a temp dir with the
+// in-process limiter, both on the injected clock. edit adjusts Deps.
+func newHarness(t *testing.T, edit ...func(*Deps)) *harness {
+	t.Helper()
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := store.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clock := &testClock{now: t0}
+	auth, err := verifier.NewAuthenticator(store, testTokens(), clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	d := Deps{
+		Store:   store,
+		Limiter: memory.New(clock.Now),
+		Auth:    auth,
+		Logger:  slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Now:     clock.Now,
+		Config:  Config{BodyLimit: 4096, ReadTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, AuthLimit: DefaultAuthLimit},
+	}
+	for _, e := range edit {
+		e(&d)
+	}
+	srv, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, srv: srv, store: store, auth: auth, clock: clock, logs: logs}
+}
+
+type response struct {
+	status int
+	header nethttp.Header
+	body   []byte
+}
+
+// errorBody decodes the error format, failing the test if it is not one.
+func (r response) errorBody(t *testing.T) httperr.BodyError {
+	t.Helper()
+	var b httperr.Body
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil || b.Error.Code == "" || b.Error.Message == "" {
+		t.Fatalf("not the error format (%v): %s", err, r.body)
+	}
+	return b.Error
+}
+
+func (r response) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// url starts the server on a loopback listener at first use, so tests can
+// add routes before it runs, and stops it when the test ends.
+func (h *harness) url() string {
+	if h.base != "" {
+		return h.base
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.srv.Serve(ln) }()
+	transport := &nethttp.Transport{}
+	h.http = &nethttp.Client{Transport: transport}
+	h.t.Cleanup(func() {
+		// Idle keep-alive connections would hold Shutdown until IdleTimeout.
+		transport.CloseIdleConnections()
+		if err := h.srv.Shutdown(context.Background()); err != nil {
+			h.t.Errorf("shutdown: %v", err)
+		}
+		if err := <-done; err != nil {
+			h.t.Errorf("serve: %v", err)
+		}
+	})
+	h.base = "http://" + ln.Addr().String()
+	return h.base
+}
+
+// do sends one request over a real connection. Headers come as name, value pairs.
+// Responses to documented paths are validated against the OpenAPI document.
+func (h *harness) do(method, path, body string, headers ...string) response {
+	h.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := nethttp.NewRequest(method, h.url()+path, rd)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+		} else {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := h.http.Do(req)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if !strings.HasPrefix(path, "/test/") && !strings.HasPrefix(path, "/nowhere") {
+		if err := validator.Response(httptest.NewRequest(method, path, nil), resp.StatusCode, resp.Header, raw); err != nil {
+			h.t.Errorf("OpenAPI drift: %v", err)
+		}
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: raw}
+}
+
+// account creates an account directly in the store.
+func (h *harness) account(email, pw string) verifier.Account {
+	h.t.Helper()
+	a, err := verifier.NewAccount(email, pw, h.clock.Now())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.store.CreateAccount(context.Background(), a); err != nil {
+		h.t.Fatal(err)
+	}
+	return a
+}
+
+// signIn returns a bearer token for the account through POST /auth.
+func (h *harness) signIn(email, pw string) string {
+	h.t.Helper()
+	r := h.do("POST", "/auth", fmt.Sprintf(`{"email":%q,"password":%q}`, email, pw))
+	if r.status != 200 {
+		h.t.Fatalf("sign in: %d %s", r.status, r.body)
+	}
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	r.json(h.t, &out)
+	return "Bearer " + out.AccessToken
+}
+
+// expectError checks status and code of an error response.
+func expectError(t *testing.T, r response, status int, code httperr.Code) httperr.BodyError {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	e := r.errorBody(t)
+	if e.Code != code {
+		t.Fatalf("code %s, want %s", e.Code, code)
+	}
+	return e
+}

@@ -1,0 +1,145 @@
+package http
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+)
+
+var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+func TestRequestIDEchoedOrGenerated(t *testing.T) {
+	h := newHarness(t)
+	if r := h.do("GET", "/healthz", "", "X-Request-ID", "edge-7f3a:42"); r.header.Get("X-Request-ID") != "edge-7f3a:42" {
+		t.Fatalf("sane ID not echoed: %v", r.header)
+	}
+	if !strings.Contains(h.logs.String(), `"request_id":"edge-7f3a:42"`) {
+		t.Fatalf("ID not in the access log: %s", h.logs.String())
+	}
+	for _, insane := range []string{"", "has space", "quote\"d", strings.Repeat("a", 129), "line\tbreak"} {
+		r := h.do("GET", "/healthz", "", "X-Request-ID", insane)
+		if got := r.header.Get("X-Request-ID"); !uuidShape.MatchString(got) {
+			t.Errorf("%q: got %q, want a fresh UUID", insane, got)
+		}
+	}
+	// Errors carry it too, including those raised before any handler.
+	if r := h.do("POST", "/auth", strings.Repeat("x", 5000), "X-Request-ID", "big-1"); r.header.Get("X-Request-ID") != "big-1" {
+		t.Fatalf("413 without ID: %v", r.header)
+	}
+}
+
+func TestErrorBodies(t *testing.T) {
+	h := newHarness(t)
+	h.account("owner@example.com", "correct horse battery staple")
+	bearer := h.signIn("owner@example.com", "correct horse battery staple")
+	cases := []struct {
+		name, method, path, body string
+		headers                  []string
+		status                   int
+		code                     httperr.Code
+		field                    string
+	}{
+		{"bad JSON", "POST", "/auth", `{"email":`, nil, 400, httperr.MalformedJSON, ""},
+		{"not JSON", "POST", "/auth", `email=a&password=b`, nil, 400, httperr.MalformedJSON, ""},
+		{"trailing data", "POST", "/auth", `{"email":"a@example.com","password":"x"} {}`, nil, 400, httperr.MalformedJSON, ""},
+		{"empty JSON body", "POST", "/auth", ` `, nil, 400, httperr.MalformedJSON, ""},
+		{"wrong type", "POST", "/auth", `{"email":42,"password":"x"}`, nil, 422, httperr.ValidationFailed, "email"},
+		{"array body", "POST", "/auth", `[1,2]`, nil, 422, httperr.ValidationFailed, "body"},
+		{"unknown field", "POST", "/auth", `{"email":"a@example.com","password":"x","admin":true}`, nil, 422, httperr.ValidationFailed, "admin"},
+		{"wrong type in patch", "PATCH", "/integration-key", `{"rate_limit_per_hour":"many"}`, []string{"Authorization", bearer}, 422, httperr.ValidationFailed, "rate_limit_per_hour"},
+		{"oversize", "POST", "/auth", `{"email":"` + strings.Repeat("a", 5000) + `"}`, nil, 413, httperr.PayloadTooLarge, ""},
+		{"text/plain", "POST", "/auth", `{"email":"a@example.com","password":"x"}`, []string{"Content-Type", "text/plain"}, 415, httperr.UnsupportedMediaType, ""},
+		{"form", "POST", "/integration-key", `allowed_domains=x`, []string{"Content-Type", "application/x-www-form-urlencoded", "Authorization", bearer}, 415, httperr.UnsupportedMediaType, ""},
+		{"latin1", "POST", "/auth", `{"email":"a@example.com","password":"x"}`, []string{"Content-Type", "application/json; charset=iso-8859-1"}, 415, httperr.UnsupportedMediaType, ""},
+		{"no such route", "GET", "/nowhere", "", nil, 404, httperr.NotFound, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := expectError(t, h.do(c.method, c.path, c.body, c.headers...), c.status, c.code)
+			if c.field != "" && (len(e.Details) != 1 || e.Details[0].Field != c.field) {
+				t.Fatalf("details %+v, want field %s", e.Details, c.field)
+			}
+			if c.field == "" && e.Details != nil {
+				t.Fatalf("details on a non-validation error: %+v", e.Details)
+			}
+		})
+	}
+	// charset=utf-8 is fine.
+	if r := h.do("POST", "/auth", `{"email":"owner@example.com","password":"correct horse battery staple"}`, "Content-Type", "application/json; charset=UTF-8"); r.status != 200 {
+		t.Fatalf("utf-8 charset: %d %s", r.status, r.body)
+	}
+}
+
+func TestPanicIsAn500WithoutInternals(t *testing.T) {
+	h := newHarness(t)
+	h.srv.App().Get("/test/panic", func(*fiber.Ctx) error { panic("secret-db-password in a panic") })
+	h.srv.App().Get("/test/fail", func(*fiber.Ctx) error { return errors.New("secret-dsn in an error") })
+	for _, path := range []string{"/test/panic", "/test/fail"} {
+		r := h.do("GET", path, "", "X-Request-ID", "boom-1")
+		expectError(t, r, 500, httperr.Internal)
+		if strings.Contains(string(r.body), "secret") {
+			t.Fatalf("leaked: %s", r.body)
+		}
+	}
+	logs := h.logs.String()
+	if !strings.Contains(logs, "secret-db-password") || !strings.Contains(logs, "secret-dsn") || !strings.Contains(logs, `"request_id":"boom-1"`) {
+		t.Fatalf("cause or ID not logged: %s", logs)
+	}
+}
+
+func TestHealthReadyMetricsOpenAPI(t *testing.T) {
+	down := errors.New("redis: connection refused")
+	redisUp := true
+	h := newHarness(t, func(d *Deps) {
+		d.Ready = []ReadyCheck{{Name: "redis", Check: func(context.Context) error {
+			if redisUp {
+				return nil
+			}
+			return down
+		}}}
+	})
+	if r := h.do("GET", "/healthz", ""); r.status != 200 || string(r.body) != `{"status":"ok"}` {
+		t.Fatalf("healthz %d %s", r.status, r.body)
+	}
+	var ready readiness
+	r := h.do("GET", "/readyz", "")
+	r.json(t, &ready)
+	if r.status != 200 || ready.Checks["database"] != "ok" || ready.Checks["redis"] != "ok" {
+		t.Fatalf("readyz %d %s", r.status, r.body)
+	}
+	redisUp = false
+	r = h.do("GET", "/readyz", "")
+	r.json(t, &ready)
+	if r.status != 503 || ready.Status != "unavailable" || ready.Checks["redis"] != "unavailable" || ready.Checks["database"] != "ok" || strings.Contains(string(r.body), "refused") {
+		t.Fatalf("readyz with redis down %d %s", r.status, r.body)
+	}
+	h.store.Close()
+	r = h.do("GET", "/readyz", "")
+	r.json(t, &ready)
+	if r.status != 503 || ready.Checks["database"] != "unavailable" {
+		t.Fatalf("readyz with database closed %d %s", r.status, r.body)
+	}
+
+	if r := h.do("GET", "/openapi.json", ""); r.status != 200 || !strings.Contains(string(r.body), `"openapi": "3.0.3"`) {
+		t.Fatalf("openapi.json %d", r.status)
+	}
+	h.do("GET", "/nowhere/else", "")
+	r = h.do("GET", "/metrics", "")
+	text := string(r.body)
+	for _, want := range []string{
+		`idgate_http_requests_total{method="GET",route="/healthz",status="200"} 1`,
+		`idgate_http_requests_total{method="GET",route="/readyz",status="503"} 2`,
+		`idgate_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		`idgate_http_request_duration_seconds_count{method="GET",route="/readyz",status="200"} 1`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}

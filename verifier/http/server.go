@@ -1,0 +1,144 @@
+// Package http is the verifier's HTTP API on gofiber v2: middleware (request
+// ID, access log, metrics, recover, JSON bodies), health and metrics
+// endpoints, sign-in, bearer and integration-key authentication, and the
+// integration-key endpoints. Every error leaves in the one httperr format.
+package http
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/verifier"
+)
+
+// Config holds the HTTP settings (from internal/config in production).
+type Config struct {
+	BodyLimit   int // bytes
+	ReadTimeout time.Duration
+	IdleTimeout time.Duration
+	// TrustedProxies (IPs or CIDRs) may tell the client IP in X-Forwarded-For.
+	TrustedProxies []string
+	// Dev accepts http://localhost origins for integration keys.
+	Dev bool
+	// AuthLimit bounds POST /auth per client IP and per e-mail. A zero Rate
+	// turns it off, which only benchmarks do.
+	AuthLimit ratelimit.Limit
+}
+
+// DefaultAuthLimit is the spec's 5 sign-in attempts per minute.
+var DefaultAuthLimit = ratelimit.Limit{Rate: 5, Period: time.Minute}
+
+// ReadyCheck is one dependency /readyz pings (the database always; Redis
+// when configured).
+type ReadyCheck struct {
+	Name  string
+	Check func(context.Context) error
+}
+
+// Deps are everything the server needs; nothing is global.
+type Deps struct {
+	Store   verifier.Store
+	Limiter ratelimit.Limiter
+	Auth    *verifier.Authenticator
+	Logger  *slog.Logger
+	Now     func() time.Time
+	Config  Config
+	// Ready are checks beyond the Store's Ping.
+	Ready []ReadyCheck
+}
+
+// Server is the verifier API.
+type Server struct {
+	app     *fiber.App
+	store   verifier.Store
+	limiter ratelimit.Limiter
+	auth    *verifier.Authenticator
+	keys    verifier.IntegrationKeys
+	log     *slog.Logger
+	now     func() time.Time
+	cfg     Config
+	ready   []ReadyCheck
+	proxies []*net.IPNet
+	metrics *metrics
+}
+
+// New builds the server and its routes.
+func New(d Deps) (*Server, error) {
+	if d.Store == nil || d.Limiter == nil || d.Auth == nil || d.Logger == nil || d.Now == nil {
+		return nil, errors.New("new http server: Store, Limiter, Auth, Logger and Now are required")
+	}
+	proxies, err := parseProxies(d.Config.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		store: d.Store, limiter: d.Limiter, auth: d.Auth, log: d.Logger, now: d.Now, cfg: d.Config,
+		keys:    verifier.IntegrationKeys{Store: d.Store, Now: d.Now, Dev: d.Config.Dev},
+		ready:   append([]ReadyCheck{{Name: "database", Check: d.Store.Ping}}, d.Ready...),
+		proxies: proxies,
+		metrics: newMetrics(),
+	}
+	s.app = fiber.New(fiber.Config{
+		BodyLimit:             d.Config.BodyLimit,
+		ReadTimeout:           d.Config.ReadTimeout,
+		IdleTimeout:           d.Config.IdleTimeout,
+		DisableStartupMessage: true,
+		ErrorHandler:          s.serverError,
+	})
+	s.routes()
+	return s, nil
+}
+
+func (s *Server) routes() {
+	a := s.app
+	a.Use(s.observe)
+	a.Get("/healthz", s.healthz)
+	a.Get("/readyz", s.readyz)
+	a.Get("/metrics", s.metrics.handler())
+	a.Get("/openapi.json", s.openAPI)
+
+	a.Post("/auth", requireJSON, s.postAuth)
+
+	bearer := s.RequireBearer()
+	a.Get("/me", bearer, s.getMe)
+	a.Post("/integration-key", bearer, requireJSON, s.postIntegrationKey)
+	a.Get("/integration-key", bearer, s.getIntegrationKey)
+	a.Patch("/integration-key", bearer, requireJSON, s.patchIntegrationKey)
+	a.Delete("/integration-key", bearer, s.deleteIntegrationKey)
+}
+
+// App is the fiber application, for app.Test and for later features to add
+// their routes with the exported middleware.
+func (s *Server) App() *fiber.App { return s.app }
+
+// Serve answers on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(ln) }
+
+// Shutdown stops accepting connections and waits for in-flight requests
+// until ctx ends, then closes what is left.
+func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWithContext(ctx) }
+
+// serverError answers errors raised before any handler ran (oversize body,
+// unreadable request), which bypass the observe middleware.
+func (s *Server) serverError(c *fiber.Ctx, err error) error {
+	if _, seen := c.Locals(localLogger).(*slog.Logger); seen {
+		return s.respond(c, err)
+	}
+	start := time.Now()
+	log := s.begin(c)
+	werr := s.respond(c, err)
+	s.finish(c, log, start)
+	return werr
+}
+
+// respond maps domain errors through the table and writes the error body.
+func (s *Server) respond(c *fiber.Ctx, err error) error {
+	return httperr.Respond(c, toHTTP(err), Logger(c))
+}

@@ -1,0 +1,76 @@
+package http
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/verifier"
+)
+
+type authRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+type authResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int64  `json:"expires_in"` // seconds
+}
+
+// postAuth is POST /auth: e-mail and password for a bearer token.
+func (s *Server) postAuth(c *fiber.Ctx) error {
+	var req authRequest
+	if err := DecodeJSON(c.Body(), &req); err != nil {
+		return err
+	}
+	var missing []httperr.Detail
+	if strings.TrimSpace(req.Email) == "" {
+		missing = append(missing, httperr.Detail{Field: "email", Code: "required", Message: "is required"})
+	}
+	if req.Password == "" {
+		missing = append(missing, httperr.Detail{Field: "password", Code: "required", Message: "is required"})
+	}
+	if len(missing) > 0 {
+		return httperr.Validation(missing...)
+	}
+	if err := s.limitSignIn(c, req.Email); err != nil {
+		return err
+	}
+	tok, err := s.auth.Login(c.UserContext(), req.Email, req.Password)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(authResponse{AccessToken: tok.Token, TokenType: "Bearer", ExpiresIn: int64(tok.ExpiresIn / time.Second)})
+}
+
+// limitSignIn counts the attempt against the client IP and against the
+// e-mail (hashed, so limiter keys hold no addresses), 5 per minute each:
+// the IP limit slows one client trying many accounts, the e-mail limit many
+// clients trying one account. The headers describe the tighter of the two.
+func (s *Server) limitSignIn(c *fiber.Ctx, email string) error {
+	if s.cfg.AuthLimit.Rate == 0 {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(verifier.NormalizeEmail(email)))
+	keys := []string{"auth:ip:" + s.clientIP(c), "auth:email:" + hex.EncodeToString(sum[:16])}
+	var tightest ratelimit.Result
+	for i, key := range keys {
+		res, err := s.allow(c, key, s.cfg.AuthLimit, "too many sign-in attempts; retry later")
+		if err != nil {
+			return err
+		}
+		if i == 0 || res.Remaining < tightest.Remaining {
+			tightest = res
+		}
+	}
+	setHeaders(c, ratelimit.Headers(tightest))
+	return nil
+}
