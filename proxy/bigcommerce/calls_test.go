@@ -3,6 +3,7 @@ package bigcommerce_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/idgate/idgate/proxy/bigcommerce"
@@ -106,6 +107,30 @@ func TestEnsureWebhook(t *testing.T) {
 	for _, dest := range []string{"http://proxy.idgate.example/h", "https://proxy.idgate.example:8443/h", "proxy.idgate.example/h"} {
 		if _, err := c.EnsureWebhook(ctx, bigcommerce.ScopeOrderCreated, dest, nil); !errors.Is(err, bigcommerce.ErrInvalidInput) {
 			t.Errorf("destination %q: %v, want ErrInvalidInput", dest, err)
+		}
+	}
+}
+
+// TestConcurrentCallsShareOneClient: the proxy serves many shoppers through
+// one client per store (run under -race in CI as well as here).
+func TestConcurrentCallsShareOneClient(t *testing.T) {
+	d, c, _ := setup(t, bigcommercetest.Options{})
+	ctx := context.Background()
+	errs := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			_, err := c.UpsertMetafield(ctx, bigcommerce.Customer(int64(i%4+1)), "verification", "v", "")
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for id := range 4 {
+		if n := len(d.Metafields("customer", strconv.Itoa(id+1))); n != 1 {
+			t.Errorf("customer %d has %d metafields, want 1", id+1, n)
 		}
 	}
 }

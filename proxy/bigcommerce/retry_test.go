@@ -13,7 +13,7 @@ import (
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 )
 
-func statuses(d *bigcommercetest.Double) int { return len(d.Requests()) }
+func requestCount(d *bigcommercetest.Double) int { return len(d.Requests()) }
 
 func TestRetries5xxWithExponentialBackoff(t *testing.T) {
 	d, c, clock := setup(t, bigcommercetest.Options{})
@@ -25,7 +25,7 @@ func TestRetries5xxWithExponentialBackoff(t *testing.T) {
 	if got := clock.Slept(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("slept %v, want %v", got, want)
 	}
-	if n := statuses(d); n != 4 {
+	if n := requestCount(d); n != 4 {
 		t.Fatalf("%d requests, want 4", n)
 	}
 }
@@ -56,7 +56,7 @@ func TestGivesUpAfterMaxAttempts(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Status != 500 {
 		t.Fatalf("err = %v, want APIError 500", err)
 	}
-	if n, s := statuses(d), len(clock.Slept()); n != 4 || s != 3 {
+	if n, s := requestCount(d), len(clock.Slept()); n != 4 || s != 3 {
 		t.Fatalf("%d requests, %d sleeps; want 4 and 3", n, s)
 	}
 }
@@ -69,7 +69,7 @@ func TestPostIsNotRetriedOn5xx(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Status != 503 {
 		t.Fatalf("err = %v, want APIError 503", err)
 	}
-	if n := statuses(d); n != 1 || len(clock.Slept()) != 0 {
+	if n := requestCount(d); n != 1 || len(clock.Slept()) != 0 {
 		t.Fatalf("%d requests, slept %v; a POST that may have landed must not be repeated", n, clock.Slept())
 	}
 }
@@ -84,8 +84,8 @@ func Test429WaitsForTheReportedReset(t *testing.T) {
 	if got := clock.Slept(); !reflect.DeepEqual(got, []time.Duration{1500 * time.Millisecond}) {
 		t.Fatalf("slept %v, want [1.5s]", got)
 	}
-	if n := len(d.Metafields("cart", cartID)); n != 1 || statuses(d) != 2 {
-		t.Fatalf("%d metafields after %d requests", n, statuses(d))
+	if n := len(d.Metafields("cart", cartID)); n != 1 || requestCount(d) != 2 {
+		t.Fatalf("%d metafields after %d requests", n, requestCount(d))
 	}
 }
 
@@ -119,7 +119,7 @@ func TestExhaustedQuotaWaitsBeforeSending(t *testing.T) {
 	if got := clock.Slept(); !reflect.DeepEqual(got, []time.Duration{8 * time.Second}) {
 		t.Fatalf("slept %v, want [8s]", got)
 	}
-	if n := statuses(d); n != 3 {
+	if n := requestCount(d); n != 3 {
 		t.Fatalf("%d requests, want 3 (no 429 spent)", n)
 	}
 }
@@ -135,7 +135,7 @@ func TestWaitLongerThanMaxWaitFailsFast(t *testing.T) {
 	if _, err := c.ListMetafields(ctx, bigcommerce.Cart(cartID), ""); !errors.Is(err, bigcommerce.ErrRateLimited) {
 		t.Fatalf("err = %v, want ErrRateLimited", err)
 	}
-	if n := statuses(d); n != 1 || len(clock.Slept()) != 0 {
+	if n := requestCount(d); n != 1 || len(clock.Slept()) != 0 {
 		t.Fatalf("%d requests, slept %v; want no request and no wait", n, clock.Slept())
 	}
 	// Once the window has reset, calls go through again.
@@ -154,7 +154,7 @@ func TestCanceledContextStopsRetrying(t *testing.T) {
 	if _, err := c.ListMetafields(ctx, bigcommerce.Cart(cartID), ""); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if n := statuses(d); n != 1 {
+	if n := requestCount(d); n != 1 {
 		t.Fatalf("%d requests after cancel, want 1", n)
 	}
 }
@@ -187,5 +187,28 @@ func TestUnauthorized(t *testing.T) {
 	var apiErr *bigcommerce.APIError
 	if !errors.Is(err, bigcommerce.ErrUnauthorized) || !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnauthorized {
 		t.Fatalf("err = %v, want ErrUnauthorized", err)
+	}
+}
+
+// TestAttemptTimeout: a platform that never answers is cut off by the
+// per-attempt timeout (1 ms here, so the test does not wait for it).
+func TestAttemptTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c, err := bigcommerce.New(bigcommerce.Config{StoreHash: "abc", Token: "t", BaseURL: srv.URL, Timeout: time.Millisecond, MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetOrder(context.Background(), 1)
+	var timeout interface{ Timeout() bool }
+	if !errors.As(err, &timeout) || !timeout.Timeout() {
+		t.Fatalf("err = %v, want a timeout", err)
 	}
 }
