@@ -31,6 +31,9 @@ const (
 	DefaultQuota  = 150
 	DefaultWindow = 30 * time.Second
 	maxBodyBytes  = 1 << 20
+	// maxRecorded bounds the request log, so a long-running demo does not
+	// grow without end; tests stay far below it.
+	maxRecorded = 10000
 )
 
 // Options configures a Double.
@@ -131,7 +134,8 @@ func (d *Double) FailNext(faults ...Fault) {
 	d.faults = append(d.faults, faults...)
 }
 
-// Requests returns a copy of every request received so far.
+// Requests returns a copy of the requests received so far (the most recent
+// ones, past maxRecorded).
 func (d *Double) Requests() []Request {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -148,6 +152,9 @@ func (d *Double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.mu.Lock()
+	if len(d.requests) >= maxRecorded {
+		d.requests = append(d.requests[:0:0], d.requests[len(d.requests)-maxRecorded/2:]...)
+	}
 	d.requests = append(d.requests, Request{
 		Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body, At: d.opts.Now(),
 	})
@@ -190,7 +197,11 @@ func (d *Double) route(w http.ResponseWriter, r *http.Request, body []byte) (*ro
 		}
 		in := &openapi3filter.RequestValidationInput{
 			Request: routed, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: d.authenticate, MultiError: true},
+			Options: &openapi3filter.Options{
+				AuthenticationFunc: d.authenticate, MultiError: true,
+				// A body where the operation takes none is a client bug too.
+				RejectWhenRequestBodyNotSpecified: true,
+			},
 		}
 		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 			var sec *openapi3filter.SecurityRequirementsError

@@ -172,3 +172,11 @@ func TestFaultsAndQuota(t *testing.T) {
 		t.Fatalf("%d requests recorded, want 6", n)
 	}
 }
+
+func TestBodyOnABodilessOperationIsAViolation(t *testing.T) {
+	d, rec := startRecording(t)
+	send(t, d, "DELETE", cart+"/1", DefaultToken, `{"id": 1}`)
+	if errs := rec.all(); len(errs) != 1 || !strings.Contains(errs[0], "request") {
+		t.Fatalf("violations %q; want the unexpected body reported", errs)
+	}
+}
