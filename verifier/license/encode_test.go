@@ -20,7 +20,7 @@ func sampleUS() License {
 		DocumentNumber: "T64235789", DocumentDiscriminator: "2424244747474786102204",
 		IssuingJurisdiction: "VA", Country: "USA", VehicleClass: "D", Restrictions: "B", Endorsements: "M",
 		ComplianceType: "F",
-		Subfiles:       []Subfile{{Type: "DL"}, {Type: "ZV", Elements: []Element{{"ZVA", "01"}, {"ZVB", "X Y"}}}},
+		Subfiles:       []Subfile{{Type: "DL"}, {Type: "ZV", Elements: []Element{{ID: "ZVA", Value: "01"}, {ID: "ZVB", Value: "X Y"}}}},
 	}
 }
 
@@ -89,7 +89,7 @@ func TestEncodeParseRoundTrip(t *testing.T) {
 					}
 				}
 				if sample.IssuingJurisdiction == "VA" {
-					if len(got.Subfiles) != 2 || got.Subfiles[1].Type != "ZV" || len(got.Subfiles[1].Elements) != 2 || got.Subfiles[1].Elements[1] != (Element{"ZVB", "X Y"}) {
+					if len(got.Subfiles) != 2 || got.Subfiles[1].Type != "ZV" || len(got.Subfiles[1].Elements) != 2 || got.Subfiles[1].Elements[1] != (Element{ID: "ZVB", Value: "X Y"}) {
 						t.Errorf("jurisdiction subfile lost: %+v", got.Subfiles)
 					}
 				}

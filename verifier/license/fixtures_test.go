@@ -198,7 +198,7 @@ func TestFixtureREADMESample(t *testing.T) {
 		if l.IssuingJurisdiction != "AZ" || !l.HasWarning(WarnMismatch) || !l.HasWarning(WarnHeaderGarbled) {
 			t.Errorf("issuer %q warnings %+v", l.IssuingJurisdiction, l.Warnings)
 		}
-		if zs := l.Subfiles[1]; zs.Type != "ZA" || len(zs.Elements) != 3 || zs.Elements[0] != (Element{"ZAA", "N"}) {
+		if zs := l.Subfiles[1]; zs.Type != "ZA" || len(zs.Elements) != 3 || zs.Elements[0] != (Element{ID: "ZAA", Value: "N"}) {
 			t.Errorf("jurisdiction subfile %+v", zs)
 		}
 	}

@@ -173,6 +173,9 @@ type Subfile struct {
 type Element struct {
 	ID    string `json:"id"`
 	Value string `json:"value"`
+	// Name is the standard's name for a DL/ID element of the header's
+	// version; empty for jurisdiction-specific and unknown elements.
+	Name string `json:"name,omitempty"`
 }
 
 // Get returns the value of the first element with the given ID.

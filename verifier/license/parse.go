@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxPayload bounds the input: a PDF417 symbol holds at most 1,850 text
@@ -21,12 +22,16 @@ func ParseAAMVA(raw []byte) (License, error) {
 	if len(raw) > MaxPayload {
 		return l, fmt.Errorf("parse aamva: %d bytes (max %d): %w", len(raw), MaxPayload, ErrNotAAMVA)
 	}
-	data, dropped := dropNonASCII(raw)
-	if dropped > 0 {
-		l.warn(WarnNonASCII, "%d non-ASCII bytes removed", dropped)
-	}
-	if isMagstripe(data) {
+	if isMagstripe(raw) {
+		data, dropped := dropNonASCII(raw)
+		if dropped > 0 {
+			l.warn(WarnNonASCII, "%d non-ASCII bytes removed from the stripe tracks", dropped)
+		}
 		return parseMagstripe(data, l)
+	}
+	data := raw
+	if n := countNonASCII(raw); n > 0 {
+		l.warn(WarnNonASCII, "%d bytes outside ASCII: skipped inside element IDs, read as text in values", n)
 	}
 	h, err := parseHeader(data)
 	switch {
@@ -39,6 +44,9 @@ func ParseAAMVA(raw []byte) (License, error) {
 	default:
 		l.Header = h.Header
 		l.Warnings = append(l.Warnings, h.warnings...)
+		if h.Version > MaxVersion {
+			l.warn(WarnBadValue, "AAMVA version %d is newer than %d; read with version %d's elements", h.Version, MaxVersion, MaxVersion)
+		}
 		splitSubfiles(data, h, locateSubfiles(data, h), &l)
 	}
 	docFirst(&l)
@@ -73,16 +81,20 @@ func docFirst(l *License) {
 	}
 }
 
-// dropNonASCII removes bytes outside 7-bit ASCII. The standard's character
-// set is ASCII; such bytes are scanner or transcription noise, and inside
-// an element ID or the header they would hide the element.
-func dropNonASCII(raw []byte) ([]byte, int) {
+func countNonASCII(raw []byte) int {
 	n := 0
 	for _, c := range raw {
 		if c >= 0x80 {
 			n++
 		}
 	}
+	return n
+}
+
+// dropNonASCII removes bytes outside 7-bit ASCII from magnetic-stripe
+// data, whose track character sets have none.
+func dropNonASCII(raw []byte) ([]byte, int) {
+	n := countNonASCII(raw)
 	if n == 0 {
 		return raw, 0
 	}
@@ -145,4 +157,18 @@ func guessVersion(s string) int {
 func isMagstripe(data []byte) bool {
 	t := bytes.TrimLeft(data, " \r\n")
 	return len(t) > 3 && t[0] == '%' && bytes.IndexByte(t, '^') > 0
+}
+
+// toText makes a value valid UTF-8: kept when it already is, else read as
+// ISO-8859-1, the default character set of PDF417 byte mode, in which a
+// jurisdiction would write an accented letter.
+func toText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	r := make([]rune, len(s))
+	for i := range len(s) {
+		r[i] = rune(s[i])
+	}
+	return string(r)
 }

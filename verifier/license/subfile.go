@@ -115,7 +115,7 @@ func splitSubfiles(data []byte, h parsedHeader, locs []located, l *License) {
 		if got := end - lc.start; got != lc.Length {
 			l.warn(WarnSubfileLength, "subfile %s is %d bytes, designator says %d", lc.Type, got, lc.Length)
 		}
-		s := Subfile{Type: lc.Type, Start: lc.start, Raw: string(data[lc.start:end])}
+		s := Subfile{Type: lc.Type, Start: lc.start, Raw: toText(string(data[lc.start:end]))}
 		s.Elements = splitElements(string(data[lc.body:end]), lc.Type, h.Version, h.ElementSeparator, l)
 		l.Subfiles = append(l.Subfiles, s)
 	}
@@ -131,6 +131,7 @@ func splitElements(body, typ string, version int, sep byte, l *License) []Elemen
 	if len(pieces) == 1 && len(strings.TrimSpace(pieces[0])) > 3 {
 		if els := scanElements(pieces[0], typ, version); len(els) > 1 {
 			l.warn(WarnSeparatorsMissing, "subfile %s has no element separators; split at %d known element IDs", typ, len(els))
+			nameElements(els, typ, version)
 			return els
 		}
 	}
@@ -140,11 +141,11 @@ func splitElements(body, typ string, version int, sep byte, l *License) []Elemen
 		if strings.TrimSpace(p) == "" {
 			continue
 		}
-		if !isElementID(p) {
-			l.warn(WarnBadValue, "subfile %s: %q is not an element", typ, clip(p))
+		id, value, ok := cutElement(p)
+		if !ok {
+			l.warn(WarnBadValue, "subfile %s: %q is not an element", typ, clip(toText(p)))
 			continue
 		}
-		id := p[:3]
 		if seen[id] {
 			l.warn(WarnDuplicateElement, "subfile %s: element %s repeated; first kept", typ, id)
 		}
@@ -152,9 +153,41 @@ func splitElements(body, typ string, version int, sep byte, l *License) []Elemen
 		if typ[0] != 'Z' && !knownAnywhere(id) {
 			l.warn(WarnUnknownElement, "subfile %s: unknown element %s", typ, id)
 		}
-		out = append(out, Element{ID: id, Value: strings.TrimSpace(p[3:])})
+		out = append(out, Element{ID: id, Value: value})
 	}
+	nameElements(out, typ, version)
 	return out
+}
+
+// nameElements labels the elements of a DL/ID subfile with the standard's
+// names, for people reading a parse.
+func nameElements(els []Element, typ string, version int) {
+	if typ[0] == 'Z' {
+		return
+	}
+	for i := range els {
+		els[i].Name = ElementName(els[i].ID, version)
+	}
+}
+
+// cutElement splits "IDvalue". Bytes outside ASCII inside the ID are
+// skipped as scanner noise; the value is made valid text.
+func cutElement(p string) (id, value string, ok bool) {
+	b := make([]byte, 0, 3)
+	i := 0
+	for ; i < len(p) && len(b) < 3; i++ {
+		switch c := p[i]; {
+		case c >= 0x80:
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c)
+		default:
+			return "", "", false
+		}
+	}
+	if len(b) < 3 {
+		return "", "", false
+	}
+	return string(b), toText(strings.TrimSpace(p[i:])), true
 }
 
 // scanRare lists elements left out when cutting a body without separators:
@@ -191,7 +224,7 @@ func scanElements(s, typ string, version int) []Element {
 		if q+3 > len(s) {
 			q = len(s)
 		}
-		out = append(out, Element{ID: id, Value: strings.TrimSpace(s[p+3 : q])})
+		out = append(out, Element{ID: id, Value: toText(strings.TrimSpace(s[p+3 : q]))})
 		p = q
 	}
 	return out
