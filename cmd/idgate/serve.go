@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/idgate/idgate/internal/config"
+	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/internal/ratelimit/memory"
+	rlredis "github.com/idgate/idgate/internal/ratelimit/redis"
+	"github.com/idgate/idgate/verifier"
+	vhttp "github.com/idgate/idgate/verifier/http"
+	"github.com/idgate/idgate/verifier/storage"
+)
+
+func init() {
+	register(command{
+		Name:    "serve",
+		Summary: "run the verifier API (IDGATE_* environment; --dev: text logs, generated JWT keys, demo account)",
+		Run:     runServe,
+	})
+}
+
+// demoEmail is the account `serve --dev` creates on first start.
+const demoEmail = "demo@idgate.local"
+
+func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dev := fs.Bool("dev", false, "dev mode: text logs, JWT keys generated into IDGATE_JWT_KEYS_FILE, demo account, http://localhost origins")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if *dev {
+		cfg.Env = config.EnvDev
+	}
+	log := newLogger(cfg, stderr)
+
+	store, err := storage.Open(ctx, cfg.DatabaseURL) // applies migrations
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	keys, err := signingKeys(cfg)
+	if err != nil {
+		return err
+	}
+	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience, TTL: cfg.TokenTTL, Keys: keys}, time.Now)
+	if err != nil {
+		return err
+	}
+	limiter, ready, closeLimiter, err := newLimiter(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLimiter()
+	if cfg.Dev() {
+		if err := ensureDemoAccount(ctx, store, stdout); err != nil {
+			return err
+		}
+	}
+	srv, err := vhttp.New(vhttp.Deps{
+		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready,
+		Config: vhttp.Config{
+			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
+			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
+		},
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(stdout, "idgate verifier listening on http://%s\n", ln.Addr())
+	log.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	// Drain: stop accepting, let in-flight requests finish within the timeout.
+	log.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.Dev() {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// signingKeys: IDGATE_JWT_KEYS always wins; without it production refuses
+// to start and dev generates (once) and reuses IDGATE_JWT_KEYS_FILE.
+func signingKeys(cfg config.Config) ([]verifier.SigningKey, error) {
+	switch {
+	case cfg.JWTKeys != "":
+		return verifier.ParseSigningKeys(cfg.JWTKeys)
+	case cfg.Dev():
+		return verifier.LoadOrCreateKeyFile(cfg.JWTKeysFile)
+	}
+	return nil, errors.New("IDGATE_JWT_KEYS is required in production (kid:base64secret,...; e.g. k1:$(openssl rand -base64 32)), or run serve --dev")
+}
+
+// newLimiter is Redis when IDGATE_REDIS_URL is set (then /readyz pings it),
+// else the in-process limiter.
+func newLimiter(cfg config.Config) (ratelimit.Limiter, []vhttp.ReadyCheck, func(), error) {
+	if cfg.RedisURL == "" {
+		return memory.New(time.Now), nil, func() {}, nil
+	}
+	opts, err := goredis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("IDGATE_REDIS_URL: %w", err)
+	}
+	client := goredis.NewClient(opts)
+	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
+	return rlredis.New(client, "idgate:rl:", time.Now), []vhttp.ReadyCheck{{Name: "redis", Check: ping}}, func() { client.Close() }, nil
+}
+
+// ensureDemoAccount creates the demo account with a random password on the
+// first dev start and prints the credentials; later starts only remind.
+func ensureDemoAccount(ctx context.Context, store verifier.Store, stdout io.Writer) error {
+	_, err := store.GetAccountByEmail(ctx, demoEmail)
+	if err == nil {
+		fmt.Fprintf(stdout, "demo account: %s (password printed on first start)\n", demoEmail)
+		return nil
+	}
+	if !errors.Is(err, verifier.ErrNotFound) {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	raw := make([]byte, 12)
+	if _, err := rand.Read(raw); err != nil {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	pw := base64.RawURLEncoding.EncodeToString(raw)
+	a, err := verifier.NewAccount(demoEmail, pw, time.Now())
+	if err != nil {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	if err := store.CreateAccount(ctx, a); err != nil {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	fmt.Fprintf(stdout, "demo account created: email %s password %s\n", demoEmail, pw)
+	return nil
+}

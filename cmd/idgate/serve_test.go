@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// inTempDir runs the test from an empty directory with the default
+// IDGATE_DATABASE_URL (./var/idgate.db), as `make run` does.
+func inTempDir(t *testing.T) string {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, name := range []string{"IDGATE_DATABASE_URL", "IDGATE_REDIS_URL", "IDGATE_JWT_KEYS", "IDGATE_JWT_KEYS_FILE", "IDGATE_ENV"} {
+		t.Setenv(name, "")
+	}
+	t.Setenv("IDGATE_ADDR", "127.0.0.1:0")
+	return dir
+}
+
+func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// startServe runs `serve --dev` until the test ends and returns its base
+// URL and the lines it printed before listening.
+func startServe(t *testing.T) (string, []string, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	exit := make(chan int, 1)
+	go func() {
+		var errOut bytes.Buffer
+		code := run(ctx, []string{"serve", "--dev"}, strings.NewReader(""), pw, &errOut)
+		if code != 0 {
+			t.Logf("serve stderr: %s", errOut.String())
+		}
+		pw.Close()
+		exit <- code
+	}()
+	var lines []string
+	sc := bufio.NewScanner(pr)
+	listening := regexp.MustCompile(`listening on (http://\S+)`)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, pr)
+			stop := func() int {
+				cancel()
+				return <-exit
+			}
+			t.Cleanup(func() { cancel() })
+			return m[1], lines, stop
+		}
+	}
+	cancel()
+	t.Fatalf("serve never listened; printed %q, exit %d", lines, <-exit)
+	return "", nil, nil
+}
+
+func signIn(t *testing.T, base, email, pw string) (int, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"email": email, "password": pw})
+	resp, err := http.Post(base+"/auth", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out.AccessToken
+}
+
+// TestAccountCreateThenSignIn is the end-to-end path: the CLI writes the
+// account into the same database serve then uses, from the same directory.
+func TestAccountCreateThenSignIn(t *testing.T) {
+	dir := inTempDir(t)
+	code, out, errOut := runCmd(t, "a long enough password\n", "account", "create", "--email", "Owner@Example.com", "--password-stdin")
+	if code != 0 || !strings.Contains(out, "owner@example.com") {
+		t.Fatalf("account create: %d %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "var", "idgate.db")); err != nil {
+		t.Fatalf("default database not under ./var: %v", err)
+	}
+	base, printed, stop := startServe(t)
+	status, token := signIn(t, base, "owner@example.com", "a long enough password")
+	if status != 200 || token == "" {
+		t.Fatalf("sign in: %d", status)
+	}
+	req, _ := http.NewRequest("GET", base+"/me", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/me: %v %v", resp, err)
+	}
+	resp.Body.Close()
+
+	// First dev start: a demo account whose printed password works.
+	demo := regexp.MustCompile(`demo account created: email (\S+) password (\S+)`).FindStringSubmatch(strings.Join(printed, "\n"))
+	if demo == nil {
+		t.Fatalf("no demo account printed: %q", printed)
+	}
+	if status, _ := signIn(t, base, demo[1], demo[2]); status != 200 {
+		t.Fatalf("demo sign in: %d", status)
+	}
+	info, err := os.Stat(filepath.Join(dir, "var", "jwt-keys"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("dev JWT keys: %v %v", info, err)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited %d on cancel", code)
+	}
+
+	// Second start: same keys, so the old token still works; no new demo.
+	base, printed, stop = startServe(t)
+	if strings.Contains(strings.Join(printed, "\n"), "demo account created") {
+		t.Fatalf("demo recreated: %q", printed)
+	}
+	req, _ = http.NewRequest("GET", base+"/me", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("token after restart: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	http.DefaultClient.CloseIdleConnections()
+	done := make(chan int, 1)
+	go func() { done <- stop() }()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestServeRefusesProductionWithoutKeys(t *testing.T) {
+	inTempDir(t)
+	code, _, errOut := runCmd(t, "", "serve")
+	if code == 0 || !strings.Contains(errOut, "IDGATE_JWT_KEYS is required") {
+		t.Fatalf("%d %q", code, errOut)
+	}
+}
+
+func TestAccountCreateRefusals(t *testing.T) {
+	inTempDir(t)
+	cases := [][]string{
+		{"account", "create", "--email", "a@example.com"},
+		{"account", "create", "--password", "long enough pw"},
+		{"account", "create", "--email", "a@example.com", "--password", "x", "--password-stdin"},
+		{"account", "create", "--email", "not-an-email", "--password", "long enough pw"},
+		{"account", "create", "--email", "a@example.com", "--password", "short"},
+	}
+	for _, args := range cases {
+		if code, _, _ := runCmd(t, "", args...); code == 0 {
+			t.Errorf("%q succeeded", args)
+		}
+	}
+	if code, _, errOut := runCmd(t, "", "account", "create", "--email", "a@example.com", "--password", "long enough pw"); code != 0 {
+		t.Fatalf("create: %s", errOut)
+	}
+	code, _, errOut := runCmd(t, "", "account", "create", "--email", "A@example.com", "--password", "another long pw")
+	if code == 0 || !strings.Contains(errOut, "already exists") {
+		t.Fatalf("duplicate: %d %q", code, errOut)
+	}
+}
+
+func TestMigrateAndVersion(t *testing.T) {
+	inTempDir(t)
+	code, out, errOut := runCmd(t, "", "migrate")
+	if code != 0 || !regexp.MustCompile(`schema version [1-9]`).MatchString(out) {
+		t.Fatalf("migrate: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "idgate dev (go") {
+		t.Fatalf("version: %q", out)
+	}
+}
