@@ -5,8 +5,9 @@
 // prints one JSON document on stdout.
 //
 //   node reference.js human IMG...        Human, detector only (blazeface
-//                                        boxes + 6 keypoints) and with mesh
-//                                        and iris (468+10 points, angles)
+//                                        boxes + 6 keypoints), with mesh and
+//                                        iris (468+10 points, angles, scores)
+//                                        and with mesh but no iris (468)
 //   node reference.js descriptor IMG...   face-api 128-D descriptor of the
 //                                        whole image (already a face crop)
 //
@@ -97,11 +98,11 @@ async function human(files) {
     object: { enabled: false },
     segmentation: { enabled: false },
   };
-  const face = (mesh) => ({
+  const face = (mesh, iris = mesh) => ({
     enabled: true,
     detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 10, minConfidence: 0.2, iouThreshold: 0.1, return: false },
     mesh: { enabled: mesh, modelPath: 'facemesh.json' },
-    iris: { enabled: mesh, modelPath: 'iris.json' },
+    iris: { enabled: iris, modelPath: 'iris.json' },
     attention: { enabled: false },
     description: { enabled: false },
     emotion: { enabled: false },
@@ -113,12 +114,15 @@ async function human(files) {
   await detectorOnly.load();
   const withMesh = new Human({ ...base, face: face(true) });
   await withMesh.load();
+  const meshNoIris = new Human({ ...base, face: face(true, false) });
+  await meshNoIris.load();
   const out = {};
   for (const file of files) {
     const { rgb, width, height } = decode(file);
     const input = detectorOnly.tf.tensor4d(rgb, [1, height, width, 3], 'float32');
     const det = await detectorOnly.detect(input);
     const mesh = await withMesh.detect(input);
+    const plain = await meshNoIris.detect(input);
     input.dispose();
     out[path.basename(file)] = {
       width,
@@ -134,6 +138,7 @@ async function human(files) {
         real: f.real,
         live: f.live,
       })),
+      meshNoIris: plain.face.map((f) => ({ box: f.box, faceScore: f.faceScore, mesh: roundAll(f.mesh) })),
     };
   }
   return out;

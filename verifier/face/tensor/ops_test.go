@@ -204,3 +204,35 @@ func TestResizeBilinearMatchesTensorFlowLegacy(t *testing.T) {
 		t.Fatal("accepted an empty target")
 	}
 }
+
+func TestCropAndResizeMatchesTensorFlow(t *testing.T) {
+	// 3×3 ramp image, value = 10·y + x.
+	x := New(1, 3, 3, 1)
+	for y := range 3 {
+		for xx := range 3 {
+			x.Data[y*3+xx] = float32(10*y + xx)
+		}
+	}
+	got := &Tensor{}
+	// The whole image onto 5×5: corners exact, midpoints interpolated.
+	if err := CropAndResize(got, x, 0, 0, 1, 1, 5, 5, -1); err != nil {
+		t.Fatal(err)
+	}
+	for oy := range 5 {
+		for ox := range 5 {
+			want := float32(10*oy)/2 + float32(ox)/2
+			if g := got.Data[oy*5+ox]; math.Abs(float64(g-want)) > 1e-5 {
+				t.Fatalf("(%d,%d) = %v, want %v", oy, ox, g, want)
+			}
+		}
+	}
+	// A box hanging off the left/top edge extrapolates there.
+	if err := CropAndResize(got, x, -0.5, -0.5, 0.5, 0.5, 3, 3, -1); err != nil {
+		t.Fatal(err)
+	}
+	want := FromData([]float32{-1, -1, -1, -1, 0, 1, -1, 10, 11}, 1, 3, 3, 1) // samples at -1, 0, 1
+	assertClose(t, "off-edge crop", got, want, 1e-6)
+	if err := CropAndResize(got, x, math.NaN(), 0, 1, 1, 2, 2, 0); err == nil {
+		t.Fatal("accepted a NaN box")
+	}
+}

@@ -30,6 +30,11 @@ type Human struct {
 			Real      float64      `json:"real"`
 			Live      float64      `json:"live"`
 		} `json:"mesh"`
+		MeshNoIris []struct {
+			Box       [4]float64   `json:"box"`
+			FaceScore float64      `json:"faceScore"`
+			Mesh      [][3]float64 `json:"mesh"`
+		} `json:"meshNoIris"`
 	} `json:"results"`
 }
 
