@@ -17,10 +17,6 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 )
 
-type testClock struct{ t time.Time }
-
-func (c *testClock) now() time.Time { return c.t }
-
 // deadRedis is a limiter whose Redis refuses connections.
 func deadRedis(t *testing.T, now func() time.Time) ratelimit.Limiter {
 	client := goredis.NewClient(&goredis.Options{
@@ -38,10 +34,10 @@ func (l *errorLog) record(err error) { l.errs = append(l.errs, err) }
 var authLimit = ratelimit.Limit{Rate: 5, Period: time.Minute}
 
 func TestFallbackKeepsLimitsWhileRedisIsDown(t *testing.T) {
-	clock := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock()
 	var log errorLog
-	l := ratelimit.Fallback(deadRedis(t, clock.now), memory.New(clock.now), log.record,
-		ratelimit.WithClock(clock.now), ratelimit.WithProbeInterval(10*time.Second))
+	l := ratelimit.Fallback(deadRedis(t, clock.Now), memory.New(clock.Now), log.record,
+		ratelimit.WithClock(clock.Now), ratelimit.WithProbeInterval(10*time.Second))
 	ctx := context.Background()
 
 	for i := range authLimit.Rate {
@@ -58,11 +54,11 @@ func TestFallbackKeepsLimitsWhileRedisIsDown(t *testing.T) {
 	// Reported once, then bypassed until the probe interval has passed.
 	require.Len(t, log.errs, 1)
 	assert.Contains(t, log.errs[0].Error(), "redis")
-	clock.t = clock.t.Add(10*time.Second - time.Nanosecond)
+	clock.Advance(10*time.Second - time.Nanosecond)
 	_, err = l.Allow(ctx, "k", authLimit)
 	require.NoError(t, err)
 	assert.Len(t, log.errs, 1)
-	clock.t = clock.t.Add(time.Nanosecond)
+	clock.Advance(time.Nanosecond)
 	_, err = l.Allow(ctx, "k", authLimit)
 	require.NoError(t, err)
 	assert.Len(t, log.errs, 2, "the probe found Redis still down")
@@ -83,10 +79,10 @@ func (s *switchable) Allow(ctx context.Context, key string, limit ratelimit.Limi
 
 func TestFallbackReturnsToRedisWhenItAnswers(t *testing.T) {
 	client, prefix := testkit.Redis(t)
-	clock := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	primary := &switchable{live: redis.New(client, prefix, clock.now), dead: deadRedis(t, clock.now)}
+	clock := testkit.NewClock()
+	primary := &switchable{live: redis.New(client, prefix, clock.Now), dead: deadRedis(t, clock.Now)}
 	var log errorLog
-	l := ratelimit.Fallback(primary, memory.New(clock.now), log.record, ratelimit.WithClock(clock.now))
+	l := ratelimit.Fallback(primary, memory.New(clock.Now), log.record, ratelimit.WithClock(clock.Now))
 	ctx := context.Background()
 
 	for range 3 {
@@ -97,7 +93,7 @@ func TestFallbackReturnsToRedisWhenItAnswers(t *testing.T) {
 	require.Zero(t, client.Exists(ctx, prefix+"acct:1").Val(), "nothing reached Redis while down")
 
 	primary.up.Store(true)
-	clock.t = clock.t.Add(ratelimit.DefaultProbeInterval)
+	clock.Advance(ratelimit.DefaultProbeInterval)
 	r, err := l.Allow(ctx, "acct:1", authLimit)
 	require.NoError(t, err)
 	assert.Equal(t, authLimit.Rate-1, r.Remaining, "Redis's own count, not the in-process one")
@@ -110,10 +106,10 @@ func TestFallbackReturnsToRedisWhenItAnswers(t *testing.T) {
 
 func TestFallbackPassesThroughErrorsThatAreNotAnOutage(t *testing.T) {
 	client, prefix := testkit.Redis(t)
-	clock := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock()
 	var log errorLog
-	l := ratelimit.Fallback(redis.New(client, prefix, clock.now), memory.New(clock.now), log.record,
-		ratelimit.WithClock(clock.now))
+	l := ratelimit.Fallback(redis.New(client, prefix, clock.Now), memory.New(clock.Now), log.record,
+		ratelimit.WithClock(clock.Now))
 
 	_, err := l.Allow(context.Background(), "k", ratelimit.Limit{Rate: 0, Period: time.Minute})
 	assert.True(t, errors.Is(err, ratelimit.ErrInvalidLimit), "got %v", err)
@@ -142,17 +138,17 @@ func (c *counting) Allow(ctx context.Context, key string, limit ratelimit.Limit)
 }
 
 func TestFallbackProbesOnceAtATime(t *testing.T) {
-	clock := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	primary := &counting{Limiter: deadRedis(t, clock.now)}
+	clock := testkit.NewClock()
+	primary := &counting{Limiter: deadRedis(t, clock.Now)}
 	var reported atomic.Int64
-	l := ratelimit.Fallback(primary, memory.New(clock.now), func(error) { reported.Add(1) },
-		ratelimit.WithClock(clock.now))
+	l := ratelimit.Fallback(primary, memory.New(clock.Now), func(error) { reported.Add(1) },
+		ratelimit.WithClock(clock.Now))
 	ctx := context.Background()
 	_, err := l.Allow(ctx, "k", authLimit)
 	require.NoError(t, err)
 	require.EqualValues(t, 1, primary.calls.Load())
 
-	clock.t = clock.t.Add(ratelimit.DefaultProbeInterval)
+	clock.Advance(ratelimit.DefaultProbeInterval)
 	done := make(chan error, 50)
 	for range cap(done) {
 		go func() {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idgate/idgate/internal/cache"
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // NewCache builds a fresh, empty cache that reads the time from now.
@@ -41,32 +42,15 @@ func Run(t *testing.T, newCache NewCache) {
 		{"Concurrent", testConcurrent},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &clock{now: time.Date(2026, 3, 14, 15, 9, 26, 535_897_000, time.UTC)}
+			c := testkit.NewClock()
 			tc.fn(t, &harness{cache: newCache(t, c.Now), clock: c})
 		})
 	}
 }
 
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 type harness struct {
 	cache cache.Cache
-	clock *clock
+	clock *testkit.Clock
 }
 
 var ctx = context.Background()

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // NewLimiter builds a fresh, empty limiter that reads the time from now.
@@ -40,7 +41,7 @@ func Run(t *testing.T, newLimiter NewLimiter) {
 		{"InvalidLimit", testInvalidLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClock()
+			c := testkit.NewClock()
 			tc.fn(t, &harness{limiter: newLimiter(t, c.Now), clock: c})
 		})
 	}
@@ -48,7 +49,7 @@ func Run(t *testing.T, newLimiter NewLimiter) {
 
 type harness struct {
 	limiter ratelimit.Limiter
-	clock   *clock
+	clock   *testkit.Clock
 }
 
 func (h *harness) allow(t *testing.T, key string, l ratelimit.Limit) ratelimit.Result {
