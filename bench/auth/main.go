@@ -40,7 +40,14 @@ type scenario struct {
 	name        string
 	requests    int
 	concurrency int
+	status      int // every answer must have it
 	newRequest  func(base string) *http.Request
+}
+
+// result is one scenario's figures.
+type result struct {
+	perSecond float64
+	p50, p99  time.Duration
 }
 
 func main() {
@@ -97,31 +104,44 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	body := []byte(fmt.Sprintf(`{"email":%q,"password":%q}`, email, password))
-	scenarios := []scenario{
-		{"POST /auth", 200, 4, func(base string) *http.Request {
+	signIn := func(email, pw string) func(string) *http.Request {
+		body := []byte(fmt.Sprintf(`{"email":%q,"password":%q}`, email, pw))
+		return func(base string) *http.Request {
 			r, _ := http.NewRequest("POST", base+"/auth", bytes.NewReader(body))
 			r.Header.Set("Content-Type", "application/json")
 			return r
-		}},
-		{"GET /me", 20000, 16, func(base string) *http.Request {
+		}
+	}
+	scenarios := []scenario{
+		{"POST /auth", 200, 4, 200, signIn(email, password)},
+		{"GET /me", 20000, 16, 200, func(base string) *http.Request {
 			r, _ := http.NewRequest("GET", base+"/me", nil)
 			r.Header.Set("Authorization", "Bearer "+tok.Token)
 			return r
 		}},
+		// Failed sign-ins, one at a time: an unknown e-mail must cost what a
+		// wrong password costs, or timing would reveal which accounts exist.
+		{"401 wrong password", 60, 1, 401, signIn(email, "wrong password")},
+		{"401 unknown e-mail", 60, 1, 401, signIn("nobody@example.com", "wrong password")},
 	}
 	fmt.Printf("verifier auth over loopback HTTP, SQLite, GOMAXPROCS=%d\n", runtime.GOMAXPROCS(0))
-	fmt.Printf("%-11s %8s %5s %10s %10s %10s\n", "endpoint", "requests", "conc", "req/s", "p50", "p99")
+	fmt.Printf("%-20s %8s %5s %10s %10s %10s\n", "scenario", "requests", "conc", "req/s", "p50", "p99")
+	results := map[string]result{}
 	for _, s := range scenarios {
-		if err := measure(base, s); err != nil {
+		r, err := measure(base, s)
+		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
+		results[s.name] = r
+		fmt.Printf("%-20s %8d %5d %10.1f %10s %10s\n", s.name, s.requests, s.concurrency, r.perSecond, r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond))
 	}
+	fmt.Printf("unknown e-mail / wrong password p50 ratio: %.2f (1.00 = indistinguishable)\n",
+		float64(results["401 unknown e-mail"].p50)/float64(results["401 wrong password"].p50))
 	fmt.Println("POST /auth is bounded by argon2id (19 MiB, t=2, p=1 per attempt) by design.")
 	return nil
 }
 
-func measure(base string, s scenario) error {
+func measure(base string, s scenario) (result, error) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: s.concurrency}}
 	defer client.CloseIdleConnections()
 	latencies := make([]time.Duration, s.requests)
@@ -142,7 +162,7 @@ func measure(base string, s scenario) error {
 				}
 				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode != 200 {
+				if resp.StatusCode != s.status {
 					errs <- fmt.Errorf("status %d", resp.StatusCode)
 					return
 				}
@@ -162,17 +182,15 @@ feed:
 	close(next)
 	wg.Wait()
 	if failed != nil {
-		return failed
+		return result{}, failed
 	}
 	select {
 	case err := <-errs:
-		return err
+		return result{}, err
 	default:
 	}
 	elapsed := time.Since(start)
 	slices.Sort(latencies)
 	pct := func(p float64) time.Duration { return latencies[int(p*float64(len(latencies)-1))] }
-	fmt.Printf("%-11s %8d %5d %10.1f %10s %10s\n", s.name, s.requests, s.concurrency,
-		float64(s.requests)/elapsed.Seconds(), pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond))
-	return nil
+	return result{float64(s.requests) / elapsed.Seconds(), pct(0.50), pct(0.99)}, nil
 }
