@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -48,7 +49,9 @@ func saneRequestID(id string) bool {
 
 // begin gives the request its ID and logger.
 func (s *Server) begin(c *fiber.Ctx) *slog.Logger {
-	id := c.Get(headerID)
+	// Cloned: c.Get aliases a buffer fasthttp reuses after the request, and
+	// RequestID's callers may keep the ID longer.
+	id := strings.Clone(c.Get(headerID))
 	if !saneRequestID(id) {
 		id = uuid.NewString()
 	}
@@ -83,21 +86,46 @@ func (s *Server) nextRecovered(c *fiber.Ctx) (err error) {
 	return c.Next()
 }
 
-// routeLabel is the matched route pattern; requests that matched none share
-// one label so metrics cardinality stays bounded.
+// routeLabel is the matched route pattern. Requests that matched none (only
+// the global middleware ran, at "/") and requests refused before routing
+// (fiber then reports the raw path with no handlers) share one label, so
+// metrics cardinality stays bounded whatever paths clients send.
 func routeLabel(c *fiber.Ctx) string {
 	r := c.Route()
-	if r == nil || r.Path == "/" && c.Path() != "/" {
+	if len(r.Handlers) == 0 || r.Path == "/" && c.Path() != "/" {
 		return "unmatched"
 	}
 	return r.Path
+}
+
+// methodLabel returns a constant string: fiber's c.Method() aliases a
+// request buffer that is reused later (a label kept in the registry would
+// change under it), and unknown methods must not grow the label set.
+func methodLabel(c *fiber.Ctx) string {
+	switch m := c.Method(); m {
+	case fiber.MethodGet:
+		return fiber.MethodGet
+	case fiber.MethodHead:
+		return fiber.MethodHead
+	case fiber.MethodPost:
+		return fiber.MethodPost
+	case fiber.MethodPut:
+		return fiber.MethodPut
+	case fiber.MethodPatch:
+		return fiber.MethodPatch
+	case fiber.MethodDelete:
+		return fiber.MethodDelete
+	case fiber.MethodOptions:
+		return fiber.MethodOptions
+	}
+	return "OTHER"
 }
 
 func (s *Server) finish(c *fiber.Ctx, log *slog.Logger, start time.Time) {
 	elapsed := time.Since(start)
 	status := c.Response().StatusCode()
 	route := routeLabel(c)
-	s.metrics.observe(c.Method(), route, status, elapsed)
+	s.metrics.observe(methodLabel(c), route, status, elapsed)
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError

@@ -130,16 +130,21 @@ func TestHealthReadyMetricsOpenAPI(t *testing.T) {
 		t.Fatalf("openapi.json %d", r.status)
 	}
 	h.do("GET", "/nowhere/else", "")
+	h.do("POST", "/nowhere/"+strings.Repeat("z", 20), strings.Repeat("x", 5000)) // refused before routing
 	r = h.do("GET", "/metrics", "")
 	text := string(r.body)
+	if strings.Contains(text, "zzzz") {
+		t.Error("a raw request path became a metrics label")
+	}
 	for _, want := range []string{
 		`idgate_http_requests_total{method="GET",route="/healthz",status="200"} 1`,
 		`idgate_http_requests_total{method="GET",route="/readyz",status="503"} 2`,
 		`idgate_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		`idgate_http_requests_total{method="POST",route="unmatched",status="413"} 1`,
 		`idgate_http_request_duration_seconds_count{method="GET",route="/readyz",status="200"} 1`,
 	} {
 		if !strings.Contains(text, want) {
-			t.Errorf("metrics lack %s", want)
+			t.Errorf("metrics lack %s:\n%s", want, text)
 		}
 	}
 }

@@ -126,11 +126,9 @@ func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(ln) }
 func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWithContext(ctx) }
 
 // serverError answers errors raised before any handler ran (oversize body,
-// unreadable request), which bypass the observe middleware.
+// unreadable request), which bypass the observe middleware; observe itself
+// answers every error of the handler chain.
 func (s *Server) serverError(c *fiber.Ctx, err error) error {
-	if _, seen := c.Locals(localLogger).(*slog.Logger); seen {
-		return s.respond(c, err)
-	}
 	start := time.Now()
 	log := s.begin(c)
 	werr := s.respond(c, err)
