@@ -1,0 +1,70 @@
+// Package webhooktest holds the conformance suite every webhook.Queue
+// backend passes (Run) and the HTTPS receiver the tests deliver to.
+package webhooktest
+
+import (
+	"context"
+	"crypto/x509"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// Request is one POST a Receiver got.
+type Request struct {
+	Header http.Header
+	Body   []byte
+}
+
+// Receiver is a real HTTPS server on loopback that records every request and
+// answers with the status its respond function picks for the n-th request
+// (1-based).
+type Receiver struct {
+	URL  string
+	Pool *x509.CertPool // trusts the server's certificate
+
+	mu      sync.Mutex
+	reqs    []Request
+	respond func(n int) int
+}
+
+// NewReceiver starts a receiver, closed when the test ends.
+func NewReceiver(t testing.TB, respond func(n int) int) *Receiver {
+	r := &Receiver{respond: respond}
+	srv := httptest.NewTLSServer(http.HandlerFunc(r.serve))
+	t.Cleanup(srv.Close)
+	r.URL = srv.URL + "/hooks/idgate"
+	r.Pool = x509.NewCertPool()
+	r.Pool.AddCert(srv.Certificate())
+	return r
+}
+
+// Always answers every request with status.
+func Always(status int) func(int) int { return func(int) int { return status } }
+
+func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	r.mu.Lock()
+	r.reqs = append(r.reqs, Request{Header: req.Header.Clone(), Body: body})
+	n := len(r.reqs)
+	r.mu.Unlock()
+	w.WriteHeader(r.respond(n))
+	_, _ = w.Write([]byte(`{"received":true}`))
+}
+
+// Requests returns a copy of what was received so far.
+func (r *Receiver) Requests() []Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Request(nil), r.reqs...)
+}
+
+// Secrets is a fixed webhook.SecretSource: account ID → secrets.
+type Secrets map[string][][]byte
+
+// SigningSecrets implements webhook.SecretSource.
+func (s Secrets) SigningSecrets(_ context.Context, accountID string) ([][]byte, error) {
+	return s[accountID], nil
+}
