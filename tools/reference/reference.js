@@ -10,6 +10,8 @@
 //                                        and with mesh but no iris (468)
 //   node reference.js descriptor IMG...   face-api 128-D descriptor of the
 //                                        whole image (already a face crop)
+//   node reference.js bench N FRAME FACE  milliseconds per frame (detector +
+//                                        mesh) and per descriptor
 //
 // Images are decoded with jpeg-js / pngjs to RGB so both sides see pixels
 // from a plain decoder.
@@ -160,11 +162,60 @@ async function descriptor(files) {
   return out;
 }
 
+// bench times, after warm-up, Human's per-frame analysis (detector + mesh,
+// as the Go engine runs it) on FRAME and face-api's descriptor on FACE.
+async function bench([iterations, frame, face]) {
+  const n = Number(iterations) || 20;
+  const timeIt = async (fn) => {
+    for (let i = 0; i < 3; i++) await fn();
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await fn();
+    return Number(process.hrtime.bigint() - t0) / 1e6 / n;
+  };
+  const { Human } = require(path.join(__dirname, 'node_modules/@vladmandic/human/dist/human.node-wasm.js'));
+  const h = new Human({
+    backend: 'wasm',
+    wasmPath: `${path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist')}/`,
+    modelBasePath: `file://${path.join(modelsDir, 'human')}/`,
+    warmup: 'none',
+    cacheSensitivity: 0,
+    filter: { enabled: false },
+    gesture: { enabled: false },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 10, minConfidence: 0.2, iouThreshold: 0.1 },
+      mesh: { enabled: true, modelPath: 'facemesh.json' },
+      iris: { enabled: false },
+      attention: { enabled: false },
+      description: { enabled: false },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+    },
+  });
+  fileRouter(h.tf);
+  await h.load();
+  const f = decode(frame);
+  const frameT = h.tf.tensor4d(f.rgb, [1, f.height, f.width, 3], 'float32');
+  const frameMs = await timeIt(async () => { await h.detect(frameT); });
+  const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
+  await faceapi.tf.setBackend('wasm');
+  await faceapi.nets.faceRecognitionNet.loadFromDisk(path.join(modelsDir, 'face-api'));
+  const c = decode(face);
+  const faceT = faceapi.tf.tensor3d(c.rgb, [c.height, c.width, 3], 'float32');
+  const descriptorMs = await timeIt(async () => { await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(faceT); });
+  return { iterations: n, frameMs, descriptorMs };
+}
+
 async function main() {
   const [cmd, ...files] = process.argv.slice(2);
-  const run = { human, descriptor }[cmd];
+  const run = { human, descriptor, bench }[cmd];
   if (!run || files.length === 0) {
-    process.stderr.write('usage: reference.js human|descriptor IMG...\n');
+    process.stderr.write('usage: reference.js human|descriptor IMG... | bench N FRAME FACE\n');
     process.exit(2);
   }
   const out = await run(files);

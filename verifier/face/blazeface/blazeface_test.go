@@ -123,3 +123,26 @@ func TestNMSKeepsBestAndDropsOverlaps(t *testing.T) {
 		t.Fatalf("kept %+v, want anchors 1 then 2", kept)
 	}
 }
+
+func BenchmarkDetect(b *testing.B) {
+	set := modelstest.Set(b)
+	m, err := tfjs.Load(set.ReadFile, ModelFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(testkit.Shared(b, "testdata", "liveness", "foreman", "f001.jpg"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := imgio.Decode(data, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := New(m, Defaults)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Detect(img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -37,6 +37,17 @@ func (a Activation) Check(channels int) error {
 
 // applyRows applies bias then the activation to rows of length channels.
 func (a Activation) applyRows(data, bias []float32, channels int) {
+	if a.Kind == ActRelu && bias != nil {
+		// The common case in one pass instead of two.
+		for off := 0; off < len(data); off += channels {
+			row := data[off : off+channels]
+			b := bias[:len(row)]
+			for j, v := range row {
+				row[j] = max(v+b[j], 0)
+			}
+		}
+		return
+	}
 	if bias != nil {
 		for off := 0; off < len(data); off += channels {
 			row := data[off : off+channels]
@@ -97,7 +108,16 @@ func Apply(dst, x *Tensor, act Activation) error {
 		return fmt.Errorf("activation: %w", err)
 	}
 	if dst != x {
-		dst.CopyFrom(x)
+		dst.Resize(x.Shape...)
+		if act.Kind == ActRelu {
+			// Copy and rectify in one pass.
+			out := dst.Data[:len(x.Data)]
+			for i, v := range x.Data {
+				out[i] = max(v, 0)
+			}
+			return nil
+		}
+		copy(dst.Data, x.Data)
 	}
 	act.applyRows(dst.Data, nil, c)
 	return nil

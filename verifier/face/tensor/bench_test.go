@@ -54,11 +54,11 @@ func BenchmarkConv2D(b *testing.B) {
 func BenchmarkDepthwise(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 3))
 	x, f := randTensor(r, 1, 64, 64, 48), randTensor(r, 3, 3, 48, 1)
-	dst := &Tensor{}
+	ws, dst := &Workspace{}, &Tensor{}
 	p := ConvParams{Pad: SamePadding(64, 64, 3, 3, 1, 1, 1, 1)}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := DepthwiseConv2D(dst, x, f, nil, p); err != nil {
+		if err := DepthwiseConv2D(ws, dst, x, f, nil, p); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -124,7 +124,8 @@ func im2col(col, img []float32, h, w, cin, kh, kw, oh, ow int, p ConvParams) {
 
 // DepthwiseConv2D convolves each input channel with its own filters:
 // filter is [kh, kw, in, multiplier], output channel = in·multiplier + m.
-func DepthwiseConv2D(dst, x, filter *Tensor, bias []float32, p ConvParams) error {
+// Large layers are split by output rows across cores.
+func DepthwiseConv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p ConvParams) error {
 	p = p.norm()
 	n, h, w, cin, err := x.Dims4()
 	if err != nil {
@@ -146,42 +147,83 @@ func DepthwiseConv2D(dst, x, filter *Tensor, bias []float32, p ConvParams) error
 		return fmt.Errorf("depthwise conv: %w", err)
 	}
 	dst.Resize(n, oh, ow, cout)
-	clear(dst.Data)
 	for b := range n {
-		img := x.Data[b*h*w*cin : (b+1)*h*w*cin]
-		out := dst.Data[b*oh*ow*cout : (b+1)*oh*ow*cout]
-		for oy := range oh {
-			for ox := range ow {
-				o := out[(oy*ow+ox)*cout : (oy*ow+ox+1)*cout]
-				for ky := range kh {
-					iy := oy*p.StrideH - p.Pad.Top + ky*p.DilH
-					if iy < 0 || iy >= h {
+		t := dwTask{
+			img: x.Data[b*h*w*cin : (b+1)*h*w*cin], out: dst.Data[b*oh*ow*cout : (b+1)*oh*ow*cout],
+			filter: filter.Data, bias: bias, act: p.Act, p: p,
+			h: h, w: w, cin: cin, kh: kh, kw: kw, mult: mult, ow: ow,
+		}
+		parRows(&ws.wg, task{dw: t}, oh, oh*ow*cout*kh*kw)
+	}
+	return nil
+}
+
+// dwTask is a depthwise convolution over a band of output rows.
+type dwTask struct {
+	img, out, filter, bias []float32
+	act                    Activation
+	p                      ConvParams
+	h, w, cin, kh, kw      int
+	mult, ow               int
+}
+
+func (t *dwTask) rows(oy0, oy1 int) {
+	cout := t.cin * t.mult
+	rowLen := t.ow * cout
+	band := t.out[oy0*rowLen : oy1*rowLen]
+	clear(band)
+	for oy := oy0; oy < oy1; oy++ {
+		orow := t.out[oy*rowLen : (oy+1)*rowLen]
+		for ky := range t.kh {
+			iy := oy*t.p.StrideH - t.p.Pad.Top + ky*t.p.DilH
+			if iy < 0 || iy >= t.h {
+				continue
+			}
+			irow := t.img[iy*t.w*t.cin : (iy+1)*t.w*t.cin]
+			for kx := range t.kw {
+				f := t.filter[(ky*t.kw+kx)*cout : (ky*t.kw+kx+1)*cout]
+				// Output columns whose input column lies inside the image.
+				off := kx*t.p.DilW - t.p.Pad.Left
+				lo := 0
+				if off < 0 {
+					lo = (-off + t.p.StrideW - 1) / t.p.StrideW
+				}
+				hi := min(t.ow, (t.w-1-off)/t.p.StrideW+1)
+				if t.w-1-off < 0 {
+					hi = 0
+				}
+				for ox := lo; ox < hi; ox++ {
+					ix := ox*t.p.StrideW + off
+					o := orow[ox*cout : (ox+1)*cout]
+					in := irow[ix*t.cin : (ix+1)*t.cin]
+					if t.mult == 1 {
+						madd(o, in, f)
 						continue
 					}
-					for kx := range kw {
-						ix := ox*p.StrideW - p.Pad.Left + kx*p.DilW
-						if ix < 0 || ix >= w {
-							continue
-						}
-						in := img[(iy*w+ix)*cin : (iy*w+ix+1)*cin]
-						f := filter.Data[(ky*kw+kx)*cout : (ky*kw+kx+1)*cout]
-						if mult == 1 {
-							f, o := f[:len(in)], o[:len(in)]
-							for c, v := range in {
-								o[c] += v * f[c]
-							}
-							continue
-						}
-						for c, v := range in {
-							for q := range mult {
-								o[c*mult+q] += v * f[c*mult+q]
-							}
+					for c, v := range in {
+						for q := range t.mult {
+							o[c*t.mult+q] += v * f[c*t.mult+q]
 						}
 					}
 				}
 			}
 		}
-		p.Act.applyRows(out, bias, cout)
 	}
-	return nil
+	t.act.applyRows(band, t.bias, cout)
+}
+
+// madd sets o[i] += a[i]·b[i], unrolled by four for instruction-level
+// parallelism (the compiler does not vectorise).
+func madd(o, a, b []float32) {
+	a, b = a[:len(o)], b[:len(o)]
+	i := 0
+	for ; i+4 <= len(o); i += 4 {
+		o[i] += a[i] * b[i]
+		o[i+1] += a[i+1] * b[i+1]
+		o[i+2] += a[i+2] * b[i+2]
+		o[i+3] += a[i+3] * b[i+3]
+	}
+	for ; i < len(o); i++ {
+		o[i] += a[i] * b[i]
+	}
 }

@@ -65,7 +65,7 @@ func TestDepthwiseMatchesReference(t *testing.T) {
 			if c.same {
 				p.Pad = SamePadding(c.h, c.w, c.kh, c.kw, c.stride, c.stride, c.dil, c.dil)
 			}
-			if err := DepthwiseConv2D(dst, x, f, bias, p); err != nil {
+			if err := DepthwiseConv2D(&Workspace{}, dst, x, f, bias, p); err != nil {
 				t.Fatalf("case %d: %v", i, err)
 			}
 			assertClose(t, fmt.Sprintf("depthwise case %d mult %d", i, mult), dst, refConv(x, f, bias, p, true), 1e-4)
@@ -98,7 +98,7 @@ func TestConvRejectsBadShapes(t *testing.T) {
 		"bias":     Conv2D(ws, dst, x, New(3, 3, 3, 2), []float32{1}, ConvParams{}),
 		"too big":  Conv2D(ws, dst, x, New(5, 5, 3, 1), nil, ConvParams{}),
 		"prelu":    Conv2D(ws, dst, x, New(1, 1, 3, 4), nil, ConvParams{Act: Activation{Kind: ActPrelu, Alpha: []float32{1, 2}}}),
-		"dw chans": DepthwiseConv2D(dst, x, New(3, 3, 2, 1), nil, ConvParams{}),
+		"dw chans": DepthwiseConv2D(ws, dst, x, New(3, 3, 2, 1), nil, ConvParams{}),
 	} {
 		if err == nil {
 			t.Errorf("%s: accepted", name)
@@ -122,7 +122,7 @@ func TestConvSteadyStateAllocatesNothing(t *testing.T) {
 		t.Fatalf("Conv2D allocates %v times per run in steady state", a)
 	}
 	dw := randTensor(r, 3, 3, 16, 1)
-	if a := testing.AllocsPerRun(10, func() { _ = DepthwiseConv2D(dst, x, dw, nil, p) }); a != 0 {
+	if a := testing.AllocsPerRun(10, func() { _ = DepthwiseConv2D(ws, dst, x, dw, nil, p) }); a != 0 {
 		t.Fatalf("DepthwiseConv2D allocates %v times per run", a)
 	}
 }

@@ -9,18 +9,35 @@ import (
 // cores; below it the hand-off costs more than it saves.
 const parallelFlops = 1 << 22
 
-// gemmTask is one horizontal band of a gemm. It travels by value over a
-// channel to long-lived workers, so splitting work allocates nothing.
+// gemmTask is one horizontal band of a gemm.
 type gemmTask struct {
 	m, n, k       int
 	a, b, c       []float32
 	lda, ldb, ldc int
-	done          *sync.WaitGroup
+}
+
+// task is a unit of work for the workers: a gemm band, or rows r0..r1 of
+// a depthwise convolution. It travels by value over a channel to
+// long-lived workers, so splitting work allocates nothing.
+type task struct {
+	gemm   gemmTask
+	dw     dwTask
+	r0, r1 int
+	done   *sync.WaitGroup
+}
+
+func (t *task) run() {
+	if t.dw.out != nil || t.dw.img != nil {
+		t.dw.rows(t.r0, t.r1)
+		return
+	}
+	g := &t.gemm
+	gemm(g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc)
 }
 
 var (
 	workersOnce sync.Once
-	tasks       chan gemmTask
+	tasks       chan task
 	workers     int
 )
 
@@ -28,12 +45,12 @@ var (
 // fixed here so a later GOMAXPROCS change can never leave a band without a
 // worker to take it.
 func startWorkers() {
-	tasks = make(chan gemmTask)
+	tasks = make(chan task)
 	workers = runtime.NumCPU() - 1
 	for range workers {
 		go func() {
 			for t := range tasks {
-				gemm(t.m, t.n, t.k, t.a, t.lda, t.b, t.ldb, t.c, t.ldc)
+				t.run()
 				t.done.Done()
 			}
 		}()
@@ -59,8 +76,28 @@ func parGemm(wg *sync.WaitGroup, m, n, k int, a []float32, lda int, b []float32,
 	for i0 := first; i0 < m; i0 += band {
 		rows := min(band, m-i0)
 		wg.Add(1)
-		tasks <- gemmTask{m: rows, n: n, k: k, a: a[i0*lda:], lda: lda, b: b, ldb: ldb, c: c[i0*ldc:], ldc: ldc, done: wg}
+		tasks <- task{gemm: gemmTask{m: rows, n: n, k: k, a: a[i0*lda:], lda: lda, b: b, ldb: ldb, c: c[i0*ldc:], ldc: ldc}, done: wg}
 	}
 	gemm(first, n, k, a, lda, b, ldb, c, ldc)
+	wg.Wait()
+}
+
+// parRows runs a row-banded task over rows 0..rows, split across cores when
+// the work (multiply-adds) is large enough.
+func parRows(wg *sync.WaitGroup, t task, rows, work int) {
+	procs := 1
+	if work >= parallelFlops/4 && rows >= 2 && runtime.GOMAXPROCS(0) > 1 {
+		workersOnce.Do(startWorkers)
+		procs = min(runtime.GOMAXPROCS(0), workers+1, rows)
+	}
+	band := (rows + procs - 1) / procs
+	for r0 := band; r0 < rows; r0 += band {
+		t := t
+		t.r0, t.r1, t.done = r0, min(r0+band, rows), wg
+		wg.Add(1)
+		tasks <- t
+	}
+	t.r0, t.r1 = 0, min(band, rows)
+	t.run()
 	wg.Wait()
 }

@@ -175,7 +175,7 @@ func (s *Session) conv(nd *node, out, x *tensor.Tensor) error {
 	p := tensor.ConvParams{StrideH: nd.stride[0], StrideW: nd.stride[1], DilH: nd.dil[0], DilW: nd.dil[1], Act: act}
 	p.Pad = nd.padding(x.Shape[1], x.Shape[2], f.Shape[0], f.Shape[1])
 	if nd.kind == kDepthwise {
-		return tensor.DepthwiseConv2D(out, x, f, bias, p)
+		return tensor.DepthwiseConv2D(&s.ws, out, x, f, bias, p)
 	}
 	return tensor.Conv2D(&s.ws, out, x, f, bias, p)
 }

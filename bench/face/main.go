@@ -1,0 +1,173 @@
+// Command face measures the Go face engine against the reference
+// implementation (Human and face-api on tfjs-wasm, tools/reference) side by
+// side on the same images and machine, and prints both and the ratio
+// (Go / reference: below 1 means Go is faster).
+//
+//	per frame:      blazeface detection + 468-point mesh (iris not yet)
+//	per descriptor: face-api's recognition net on a 150×150 face
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/idgate/idgate/verifier/face"
+	"github.com/idgate/idgate/verifier/face/blazeface"
+	"github.com/idgate/idgate/verifier/face/facemesh"
+	"github.com/idgate/idgate/verifier/face/facerec"
+	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/face/models"
+	"github.com/idgate/idgate/verifier/face/tensor"
+	"github.com/idgate/idgate/verifier/face/tfjs"
+)
+
+const iterations = 20
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/face:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	frameFile := filepath.Join(root, "..", "shared", "testdata", "liveness", "foreman", "f001.jpg")
+	faceFile := filepath.Join(root, "..", "shared", "testdata", "faces", "labeled", "raj", "raj1.png")
+
+	set, err := models.Open("", face.ModelHashes)
+	if err != nil {
+		return err
+	}
+	loadStart := time.Now()
+	det, err := tfjs.Load(set.ReadFile, blazeface.ModelFile)
+	if err != nil {
+		return err
+	}
+	mesh, err := tfjs.Load(set.ReadFile, facemesh.ModelFile)
+	if err != nil {
+		return err
+	}
+	net, err := facerec.Load(set.ReadFile)
+	if err != nil {
+		return err
+	}
+	loadTime := time.Since(loadStart)
+	frame, err := decode(frameFile)
+	if err != nil {
+		return err
+	}
+	crop, err := decode(faceFile)
+	if err != nil {
+		return err
+	}
+	d, m, e := blazeface.New(det, blazeface.Defaults), facemesh.New(mesh), net.NewEmbedder()
+	goFrame, err := timeIt(func() error {
+		faces, err := d.Detect(frame)
+		for _, f := range faces {
+			if err == nil {
+				_, err = m.Run(frame, f)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	goDesc, err := timeIt(func() error { _, err := e.Descriptor(crop); return err })
+	if err != nil {
+		return err
+	}
+
+	ref, err := reference(root, frameFile, faceFile)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("GOMAXPROCS=%d, %d iterations after 3 warm-up runs; models loaded in %v (Go)\n", runtime.GOMAXPROCS(0), iterations, loadTime.Round(time.Millisecond))
+	fmt.Printf("%-34s %10s %14s %8s\n", "", "Go ms", "tfjs-wasm ms", "ratio")
+	fmt.Printf("%-34s %10.1f %14.1f %8.2f\n", "frame: detect + mesh (352x288)", goFrame, ref.FrameMs, goFrame/ref.FrameMs)
+	fmt.Printf("%-34s %10.1f %14.1f %8.2f\n", "descriptor (150x150 face)", goDesc, ref.DescriptorMs, goDesc/ref.DescriptorMs)
+	return nil
+}
+
+func decode(path string) (*tensor.Tensor, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return imgio.Decode(data, 0)
+}
+
+// timeIt returns mean milliseconds per call after 3 warm-up calls.
+func timeIt(fn func() error) (float64, error) {
+	for range 3 {
+		if err := fn(); err != nil {
+			return 0, err
+		}
+	}
+	start := time.Now()
+	for range iterations {
+		if err := fn(); err != nil {
+			return 0, err
+		}
+	}
+	return float64(time.Since(start).Microseconds()) / 1000 / iterations, nil
+}
+
+type refResult struct {
+	Results struct {
+		FrameMs      float64 `json:"frameMs"`
+		DescriptorMs float64 `json:"descriptorMs"`
+	} `json:"results"`
+}
+
+// reference runs the Node harness's bench mode (installing its locked
+// dependencies first if needed).
+func reference(root, frame, face string) (struct{ FrameMs, DescriptorMs float64 }, error) {
+	var out struct{ FrameMs, DescriptorMs float64 }
+	dir := filepath.Join(root, "tools", "reference")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		ci := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		ci.Dir, ci.Stdout, ci.Stderr = dir, os.Stderr, os.Stderr
+		if err := ci.Run(); err != nil {
+			return out, fmt.Errorf("npm ci in %s: %w", dir, err)
+		}
+	}
+	cmd := exec.Command("node", "reference.js", "bench", fmt.Sprint(iterations), frame, face)
+	cmd.Dir, cmd.Stderr = dir, nil
+	raw, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("reference harness: %w", err)
+	}
+	var r refResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return out, fmt.Errorf("reference harness output: %w", err)
+	}
+	out.FrameMs, out.DescriptorMs = r.Results.FrameMs, r.Results.DescriptorMs
+	return out, nil
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
