@@ -14,8 +14,9 @@ import (
 )
 
 // Run checks s against the whole contract documented in verifier/store.go.
-// newStore is called once; its store is shared by parallel subtests, each
-// working on accounts of its own, as concurrent requests would.
+// newStore's store is shared by parallel subtests, each working on accounts
+// of its own, as concurrent requests would; the ExpireDue tests, which sweep
+// every account, call newStore for stores of their own.
 func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 	s := newStore(t)
 	t.Run("Ping", func(t *testing.T) {
@@ -25,6 +26,15 @@ func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 	})
 	t.Run("Accounts", func(t *testing.T) { testAccounts(t, s) })
 	t.Run("IntegrationKeys", func(t *testing.T) { testIntegrationKeys(t, s) })
+	vs, ok := s.(verifier.VerificationStore)
+	if !ok {
+		t.Fatalf("%T does not implement verifier.VerificationStore", s)
+	}
+	t.Run("Verifications", func(t *testing.T) { testVerifications(t, vs, s) })
+	t.Run("Quota", func(t *testing.T) { testQuota(t, vs, s) })
+	t.Run("List", func(t *testing.T) { testList(t, vs, s) })
+	t.Run("Templates", func(t *testing.T) { testTemplates(t, vs, s) })
+	t.Run("ExpireDue", func(t *testing.T) { testExpireDue(t, newStore) })
 }
 
 // base is a fixed instant with nanoseconds and a non-UTC zone, so every

@@ -1,0 +1,119 @@
+// Package listq builds the filtered, cursor-paged verification list query
+// both SQL backends run, so they select and order identically. Placeholders
+// are $n, which PostgreSQL and modernc.org/sqlite both accept.
+package listq
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/verifier"
+)
+
+// Query is the part of the list statement after FROM verifications.
+type Query struct {
+	Where string // conditions, without the WHERE keyword
+	Args  []any
+	Limit int // the page size; the statement fetches Limit+1 to see if more follow
+}
+
+// OrderBy is the order the cursor follows: newest first, ties broken by id.
+const OrderBy = "created_at DESC, id DESC"
+
+// Build validates f and returns the query for accountID's verifications.
+// ts encodes a time as the backend stores it. Deleted rows never match.
+func Build(accountID string, f verifier.VerificationFilter, ts func(time.Time) any) (Query, error) {
+	q := Query{Limit: f.Limit}
+	if q.Limit == 0 {
+		q.Limit = verifier.DefaultListLimit
+	}
+	if q.Limit < 1 || q.Limit > verifier.MaxListLimit {
+		return Query{}, invalid("limit", "out_of_range", fmt.Sprintf("must be 1 to %d", verifier.MaxListLimit))
+	}
+	var conds []string
+	arg := func(v any) string {
+		q.Args = append(q.Args, v)
+		return "$" + strconv.Itoa(len(q.Args))
+	}
+	conds = append(conds, "account_id = "+arg(accountID), "deleted_at IS NULL")
+	if len(f.Statuses) > 0 {
+		ps := make([]string, len(f.Statuses))
+		for i, s := range f.Statuses {
+			if !s.Valid() {
+				return Query{}, invalid("status", "unknown_status", fmt.Sprintf("unknown status %q", s))
+			}
+			ps[i] = arg(string(s))
+		}
+		conds = append(conds, "status IN ("+strings.Join(ps, ", ")+")")
+	}
+	if !f.CreatedFrom.IsZero() {
+		conds = append(conds, "created_at >= "+arg(ts(f.CreatedFrom)))
+	}
+	if !f.CreatedBefore.IsZero() {
+		conds = append(conds, "created_at < "+arg(ts(f.CreatedBefore)))
+	}
+	if f.ExternalID != "" {
+		conds = append(conds, "external_id = "+arg(f.ExternalID))
+	}
+	if f.Cursor != "" {
+		at, id, err := DecodeCursor(f.Cursor)
+		if err != nil {
+			return Query{}, invalid("cursor", "invalid_cursor", err.Error())
+		}
+		conds = append(conds, "(created_at, id) < ("+arg(ts(at))+", "+arg(id)+")")
+	}
+	q.Where = strings.Join(conds, " AND ")
+	return q, nil
+}
+
+func invalid(field, code, msg string) error {
+	return &verifier.ValidationError{Fields: []verifier.FieldError{{Field: field, Code: code, Message: msg}}}
+}
+
+// ErrCursor: a cursor no list returned.
+var ErrCursor = errors.New("not a cursor from a previous page")
+
+// Page cuts rows (fetched with Limit+1) to a page and makes its cursor.
+func Page(rows []verifier.Verification, limit int) verifier.VerificationPage {
+	if len(rows) <= limit {
+		return verifier.VerificationPage{Items: rows}
+	}
+	last := rows[limit-1]
+	return verifier.VerificationPage{Items: rows[:limit], NextCursor: EncodeCursor(last.CreatedAt, last.ID)}
+}
+
+// EncodeCursor names the position after the row (createdAt, id). It is
+// opaque to clients: base64url of "<unix microseconds>:<uuid>".
+func EncodeCursor(createdAt time.Time, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(createdAt.UnixMicro(), 10) + ":" + id))
+}
+
+// DecodeCursor parses EncodeCursor's output; anything else wraps ErrCursor.
+func DecodeCursor(s string) (time.Time, string, error) {
+	if len(s) > 128 {
+		return time.Time{}, "", fmt.Errorf("%w: too long", ErrCursor)
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
+	if err != nil {
+		return time.Time{}, "", fmt.Errorf("%w: %v", ErrCursor, err)
+	}
+	us, id, ok := strings.Cut(string(b), ":")
+	if !ok {
+		return time.Time{}, "", fmt.Errorf("%w: malformed", ErrCursor)
+	}
+	n, err := strconv.ParseInt(us, 10, 64)
+	if err != nil || strconv.FormatInt(n, 10) != us {
+		return time.Time{}, "", fmt.Errorf("%w: bad time", ErrCursor)
+	}
+	u, err := uuid.Parse(id)
+	if err != nil || u.String() != id {
+		return time.Time{}, "", fmt.Errorf("%w: bad id", ErrCursor)
+	}
+	return time.UnixMicro(n).UTC(), id, nil
+}
