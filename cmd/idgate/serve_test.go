@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // inTempDir runs the test from an empty directory with the default
@@ -190,5 +192,29 @@ func TestMigrateAndVersion(t *testing.T) {
 	code, out, _ = runCmd(t, "", "version")
 	if code != 0 || !strings.HasPrefix(out, "idgate dev (go") {
 		t.Fatalf("version: %q", out)
+	}
+}
+
+// TestServeWithRedis: with IDGATE_REDIS_URL set, /readyz checks Redis too.
+func TestServeWithRedis(t *testing.T) {
+	client, _ := testkit.Redis(t) // skips (or fails under CI) without Redis
+	inTempDir(t)
+	t.Setenv("IDGATE_REDIS_URL", "redis://"+client.Options().Addr+"/0")
+	base, _, stop := startServe(t)
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ready struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&ready); err != nil || resp.StatusCode != 200 || ready.Checks["redis"] != "ok" || ready.Checks["database"] != "ok" {
+		t.Fatalf("readyz %d %+v %v", resp.StatusCode, ready, err)
+	}
+	http.DefaultClient.CloseIdleConnections()
+	if code := stop(); code != 0 {
+		t.Fatalf("exit %d", code)
 	}
 }

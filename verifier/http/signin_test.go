@@ -2,14 +2,15 @@ package http
 
 import (
 	"bytes"
-	"context"
-	"errors"
+	"net"
 	"strconv"
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/idgate/idgate/internal/httperr"
-	"github.com/idgate/idgate/internal/ratelimit"
+	rlredis "github.com/idgate/idgate/internal/ratelimit/redis"
 )
 
 func TestSignInThenMe(t *testing.T) {
@@ -115,20 +116,27 @@ func TestForwardedForIgnoredFromUntrustedPeers(t *testing.T) {
 	expectError(t, r, 429, httperr.RateLimited)
 }
 
-type brokenLimiter struct{}
-
-func (brokenLimiter) Allow(context.Context, string, ratelimit.Limit) (ratelimit.Result, error) {
-	return ratelimit.Result{}, errors.New("dial tcp 127.0.0.1:6379: connection refused")
+// deadRedis is the real Redis limiter pointed at a port nothing listens on.
+func deadRedis(t *testing.T) *rlredis.Limiter {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	client := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1})
+	t.Cleanup(func() { client.Close() })
+	return rlredis.New(client, "idgate:rl:", time.Now)
 }
 
-// TestLimiterDownFailsClosed: with the limiter unreachable, sign-in is
-// refused with 503 rather than left unlimited, and the cause stays in logs.
+// TestLimiterDownFailsClosed: with Redis unreachable, sign-in is refused
+// with 503 rather than left unlimited, and the cause stays in logs.
 func TestLimiterDownFailsClosed(t *testing.T) {
-	h := newHarness(t, func(d *Deps) { d.Limiter = brokenLimiter{} })
+	h := newHarness(t, func(d *Deps) { d.Limiter = deadRedis(t) })
 	h.account("owner@example.com", "correct horse battery staple")
 	r := h.do("POST", "/auth", `{"email":"owner@example.com","password":"correct horse battery staple"}`)
 	expectError(t, r, 503, httperr.Unavailable)
-	if r.header.Get("Retry-After") != "1" || bytes.Contains(r.body, []byte("6379")) {
+	if r.header.Get("Retry-After") != "1" || bytes.Contains(r.body, []byte("127.0.0.1")) {
 		t.Fatalf("%v %s", r.header, r.body)
 	}
 	if !bytes.Contains([]byte(h.logs.String()), []byte("connection refused")) {
