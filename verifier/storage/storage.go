@@ -75,7 +75,8 @@ func Parse(dsn string) (Backend, string, error) {
 	return SQLite, dsn, nil
 }
 
-// Open opens the store dsn names and migrates it. The caller closes it.
+// Open opens the store dsn names and migrates it. The caller closes it. The
+// store also implements verifier.VerificationStore and Migrator.
 func Open(ctx context.Context, dsn string) (verifier.Store, error) {
 	backend, loc, err := Parse(dsn)
 	if err != nil {

@@ -62,6 +62,9 @@ func FuzzParse(f *testing.F) {
 func works(t *testing.T, s verifier.Store) {
 	t.Helper()
 	ctx := context.Background()
+	if _, ok := s.(verifier.VerificationStore); !ok {
+		t.Fatalf("%T is not a verifier.VerificationStore", s)
+	}
 	v, err := s.(storage.Migrator).SchemaVersion(ctx)
 	if err != nil || v < 1 {
 		t.Fatalf("SchemaVersion = %d, %v; want migrated", v, err)
