@@ -1,0 +1,148 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/cache"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+)
+
+// Coded errors the HTTP layer maps to statuses.
+var (
+	// ErrInvalidInput: a malformed cart ID, body or reference.
+	ErrInvalidInput = errors.New("invalid input")
+	// ErrCustomerToken: the Current Customer JWT was refused.
+	ErrCustomerToken = bigcommerce.ErrCustomerToken
+	// ErrOriginNotAllowed: the request came from no origin of the store.
+	ErrOriginNotAllowed = errors.New("origin not allowed for this store")
+	// ErrUpstream: BigCommerce or the verifier failed.
+	ErrUpstream = errors.New("upstream service failed")
+)
+
+// DefaultCacheTTL bounds how long a status is served from the cache. The
+// webhook overwrites the entry at once, so the TTL only matters for other
+// instances' in-process caches and for changes made outside the proxy.
+const DefaultCacheTTL = 30 * time.Second
+
+// Platform is what the proxy needs of a store's Management API
+// (*bigcommerce.Client).
+type Platform interface {
+	LoadOutcome(ctx context.Context, res bigcommerce.Resource) (bigcommerce.Outcome, error)
+	SaveOutcome(ctx context.Context, res bigcommerce.Resource, o bigcommerce.Outcome) error
+}
+
+// Verifier creates verifications (proxy/verifierapi over HTTP).
+type Verifier interface {
+	CreateVerification(ctx context.Context, r CreateRequest) (Created, error)
+}
+
+// CreateRequest is a verification the proxy asks the verifier for, with
+// the store's publishable integration key and the shopper's storefront
+// origin (the key's allowlist is checked against it).
+type CreateRequest struct {
+	IntegrationKey string
+	Origin         string
+	ExternalID     string
+	WebhookURL     string
+	WebhookHeaders map[string]string
+}
+
+// Created is the verifier's answer: the verification and its end-user link.
+type Created struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
+// Service is the proxy's logic, independent of HTTP.
+type Service struct {
+	Stores   Stores
+	Sealer   *Sealer
+	Cache    cache.Cache
+	Verifier Verifier
+	// NewPlatform builds the Management API client of a store; by default
+	// a *bigcommerce.Client with the store's token and APIBaseURL.
+	NewPlatform func(*Store) (Platform, error)
+	// PublicURL is the proxy's external base URL: the verifier delivers
+	// webhooks to PublicURL/proxy/v1/stores/{hash}/webhook.
+	PublicURL string
+	Now       func() time.Time
+	CacheTTL  time.Duration
+	// SignatureTolerance defaults to DefaultSignatureTolerance.
+	SignatureTolerance time.Duration
+
+	mu        sync.Mutex
+	platforms map[string]Platform
+}
+
+func (s *Service) now() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+func (s *Service) cacheTTL() time.Duration {
+	if s.CacheTTL <= 0 {
+		return DefaultCacheTTL
+	}
+	return s.CacheTTL
+}
+
+// platform returns the store's client, built once per store.
+func (s *Service) platform(st *Store) (Platform, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.platforms[st.Hash]; ok {
+		return p, nil
+	}
+	build := s.NewPlatform
+	if build == nil {
+		build = func(st *Store) (Platform, error) {
+			return bigcommerce.New(bigcommerce.Config{StoreHash: st.Hash, Token: st.AccessToken, BaseURL: st.APIBaseURL})
+		}
+	}
+	p, err := build(st)
+	if err != nil {
+		return nil, fmt.Errorf("platform client for store %s: %w", st.Hash, err)
+	}
+	if s.platforms == nil {
+		s.platforms = map[string]Platform{}
+	}
+	s.platforms[st.Hash] = p
+	return p, nil
+}
+
+// store looks up hash and checks origin when one is given.
+func (s *Service) store(ctx context.Context, hash, origin string) (*Store, error) {
+	st, err := s.Stores.Store(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if origin != "" && !st.AllowsOrigin(origin) {
+		return nil, fmt.Errorf("store %s: %w: %q", hash, ErrOriginNotAllowed, origin)
+	}
+	return st, nil
+}
+
+// shopper validates the cart ID and, with a token, proves the customer.
+// The customer ID comes only from a verified Current Customer JWT.
+func (s *Service) shopper(st *Store, cartID, customerToken string) (Shopper, error) {
+	if id, err := uuid.Parse(cartID); err != nil || len(cartID) != 36 || id.String() != cartID {
+		return Shopper{}, fmt.Errorf("cart ID %q: %w: want a lowercase UUID", cartID, ErrInvalidInput)
+	}
+	sh := Shopper{CartID: cartID}
+	if customerToken != "" {
+		c, err := bigcommerce.VerifyCurrentCustomer(customerToken, st.AppClientID, string(st.AppClientSecret), st.Hash, s.now())
+		if err != nil {
+			return Shopper{}, err
+		}
+		sh.CustomerID = c.ID
+	}
+	return sh, nil
+}

@@ -1,0 +1,47 @@
+package proxy
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// WebhookPath is where the verifier delivers a store's results, under the
+// proxy's public URL.
+func WebhookPath(hash string) string { return "/proxy/v1/stores/" + hash + "/webhook" }
+
+// Start creates a verification for the shopper and returns its end-user
+// link. The proxy, not the browser, calls the verifier, because only the
+// server can bind the verification to the right cart and customer: it sets
+// external_id to the sealed shopper reference (a customer ID taken from a
+// verified Current Customer JWT, never from the browser), and the
+// webhook_url and authenticating webhook_headers, which a browser could
+// otherwise point elsewhere or read.
+func (s *Service) Start(ctx context.Context, hash, origin, cartID, customerToken string) (Created, error) {
+	if origin == "" {
+		return Created{}, fmt.Errorf("start verification: %w: no Origin", ErrOriginNotAllowed)
+	}
+	st, err := s.store(ctx, hash, origin)
+	if err != nil {
+		return Created{}, fmt.Errorf("start verification: %w", err)
+	}
+	sh, err := s.shopper(st, cartID, customerToken)
+	if err != nil {
+		return Created{}, fmt.Errorf("start verification: %w", err)
+	}
+	ref, err := s.Sealer.SealRef(st.Hash, sh)
+	if err != nil {
+		return Created{}, fmt.Errorf("start verification: %w: %w", ErrInvalidInput, err)
+	}
+	c, err := s.Verifier.CreateVerification(ctx, CreateRequest{
+		IntegrationKey: st.IntegrationKey,
+		Origin:         origin,
+		ExternalID:     ref,
+		WebhookURL:     strings.TrimSuffix(s.PublicURL, "/") + WebhookPath(st.Hash),
+		WebhookHeaders: map[string]string{st.WebhookHeader: string(st.WebhookHeaderValue)},
+	})
+	if err != nil {
+		return Created{}, fmt.Errorf("start verification: %w: %w", ErrUpstream, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,172 @@
+// Package proxy is the storefront plugin's server side: per-store
+// configuration, the verification status of a cart or customer, starting a
+// verification for a shopper, and applying the verifier's webhook to the
+// store's metafields. It holds the store's access token; the browser never
+// sees it. Adapters: proxy/bigcommerce (the platform), proxy/storefile (the
+// configuration file), proxy/verifierapi (the verifier), proxy/http (fiber).
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// Defaults for a Store's optional settings.
+const (
+	// DefaultApprovalTTL is how long a passing verification keeps a cart or
+	// customer verified.
+	DefaultApprovalTTL = 30 * 24 * time.Hour
+	// DefaultWebhookHeader is the custom header the verifier is asked to
+	// send with every delivery (webhook_headers), beside its signature.
+	DefaultWebhookHeader = "X-Idgate-Proxy-Auth"
+)
+
+// DefaultCheckoutSelectors match the checkout buttons of BigCommerce's
+// Cornerstone theme: the cart page's "Check out" button, the cart preview's
+// (header dropdown) and the wallet buttons (PayPal, Apple Pay...) under the
+// cart.
+var DefaultCheckoutSelectors = []string{
+	".cart-actions .button--primary",
+	".previewCartAction-checkout .button",
+	".cart-additionalCheckoutButtons",
+}
+
+// ErrInvalidStore is wrapped by every configuration validation failure.
+var ErrInvalidStore = errors.New("invalid store configuration")
+
+// ErrUnknownStore is returned for a store hash nobody configured.
+var ErrUnknownStore = errors.New("unknown store")
+
+// Store is one storefront's configuration, secrets decrypted (in memory
+// only: they are sealed at rest). Secret fields print as [redacted].
+type Store struct {
+	Hash string // BigCommerce store hash
+	URL  string // the storefront URL, https://store-{hash}.mybigcommerce.com or a custom domain
+	// AccessToken is the storeAccessToken of a store-level API account with
+	// read/write on carts and customers (and orders for the order guard).
+	AccessToken bigcommerce.Secret
+	// APIBaseURL overrides the Management API (tests and the demo); empty is
+	// bigcommerce.DefaultBaseURL.
+	APIBaseURL string
+	// AppClientID and AppClientSecret verify the Current Customer JWT.
+	AppClientID     string
+	AppClientSecret bigcommerce.Secret
+	// IntegrationKey is the verifier's publishable key; its allowlist must
+	// hold the storefront's origins. Used by the proxy, server side.
+	IntegrationKey string
+	// WebhookSecret is the verifier's signing secret (whsec_...) for the
+	// Idgate-Signature header.
+	WebhookSecret bigcommerce.Secret
+	// WebhookHeader and WebhookHeaderValue are the custom header every
+	// delivery must carry (sent as webhook_headers at creation).
+	WebhookHeader      string
+	WebhookHeaderValue bigcommerce.Secret
+	Ruleset            rulesets.Ruleset
+	// HoldCheckout disables the checkout buttons until verified.
+	HoldCheckout      bool
+	CheckoutSelectors []string
+	// AllowedOrigins are the storefront origins (scheme://host[:port]) the
+	// widget runs on; CORS allows exactly these.
+	AllowedOrigins []string
+	ApprovalTTL    time.Duration
+}
+
+// Normalize fills defaults (hash from URL, selectors, header, TTL, origin
+// of the URL) and validates. It is what `store add` and the loader call.
+func (s *Store) Normalize() error {
+	if s.Hash == "" && s.URL != "" {
+		h, err := bigcommerce.StoreHashFromURL(s.URL)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalidStore, err)
+		}
+		s.Hash = h
+	}
+	if err := bigcommerce.ValidateStoreHash(s.Hash); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidStore, err)
+	}
+	if s.URL == "" {
+		s.URL = "https://store-" + s.Hash + ".mybigcommerce.com"
+	}
+	origin, err := Origin(s.URL)
+	if err != nil {
+		return fmt.Errorf("%w: store URL: %v", ErrInvalidStore, err)
+	}
+	if len(s.AllowedOrigins) == 0 {
+		s.AllowedOrigins = []string{origin}
+	}
+	for i, o := range s.AllowedOrigins {
+		n, err := Origin(o)
+		if err != nil || n != strings.TrimSuffix(o, "/") {
+			return fmt.Errorf("%w: allowed origin %q: want scheme://host[:port] with no path", ErrInvalidStore, o)
+		}
+		s.AllowedOrigins[i] = n
+	}
+	if len(s.CheckoutSelectors) == 0 {
+		s.CheckoutSelectors = append([]string(nil), DefaultCheckoutSelectors...)
+	}
+	if s.WebhookHeader == "" {
+		s.WebhookHeader = DefaultWebhookHeader
+	}
+	if s.ApprovalTTL <= 0 {
+		s.ApprovalTTL = DefaultApprovalTTL
+	}
+	if s.Ruleset == (rulesets.Ruleset{}) {
+		s.Ruleset = rulesets.Default()
+	}
+	var missing []string
+	for name, v := range map[string]string{
+		"access token": string(s.AccessToken), "app client ID": s.AppClientID,
+		"app client secret": string(s.AppClientSecret), "integration key": s.IntegrationKey,
+		"webhook secret": string(s.WebhookSecret), "webhook header value": string(s.WebhookHeaderValue),
+	} {
+		if v == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%w: store %s: missing %s", ErrInvalidStore, s.Hash, strings.Join(missing, ", "))
+	}
+	if err := s.Ruleset.Validate(); err != nil {
+		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)
+	}
+	return nil
+}
+
+// AllowsOrigin reports whether origin is one of the storefront's.
+func (s *Store) AllowsOrigin(origin string) bool {
+	for _, o := range s.AllowedOrigins {
+		if o == origin {
+			return true
+		}
+	}
+	return false
+}
+
+// Origin returns the scheme://host[:port] of an http(s) URL, lowercased.
+func Origin(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+		return "", fmt.Errorf("%q is not an absolute http(s) URL", raw)
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return "", fmt.Errorf("%q: storefronts are https (http only for localhost)", raw)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
+
+// Stores finds a store's configuration by hash.
+type Stores interface {
+	// Store returns the store, or ErrUnknownStore.
+	Store(ctx context.Context, hash string) (*Store, error)
+}

@@ -1,0 +1,81 @@
+// Talks to the storefront (same origin) and to the idgate proxy (CORS).
+// Nothing here ever holds the store's API token: the storefront calls use
+// the shopper's own session, the proxy calls carry only the cart ID and
+// the storefront-issued Current Customer JWT.
+
+export interface Reason {
+  code: string;
+  field?: string;
+}
+
+export interface Status {
+  state: "unverified" | "verified" | "failed" | "expired";
+  verified: boolean;
+  verification_id?: string;
+  reasons: Reason[];
+  hold_checkout: boolean;
+  checkout_selectors: string[];
+}
+
+export interface Started {
+  id: string;
+  url: string;
+}
+
+export interface Target {
+  proxy: string; // origin of the proxy, from the script's own src
+  store: string; // store hash
+  clientId: string; // app client ID, for /customer/current.jwt
+}
+
+// cartId reads the shopper's cart: the first one the storefront returns.
+export async function cartId(): Promise<string | null> {
+  const r = await fetch("/api/storefront/carts", { credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (!r.ok) return null;
+  const carts = (await r.json()) as { id?: string }[];
+  return Array.isArray(carts) && carts.length > 0 && typeof carts[0].id === "string" ? carts[0].id : null;
+}
+
+// customerToken fetches the Current Customer JWT; guests get none (the
+// storefront answers non-200).
+export async function customerToken(t: Target): Promise<string> {
+  if (!t.clientId) return "";
+  const r = await fetch("/customer/current.jwt?app_client_id=" + encodeURIComponent(t.clientId), { credentials: "same-origin" });
+  if (!r.ok) return "";
+  const body = (await r.text()).trim();
+  // Themes answer either the bare token or {"token": "..."}.
+  if (body.startsWith("{")) {
+    const v = (JSON.parse(body) as { token?: unknown }).token;
+    return typeof v === "string" ? v : "";
+  }
+  return body;
+}
+
+function base(t: Target): string {
+  return t.proxy + "/proxy/v1/stores/" + encodeURIComponent(t.store);
+}
+
+function headers(token: string): Record<string, string> {
+  const h: Record<string, string> = { Accept: "application/json" };
+  if (token) h["Idgate-Customer-Token"] = token;
+  return h;
+}
+
+export async function status(t: Target, cart: string, token: string): Promise<Status> {
+  const r = await fetch(base(t) + "/status?cart_id=" + encodeURIComponent(cart), {
+    mode: "cors", credentials: "omit", headers: headers(token),
+  });
+  if (!r.ok) throw new Error("status " + r.status);
+  return (await r.json()) as Status;
+}
+
+export async function start(t: Target, cart: string, token: string): Promise<Started> {
+  const h = headers(token);
+  h["Content-Type"] = "application/json";
+  const r = await fetch(base(t) + "/verifications", {
+    method: "POST", mode: "cors", credentials: "omit", headers: h,
+    body: JSON.stringify({ cart_id: cart }),
+  });
+  if (!r.ok) throw new Error("start " + r.status);
+  return (await r.json()) as Started;
+}

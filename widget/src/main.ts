@@ -1,0 +1,125 @@
+// idgate footer script: shows a "Verified" badge or a "Verify ID" button on
+// the storefront, optionally holding checkout until verified. Installed as
+// <script src="https://PROXY/widget/v1/idgate.js?store=HASH&client=APP_CLIENT_ID">.
+// Bundled as an IIFE: it defines no globals and runs once per page even if
+// the script is included twice.
+import { cartId, customerToken, start, status, type Status, type Target } from "./api";
+import { CheckoutHold } from "./checkout";
+import { mergeStrings } from "./strings";
+import { View, type Mode } from "./view";
+
+const MARK = "data-idgate-widget";
+// Polling: fast right after a state change or a click, slowing down to a
+// ceiling so an idle tab costs little.
+const POLL_FIRST = 1500;
+const POLL_FACTOR = 1.5;
+const POLL_MAX = 30000;
+
+function target(): Target | null {
+  const script = document.currentScript as HTMLScriptElement | null;
+  if (!script || !script.src) return null;
+  const u = new URL(script.src);
+  const store = u.searchParams.get("store") ?? "";
+  if (!/^[a-z0-9]{1,64}$/.test(store)) return null;
+  return { proxy: u.origin, store, clientId: u.searchParams.get("client") ?? "" };
+}
+
+function mount(view: View): void {
+  const anchor = document.querySelector("[data-idgate-mount]") ?? document.querySelector(".cart-actions");
+  if (anchor && anchor.parentNode) anchor.parentNode.insertBefore(view.host, anchor);
+  else document.body.append(view.host);
+}
+
+async function run(t: Target): Promise<void> {
+  const cfg = (window as unknown as { idgateWidgetConfig?: { strings?: unknown } }).idgateWidgetConfig;
+  const hold = new CheckoutHold(document);
+  let mode: Mode = "loading";
+  let link: string | undefined;
+  let holding = false;
+  let cart: string | null = null;
+  let token = "";
+  let lastID: string | undefined;
+  let staleID: string | undefined;
+  let delay = POLL_FIRST;
+  let timer: number | undefined;
+
+  const view = new View(document, mergeStrings(cfg?.strings), () => void verify());
+  mount(view);
+  const draw = (): void => view.render({ mode, hold: holding && mode !== "verified", link });
+
+  // apply renders a status. While a verification we started is pending,
+  // the outcome that was there before it (staleID) does not count.
+  const apply = (s: Status): void => {
+    const prev = mode;
+    const waiting = mode === "pending" && (s.state === "unverified" || s.verification_id === staleID);
+    if (s.verified) mode = "verified";
+    else if (!waiting) mode = s.state === "failed" ? "failed" : s.state === "expired" ? "expired" : "unverified";
+    if (mode !== "pending") link = undefined;
+    lastID = s.verification_id;
+    holding = s.hold_checkout;
+    hold.set(s.hold_checkout && !s.verified, s.checkout_selectors ?? []);
+    if (mode !== prev) delay = POLL_FIRST;
+    draw();
+  };
+
+  const poll = async (): Promise<void> => {
+    timer = undefined;
+    if (!cart) return;
+    try {
+      apply(await status(t, cart, token));
+    } catch {
+      if (mode === "loading") {
+        mode = "error";
+        draw();
+      }
+    }
+    if (mode === "verified") return;
+    timer = window.setTimeout(() => void poll(), delay);
+    delay = Math.min(delay * POLL_FACTOR, POLL_MAX);
+  };
+
+  const pollSoon = (): void => {
+    if (timer !== undefined) window.clearTimeout(timer);
+    delay = POLL_FIRST;
+    void poll();
+  };
+
+  const verify = async (): Promise<void> => {
+    if (!cart) return;
+    try {
+      const v = await start(t, cart, token);
+      mode = "pending";
+      staleID = lastID;
+      if (window.matchMedia("(pointer: coarse)").matches) {
+        window.location.assign(v.url); // phones scan the ID in this tab
+        return;
+      }
+      link = v.url;
+      draw();
+      pollSoon();
+    } catch {
+      mode = "error";
+      draw();
+    }
+  };
+
+  draw();
+  try {
+    [cart, token] = await Promise.all([cartId(), customerToken(t)]);
+  } catch {
+    cart = null;
+  }
+  if (!cart) {
+    view.host.remove(); // no cart, nothing to check out
+    return;
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && mode !== "verified") pollSoon();
+  });
+  await poll();
+}
+
+if (!document.querySelector("[" + MARK + "]")) {
+  const t = target();
+  if (t) void run(t);
+}

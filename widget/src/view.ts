@@ -1,0 +1,103 @@
+// The widget's UI, in a closed Shadow DOM so theme CSS cannot break it and
+// it cannot break the theme. Themed through CSS variables set on the page:
+// --idgate-accent, --idgate-accent-text, --idgate-ok, --idgate-error,
+// --idgate-radius, --idgate-font.
+import type { Strings } from "./strings";
+
+const CSS = `
+:host{all:initial;display:block;margin:8px 0;font:14px/1.4 var(--idgate-font,system-ui,sans-serif);color:inherit}
+.box{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
+button{font:inherit;cursor:pointer;border:0;border-radius:var(--idgate-radius,4px);padding:8px 14px;background:var(--idgate-accent,#1a56db);color:var(--idgate-accent-text,#fff)}
+button:focus-visible,a:focus-visible{outline:2px solid var(--idgate-accent,#1a56db);outline-offset:2px}
+button.sec{background:transparent;color:var(--idgate-accent,#1a56db);border:1px solid currentColor}
+.badge{display:inline-flex;gap:6px;align-items:center;color:var(--idgate-ok,#067647);font-weight:600}
+.msg{width:100%;margin:0}
+.err{color:var(--idgate-error,#b42318)}
+.link{width:100%;word-break:break-all}
+`;
+
+export type Mode = "loading" | "unverified" | "pending" | "verified" | "failed" | "expired" | "error";
+
+export interface ViewState {
+  mode: Mode;
+  hold: boolean;
+  link?: string;
+  copied?: boolean;
+}
+
+export class View {
+  readonly host: HTMLElement;
+  private readonly root: ShadowRoot;
+  private readonly box: HTMLDivElement;
+
+  constructor(
+    doc: Document,
+    private readonly s: Strings,
+    private readonly onVerify: () => void,
+  ) {
+    this.host = doc.createElement("div");
+    this.host.setAttribute("data-idgate-widget", "");
+    this.root = this.host.attachShadow({ mode: "closed" });
+    const style = doc.createElement("style");
+    style.textContent = CSS;
+    this.box = doc.createElement("div");
+    this.box.className = "box";
+    this.box.setAttribute("role", "status");
+    this.box.setAttribute("aria-live", "polite");
+    this.root.append(style, this.box);
+  }
+
+  // text returns what the widget currently shows, for tests and debugging.
+  text(): string {
+    return this.box.textContent ?? "";
+  }
+
+  render(st: ViewState): void {
+    const d = this.host.ownerDocument;
+    const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text: string): HTMLElementTagNameMap[K] => {
+      const e = d.createElement(tag);
+      if (cls) e.className = cls;
+      e.textContent = text;
+      return e;
+    };
+    this.box.replaceChildren();
+    this.host.setAttribute("data-state", st.mode);
+    switch (st.mode) {
+      case "loading":
+        return;
+      case "verified": {
+        const b = el("span", "badge", "");
+        const tick = el("span", "", "✓");
+        tick.setAttribute("aria-hidden", "true");
+        b.append(tick, d.createTextNode(this.s.verified));
+        this.box.append(b);
+        return;
+      }
+      case "error":
+        this.box.append(el("p", "msg err", this.s.error));
+        return;
+    }
+    if (st.mode === "failed") this.box.append(el("p", "msg err", this.s.failed));
+    if (st.mode === "expired") this.box.append(el("p", "msg err", this.s.expired));
+    if (st.mode === "pending") this.box.append(el("p", "msg", this.s.verifying));
+    const btn = el("button", st.mode === "pending" ? "sec" : "", this.s.verify);
+    btn.type = "button";
+    btn.addEventListener("click", () => this.onVerify());
+    this.box.append(btn);
+    if (st.link) {
+      const p = el("p", "msg link", this.s.desktopHint + " ");
+      const a = el("a", "", this.s.openLink);
+      a.href = st.link;
+      a.target = "_blank";
+      a.rel = "noopener";
+      p.append(a);
+      const copy = el("button", "sec", st.copied ? this.s.copied : this.s.copyLink);
+      copy.type = "button";
+      copy.addEventListener("click", () => {
+        void navigator.clipboard?.writeText(st.link as string).then(() => this.render({ ...st, copied: true }));
+      });
+      this.box.append(p, copy);
+    }
+    if (st.hold) this.box.append(el("p", "msg", this.s.hold));
+  }
+}
