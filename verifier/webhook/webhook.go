@@ -12,7 +12,12 @@ package webhook
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -114,7 +119,8 @@ type Queue interface {
 	Retry(ctx context.Context, verificationID, newID string, now time.Time) (Delivery, error)
 }
 
-// DeliveryLog is a delivery with its attempt log, for the API.
+// DeliveryLog is a delivery with its attempt log, for the API. Its
+// Delivery.Attempt is the number of attempts recorded so far.
 type DeliveryLog struct {
 	Delivery
 	Attempts []AttemptRecord
@@ -124,4 +130,44 @@ type DeliveryLog struct {
 // newest first; during a rotation the previous one too, so both sign.
 type SecretSource interface {
 	SigningSecrets(ctx context.Context, accountID string) ([][]byte, error)
+}
+
+// maxErrorText bounds the error text stored per attempt.
+const maxErrorText = 1000
+
+// ErrorText is the error as stored in the delivery log ("" on success),
+// bounded in length.
+func (r AttemptResult) ErrorText() string {
+	if r.Err == nil {
+		return ""
+	}
+	s := r.Err.Error()
+	if len(s) > maxErrorText {
+		s = s[:maxErrorText]
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// ErrInvalidDelivery is wrapped when Enqueue is given a delivery missing a
+// field or whose payload is not JSON.
+var ErrInvalidDelivery = errors.New("invalid webhook delivery")
+
+// CheckNew validates a delivery before an adapter enqueues it.
+func CheckNew(d Delivery) error {
+	switch {
+	case d.ID == "" || d.AccountID == "" || d.VerificationID == "" || d.URL == "":
+		return fmt.Errorf("%w: id, account, verification and URL are required", ErrInvalidDelivery)
+	case !json.Valid(d.Payload):
+		return fmt.Errorf("%w: payload is not JSON", ErrInvalidDelivery)
+	}
+	return nil
+}
+
+// NewLease returns a random claim token for a queue's Claim.
+func NewLease() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("new lease: %w", err)
+	}
+	return hex.EncodeToString(b), nil
 }

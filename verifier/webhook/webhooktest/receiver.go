@@ -44,6 +44,16 @@ func NewReceiver(t testing.TB, respond func(n int) int) *Receiver {
 // Always answers every request with status.
 func Always(status int) func(int) int { return func(int) int { return status } }
 
+// FailFirst answers the first k requests with status, then 200.
+func FailFirst(k, status int) func(int) int {
+	return func(n int) int {
+		if n <= k {
+			return status
+		}
+		return http.StatusOK
+	}
+}
+
 func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	body, _ := io.ReadAll(req.Body)
 	r.mu.Lock()
