@@ -55,3 +55,19 @@ func adaptiveThreshold(g *image.Gray) *image.Gray {
 	}
 	return out
 }
+
+// sharpen is an unsharp mask: it restores some edge contrast lost to
+// defocus, at the price of amplifying noise, so it runs after the plain
+// and smoothed variants have failed.
+func sharpen(g *image.Gray) *image.Gray {
+	blur := raster.GaussianBlur(g, 2)
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := raster.New(w, h, 0)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			p := float64(g.Pix[y*g.Stride+x])
+			out.Pix[y*out.Stride+x] = raster.Clamp8(p + 1.5*(p-float64(blur.Pix[y*blur.Stride+x])))
+		}
+	}
+	return out
+}

@@ -32,8 +32,12 @@ func TestDecodeCleanByteExact(t *testing.T) {
 	if !bytes.Equal(got, []byte(aamvaSample)) {
 		t.Fatalf("got %q, want %q", got, aamvaSample)
 	}
-	if rep.Strategy != "plain" || len(rep.Steps) != 1 || rep.Steps[0].Outcome != "decoded" {
-		t.Fatalf("report %+v: want a single decoded plain step", rep)
+	// A level, clean symbol needs no fallback: the first step decodes it.
+	if rep.Strategy != strategies[0].name || len(rep.Steps) != 1 || rep.Steps[0].Outcome != "decoded" {
+		t.Fatalf("report %+v: want a single decoded %s step", rep, strategies[0].name)
+	}
+	if rep.Total < rep.Steps[0].Duration {
+		t.Fatalf("total %v shorter than its step %v", rep.Total, rep.Steps[0].Duration)
 	}
 }
 

@@ -34,12 +34,19 @@ type block struct {
 	cand                     bool
 }
 
+// located is what locate found, with the working copy it measured on.
+type located struct {
+	work    *image.Gray
+	f       float64 // full resolution = working copy × f
+	regions []region
+}
+
 // locate finds up to two barcode-like regions, best first. A PDF417 symbol
 // is a patch of strong, parallel edges: in the structure tensor of the
 // gradient its blocks have high energy and high coherence, and they share
 // one orientation. Text has energy but mixed orientations; the table and
 // card stock have little energy.
-func locate(g *image.Gray) []region {
+func locate(g *image.Gray) located {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	f := 1
 	for max(w, h)/f > locateMaxSide {
@@ -47,15 +54,16 @@ func locate(g *image.Gray) []region {
 	}
 	work := g
 	if f > 1 {
-		work = raster.Resize(g, w/f, h/f)
+		work = raster.Shrink(g, f)
 	}
+	loc := located{work: work, f: float64(f)}
 	grid, nbx, nby := tensorGrid(work)
 	if nbx < 3 || nby < 3 {
-		return nil
+		return loc
 	}
 	theta0, ok := dominantOrientation(grid)
 	if !ok {
-		return nil
+		return loc
 	}
 	mask := make([]bool, len(grid))
 	for i, b := range grid {
@@ -69,13 +77,14 @@ func locate(g *image.Gray) []region {
 		r := regionOf(grid, comp, nbx, float64(f), tensorAngle(grid, comp))
 		// The tensor angle is biased on fine bars; the projection search
 		// is not. Refit the rectangle along the refined axes.
-		out = append(out, regionOf(grid, comp, nbx, float64(f), refineAngle(work, r, float64(f))))
+		out = append(out, regionOf(grid, comp, nbx, float64(f), refineAngle(work, r, float64(f), -1, 1)))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].confidence > out[j].confidence })
 	if len(out) > 2 {
 		out = out[:2]
 	}
-	return out
+	loc.regions = out
+	return loc
 }
 
 // tensorGrid sums the gradient structure tensor over blockSize cells.
@@ -283,11 +292,14 @@ func regionOf(grid []block, comp []int, nbx int, f, a float64) region {
 // upright samples the region into an axis-aligned image, bars vertical,
 // scaled by s.
 func (r region) upright(g *image.Gray, s float64) *image.Gray {
-	w, h := int(2*r.halfU*s), int(2*r.halfV*s)
-	// Destination pixel (x, y) sits at (x+0.5)/s - halfU along u and
-	// (y+0.5)/s - halfV along v from the centre.
+	return raster.Warp(g, int(2*r.halfU*s), int(2*r.halfV*s), r.uprightMap(s), 0xff)
+}
+
+// uprightMap maps pixels of the upright image at scale s into the photo.
+// Destination pixel (x, y) sits at (x+0.5)/s - halfU along u and
+// (y+0.5)/s - halfV along v from the centre.
+func (r region) uprightMap(s float64) raster.Homography {
 	ox := r.center.X + (0.5/s-r.halfU)*r.u.X + (0.5/s-r.halfV)*r.v.X
 	oy := r.center.Y + (0.5/s-r.halfU)*r.u.Y + (0.5/s-r.halfV)*r.v.Y
-	m := raster.Homography{r.u.X / s, r.v.X / s, ox, r.u.Y / s, r.v.Y / s, oy, 0, 0, 1}
-	return raster.Warp(g, w, h, m, 0xff)
+	return raster.Homography{r.u.X / s, r.v.X / s, ox, r.u.Y / s, r.v.Y / s, oy, 0, 0, 1}
 }

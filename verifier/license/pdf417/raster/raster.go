@@ -188,3 +188,33 @@ func Clamp8(v float64) uint8 {
 	}
 	return uint8(v + 0.5)
 }
+
+// Shrink averages f×f blocks: the fast integer case of Resize, for
+// working copies. Pixels beyond the last whole block are dropped.
+func Shrink(g *image.Gray, f int) *image.Gray {
+	if f <= 1 {
+		return clone(g)
+	}
+	w, h := g.Rect.Dx()/f, g.Rect.Dy()/f
+	dst := New(w, h, 0)
+	acc := make([]int, w)
+	n := f * f
+	for y := 0; y < h; y++ {
+		clear(acc)
+		for dy := 0; dy < f; dy++ {
+			row := g.Pix[(y*f+dy)*g.Stride:]
+			for x := range acc {
+				s := 0
+				for _, v := range row[x*f : x*f+f] {
+					s += int(v)
+				}
+				acc[x] += s
+			}
+		}
+		out := dst.Pix[y*dst.Stride : y*dst.Stride+w]
+		for x, s := range acc {
+			out[x] = uint8((s + n/2) / n)
+		}
+	}
+	return dst
+}

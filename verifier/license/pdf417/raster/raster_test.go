@@ -113,3 +113,22 @@ func TestBilinear(t *testing.T) {
 		t.Errorf("NaN: got %v, want background 9", v)
 	}
 }
+
+func TestShrinkAveragesBlocks(t *testing.T) {
+	g := New(7, 5, 0)
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i * 3)
+	}
+	s := Shrink(g, 2)
+	if s.Rect.Dx() != 3 || s.Rect.Dy() != 2 {
+		t.Fatalf("size %v, want 3x2", s.Rect)
+	}
+	// Block (1,1) covers pixels (2..3, 2..3).
+	want := (int(g.Pix[2*7+2]) + int(g.Pix[2*7+3]) + int(g.Pix[3*7+2]) + int(g.Pix[3*7+3]) + 2) / 4
+	if got := int(s.Pix[1*s.Stride+1]); got != want {
+		t.Fatalf("block (1,1) = %d, want %d", got, want)
+	}
+	if c := Shrink(g, 1); c.Rect != g.Rect || c.Pix[9] != g.Pix[9] {
+		t.Fatal("factor 1 must copy")
+	}
+}
