@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -95,13 +96,13 @@ func TestPanicIsAn500WithoutInternals(t *testing.T) {
 
 func TestHealthReadyMetricsOpenAPI(t *testing.T) {
 	down := errors.New("redis: connection refused")
-	redisUp := true
+	var redisDown atomic.Bool
 	h := newHarness(t, func(d *Deps) {
 		d.Ready = []ReadyCheck{{Name: "redis", Check: func(context.Context) error {
-			if redisUp {
-				return nil
+			if redisDown.Load() {
+				return down
 			}
-			return down
+			return nil
 		}}}
 	})
 	if r := h.do("GET", "/healthz", ""); r.status != 200 || string(r.body) != `{"status":"ok"}` {
@@ -113,7 +114,7 @@ func TestHealthReadyMetricsOpenAPI(t *testing.T) {
 	if r.status != 200 || ready.Checks["database"] != "ok" || ready.Checks["redis"] != "ok" {
 		t.Fatalf("readyz %d %s", r.status, r.body)
 	}
-	redisUp = false
+	redisDown.Store(true)
 	r = h.do("GET", "/readyz", "")
 	r.json(t, &ready)
 	if r.status != 503 || ready.Status != "unavailable" || ready.Checks["redis"] != "unavailable" || ready.Checks["database"] != "ok" || strings.Contains(string(r.body), "refused") {
