@@ -15,9 +15,10 @@ import (
 	"github.com/idgate/idgate/verifier/face/tensor"
 )
 
-// DefaultMaxPixels bounds an image at 24 megapixels (a 6000×4000 photo):
-// enough for any phone camera, small enough that decoding stays bounded.
-const DefaultMaxPixels = 24_000_000
+// DefaultMaxPixels bounds an image at 12 megapixels (a 4000×3000 phone
+// photo). The float tensor costs 12 bytes a pixel (144 MB at the bound), so
+// this is what keeps a hostile upload's memory bounded.
+const DefaultMaxPixels = 12_000_000
 
 var (
 	// ErrFormat: not a decodable JPEG, PNG or WebP image.
@@ -26,8 +27,9 @@ var (
 	ErrTooLarge = errors.New("image has too many pixels")
 )
 
-// Decode reads an image into a [1, h, w, 3] tensor of RGB values in 0..255.
-// maxPixels ≤ 0 means DefaultMaxPixels.
+// Decode reads an image into a [1, h, w, 3] tensor of RGB values in 0..255,
+// turned upright according to a JPEG's EXIF orientation. maxPixels ≤ 0
+// means DefaultMaxPixels.
 func Decode(data []byte, maxPixels int) (*tensor.Tensor, error) {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
@@ -43,7 +45,7 @@ func Decode(data []byte, maxPixels int) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode image: %w: %v", ErrFormat, err)
 	}
-	return ToTensor(img), nil
+	return orient(ToTensor(img), jpegOrientation(data)), nil
 }
 
 // ToTensor converts a decoded image to a [1, h, w, 3] RGB tensor.

@@ -80,3 +80,19 @@ func TestRepoListParses(t *testing.T) {
 		t.Fatal("repo hash list lacks human/blazeface.json")
 	}
 }
+
+func FuzzParseList(f *testing.F) {
+	f.Add(face.ModelHashes)
+	f.Add("# c\n" + strings.Repeat("a", 64) + "  *x/y.bin\n")
+	f.Fuzz(func(t *testing.T, list string) {
+		hashes, err := parseList(list)
+		if err == nil && len(hashes) == 0 {
+			t.Fatal("accepted a list with no entries")
+		}
+		for _, h := range hashes {
+			if len(h) != 64 {
+				t.Fatalf("hash %q is not 64 hex digits", h)
+			}
+		}
+	})
+}

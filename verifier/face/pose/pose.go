@@ -1,0 +1,79 @@
+// Package pose turns one 468-point face mesh into the per-frame signals
+// active liveness needs: head orientation (yaw, pitch, roll) and an eye
+// aspect ratio per eye. Both are pure geometry on the mesh points.
+//
+// Landmark indices are MediaPipe face-mesh indices, the order Human's
+// facemesh model outputs (verifier/face/facemesh).
+package pose
+
+import (
+	"math"
+
+	"github.com/idgate/idgate/verifier/face/facemesh"
+)
+
+// Mesh landmarks that span the head's own axes. They sit on rigid parts of
+// the face (bone, not lips or eyelids), so talking and blinking do not move
+// them.
+const (
+	Forehead   = 10  // top of the forehead, on the midline
+	Chin       = 152 // bottom of the chin, on the midline
+	RightCheek = 234 // subject's right face edge at eye level (image left)
+	LeftCheek  = 454 // subject's left face edge at eye level (image right)
+)
+
+// Pose is the head's orientation in degrees, for an unmirrored camera
+// frame (x right, y down, z away from the camera):
+//
+//   - Yaw > 0: the face points towards the image's right, i.e. the subject
+//     turned to their own left. 0 is facing the camera.
+//   - Pitch > 0: the face points downwards. Because the forehead point lies
+//     further back than the chin, an upright face facing the camera reads
+//     about +5 to +20; use pitch relative to the subject's own neutral.
+//   - Roll > 0: the head tilts clockwise in the image (the subject's left
+//     cheek, on the image's right, is lower).
+type Pose struct{ Yaw, Pitch, Roll float64 }
+
+// Estimate builds the head's frame from two vectors, cheek to cheek
+// (x axis) and forehead to chin (y axis, made orthogonal), with z their
+// cross product, and reads the angles off the face normal (−z) and the x
+// axis. Depth is rescaled to pixels first: the model's z shares the 192 px
+// crop's scale, so it is multiplied by the box side / 192 like x and y.
+func Estimate(m *facemesh.Mesh) Pose {
+	zs := (m.Max.X - m.Min.X) / 192
+	pt := func(i int) vec {
+		p := m.Points[i]
+		return vec{p[0], p[1], p[2] * zs}
+	}
+	x := pt(LeftCheek).sub(pt(RightCheek)).unit()
+	down := pt(Chin).sub(pt(Forehead)).unit()
+	z := x.cross(down).unit()
+	n := vec{-z[0], -z[1], -z[2]} // towards the camera
+	return Pose{
+		Yaw:   deg(math.Atan2(n[0], -n[2])),
+		Pitch: deg(math.Asin(clamp(n[1], -1, 1))),
+		Roll:  deg(math.Atan2(x[1], x[0])),
+	}
+}
+
+type vec [3]float64
+
+func (a vec) sub(b vec) vec { return vec{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+func (a vec) cross(b vec) vec {
+	return vec{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+// unit returns a scaled to length 1; the zero vector stays zero so a
+// degenerate mesh gives angles of 0, never NaN.
+func (a vec) unit() vec {
+	l := math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2])
+	if l == 0 || math.IsNaN(l) || math.IsInf(l, 0) {
+		return vec{}
+	}
+	return vec{a[0] / l, a[1] / l, a[2] / l}
+}
+
+func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
+
+func deg(r float64) float64 { return r * 180 / math.Pi }
