@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/storage/jsoncol"
@@ -23,8 +24,9 @@ const slotHolding = `status IN ('pending', 'started', 'completed', 'manual_revie
 
 // CreateVerification serialises creates per account by locking the account
 // row (FOR NO KEY UPDATE, which leaves foreign-key checks of other writers
-// alone), so the count and the insert see every earlier create. An unlimited
-// allowance skips the lock and the count.
+// alone); the insert that follows is a new statement with a new snapshot, so
+// its slot count sees every earlier create. An unlimited allowance needs no
+// lock and is one statement, the cost of a plain insert.
 func (s *Store) CreateVerification(ctx context.Context, v verifier.Verification, a verifier.Allowance) error {
 	if v.Status != verifier.StatusPending {
 		return fmt.Errorf("create verification: %w: must start pending, not %q", verifier.ErrInvalidTransition, v.Status)
@@ -32,43 +34,62 @@ func (s *Store) CreateVerification(ctx context.Context, v verifier.Verification,
 	if err := jsoncol.ValidVerification(v); err != nil {
 		return fmt.Errorf("create verification: %w", err)
 	}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if a.Limit >= 0 {
+	args := []any{v.ID, v.AccountID, v.TokenHash, string(v.Status), string(v.Type), jsoncol.Raw(v.Options),
+		v.ExternalID, v.WebhookURL, jsoncol.StringMap(v.WebhookHeaders), v.Message, v.LifetimeDays,
+		ts(v.ExpiresAt), nullTime(v.StartedAt), nullTime(v.CompletedAt), jsoncol.Raw(v.Result),
+		nullTime(v.PIIPurgedAt), nullString(v.TemplateID), ts(v.CreatedAt), ts(v.UpdatedAt), a.Limit, ts(a.Since)}
+	var err error
+	if a.Limit < 0 {
+		err = insertVerification(ctx, s.pool, v, a, args)
+	} else {
+		err = s.inTx(ctx, func(tx pgx.Tx) error {
 			var one int
 			if err := tx.QueryRow(ctx, `SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE`, v.AccountID).Scan(&one); err != nil {
 				return fmt.Errorf("account %s: %w", v.AccountID, mapErr(err))
 			}
-		}
-		if v.TemplateID != "" {
-			var one int
-			if err := tx.QueryRow(ctx, `SELECT 1 FROM templates WHERE id = $1 AND account_id = $2`,
-				v.TemplateID, v.AccountID).Scan(&one); err != nil {
-				return fmt.Errorf("template %s: %w", v.TemplateID, mapErr(err))
-			}
-		}
-		if a.Limit >= 0 {
-			var used int
-			if err := tx.QueryRow(ctx, `SELECT count(*) FROM verifications
-				WHERE account_id = $1 AND type = $2 AND created_at >= $3 AND `+slotHolding,
-				v.AccountID, string(v.Type), ts(a.Since)).Scan(&used); err != nil {
-				return err
-			}
-			if used >= a.Limit {
-				return &verifier.QuotaError{Type: v.Type, Limit: a.Limit}
-			}
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO verifications (`+verificationCols+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
-			v.ID, v.AccountID, v.TokenHash, string(v.Status), string(v.Type), jsoncol.Raw(v.Options),
-			v.ExternalID, v.WebhookURL, jsoncol.StringMap(v.WebhookHeaders), v.Message, v.LifetimeDays,
-			ts(v.ExpiresAt), nullTime(v.StartedAt), nullTime(v.CompletedAt), jsoncol.Raw(v.Result),
-			nullTime(v.PIIPurgedAt), nullString(v.TemplateID), ts(v.CreatedAt), ts(v.UpdatedAt))
-		return mapErr(err)
-	})
+			return insertVerification(ctx, tx, v, a, args)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("create verification: %w", err)
 	}
 	return nil
+}
+
+// querier is what a pool and a transaction share.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// insertVerificationSQL inserts only if the template (if any) is the
+// account's and, for a limit of 0 or more, a slot is free.
+const insertVerificationSQL = `INSERT INTO verifications (` + verificationCols + `)
+	SELECT $1::uuid, $2::uuid, $3::bytea, $4::text, $5::text, $6::json, $7::text, $8::text, $9::jsonb, $10::text,
+		$11::integer, $12::timestamptz, $13::timestamptz, $14::timestamptz, $15::json, $16::timestamptz, $17::uuid,
+		$18::timestamptz, $19::timestamptz
+	WHERE ($17::uuid IS NULL OR EXISTS (SELECT 1 FROM templates WHERE id = $17::uuid AND account_id = $2::uuid))
+	AND ($20::integer < 0 OR (SELECT count(*) FROM verifications
+		WHERE account_id = $2::uuid AND type = $5::text AND created_at >= $21::timestamptz AND ` + slotHolding + `) < $20::integer)`
+
+// insertVerification runs insertVerificationSQL and, when it inserts
+// nothing, says why: a missing template or no slot left.
+func insertVerification(ctx context.Context, q querier, v verifier.Verification, a verifier.Allowance, args []any) error {
+	tag, err := q.Exec(ctx, insertVerificationSQL, args...)
+	if err != nil {
+		return mapErr(err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	if v.TemplateID != "" {
+		var one int
+		err := q.QueryRow(ctx, `SELECT 1 FROM templates WHERE id = $1 AND account_id = $2`, v.TemplateID, v.AccountID).Scan(&one)
+		if err != nil {
+			return fmt.Errorf("template %s: %w", v.TemplateID, mapErr(err))
+		}
+	}
+	return &verifier.QuotaError{Type: v.Type, Limit: a.Limit}
 }
 
 func (s *Store) GetVerification(ctx context.Context, accountID, id string) (verifier.Verification, error) {
