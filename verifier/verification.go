@@ -48,6 +48,19 @@ func Transition(from, to Status) error {
 	return fmt.Errorf("%w: %s → %s", ErrInvalidTransition, from, to)
 }
 
+// CheckUpdate is what every VerificationStore does with an updater's
+// result v of old before writing it: it restores the fields an update may
+// not change (ID, AccountID, TokenHash, Type, TemplateID, CreatedAt) and
+// checks a status change with Transition.
+func CheckUpdate(old Verification, v *Verification) error {
+	v.ID, v.AccountID, v.TokenHash, v.Type = old.ID, old.AccountID, old.TokenHash, old.Type
+	v.TemplateID, v.CreatedAt = old.TemplateID, old.CreatedAt
+	if v.Status != old.Status {
+		return Transition(old.Status, v.Status)
+	}
+	return nil
+}
+
 // Valid reports whether s is one of Statuses.
 func (s Status) Valid() bool {
 	for _, x := range Statuses {

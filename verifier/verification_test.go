@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 )
 
 func TestTransitionTable(t *testing.T) {
@@ -67,5 +68,28 @@ func TestQuotaErrorMatches(t *testing.T) {
 	}
 	if errors.Is(err, ErrNotFound) {
 		t.Fatal("QuotaError matches ErrNotFound")
+	}
+}
+
+func TestCheckUpdate(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	old := Verification{ID: "id", AccountID: "acct", TokenHash: []byte{1}, Type: TypeBasic, TemplateID: "tpl",
+		CreatedAt: at, Status: StatusPending}
+	v := Verification{ID: "x", AccountID: "y", TokenHash: []byte{2}, Type: TypeFull, TemplateID: "z",
+		CreatedAt: at.Add(time.Hour), Status: StatusStarted, Message: "kept"}
+	if err := CheckUpdate(old, &v); err != nil {
+		t.Fatalf("pending → started: %v", err)
+	}
+	if v.ID != "id" || v.AccountID != "acct" || v.TokenHash[0] != 1 || v.Type != TypeBasic || v.TemplateID != "tpl" ||
+		!v.CreatedAt.Equal(at) || v.Message != "kept" || v.Status != StatusStarted {
+		t.Fatalf("CheckUpdate left %+v", v)
+	}
+	v.Status = StatusPending
+	if err := CheckUpdate(Verification{Status: StatusCompleted}, &v); !errors.Is(err, ErrInvalidTransition) {
+		t.Fatalf("completed → pending: %v", err)
+	}
+	same := Verification{Status: StatusCompleted}
+	if err := CheckUpdate(Verification{Status: StatusCompleted}, &same); err != nil {
+		t.Fatalf("no status change: %v", err)
 	}
 }

@@ -120,7 +120,7 @@ func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn
 		if fnErr = fn(&v); fnErr != nil {
 			return fnErr
 		}
-		if err := keepImmutable(&v, old); err != nil {
+		if err := verifier.CheckUpdate(old, &v); err != nil {
 			return err
 		}
 		if err := jsoncol.ValidVerification(v); err != nil {
@@ -143,16 +143,6 @@ func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn
 		return verifier.Verification{}, fmt.Errorf("update verification %s: %w", id, err)
 	}
 	return out, nil
-}
-
-// keepImmutable restores the fields an updater may not change and checks a
-// status change against the state machine.
-func keepImmutable(v *verifier.Verification, old verifier.Verification) error {
-	v.ID, v.AccountID, v.TokenHash, v.Type, v.TemplateID, v.CreatedAt = old.ID, old.AccountID, old.TokenHash, old.Type, old.TemplateID, old.CreatedAt
-	if v.Status != old.Status {
-		return verifier.Transition(old.Status, v.Status)
-	}
-	return nil
 }
 
 func (s *Store) DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error {
