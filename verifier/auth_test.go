@@ -16,24 +16,24 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-var t0 = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+var authEpoch = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 
-func key(id string, fill byte) verifier.SigningKey {
+func hmacKey(id string, fill byte) verifier.SigningKey {
 	return verifier.SigningKey{ID: id, Secret: []byte(strings.Repeat(string(rune(fill)), 32))}
 }
 
-func tokenConfig(keys ...verifier.SigningKey) verifier.TokenConfig {
+func authTokenConfig(keys ...verifier.SigningKey) verifier.TokenConfig {
 	return verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: keys}
 }
 
-// clock is an injectable clock tests move by hand.
-type clock struct{ now time.Time }
+// authClock is an injectable clock tests move by hand.
+type authClock struct{ now time.Time }
 
-func (c *clock) Now() time.Time { return c.now }
+func (c *authClock) Now() time.Time { return c.now }
 
-func newAuth(t *testing.T, c *clock, keys ...verifier.SigningKey) *verifier.Authenticator {
+func newTestAuth(t *testing.T, c *authClock, keys ...verifier.SigningKey) *verifier.Authenticator {
 	t.Helper()
-	a, err := verifier.NewAuthenticator(nil, tokenConfig(keys...), c.Now)
+	a, err := verifier.NewAuthenticator(nil, authTokenConfig(keys...), c.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func newAuth(t *testing.T, c *clock, keys ...verifier.SigningKey) *verifier.Auth
 }
 
 // forge signs arbitrary claims and headers, for the attacks below.
-func forge(t *testing.T, method jwt.SigningMethod, signKey any, header map[string]any, claims jwt.MapClaims) string {
+func forgeToken(t *testing.T, method jwt.SigningMethod, signKey any, header map[string]any, claims jwt.MapClaims) string {
 	t.Helper()
 	tok := jwt.NewWithClaims(method, claims)
 	for k, v := range header {
@@ -54,11 +54,11 @@ func forge(t *testing.T, method jwt.SigningMethod, signKey any, header map[strin
 	return s
 }
 
-func validClaims() jwt.MapClaims {
-	return jwt.MapClaims{"iss": "idgate", "aud": "idgate-api", "sub": "acct-1", "iat": t0.Unix(), "exp": t0.Add(time.Hour).Unix()}
+func validTokenClaims() jwt.MapClaims {
+	return jwt.MapClaims{"iss": "idgate", "aud": "idgate-api", "sub": "acct-1", "iat": authEpoch.Unix(), "exp": authEpoch.Add(time.Hour).Unix()}
 }
 
-func with(c jwt.MapClaims, k string, v any) jwt.MapClaims {
+func withClaim(c jwt.MapClaims, k string, v any) jwt.MapClaims {
 	out := jwt.MapClaims{}
 	for kk, vv := range c {
 		out[kk] = vv
@@ -72,8 +72,8 @@ func with(c jwt.MapClaims, k string, v any) jwt.MapClaims {
 }
 
 func TestTokenRoundTrip(t *testing.T) {
-	c := &clock{t0}
-	a := newAuth(t, c, key("k1", 'a'))
+	c := &authClock{authEpoch}
+	a := newTestAuth(t, c, hmacKey("k1", 'a'))
 	tok, err := a.Issue("acct-1")
 	if err != nil {
 		t.Fatal(err)
@@ -91,26 +91,26 @@ func TestTokenRoundTrip(t *testing.T) {
 		t.Fatalf("header %v %v", parsed.Header, err)
 	}
 	claims := parsed.Claims.(jwt.MapClaims)
-	if claims["iss"] != "idgate" || claims["sub"] != "acct-1" || claims["exp"].(float64) != float64(t0.Add(time.Hour).Unix()) {
+	if claims["iss"] != "idgate" || claims["sub"] != "acct-1" || claims["exp"].(float64) != float64(authEpoch.Add(time.Hour).Unix()) {
 		t.Fatalf("claims %v", claims)
 	}
 }
 
 func TestTokenRefusals(t *testing.T) {
-	c := &clock{t0.Add(time.Minute)}
-	k1 := key("k1", 'a')
-	a := newAuth(t, c, k1)
+	c := &authClock{authEpoch.Add(time.Minute)}
+	k1 := hmacKey("k1", 'a')
+	a := newTestAuth(t, c, k1)
 	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := forge(t, jwt.SigningMethodHS256, k1.Secret, map[string]any{"kid": "k1"}, validClaims())
+	good := forgeToken(t, jwt.SigningMethodHS256, k1.Secret, map[string]any{"kid": "k1"}, validTokenClaims())
 	if _, err := a.Verify(good); err != nil {
 		t.Fatalf("control token refused: %v", err)
 	}
 	parts := strings.Split(good, ".")
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT","kid":"k1"}`)) + "." + parts[1] + "."
-	noneLib := forge(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, map[string]any{"kid": "k1"}, validClaims())
+	noneLib := forgeToken(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, map[string]any{"kid": "k1"}, validTokenClaims())
 	hs := map[string]any{"kid": "k1"}
 	cases := map[string]string{
 		"empty":                "",
@@ -118,21 +118,21 @@ func TestTokenRefusals(t *testing.T) {
 		"three dots":           "a.b.c",
 		"too long":             good + strings.Repeat("A", 5000),
 		"tampered payload":     parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"iss":"idgate","aud":"idgate-api","sub":"acct-2","iat":1,"exp":9999999999}`)) + "." + parts[2],
-		"wrong signature":      forge(t, jwt.SigningMethodHS256, key("k1", 'b').Secret, hs, validClaims()),
+		"wrong signature":      forgeToken(t, jwt.SigningMethodHS256, hmacKey("k1", 'b').Secret, hs, validTokenClaims()),
 		"alg none by hand":     none,
 		"alg none via library": noneLib,
-		"HS384":                forge(t, jwt.SigningMethodHS384, k1.Secret, hs, validClaims()),
-		"HS512":                forge(t, jwt.SigningMethodHS512, k1.Secret, hs, validClaims()),
-		"RS256":                forge(t, jwt.SigningMethodRS256, rsaKey, hs, validClaims()),
-		"unknown kid":          forge(t, jwt.SigningMethodHS256, k1.Secret, map[string]any{"kid": "k9"}, validClaims()),
-		"no kid":               forge(t, jwt.SigningMethodHS256, k1.Secret, nil, validClaims()),
-		"wrong issuer":         forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "iss", "someone-else")),
-		"wrong audience":       forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "aud", "proxy")),
-		"no expiry":            forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "exp", nil)),
-		"expired":              forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "exp", t0.Add(-time.Minute).Unix())),
-		"not yet valid":        forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "nbf", t0.Add(time.Hour).Unix())),
-		"issued in the future": forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "iat", t0.Add(time.Hour).Unix())),
-		"no subject":           forge(t, jwt.SigningMethodHS256, k1.Secret, hs, with(validClaims(), "sub", nil)),
+		"HS384":                forgeToken(t, jwt.SigningMethodHS384, k1.Secret, hs, validTokenClaims()),
+		"HS512":                forgeToken(t, jwt.SigningMethodHS512, k1.Secret, hs, validTokenClaims()),
+		"RS256":                forgeToken(t, jwt.SigningMethodRS256, rsaKey, hs, validTokenClaims()),
+		"unknown kid":          forgeToken(t, jwt.SigningMethodHS256, k1.Secret, map[string]any{"kid": "k9"}, validTokenClaims()),
+		"no kid":               forgeToken(t, jwt.SigningMethodHS256, k1.Secret, nil, validTokenClaims()),
+		"wrong issuer":         forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "iss", "someone-else")),
+		"wrong audience":       forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "aud", "proxy")),
+		"no expiry":            forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "exp", nil)),
+		"expired":              forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "exp", authEpoch.Add(-time.Minute).Unix())),
+		"not yet valid":        forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "nbf", authEpoch.Add(time.Hour).Unix())),
+		"issued in the future": forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "iat", authEpoch.Add(time.Hour).Unix())),
+		"no subject":           forgeToken(t, jwt.SigningMethodHS256, k1.Secret, hs, withClaim(validTokenClaims(), "sub", nil)),
 	}
 	for name, tok := range cases {
 		if sub, err := a.Verify(tok); !errors.Is(err, verifier.ErrInvalidToken) || sub != "" {
@@ -142,25 +142,25 @@ func TestTokenRefusals(t *testing.T) {
 }
 
 func TestTokenExpiresWithClock(t *testing.T) {
-	c := &clock{t0}
-	a := newAuth(t, c, key("k1", 'a'))
+	c := &authClock{authEpoch}
+	a := newTestAuth(t, c, hmacKey("k1", 'a'))
 	tok, _ := a.Issue("acct-1")
-	c.now = t0.Add(time.Hour + 29*time.Second) // within the 30 s leeway
+	c.now = authEpoch.Add(time.Hour + 29*time.Second) // within the 30 s leeway
 	if _, err := a.Verify(tok.Token); err != nil {
 		t.Fatalf("inside leeway: %v", err)
 	}
-	c.now = t0.Add(time.Hour + 31*time.Second)
+	c.now = authEpoch.Add(time.Hour + 31*time.Second)
 	if _, err := a.Verify(tok.Token); !errors.Is(err, verifier.ErrInvalidToken) {
 		t.Fatalf("after expiry: %v", err)
 	}
 }
 
 func TestKeyRotation(t *testing.T) {
-	c := &clock{t0}
-	old, next := key("old", 'a'), key("new", 'b')
-	before := newAuth(t, c, old)
-	during := newAuth(t, c, next, old)
-	after := newAuth(t, c, next)
+	c := &authClock{authEpoch}
+	old, next := hmacKey("old", 'a'), hmacKey("new", 'b')
+	before := newTestAuth(t, c, old)
+	during := newTestAuth(t, c, next, old)
+	after := newTestAuth(t, c, next)
 
 	oldTok, _ := before.Issue("acct-1")
 	newTok, _ := during.Issue("acct-1")
@@ -176,14 +176,14 @@ func TestKeyRotation(t *testing.T) {
 }
 
 func TestNewAuthenticatorRefusesBadConfig(t *testing.T) {
-	c := &clock{t0}
+	c := &authClock{authEpoch}
 	bad := []verifier.TokenConfig{
-		tokenConfig(),
-		tokenConfig(verifier.SigningKey{ID: "k", Secret: []byte("short")}),
-		tokenConfig(key("k", 'a'), key("k", 'b')),
-		tokenConfig(key("bad kid!", 'a')),
-		{Issuer: "", Audience: "a", TTL: time.Hour, Keys: []verifier.SigningKey{key("k", 'a')}},
-		{Issuer: "i", Audience: "a", TTL: 0, Keys: []verifier.SigningKey{key("k", 'a')}},
+		authTokenConfig(),
+		authTokenConfig(verifier.SigningKey{ID: "k", Secret: []byte("short")}),
+		authTokenConfig(hmacKey("k", 'a'), hmacKey("k", 'b')),
+		authTokenConfig(hmacKey("bad kid!", 'a')),
+		{Issuer: "", Audience: "a", TTL: time.Hour, Keys: []verifier.SigningKey{hmacKey("k", 'a')}},
+		{Issuer: "i", Audience: "a", TTL: 0, Keys: []verifier.SigningKey{hmacKey("k", 'a')}},
 	}
 	for i, cfg := range bad {
 		if _, err := verifier.NewAuthenticator(nil, cfg, c.Now); err == nil {
@@ -243,14 +243,14 @@ func TestLoadOrCreateKeyFile(t *testing.T) {
 }
 
 func TestNewAccount(t *testing.T) {
-	a, err := verifier.NewAccount("  Owner@Example.COM ", "long enough password", t0.Add(123*time.Nanosecond))
+	a, err := verifier.NewAccount("  Owner@Example.COM ", "long enough password", authEpoch.Add(123*time.Nanosecond))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Email != "owner@example.com" || a.ID == "" || !strings.HasPrefix(a.PasswordHash, "$argon2id$") || !a.CreatedAt.Equal(t0) {
+	if a.Email != "owner@example.com" || a.ID == "" || !strings.HasPrefix(a.PasswordHash, "$argon2id$") || !a.CreatedAt.Equal(authEpoch) {
 		t.Fatalf("%+v", a)
 	}
-	_, err = verifier.NewAccount("Name <x@example.com>", "short", t0)
+	_, err = verifier.NewAccount("Name <x@example.com>", "short", authEpoch)
 	var ve *verifier.ValidationError
 	if !errors.As(err, &ve) || len(ve.Fields) != 2 || ve.Fields[0].Code != "invalid_email" || ve.Fields[1].Code != "too_short" {
 		t.Fatalf("got %v", err)
@@ -258,8 +258,8 @@ func TestNewAccount(t *testing.T) {
 }
 
 func FuzzVerifyToken(f *testing.F) {
-	c := &clock{t0}
-	a, err := verifier.NewAuthenticator(nil, tokenConfig(key("k1", 'a')), c.Now)
+	c := &authClock{authEpoch}
+	a, err := verifier.NewAuthenticator(nil, authTokenConfig(hmacKey("k1", 'a')), c.Now)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func FuzzParseSigningKeys(f *testing.F) {
 			return
 		}
 		// Whatever parses is usable and survives a round trip.
-		if _, err := verifier.NewAuthenticator(nil, tokenConfig(keys...), (&clock{t0}).Now); err != nil {
+		if _, err := verifier.NewAuthenticator(nil, authTokenConfig(keys...), (&authClock{authEpoch}).Now); err != nil {
 			t.Fatalf("%q parsed but is unusable: %v", s, err)
 		}
 		again, err := verifier.ParseSigningKeys(verifier.FormatSigningKeys(keys))

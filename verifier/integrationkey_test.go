@@ -12,7 +12,7 @@ import (
 )
 
 // newStore is the real embedded store in a temp dir.
-func newStore(t *testing.T) verifier.Store {
+func sqliteStore(t *testing.T) verifier.Store {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "idgate.db"))
 	if err != nil {
@@ -25,9 +25,9 @@ func newStore(t *testing.T) verifier.Store {
 	return s
 }
 
-func createAccount(t *testing.T, s verifier.Store, email, pw string) verifier.Account {
+func storeAccount(t *testing.T, s verifier.Store, email, pw string) verifier.Account {
 	t.Helper()
-	a, err := verifier.NewAccount(email, pw, t0)
+	a, err := verifier.NewAccount(email, pw, authEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,10 +38,10 @@ func createAccount(t *testing.T, s verifier.Store, email, pw string) verifier.Ac
 }
 
 func TestLoginAgainstTheStore(t *testing.T) {
-	s := newStore(t)
-	c := &clock{t0}
-	a := createAccount(t, s, "owner@example.com", "correct horse battery staple")
-	auth, err := verifier.NewAuthenticator(s, tokenConfig(key("k1", 'a')), c.Now)
+	s := sqliteStore(t)
+	c := &authClock{authEpoch}
+	a := storeAccount(t, s, "owner@example.com", "correct horse battery staple")
+	auth, err := verifier.NewAuthenticator(s, authTokenConfig(hmacKey("k1", 'a')), c.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +72,10 @@ func TestLoginAgainstTheStore(t *testing.T) {
 }
 
 func TestIntegrationKeyDomain(t *testing.T) {
-	s := newStore(t)
+	s := sqliteStore(t)
 	ctx := context.Background()
-	a := createAccount(t, s, "owner@example.com", "correct horse battery staple")
-	keys := verifier.IntegrationKeys{Store: s, Now: (&clock{t0}).Now}
+	a := storeAccount(t, s, "owner@example.com", "correct horse battery staple")
+	keys := verifier.IntegrationKeys{Store: s, Now: (&authClock{authEpoch}).Now}
 
 	k, value, err := keys.Generate(ctx, a.ID, verifier.KeySettings{})
 	if err != nil {

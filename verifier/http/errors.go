@@ -24,8 +24,10 @@ var domainErrors = []struct {
 	{verifier.ErrInvalidToken, httperr.Unauthenticated, msgUnauthenticated, map[string]string{"WWW-Authenticate": `Bearer realm="idgate"`}},
 	{verifier.ErrInvalidKey, httperr.Unauthenticated, "invalid or revoked integration key", nil},
 	{verifier.ErrOriginNotAllowed, httperr.OriginNotAllowed, "the request's Origin is not on this integration key's allowlist", nil},
+	{verifier.ErrQuotaExceeded, httperr.QuotaExceeded, "no allowance left for this verification type", nil},
 	{verifier.ErrNotFound, httperr.NotFound, "not found", nil},
 	{verifier.ErrConflict, httperr.Conflict, "conflicts with an existing record", nil},
+	{verifier.ErrInvalidTransition, httperr.Conflict, "the verification's status does not allow this", nil},
 }
 
 // toHTTP turns domain errors into *httperr.Error; other errors pass through
@@ -47,6 +49,10 @@ func toHTTP(err error) error {
 		if errors.Is(err, d.target) {
 			e := httperr.New(d.code, d.message)
 			e.Headers, e.Cause = d.headers, err
+			var qe *verifier.QuotaError
+			if errors.As(err, &qe) {
+				e.VerificationType = string(qe.Type)
+			}
 			return e
 		}
 	}
