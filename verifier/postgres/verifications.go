@@ -69,8 +69,8 @@ const insertVerificationSQL = `INSERT INTO verifications (` + verificationCols +
 		$11::integer, $12::timestamptz, $13::timestamptz, $14::timestamptz, $15::json, $16::timestamptz, $17::uuid,
 		$18::timestamptz, $19::timestamptz
 	WHERE ($17::uuid IS NULL OR EXISTS (SELECT 1 FROM templates WHERE id = $17::uuid AND account_id = $2::uuid))
-	AND ($20::integer < 0 OR (SELECT count(*) FROM verifications
-		WHERE account_id = $2::uuid AND type = $5::text AND created_at >= $21::timestamptz AND ` + slotHolding + `) < $20::integer)`
+	AND ($20::bigint < 0 OR (SELECT count(*) FROM verifications
+		WHERE account_id = $2::uuid AND type = $5::text AND created_at >= $21::timestamptz AND ` + slotHolding + `) < $20::bigint)`
 
 // insertVerification runs insertVerificationSQL and, when it inserts
 // nothing, says why: a missing template or no slot left.

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -101,6 +102,9 @@ func testQuota(t *testing.T, s verifier.VerificationStore, accounts verifier.Sto
 		}
 		if _, err := create(a.ID, verifier.TypeFull, base, unlimited); err != nil {
 			t.Errorf("unlimited allowance refused: %v", err)
+		}
+		if _, err := create(a.ID, verifier.TypeFull, base, verifier.Allowance{Limit: math.MaxInt}); err != nil {
+			t.Errorf("allowance of MaxInt refused: %v", err)
 		}
 	})
 
