@@ -102,3 +102,8 @@ func (m *Mesher) Run(img *tensor.Tensor, face blazeface.Face) (Mesh, error) {
 	out.Max = blazeface.Point{X: mx + bw/2, Y: my + bh/2}
 	return out, nil
 }
+
+// Crop is the model input of the last Run: the face box resized to
+// 192×192 with values 0..1, which the passive anti-spoof models take.
+// It is overwritten by the next Run.
+func (m *Mesher) Crop() *tensor.Tensor { return &m.crop }
