@@ -62,7 +62,6 @@ type Server struct {
 	auth    *verifier.Authenticator
 	keys    verifier.IntegrationKeys
 	log     *slog.Logger
-	now     func() time.Time
 	cfg     Config
 	ready   []ReadyCheck
 	proxies []*net.IPNet
@@ -79,7 +78,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		store: d.Store, limiter: d.Limiter, auth: d.Auth, log: d.Logger, now: d.Now, cfg: d.Config,
+		store: d.Store, limiter: d.Limiter, auth: d.Auth, log: d.Logger, cfg: d.Config,
 		keys:    verifier.IntegrationKeys{Store: d.Store, Now: d.Now, Dev: d.Config.Dev},
 		ready:   append([]ReadyCheck{{Name: "database", Check: d.Store.Ping}}, d.Ready...),
 		proxies: proxies,
