@@ -69,7 +69,10 @@ func NewSender(o SenderOptions) *Sender {
 		TLSClientConfig:     &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout: tlsTimeout,
 		ForceAttemptHTTP2:   true,
-		MaxIdleConnsPerHost: 16,
+		// Enough idle connections per host for a full worker to one receiver,
+		// so a busy receiver does not cost a TLS handshake per delivery.
+		MaxIdleConns:        256,
+		MaxIdleConnsPerHost: 64,
 		IdleConnTimeout:     90 * time.Second,
 	}
 	now := o.Now

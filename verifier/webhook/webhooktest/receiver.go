@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Request is one POST a Receiver got.
@@ -28,11 +29,12 @@ type Receiver struct {
 	mu      sync.Mutex
 	reqs    []Request
 	respond func(n int) int
+	arrived chan struct{} // one token per request, for Wait
 }
 
 // NewReceiver starts a receiver, closed when the test ends.
 func NewReceiver(t testing.TB, respond func(n int) int) *Receiver {
-	r := &Receiver{respond: respond}
+	r := &Receiver{respond: respond, arrived: make(chan struct{}, 1<<16)}
 	srv := httptest.NewTLSServer(http.HandlerFunc(r.serve))
 	t.Cleanup(srv.Close)
 	r.URL = srv.URL + "/hooks/idgate"
@@ -62,6 +64,24 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 	w.WriteHeader(r.respond(n))
 	_, _ = w.Write([]byte(`{"received":true}`))
+	select {
+	case r.arrived <- struct{}{}:
+	default:
+	}
+}
+
+// Wait blocks until n requests have arrived in all, failing the test after
+// timeout (a bound for asynchronous workers, not a schedule).
+func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for len(r.Requests()) < n {
+		select {
+		case <-r.arrived:
+		case <-deadline:
+			t.Fatalf("receiver got %d requests within %s, want %d", len(r.Requests()), timeout, n)
+		}
+	}
 }
 
 // Requests returns a copy of what was received so far.
