@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -54,7 +55,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// crash can lose the last commits, never corrupt the file.
 	params.Set("_synchronous", "NORMAL")
 	params.Set("_txlock", "immediate")
-	w, err := sql.Open("sqlite", dsn(path, params))
+	wdsn, err := dsn(path, params)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	w, err := sql.Open("sqlite", wdsn)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
@@ -70,7 +75,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	params.Del("_journal_mode")
 	params.Del("_txlock")
 	params.Set("_query_only", "1")
-	r, err := sql.Open("sqlite", dsn(path, params))
+	rdsn, err := dsn(path, params)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", rdsn)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
@@ -80,9 +90,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return &Store{w: w, r: r}, nil
 }
 
-func dsn(path string, params url.Values) string {
-	u := url.URL{Scheme: "file", Opaque: path, RawQuery: params.Encode()}
-	return u.String()
+// dsn makes an SQLite URI for path. The driver opens names as URIs, so the
+// path is made absolute and escaped: '?', '#' and '%' in a file name must
+// not be read as the start of the query, a fragment or an escape.
+func dsn(path string, params url.Values) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: params.Encode()}
+	return u.String(), nil
 }
 
 // Ping checks both pools answer.

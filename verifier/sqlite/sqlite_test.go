@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -85,5 +86,20 @@ func TestTwoHandlesWriteConcurrently(t *testing.T) {
 	}
 	if len(got.PasswordHash) != 2*perHandle {
 		t.Fatalf("%d of %d updates kept", len(got.PasswordHash), 2*perHandle)
+	}
+}
+
+// TestPathsNeedNoEscaping: the driver opens URIs, so file names with URI
+// syntax in them must still name exactly that file.
+func TestPathsNeedNoEscaping(t *testing.T) {
+	for _, name := range []string{"my db.db", "a#b.db", "c%20d.db", "e?f.db", "g&_txlock=deferred.db"} {
+		p := filepath.Join(t.TempDir(), name)
+		s := open(t, p)
+		if err := s.Migrate(context.Background()); err != nil {
+			t.Fatalf("%s: Migrate: %v", name, err)
+		}
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%q: database not created at that path: %v", name, err)
+		}
 	}
 }
