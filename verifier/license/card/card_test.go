@@ -1,0 +1,157 @@
+package card
+
+import (
+	"errors"
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// Each found corner must lie within 1% of the card's width of the true one.
+func assertCorners(t *testing.T, name string, got [4]image.Point, want [4]raster.Point, cardW float64) {
+	t.Helper()
+	for i := range got {
+		if d := math.Hypot(float64(got[i].X)-want[i].X, float64(got[i].Y)-want[i].Y); d > 0.01*cardW {
+			t.Errorf("%s: corner %d at %v, want %.0f,%.0f (off by %.1f px)", name, i, got[i], want[i].X, want[i].Y, d)
+		}
+	}
+}
+
+func TestAnalyzeFrontFindsTheCard(t *testing.T) {
+	cases := []struct {
+		name string
+		s    scene
+	}{
+		{"level", scene{rotationDeg: 0}},
+		{"rotated 12°", scene{rotationDeg: 12}},
+		{"rotated -30°", scene{rotationDeg: -30}},
+		{"keystone", scene{keystone: 0.08, rotationDeg: 5}},
+		{"slightly soft", scene{blur: 0.8, rotationDeg: -7}},
+	}
+	for i, tc := range cases {
+		s := tc.s
+		s.frameW, s.cardW, s.aspect, s.seed = 1600, 1000, ID1Aspect, uint64(i)
+		img, want := s.render()
+		c, err := AnalyzeFront(img)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		assertCorners(t, tc.name, c.Corners, want, s.cardW)
+		tolerance := 0.02
+		if s.keystone > 0 {
+			tolerance = AspectTolerance // perspective shortens the far side
+		}
+		if math.Abs(c.Aspect/ID1Aspect-1) > tolerance || !c.AspectOK {
+			t.Errorf("%s: aspect %.3f (ok %v), want %.3f", tc.name, c.Aspect, c.AspectOK, ID1Aspect)
+		}
+		if c.Sharpness < MinSharpness || c.Glare > 0.01 {
+			t.Errorf("%s: sharpness %.3f glare %.3f", tc.name, c.Sharpness, c.Glare)
+		}
+		if c.Coverage < 0.2 || c.Coverage > 0.4 {
+			t.Errorf("%s: coverage %.2f, want about 0.28", tc.name, c.Coverage)
+		}
+		assertUpright(t, tc.name, c.Image)
+	}
+}
+
+// assertUpright checks the corrected card against the printed layout: the
+// portrait's dark ground at its place, light card stock to its right.
+func assertUpright(t *testing.T, name string, img *image.RGBA) {
+	t.Helper()
+	if img.Rect.Dx() != Width || img.Rect.Dy() != Height {
+		t.Fatalf("%s: corrected card is %v", name, img.Rect)
+	}
+	mean := func(r image.Rectangle) float64 {
+		var s, n float64
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				c := img.RGBAAt(x, y)
+				s += float64(c.R) + float64(c.G) + float64(c.B)
+				n += 3
+			}
+		}
+		return s / n
+	}
+	// The portrait's grey frame (outside the face oval) and a blank strip
+	// of card under the text block.
+	frame := image.Rect(portrait.Min.X+10, portrait.Max.Y-40, portrait.Min.X+40, portrait.Max.Y-10)
+	blank := image.Rect(400, 505, 800, 530)
+	if m := mean(frame); m > 130 {
+		t.Errorf("%s: portrait frame mean %.0f, want dark", name, m)
+	}
+	if m := mean(blank); m < 200 {
+		t.Errorf("%s: blank card mean %.0f, want light", name, m)
+	}
+}
+
+// Held in portrait orientation, the card comes out with its long side
+// horizontal all the same.
+func TestAnalyzeFrontPortraitOrientation(t *testing.T) {
+	s := scene{frameW: 1600, cardW: 1000, aspect: ID1Aspect, rotationDeg: 88, seed: 9}
+	img, want := s.render()
+	c, err := AnalyzeFront(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertCorners(t, "portrait", c.Corners, want, s.cardW)
+	assertUpright(t, "portrait", c.Image)
+}
+
+func TestAnalyzeFrontWrongProportions(t *testing.T) {
+	// A badge-shaped card (5:4) is found but fails the ID-1 test.
+	s := scene{frameW: 1600, cardW: 900, aspect: 1.25, rotationDeg: 6, seed: 3}
+	img, _ := s.render()
+	c, err := AnalyzeFront(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AspectOK || math.Abs(c.Aspect-1.25) > 0.03 {
+		t.Fatalf("aspect %.3f ok %v: want about 1.25, not ok", c.Aspect, c.AspectOK)
+	}
+}
+
+func TestAnalyzeFrontErrors(t *testing.T) {
+	noCard, _ := scene{frameW: 1200, noCard: true, aspect: ID1Aspect, cardW: 1, seed: 4}.render()
+	small, _ := scene{frameW: 1600, cardW: 380, aspect: ID1Aspect, rotationDeg: 4, seed: 5}.render()
+	blurred, _ := scene{frameW: 1600, cardW: 1000, aspect: ID1Aspect, rotationDeg: 4, blur: 4, seed: 6}.render()
+	for _, tc := range []struct {
+		name string
+		img  image.Image
+		want error
+	}{
+		{"table only", noCard, ErrNoCard},
+		{"card far away", small, ErrCardTooSmall},
+		{"defocused", blurred, ErrTooBlurred},
+		{"nil", nil, ErrNoCard},
+		{"tiny", image.NewGray(image.Rect(0, 0, 5, 5)), ErrNoCard},
+		{"huge", hugeImage{}, ErrImageTooLarge},
+	} {
+		_, err := AnalyzeFront(tc.img)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestAnalyzeFrontGlare(t *testing.T) {
+	base := scene{frameW: 1600, cardW: 1000, aspect: ID1Aspect, rotationDeg: 3, seed: 8}
+	lit := base
+	lit.glare = true
+	img, _ := lit.render()
+	c, err := AnalyzeFront(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Glare < 0.02 {
+		t.Fatalf("glare %.3f, want a visible share of washed-out card", c.Glare)
+	}
+}
+
+type hugeImage struct{}
+
+func (hugeImage) ColorModel() color.Model { return color.GrayModel }
+func (hugeImage) Bounds() image.Rectangle { return image.Rect(0, 0, 9000, 5000) }
+func (hugeImage) At(x, y int) color.Color { panic("pixels read before the size check") }

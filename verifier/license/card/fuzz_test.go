@@ -1,0 +1,32 @@
+package card
+
+import (
+	"errors"
+	"image"
+	"testing"
+)
+
+func FuzzAnalyzeFront(f *testing.F) {
+	f.Add([]byte{40, 30, 0, 255})
+	f.Add([]byte{127, 127, 20, 20, 20, 230, 230, 230, 20})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		w, h := int(data[0]%128)+1, int(data[1]%128)+1
+		img := image.NewGray(image.Rect(0, 0, w, h))
+		for i := range img.Pix {
+			img.Pix[i] = data[2+i%(len(data)-2)]
+		}
+		c, err := AnalyzeFront(img)
+		if err != nil {
+			if !errors.Is(err, ErrNoCard) && !errors.Is(err, ErrCardTooSmall) && !errors.Is(err, ErrTooBlurred) {
+				t.Fatalf("unexpected error kind: %v", err)
+			}
+			return
+		}
+		if c.Image == nil || c.Image.Rect.Dx() != Width {
+			t.Fatalf("success without a corrected card: %+v", c)
+		}
+	})
+}
