@@ -1,8 +1,12 @@
 package client
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +106,38 @@ func FuzzVerifySignature(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A receiver checks the signature on the raw body before trusting it.
+func ExampleVerifySignature() {
+	secret := []byte("whsec_...") // from the dashboard, shown once
+	handler := func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "read error", http.StatusBadRequest)
+			return
+		}
+		if err := VerifySignature(secret, r.Header.Get(SignatureHeader), body, time.Now(), 0); err != nil {
+			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
+		// Deduplicate on Idgate-Delivery-Id (or request_id) before acting.
+		fmt.Println("verified delivery", r.Header.Get("Idgate-Delivery-Id"))
+		w.WriteHeader(http.StatusNoContent)
+	}
+
+	body := []byte(`{"request_id":"r1","verification":{}}`)
+	req := httptest.NewRequest(http.MethodPost, "/hooks/idgate", bytes.NewReader(body))
+	req.Header.Set(SignatureHeader, webhook.Signature([][]byte{secret}, time.Now(), body))
+	req.Header.Set("Idgate-Delivery-Id", "d-1")
+	handler(httptest.NewRecorder(), req)
+
+	req = httptest.NewRequest(http.MethodPost, "/hooks/idgate", bytes.NewReader([]byte(`{"forged":true}`)))
+	req.Header.Set(SignatureHeader, webhook.Signature([][]byte{secret}, time.Now(), body))
+	rec := httptest.NewRecorder()
+	handler(rec, req)
+	fmt.Println("forged body:", rec.Code)
+	// Output:
+	// verified delivery d-1
+	// forged body: 401
 }

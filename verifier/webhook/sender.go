@@ -117,6 +117,10 @@ func (s *Sender) Deliver(ctx context.Context, d Delivery) (res AttemptResult) {
 		res.Err = err
 		return res
 	}
+	if s.secrets == nil {
+		res.Err = errors.New("signing secrets: sender has no SecretSource")
+		return res
+	}
 	secrets, err := s.secrets.SigningSecrets(ctx, d.AccountID)
 	if err != nil {
 		res.Err = fmt.Errorf("signing secrets: %w", err)
