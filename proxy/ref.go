@@ -22,7 +22,7 @@ func refContext(storeHash string) string { return "external_id/" + storeHash }
 // authenticated under the server key. The verifier echoes it in the
 // webhook, so the proxy keeps no record of started verifications, and the
 // external_id carries no readable identifier (the spec forbids personal
-// data there). 16-byte cart UUID + 8-byte customer ID: 75 characters.
+// data there). 16-byte cart UUID + 8-byte customer ID: 73 characters.
 func (s *Sealer) SealRef(storeHash string, sh Shopper) (string, error) {
 	id, err := uuid.Parse(sh.CartID)
 	if err != nil {

@@ -1,0 +1,57 @@
+package http
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/verifierapi"
+)
+
+// domainErrors is the one table from the proxy's sentinels to public
+// errors; first match wins.
+var domainErrors = []struct {
+	target  error
+	code    httperr.Code
+	message string
+}{
+	{proxy.ErrUnknownStore, httperr.NotFound, "no such store"},
+	{proxy.ErrOriginNotAllowed, httperr.OriginNotAllowed, "this origin is not a storefront of the store"},
+	{proxy.ErrCustomerToken, httperr.Unauthenticated, "the customer token is invalid or expired"},
+	{proxy.ErrWebhookAuth, httperr.Unauthenticated, "webhook authentication failed"},
+	{proxy.ErrInvalidInput, httperr.ValidationFailed, ""},
+}
+
+// toHTTP maps a service error to the error body. The verifier's refusals
+// keep their meaning (quota, rate limit); other upstream failures are 503.
+func toHTTP(err error) error {
+	var he *httperr.Error
+	if errors.As(err, &he) {
+		return he
+	}
+	for _, d := range domainErrors {
+		if !errors.Is(err, d.target) {
+			continue
+		}
+		if d.code == httperr.ValidationFailed {
+			return httperr.Validation(httperr.Detail{Field: "request", Code: "invalid", Message: err.Error()})
+		}
+		return httperr.New(d.code, d.message)
+	}
+	var refused *verifierapi.RefusedError
+	if errors.As(err, &refused) {
+		switch refused.Status {
+		case http.StatusPaymentRequired:
+			return httperr.New(httperr.QuotaExceeded, "the store's verification allowance is used up")
+		case http.StatusTooManyRequests:
+			return httperr.New(httperr.RateLimited, "too many verifications started; try again later")
+		}
+	}
+	if errors.Is(err, proxy.ErrUpstream) {
+		e := httperr.New(httperr.Unavailable, "a service the proxy depends on failed; try again")
+		e.Cause = err
+		return e
+	}
+	return httperr.InternalError(err)
+}

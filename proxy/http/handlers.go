@@ -1,0 +1,64 @@
+package http
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/proxy"
+)
+
+// status: GET /proxy/v1/stores/{hash}/status?cart_id=UUID
+// [Idgate-Customer-Token: <Current Customer JWT>].
+func (h *handlers) status(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	st, err := h.svc.Status(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.Query("cart_id"), c.Get(CustomerTokenHeader))
+	if err != nil {
+		return toHTTP(err)
+	}
+	return c.JSON(st)
+}
+
+// start: POST /proxy/v1/stores/{hash}/verifications {"cart_id": UUID}.
+func (h *handlers) start(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationJSON) {
+		return httperr.New(httperr.UnsupportedMediaType, "send application/json")
+	}
+	body := c.Body()
+	if len(body) > maxStartBody {
+		return httperr.New(httperr.PayloadTooLarge, "request body too large")
+	}
+	var in struct {
+		CartID string `json:"cart_id"`
+	}
+	if err := json.Unmarshal(body, &in); err != nil {
+		return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
+	}
+	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), in.CartID, c.Get(CustomerTokenHeader))
+	if err != nil {
+		return toHTTP(err)
+	}
+	return c.Status(fiber.StatusCreated).JSON(created)
+}
+
+// webhook: POST /proxy/v1/stores/{hash}/webhook, from the verifier.
+func (h *handlers) webhook(c *fiber.Ctx) error {
+	st, err := h.svc.Stores.Store(c.UserContext(), c.Params("hash"))
+	if err != nil {
+		return toHTTP(err)
+	}
+	applied, err := h.svc.ApplyWebhook(c.UserContext(), st.Hash, proxy.Delivery{
+		HeaderValue: c.Get(st.WebhookHeader),
+		Signature:   c.Get("Idgate-Signature"),
+		Body:        c.Body(),
+	})
+	if err != nil {
+		// Who failed and why goes to the log (never the headers or body).
+		h.log.Warn("webhook refused", "store", st.Hash, "err", err)
+		return toHTTP(err)
+	}
+	return c.JSON(applied)
+}

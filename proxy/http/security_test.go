@@ -1,0 +1,183 @@
+package http_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	"github.com/idgate/idgate/proxy/proxytest"
+)
+
+func errorCode(t *testing.T, body []byte) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatalf("not the error format: %s", body)
+	}
+	return e.Error.Code
+}
+
+func TestWebhookRefusesForgedAndReplayed(t *testing.T) {
+	clock := bigcommercetest.NewClock(time.Now())
+	env := proxytest.Start(t, proxytest.Options{Now: clock.Now})
+	body := proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: cartA}), nil)
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	good := env.Sign(storeHash, body, clock.Now())
+	tampered := append([]byte(nil), body...)
+	tampered = []byte(strings.Replace(string(tampered), `"over_18":true`, `"over_18":false`, 1))
+	cases := map[string]struct {
+		body              []byte
+		header, signature string
+	}{
+		"no custom header":      {body, "", good},
+		"wrong custom header":   {body, header + "x", good},
+		"no signature":          {body, header, ""},
+		"signature of another":  {tampered, header, good},
+		"garbage signature":     {body, header, "t=1,v1=zz"},
+		"replayed (10 min old)": {body, header, env.Sign(storeHash, body, clock.Now().Add(-10*time.Minute))},
+		"from the future":       {body, header, env.Sign(storeHash, body, clock.Now().Add(10*time.Minute))},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			resp := env.DeliverWith(storeHash, c.body, c.header, c.signature)
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusUnauthorized || errorCode(t, b) != "UNAUTHENTICATED" {
+				t.Fatalf("got %d %s", resp.StatusCode, b)
+			}
+		})
+	}
+	// Signed with another store's secret.
+	other := proxytest.Start(t, proxytest.Options{Stores: []string{"otherstore1"}})
+	resp := env.DeliverWith(storeHash, body, header, other.Sign("otherstore1", body, clock.Now()))
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("other store's secret: %d", resp.StatusCode)
+	}
+	if mf := env.Doubles[storeHash].Metafields("cart", cartA); len(mf) != 0 {
+		t.Fatalf("a refused webhook wrote %+v", mf)
+	}
+	// An exact replay within the tolerance is acknowledged, not re-applied.
+	deliverOK(t, env, storeHash, body)
+	clock.Advance(4 * time.Minute)
+	resp = env.DeliverWith(storeHash, body, header, good)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"duplicate":true`) {
+		t.Fatalf("replay within tolerance: %d %s", resp.StatusCode, b)
+	}
+	clock.Advance(2 * time.Minute)
+	if resp := env.DeliverWith(storeHash, body, header, good); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("replay after tolerance: %d", resp.StatusCode)
+	}
+}
+
+func TestWebhookRefusesAnotherStoresReference(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{Stores: []string{"storea1", "storeb2"}})
+	// A genuine reference for store B, signed correctly for store A.
+	body := proxytest.Result(proxytest.NewRequestID(), env.Ref("storeb2", proxy.Shopper{CartID: cartA}), nil)
+	resp := env.Deliver("storea1", body)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusUnprocessableEntity || errorCode(t, b) != "VALIDATION_FAILED" {
+		t.Fatalf("got %d %s", resp.StatusCode, b)
+	}
+	for _, h := range []string{"storea1", "storeb2"} {
+		if mf := env.Doubles[h].Metafields("cart", cartA); len(mf) != 0 {
+			t.Fatalf("store %s got %+v", h, mf)
+		}
+	}
+}
+
+func TestAnotherStoresCartIsNotReadable(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{Stores: []string{"storea1", "storeb2"}})
+	deliverOK(t, env, "storeb2", proxytest.Result(proxytest.NewRequestID(), env.Ref("storeb2", proxy.Shopper{CartID: cartA}), nil))
+	if s := status(t, env, "storeb2", cartA, ""); !s.Verified {
+		t.Fatalf("store B's own view: %+v", s)
+	}
+	if s := status(t, env, "storea1", cartA, ""); s.Verified || s.State != proxy.StateUnverified || s.VerificationID != "" {
+		t.Fatalf("store A sees store B's cart: %+v", s)
+	}
+}
+
+func TestCustomerTokenChecks(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{Stores: []string{"storea1", "storeb2"}})
+	// Customer 42 verified on an earlier cart of store A.
+	deliverOK(t, env, "storea1", proxytest.Result(proxytest.NewRequestID(), env.Ref("storea1", proxy.Shopper{CartID: cartB, CustomerID: 42}), nil))
+	if s := status(t, env, "storea1", cartA, env.CustomerJWT("storea1", 42)); !s.Verified || !s.Customer {
+		t.Fatalf("customer on a new cart: %+v", s)
+	}
+	if s := status(t, env, "storea1", cartA, ""); s.Verified {
+		t.Fatalf("guest view of the new cart: %+v", s)
+	}
+	stA := env.Stores["storea1"]
+	sign := func(claims jwt.MapClaims, secret string) string {
+		tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(secret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	now := time.Now()
+	wrongAud := bigcommerce.CustomerClaims(bigcommerce.CurrentCustomer{ID: 42}, "another-app", "storea1", now, time.Minute)
+	wrongStore := bigcommerce.CustomerClaims(bigcommerce.CurrentCustomer{ID: 42}, stA.AppClientID, "storeb2", now, time.Minute)
+	expired := bigcommerce.CustomerClaims(bigcommerce.CurrentCustomer{ID: 42}, stA.AppClientID, "storea1", now.Add(-time.Hour), time.Minute)
+	for name, tok := range map[string]string{
+		"store B's token":         env.CustomerJWT("storeb2", 42),
+		"wrong audience":          sign(wrongAud, string(stA.AppClientSecret)),
+		"store_hash of store B":   sign(wrongStore, string(stA.AppClientSecret)),
+		"expired":                 sign(expired, string(stA.AppClientSecret)),
+		"not a JWT":               "42",
+		"browser-stated customer": `{"customer_id":42}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, h, body := get(t, env.URL+"/proxy/v1/stores/storea1/status?cart_id="+cartA, origin, tok)
+			if code != http.StatusUnauthorized || errorCode(t, body) != "UNAUTHENTICATED" {
+				t.Fatalf("got %d %s", code, body)
+			}
+			if h.Get("Access-Control-Allow-Origin") != origin {
+				t.Fatal("the widget cannot read the refusal: no CORS header")
+			}
+		})
+	}
+}
+
+func TestCORSLimitedToStoreOrigins(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	url := env.URL + "/proxy/v1/stores/" + storeHash + "/status?cart_id=" + cartA
+	for name, o := range map[string]string{"other origin": "https://evil.example", "no origin": "", "http twin": "http://shop.example"} {
+		t.Run(name, func(t *testing.T) {
+			code, h, body := get(t, url, o, "")
+			if code != http.StatusForbidden || errorCode(t, body) != "ORIGIN_NOT_ALLOWED" || h.Get("Access-Control-Allow-Origin") != "" {
+				t.Fatalf("got %d %q %s", code, h.Get("Access-Control-Allow-Origin"), body)
+			}
+		})
+	}
+	req, _ := http.NewRequest(http.MethodOptions, env.URL+"/proxy/v1/stores/"+storeHash+"/verifications", nil)
+	req.Header.Set("Origin", origin)
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "content-type,idgate-customer-token")
+	code, h, _ := do(t, req)
+	if code != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != origin ||
+		!strings.Contains(h.Get("Access-Control-Allow-Headers"), "Idgate-Customer-Token") || !strings.Contains(h.Get("Vary"), "Origin") {
+		t.Fatalf("preflight: %d %v", code, h)
+	}
+	req.Header.Set("Origin", "https://evil.example")
+	if code, h, _ := do(t, req); code != http.StatusForbidden || h.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("evil preflight: %d %v", code, h)
+	}
+	if code, _, body := get(t, env.URL+"/proxy/v1/stores/nosuchstore/status?cart_id="+cartA, origin, ""); code != http.StatusNotFound {
+		t.Fatalf("unknown store: %d %s", code, body)
+	}
+	if code, _, body := get(t, env.URL+"/proxy/v1/stores/"+storeHash+"/status?cart_id=../../x", origin, ""); code != http.StatusUnprocessableEntity {
+		t.Fatalf("bad cart id: %d %s", code, body)
+	}
+}

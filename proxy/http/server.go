@@ -1,0 +1,64 @@
+// Package http serves the proxy on gofiber: the widget's endpoints (CORS
+// limited to each store's origins), the verifier's webhook receiver and the
+// footer script. Every error leaves in the one httperr format.
+package http
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/widget"
+)
+
+// Limits of request bodies. A webhook carries a result payload (a
+// cropped license photo in base64 included); the widget sends a cart ID.
+const (
+	MaxWebhookBody = 1 << 20
+	maxStartBody   = 4 << 10
+)
+
+// CustomerTokenHeader carries the Current Customer JWT from the widget.
+const CustomerTokenHeader = "Idgate-Customer-Token"
+
+// Routes.
+const (
+	WidgetPath = "/widget/v1/idgate.js"
+	storePath  = "/proxy/v1/stores/:hash"
+)
+
+// New builds the proxy's fiber app. The widget bundle is built here, so a
+// broken bundle stops the server at start rather than at the first shopper.
+func New(svc *proxy.Service, log *slog.Logger) (*fiber.App, error) {
+	if svc == nil || log == nil {
+		return nil, errors.New("new proxy server: service and logger are required")
+	}
+	bundle, err := widget.Get()
+	if err != nil {
+		return nil, err
+	}
+	app := fiber.New(fiber.Config{
+		BodyLimit:             MaxWebhookBody,
+		ReadTimeout:           15 * time.Second,
+		IdleTimeout:           60 * time.Second,
+		DisableStartupMessage: true,
+		ErrorHandler:          httperr.ErrorHandler(func(*fiber.Ctx) *slog.Logger { return log }),
+	})
+	h := &handlers{svc: svc, log: log}
+	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	app.Get(WidgetPath, serveWidget(bundle))
+	app.Post(storePath+"/webhook", h.webhook)
+	store := app.Group(storePath, h.cors)
+	store.Get("/status", h.status)
+	store.Post("/verifications", h.start)
+	return app, nil
+}
+
+type handlers struct {
+	svc *proxy.Service
+	log *slog.Logger
+}

@@ -1,0 +1,143 @@
+package http_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/proxytest"
+	"github.com/idgate/idgate/widget"
+)
+
+func post(t *testing.T, url, orig, token, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if orig != "" {
+		req.Header.Set("Origin", orig)
+	}
+	if token != "" {
+		req.Header.Set("Idgate-Customer-Token", token)
+	}
+	code, _, b := do(t, req)
+	return code, b
+}
+
+// Starting binds the verification to the proven shopper and to this
+// proxy's webhook, and the webhook that comes back lands on both.
+func TestStartBindsShopperAndWebhook(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	url := env.URL + "/proxy/v1/stores/" + storeHash + "/verifications"
+	code, body := post(t, url, origin, env.CustomerJWT(storeHash, 7), `{"cart_id":"`+cartA+`"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	var created proxy.Created
+	if err := json.Unmarshal(body, &created); err != nil || created.ID == "" || !strings.HasPrefix(created.URL, env.Verifier.URL+"/v/") {
+		t.Fatalf("start answer %s (%v)", body, err)
+	}
+	got := env.Verifier.Created()
+	if len(got) != 1 {
+		t.Fatalf("verifier got %d creates", len(got))
+	}
+	c := got[0]
+	st := env.Stores[storeHash]
+	if c.Origin != origin || c.WebhookURL != env.URL+proxy.WebhookPath(storeHash) ||
+		c.WebhookHeaders[st.WebhookHeader] != string(st.WebhookHeaderValue) || len(c.WebhookHeaders) != 1 {
+		t.Fatalf("create request %+v", c)
+	}
+	if strings.Contains(c.ExternalID, cartA) || len(c.ExternalID) > 100 {
+		t.Fatalf("external_id %q exposes the cart or is over 100 characters", c.ExternalID)
+	}
+	sh, err := env.Service.Sealer.OpenRef(storeHash, c.ExternalID)
+	if err != nil || sh != (proxy.Shopper{CartID: cartA, CustomerID: 7}) {
+		t.Fatalf("external_id opens to %+v (%v)", sh, err)
+	}
+	deliverOK(t, env, storeHash, proxytest.Result(c.ID, c.ExternalID, nil))
+	if len(env.Doubles[storeHash].Metafields("customer", "7")) != 1 || len(env.Doubles[storeHash].Metafields("cart", cartA)) != 1 {
+		t.Fatal("outcome not written on both cart and customer")
+	}
+}
+
+func TestStartRefusals(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	url := env.URL + "/proxy/v1/stores/" + storeHash + "/verifications"
+	for name, c := range map[string]struct {
+		origin, token, body string
+		code                int
+		errCode             string
+	}{
+		"other origin":    {"https://evil.example", "", `{"cart_id":"` + cartA + `"}`, 403, "ORIGIN_NOT_ALLOWED"},
+		"bad JSON":        {origin, "", `{"cart_id":`, 400, "MALFORMED_JSON"},
+		"no cart":         {origin, "", `{}`, 422, "VALIDATION_FAILED"},
+		"uppercase cart":  {origin, "", `{"cart_id":"` + strings.ToUpper(cartA) + `"}`, 422, "VALIDATION_FAILED"},
+		"forged customer": {origin, "eyJhbGciOiJub25lIn0.eyJjdXN0b21lciI6eyJpZCI6N319.", `{"cart_id":"` + cartA + `"}`, 401, "UNAUTHENTICATED"},
+		"huge body":       {origin, "", `{"cart_id":"` + strings.Repeat("a", 5000) + `"}`, 413, "PAYLOAD_TOO_LARGE"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, body := post(t, url, c.origin, c.token, c.body)
+			if code != c.code || errorCode(t, body) != c.errCode {
+				t.Fatalf("got %d %s", code, body)
+			}
+		})
+	}
+	if n := len(env.Verifier.Created()); n != 0 {
+		t.Fatalf("refused starts reached the verifier %d times", n)
+	}
+}
+
+func TestWidgetServedCompressedWithETag(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	b, err := widget.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, env.URL+"/widget/v1/idgate.js", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultTransport.RoundTrip(req) // no transparent gunzip
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("ETag") != b.ETag ||
+		!strings.Contains(resp.Header.Get("Cache-Control"), "max-age=86400") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") {
+		t.Fatalf("widget: %d %v", resp.StatusCode, resp.Header)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if !bytes.Equal(plain, b.JS) {
+		t.Fatal("gzipped body is not the bundle")
+	}
+	req.Header.Set("If-None-Match", b.ETag)
+	resp2, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp2.Body.Close()
+	if resp2.StatusCode != http.StatusNotModified {
+		t.Fatalf("revalidation: %d", resp2.StatusCode)
+	}
+	req.Header.Del("If-None-Match")
+	req.Header.Set("Accept-Encoding", "gzip;q=0, identity")
+	resp3, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp3.Body.Close()
+	plain3, _ := io.ReadAll(resp3.Body)
+	if resp3.Header.Get("Content-Encoding") != "" || !bytes.Equal(plain3, b.JS) {
+		t.Fatalf("identity: encoding %q", resp3.Header.Get("Content-Encoding"))
+	}
+}

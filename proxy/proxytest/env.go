@@ -1,0 +1,216 @@
+package proxytest
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/cache"
+	"github.com/idgate/idgate/internal/cache/memory"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
+	"github.com/idgate/idgate/proxy/verifierapi"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// Fixed credentials of every test store (the hash makes them differ).
+const (
+	IntegrationKey = "idgk_test_publishable"
+	ClientID       = "app-client-id"
+	webhookValue   = "hdr-secret-"
+	webhookSecret  = "whsec_test_"
+	clientSecret   = "app-client-secret-"
+)
+
+// Options configure an Env.
+type Options struct {
+	// Stores to serve (hashes, lowercase alphanumeric). Default one store,
+	// bigcommercetest.DefaultStoreHash.
+	Stores []string
+	// Origins allowed for every store. Default https://shop.example.
+	Origins      []string
+	HoldCheckout bool
+	Ruleset      rulesets.Ruleset
+	// Now is the proxy's clock (default time.Now).
+	Now func() time.Time
+	// Cache defaults to the in-process cache.
+	Cache cache.Cache
+}
+
+// Env is a running proxy.
+type Env struct {
+	t        testing.TB
+	URL      string // the proxy's base URL
+	Service  *proxy.Service
+	Verifier *Verifier
+	Doubles  map[string]*bigcommercetest.Double
+	Stores   Stores
+	now      func() time.Time
+}
+
+// Start runs an Env for the test's lifetime.
+func Start(t testing.TB, opts Options) *Env {
+	t.Helper()
+	if len(opts.Stores) == 0 {
+		opts.Stores = []string{bigcommercetest.DefaultStoreHash}
+	}
+	if len(opts.Origins) == 0 {
+		opts.Origins = []string{"https://shop.example"}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Cache == nil {
+		opts.Cache = memory.New(opts.Now)
+	}
+	key := make([]byte, proxy.KeySize)
+	_, _ = rand.Read(key)
+	sealer, err := proxy.NewSealer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &Verifier{Key: IntegrationKey, Allowlist: opts.Origins}
+	t.Cleanup(v.start().Close)
+	vc, err := verifierapi.New(v.URL, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{t: t, Verifier: v, Doubles: map[string]*bigcommercetest.Double{}, Stores: Stores{}, now: opts.Now}
+	for _, hash := range opts.Stores {
+		d := bigcommercetest.Start(t, bigcommercetest.Options{StoreHash: hash})
+		env.Doubles[hash] = d
+		st := &proxy.Store{
+			Hash: hash, AccessToken: bigcommercetest.DefaultToken, APIBaseURL: d.BaseURL(),
+			AppClientID: ClientID, AppClientSecret: bigcommerce.Secret(clientSecret + hash),
+			IntegrationKey: IntegrationKey, WebhookSecret: bigcommerce.Secret(webhookSecret + hash),
+			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
+			HoldCheckout: opts.HoldCheckout, AllowedOrigins: append([]string(nil), opts.Origins...),
+		}
+		if err := st.Normalize(); err != nil {
+			t.Fatal(err)
+		}
+		env.Stores[hash] = st
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.URL = "http://" + ln.Addr().String()
+	env.Service = &proxy.Service{
+		Stores: env.Stores, Sealer: sealer, Cache: opts.Cache, Verifier: vc,
+		PublicURL: env.URL, Now: opts.Now,
+	}
+	app, err := proxyhttp.New(env.Service, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = app.Listener(ln)
+	}()
+	t.Cleanup(func() {
+		_ = app.ShutdownWithTimeout(5 * time.Second)
+		wg.Wait()
+	})
+	return env
+}
+
+// CustomerJWT is what the store's /customer/current.jwt would return for
+// customer id, valid from now.
+func (e *Env) CustomerJWT(hash string, id int64) string {
+	e.t.Helper()
+	st := e.Stores[hash]
+	tok, err := bigcommercetest.CurrentCustomerJWT(bigcommerce.CurrentCustomer{ID: id, Email: "c" + strconv.FormatInt(id, 10) + "@example.com"},
+		st.AppClientID, string(st.AppClientSecret), hash, e.now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tok
+}
+
+// Ref is the external_id the proxy would give a verification for shopper.
+func (e *Env) Ref(hash string, sh proxy.Shopper) string {
+	e.t.Helper()
+	ref, err := e.Service.Sealer.SealRef(hash, sh)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ref
+}
+
+// Result builds a webhook body: verification members over a passing base.
+func Result(requestID, externalID string, verification map[string]any) []byte {
+	v := map[string]any{
+		"license_appears_real": true, "license_expired": false, "over_18": true, "over_21": true,
+		"webcam_appears_live": true, "webcam_face_matches_license_photo": true,
+		"face_match_score": "definite_match", "face_match_confidence": 0.97,
+		"face_match_cosine_similarity": 0.8, "ip_found": true, "is_proxy": false,
+	}
+	for k, val := range verification {
+		v[k] = val
+	}
+	b, _ := json.Marshal(map[string]any{
+		"request_id": requestID, "external_id": externalID, "verification": v, "license_data": map[string]any{},
+	})
+	return b
+}
+
+// NewRequestID is a fresh verification ID.
+func NewRequestID() string { return uuid.NewString() }
+
+// Sign returns the Idgate-Signature of body at t with the store's secret,
+// as the verifier computes it.
+func (e *Env) Sign(hash string, body []byte, at time.Time) string {
+	ts := strconv.FormatInt(at.Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(e.Stores[hash].WebhookSecret))
+	mac.Write([]byte(ts + "."))
+	mac.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// Deliver posts body to the store's webhook as the verifier would: the
+// custom header and a signature made now.
+func (e *Env) Deliver(hash string, body []byte) *http.Response {
+	e.t.Helper()
+	return e.DeliverWith(hash, body, string(e.Stores[hash].WebhookHeaderValue), e.Sign(hash, body, e.now()))
+}
+
+// DeliverWith posts body with the given custom header value and signature.
+func (e *Env) DeliverWith(hash string, body []byte, header, signature string) *http.Response {
+	e.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.URL+proxy.WebhookPath(hash), bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "idgate-webhook/1")
+	if header != "" {
+		req.Header.Set(e.Stores[hash].WebhookHeader, header)
+	}
+	if signature != "" {
+		req.Header.Set("Idgate-Signature", signature)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}

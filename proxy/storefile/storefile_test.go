@@ -1,0 +1,109 @@
+package storefile
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/rulesets"
+)
+
+func sealer(t *testing.T) *proxy.Sealer {
+	t.Helper()
+	key := make([]byte, proxy.KeySize)
+	_, _ = rand.Read(key)
+	s, err := proxy.NewSealer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func store(hash string) *proxy.Store {
+	return &proxy.Store{
+		Hash: hash, AccessToken: bigcommerce.Secret("token-" + hash), AppClientID: "cid", AppClientSecret: bigcommerce.Secret("csecret-" + hash),
+		IntegrationKey: "idgk_" + hash, WebhookSecret: bigcommerce.Secret("whsec-" + hash), WebhookHeaderValue: bigcommerce.Secret("hv-" + hash),
+		HoldCheckout: true, Ruleset: rulesets.Ruleset{RequireAuthentic: true, RequireOver21: true},
+		AllowedOrigins: []string{"https://shop.example"},
+	}
+}
+
+func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "stores.json")
+	s := sealer(t)
+	if err := Put(path, s, store("aaa")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Put(path, s, store("bbb")); err != nil {
+		t.Fatal(err)
+	}
+	changed := store("aaa")
+	changed.AccessToken = "rotated-token"
+	if err := Put(path, s, changed); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"rotated-token", "token-bbb", "csecret-", "whsec-", "hv-"} {
+		if strings.Contains(string(raw), secret) {
+			t.Fatalf("file holds %q in clear:\n%s", secret, raw)
+		}
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode %v, want 0600", fi.Mode().Perm())
+	}
+	loaded, err := Load(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(loaded.List()); n != 2 {
+		t.Fatalf("%d stores, want 2 (Put replaces by hash)", n)
+	}
+	a, err := loaded.Store(context.Background(), "aaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.AccessToken != "rotated-token" || a.AppClientSecret != "csecret-aaa" || a.WebhookSecret != "whsec-aaa" ||
+		a.WebhookHeaderValue != "hv-aaa" || !a.HoldCheckout || !a.Ruleset.RequireOver21 || a.ApprovalTTL != proxy.DefaultApprovalTTL {
+		t.Fatalf("loaded %+v", a)
+	}
+	if _, err := loaded.Store(context.Background(), "zzz"); !errors.Is(err, proxy.ErrUnknownStore) {
+		t.Fatalf("unknown store: %v", err)
+	}
+	// Another key cannot open the file, and says why.
+	if _, err := Load(path, sealer(t)); !errors.Is(err, proxy.ErrSealed) || !strings.Contains(err.Error(), "IDGATE_PROXY_KEY") {
+		t.Fatalf("wrong key: %v", err)
+	}
+}
+
+func TestLoadMissingAndBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	s := sealer(t)
+	if st, err := Load(filepath.Join(dir, "none.json"), s); err != nil || len(st.List()) != 0 {
+		t.Fatalf("missing file: %v", err)
+	}
+	for name, body := range map[string]string{
+		"not JSON":      "{",
+		"wrong version": `{"version":2,"stores":[]}`,
+		"bad secret":    `{"version":1,"stores":[{"store_hash":"abc","access_token":"plain"}]}`,
+	} {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "_"))
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(p, s); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+	if err := Put(filepath.Join(dir, "x.json"), s, &proxy.Store{Hash: "abc"}); !errors.Is(err, proxy.ErrInvalidStore) {
+		t.Fatalf("invalid store put: %v", err)
+	}
+}
