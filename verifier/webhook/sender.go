@@ -68,7 +68,9 @@ func NewSender(o SenderOptions) *Sender {
 		DialContext:         dialer.DialContext,
 		TLSClientConfig:     &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout: tlsTimeout,
-		ForceAttemptHTTP2:   true,
+		// A receiver cannot make us buffer more than this of headers.
+		MaxResponseHeaderBytes: 64 << 10,
+		ForceAttemptHTTP2:      true,
 		// Enough idle connections per host for a full worker to one receiver,
 		// so a busy receiver does not cost a TLS handshake per delivery.
 		MaxIdleConns:        256,
