@@ -60,6 +60,14 @@ func TestQueue(t *testing.T) {
 				}
 				return tx.Commit(ctx)
 			},
+			Delete: func(ctx context.Context, id string) error {
+				return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+					if _, err := tx.Exec(ctx, `DELETE FROM test_verifications WHERE id = $1`, id); err != nil {
+						return err
+					}
+					return postgres.Forget(ctx, tx, id)
+				})
+			},
 			Status: func(ctx context.Context, id string) (string, error) {
 				var st string
 				err := pool.QueryRow(ctx, `SELECT status FROM test_verifications WHERE id = $1`, id).Scan(&st)

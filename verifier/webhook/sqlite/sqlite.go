@@ -67,6 +67,21 @@ func Enqueue(ctx context.Context, tx *sql.Tx, d webhook.Delivery, now time.Time)
 	return nil
 }
 
+// Forget deletes a verification's deliveries and their log inside the
+// caller's transaction (the one deleting the verification): deleted
+// verifications send no webhook, not even a pending retry. An attempt in
+// flight then finds its lease gone and records nothing.
+func Forget(ctx context.Context, tx *sql.Tx, verificationID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_attempts WHERE delivery_id IN
+		(SELECT id FROM webhook_deliveries WHERE verification_id = ?)`, verificationID); err != nil {
+		return fmt.Errorf("forget webhooks of %s: %w", verificationID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE verification_id = ?`, verificationID); err != nil {
+		return fmt.Errorf("forget webhooks of %s: %w", verificationID, err)
+	}
+	return nil
+}
+
 const deliveryColumns = `id, account_id, verification_id, url, headers, payload, state, attempts, next_attempt_at, created_at`
 
 // Claim implements webhook.Queue.

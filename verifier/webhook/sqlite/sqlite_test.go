@@ -66,6 +66,20 @@ func TestQueue(t *testing.T) {
 				}
 				return tx.Commit()
 			},
+			Delete: func(ctx context.Context, id string) error {
+				tx, err := db.BeginTx(ctx, nil)
+				if err != nil {
+					return err
+				}
+				defer tx.Rollback()
+				if _, err := tx.ExecContext(ctx, `DELETE FROM test_verifications WHERE id = ?`, id); err != nil {
+					return err
+				}
+				if err := sqlite.Forget(ctx, tx, id); err != nil {
+					return err
+				}
+				return tx.Commit()
+			},
 			Status: func(ctx context.Context, id string) (string, error) {
 				var st string
 				err := db.QueryRowContext(ctx, `SELECT status FROM test_verifications WHERE id = ?`, id).Scan(&st)

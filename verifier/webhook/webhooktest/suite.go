@@ -27,6 +27,9 @@ type Backend struct {
 	// "completed" and enqueues d (due at now) in one transaction, which it
 	// rolls back instead of committing when rollback is set.
 	Complete func(ctx context.Context, d webhook.Delivery, now time.Time, rollback bool) error
+	// Delete deletes the stand-in verification and, in the same
+	// transaction, forgets its deliveries.
+	Delete func(ctx context.Context, verificationID string) error
 	// Status is the stand-in verification's status, "" when absent.
 	Status func(ctx context.Context, verificationID string) (string, error)
 	// Reopen returns a new Queue on a new connection pool to the same
@@ -50,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) Backend) {
 		{"CrashDuringAttempt", testCrashDuringAttempt},
 		{"ConcurrentWorkersAttemptOnce", testConcurrentWorkers},
 		{"ManualRetry", testManualRetry},
+		{"DeletedVerificationSendsNothing", testDeleted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -371,5 +375,36 @@ func testManualRetry(t *testing.T, e *env) {
 	if len(h) != 2 || h[0].ID != retry.ID || h[0].State != webhook.StateDelivered || len(h[0].Attempts) != 1 ||
 		h[1].ID != d.ID || h[1].State != webhook.StateFailed || len(h[1].Attempts) != 3 {
 		t.Fatalf("history after retry: %+v", h)
+	}
+}
+
+func testDeleted(t *testing.T, e *env) {
+	e.receive(Always(http.StatusInternalServerError))
+	d, other := e.newDelivery(), e.newDelivery()
+	e.complete(d)
+	e.complete(other)
+	w := e.worker(e.b.Queue, 8)
+	e.runAt(w, t0, 2)
+	// A claim in flight when the verification is deleted records nothing.
+	claimed, err := e.b.Queue.Claim(context.Background(), t0.Add(5*time.Second), 10, lease)
+	if err != nil || len(claimed) != 2 {
+		t.Fatalf("claim: %d, %v", len(claimed), err)
+	}
+	if err := e.b.Delete(context.Background(), d.VerificationID); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	for _, c := range claimed {
+		res := webhook.AttemptResult{Attempt: c.Attempt, StartedAt: t0.Add(5 * time.Second), StatusCode: 200}
+		err := e.b.Queue.Record(context.Background(), c, res, webhook.Outcome{State: webhook.StateDelivered})
+		if deleted := c.VerificationID == d.VerificationID; deleted != errors.Is(err, webhook.ErrLeaseLost) {
+			t.Errorf("record for %s (deleted %v): %v", c.VerificationID, deleted, err)
+		}
+	}
+	e.runAt(w, t0.Add(time.Hour), 0)
+	if h := e.history(d.VerificationID); len(h) != 0 {
+		t.Fatalf("deleted verification still has deliveries: %+v", h)
+	}
+	if h := e.history(other.VerificationID); len(h) != 1 || h[0].State != webhook.StateDelivered {
+		t.Fatalf("the other verification's delivery was touched: %+v", h)
 	}
 }
