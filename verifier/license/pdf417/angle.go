@@ -15,6 +15,10 @@ const (
 	fineStep    = 0.1 * math.Pi / 180
 )
 
+// maxSamples caps the points of one angle search, so that a region
+// spanning a whole 12 MP photo costs no more than a typical symbol.
+const maxSamples = 150_000
+
 // profile holds sample points relative to a centre with their values, and
 // scores how sharply they line up when projected onto an axis.
 type profile struct {
@@ -98,8 +102,10 @@ func refineAngle(work *image.Gray, r region, f, uFrom, uTo float64) float64 {
 	x0, x1 := max(b.Min.X, int(cx-ext)), min(b.Max.X, int(cx+ext)+1)
 	y0, y1 := max(b.Min.Y, int(cy-ext)), min(b.Max.Y, int(cy+ext)+1)
 	p := newProfile(ext)
-	// Every other row is plenty.
-	for y := y0; y < y1; y += 2 {
+	// Rows along the bars are redundant: skip enough of them to stay under
+	// maxSamples, and at least every other one.
+	step := max(2, (x1-x0)*(y1-y0)/maxSamples+1)
+	for y := y0; y < y1; y += step {
 		for x := x0; x < x1; x++ {
 			dx, dy := float64(x)-cx, float64(y)-cy
 			if pu := dx*r.u.X + dy*r.u.Y; pu < uFrom*hu || pu > uTo*hu || math.Abs(dx*r.v.X+dy*r.v.Y) > hv {
@@ -119,9 +125,11 @@ func rowAngle(crop *image.Gray) float64 {
 	w, h := crop.Rect.Dx(), crop.Rect.Dy()
 	cx, cy := float64(w)/2, float64(h)/2
 	p := newProfile(math.Hypot(cx, cy))
+	// Here the columns are the redundant direction.
+	step := max(2, w*h/maxSamples+1)
 	for y := 1; y < h-1; y++ {
 		up, down := crop.Pix[(y-1)*crop.Stride:], crop.Pix[(y+1)*crop.Stride:]
-		for x := 0; x < w; x += 2 {
+		for x := 0; x < w; x += step {
 			gy := math.Abs(float64(int(down[x]) - int(up[x])))
 			p.add(float64(x)-cx, float64(y)-cy, gy)
 		}

@@ -97,3 +97,21 @@ func TestCleanByteExactAcrossLevels(t *testing.T) {
 		}
 	}
 }
+
+// The locator reads the bar direction modulo 180°, and zxing reads a
+// symbol upside down, so a card at any angle decodes, well beyond the
+// set's ±20°.
+func TestDecodeAnyOrientation(t *testing.T) {
+	for i, deg := range []float64{35, 90, 180, 250} {
+		c := synth.Set(uint64(40+i), 1)[0]
+		c.RotationDeg = deg
+		img, err := c.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := pdf417.Decode(context.Background(), img, nil)
+		if err != nil || !bytes.Equal(got, c.Payload) {
+			t.Errorf("%v°: %v", deg, err)
+		}
+	}
+}

@@ -37,21 +37,21 @@ func intersect(a, b line) (raster.Point, bool) {
 	return raster.Point{X: a.p.X + t*a.d.X, Y: a.p.Y + t*a.d.Y}, true
 }
 
-// rectified samples the region through the homography that makes the bars
-// at both ends vertical and the rows level, scaled by s. ok is false when
-// the upright crop needs no such correction.
-func (r region) rectified(g *image.Gray, s float64) (img *image.Gray, ok bool) {
+// rectification returns the map from the upright crop's pixels (scale 1)
+// to the rectified ones' sources, or ok false when the upright crop needs
+// no such correction.
+func (r region) rectification(g *image.Gray) (toCrop raster.Homography, ok bool) {
 	crop := r.upright(g, 1)
 	w, h := float64(crop.Rect.Dx()), float64(crop.Rect.Dy())
 	if w < 8 || h < 8 {
-		return nil, false
+		return raster.Homography{}, false
 	}
 	whole := region{center: raster.Point{X: w/2 - 0.5, Y: h/2 - 0.5}, u: raster.Point{X: 1}, v: raster.Point{Y: 1}, halfU: w / 2, halfV: h / 2}
 	aL := refineAngle(crop, whole, 1, -1, -sideSlice)
 	aR := refineAngle(crop, whole, 1, sideSlice, 1)
 	rho := rowAngle(crop)
 	if math.Abs(aL) < minSkew && math.Abs(aR) < minSkew && math.Abs(rho) < minSkew {
-		return nil, false
+		return raster.Homography{}, false
 	}
 	mid := (1 + sideSlice) / 2 // centre of an end slice
 	xL, xR := w/2*(1-mid), w/2*(1+mid)
@@ -64,15 +64,23 @@ func (r region) rectified(g *image.Gray, s float64) (img *image.Gray, ok bool) {
 	for i, pair := range [4][2]line{{left, top}, {right, top}, {right, bottom}, {left, bottom}} {
 		p, ok := intersect(pair[0], pair[1])
 		if !ok {
-			return nil, false
+			return raster.Homography{}, false
 		}
 		src[i] = p
 	}
-	dst := [4]raster.Point{{X: xL * s, Y: yT * s}, {X: xR * s, Y: yT * s}, {X: xR * s, Y: yB * s}, {X: xL * s, Y: yB * s}}
-	toCrop, err := raster.FromQuad(dst, src)
+	dst := [4]raster.Point{{X: xL, Y: yT}, {X: xR, Y: yT}, {X: xR, Y: yB}, {X: xL, Y: yB}}
+	m, err := raster.FromQuad(dst, src)
 	if err != nil {
-		return nil, false
+		return raster.Homography{}, false
 	}
-	// Sample the photo itself, not the crop, to interpolate only once.
-	return raster.Warp(g, int(w*s), int(h*s), toCrop.Then(r.uprightMap(1)), 0xff), true
+	return m, true
+}
+
+// rectified samples the photo through toCrop (from rectification) at
+// scale s, going straight to the photo so as to interpolate only once.
+func (r region) rectified(g *image.Gray, toCrop raster.Homography, s float64) *image.Gray {
+	// Pixel centres of the scaled image onto those of the scale-1 one.
+	scale := raster.Homography{1 / s, 0, 0.5/s - 0.5, 0, 1 / s, 0.5/s - 0.5, 0, 0, 1}
+	m := scale.Then(toCrop).Then(r.uprightMap(1))
+	return raster.Warp(g, int(2*r.halfU*s), int(2*r.halfV*s), m, 0xff)
 }

@@ -2,6 +2,8 @@ package pdf417
 
 import (
 	"image"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
 // strategy is one way to present the photo to zxing.
@@ -80,11 +82,11 @@ func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
 		if px := 4 * r.halfU * r.halfV * scale * scale; px > maxUprightPixels {
 			return nil, "region too large to upscale"
 		}
-		img, ok := r.rectified(s.gray, scale)
+		toCrop, ok := s.rectification()
 		if !ok {
 			return nil, "no keystone or shear to correct"
 		}
-		return img, ""
+		return r.rectified(s.gray, toCrop, scale), ""
 	}
 }
 
@@ -92,6 +94,10 @@ func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
 type session struct {
 	gray *image.Gray
 	loc  *located
+	// The first region's rectification, once measured.
+	rectDone bool
+	rectOK   bool
+	toCrop   raster.Homography
 }
 
 func newSession(g *image.Gray) *session { return &session{gray: g} }
@@ -105,3 +111,11 @@ func (s *session) located() *located {
 }
 
 func (s *session) regions() []region { return s.located().regions }
+
+func (s *session) rectification() (raster.Homography, bool) {
+	if !s.rectDone {
+		s.toCrop, s.rectOK = s.regions()[0].rectification(s.gray)
+		s.rectDone = true
+	}
+	return s.toCrop, s.rectOK
+}
