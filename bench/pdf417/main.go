@@ -35,6 +35,15 @@ func main() {
 type tally struct{ ours, plain, n int }
 
 func run(seed uint64, perKind, big int) error {
+	if perKind > 0 {
+		if err := degradedSet(seed, perKind); err != nil {
+			return err
+		}
+	}
+	return timeBig(seed, big)
+}
+
+func degradedSet(seed uint64, perKind int) error {
 	set := synth.Set(seed, perKind)
 	byKind := map[string]*tally{}
 	wins := map[string]int{}
@@ -76,7 +85,7 @@ func run(seed uint64, perKind, big int) error {
 		fmt.Printf(" %s=%d", s, wins[s])
 	}
 	fmt.Println()
-	return timeBig(seed, big)
+	return nil
 }
 
 func printRow(name string, t tally) {
