@@ -27,7 +27,7 @@ func Decode(ctx context.Context, img image.Image, accept func([]byte) error) ([]
 // Decode runs the strategies in order until one yields a payload that
 // accept returns nil for (a nil accept takes the first payload). The budget
 // is checked between steps: a single zxing call is not interruptible, so an
-// overrun is bounded by one step.
+// overrun is bounded by one step. Decode is safe for concurrent use.
 func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte) error) ([]byte, Report, error) {
 	now := d.Now
 	if now == nil {
@@ -62,12 +62,8 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 			return nil, rep, fmt.Errorf("decode pdf417: budget of %v spent: %w: %w", budget, ErrNoBarcode, context.DeadlineExceeded)
 		}
 		t0 := now()
-		payload, outcome, err := s.try(st, accept)
+		payload, outcome := s.try(st, accept)
 		rep.Steps = append(rep.Steps, Step{Strategy: st.name, Duration: now().Sub(t0), Outcome: outcome})
-		if err != nil {
-			finish()
-			return nil, rep, fmt.Errorf("decode pdf417: %s: %w", st.name, err)
-		}
 		if payload != nil {
 			rep.Strategy = st.name
 			finish()
@@ -78,23 +74,25 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 	return nil, rep, fmt.Errorf("decode pdf417: %d strategies tried: %w", len(strategies), ErrNoBarcode)
 }
 
-// try runs one strategy: a nil payload with a nil error means "go on".
-func (s *session) try(st strategy, accept func([]byte) error) ([]byte, string, error) {
+// try runs one strategy and returns the accepted payload, or nil and why
+// not. A library error (an exception inside zxing-cpp) fails only its own
+// step: the next may present an image the library copes with.
+func (s *session) try(st strategy, accept func([]byte) error) ([]byte, string) {
 	img, skip := st.prepare(s)
 	if img == nil {
-		return nil, "skipped: " + skip, nil
+		return nil, "skipped: " + skip
 	}
 	res, err := zxing.Read(img, st.tryHarder)
 	if errors.Is(err, zxing.ErrNotFound) {
-		return nil, "not found", nil
+		return nil, "not found"
 	}
 	if err != nil {
-		return nil, "error", err
+		return nil, "error: " + err.Error()
 	}
 	if accept != nil {
 		if err := accept(res.Bytes); err != nil {
-			return nil, "rejected: " + err.Error(), nil
+			return nil, "rejected: " + err.Error()
 		}
 	}
-	return res.Bytes, "decoded", nil
+	return res.Bytes, "decoded"
 }

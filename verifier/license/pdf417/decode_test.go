@@ -110,3 +110,22 @@ func TestDecodeCanceledContext(t *testing.T) {
 		t.Fatalf("steps ran after cancel: %+v", rep.Steps)
 	}
 }
+
+func TestDecodeConcurrent(t *testing.T) {
+	img := symbolImage(t, aamvaSample)
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			got, _, err := Decode(context.Background(), img, nil)
+			if err == nil && !bytes.Equal(got, []byte(aamvaSample)) {
+				err = errors.New("wrong bytes")
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -47,7 +47,7 @@ type Report struct {
 type Step struct {
 	Strategy string        `json:"strategy"`
 	Duration time.Duration `json:"duration_ns"`
-	// Outcome is "decoded", "not found", "skipped: <why>" or
-	// "rejected: <accept error>".
+	// Outcome is "decoded", "not found", "skipped: <why>",
+	// "rejected: <accept error>" or "error: <zxing-cpp exception>".
 	Outcome string `json:"outcome"`
 }
