@@ -64,7 +64,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	limiter, ready, closeLimiter, err := newLimiter(cfg)
+	limiter, ready, closeLimiter, err := newLimiter(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -132,9 +132,11 @@ func signingKeys(cfg config.Config) ([]verifier.SigningKey, error) {
 	return nil, errors.New("IDGATE_JWT_KEYS is required in production (kid:base64secret,...; e.g. k1:$(openssl rand -base64 32)), or run serve --dev")
 }
 
-// newLimiter is Redis when IDGATE_REDIS_URL is set (then /readyz pings it),
-// else the in-process limiter.
-func newLimiter(cfg config.Config) (ratelimit.Limiter, []vhttp.ReadyCheck, func(), error) {
+// newLimiter is Redis when IDGATE_REDIS_URL is set, else the in-process
+// limiter. While Redis is unreachable the in-process limiter stands in
+// (limits become per instance rather than vanishing or locking everyone
+// out); /readyz then reports "degraded" but keeps the instance in rotation.
+func newLimiter(cfg config.Config, log *slog.Logger) (ratelimit.Limiter, []vhttp.ReadyCheck, func(), error) {
 	if cfg.RedisURL == "" {
 		return memory.New(time.Now), nil, func() {}, nil
 	}
@@ -142,9 +144,15 @@ func newLimiter(cfg config.Config) (ratelimit.Limiter, []vhttp.ReadyCheck, func(
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("IDGATE_REDIS_URL: %w", err)
 	}
+	// Short timeouts and no dial retries: a dead Redis should cost one
+	// quick failure per probe, not seconds per request.
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 500*time.Millisecond, 500*time.Millisecond, 500*time.Millisecond
+	opts.MaxRetries = 1
 	client := goredis.NewClient(opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
-	return rlredis.New(client, "idgate:rl:", time.Now), []vhttp.ReadyCheck{{Name: "redis", Check: ping}}, func() { client.Close() }, nil
+	onError := func(err error) { log.Warn("rate limiter: Redis unavailable, counting in process", "err", err) }
+	limiter := ratelimit.Fallback(rlredis.New(client, "idgate:rl:", time.Now), memory.New(time.Now), onError)
+	return limiter, []vhttp.ReadyCheck{{Name: "redis", Check: ping, Degraded: true}}, func() { client.Close() }, nil
 }
 
 // ensureDemoAccount creates the demo account with a random password on the

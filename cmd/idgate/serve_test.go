@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -212,6 +213,40 @@ func TestServeWithRedis(t *testing.T) {
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&ready); err != nil || resp.StatusCode != 200 || ready.Checks["redis"] != "ok" || ready.Checks["database"] != "ok" {
 		t.Fatalf("readyz %d %+v %v", resp.StatusCode, ready, err)
+	}
+	http.DefaultClient.CloseIdleConnections()
+	if code := stop(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// With Redis unreachable, serve keeps answering: the limiter counts in
+// process (the sign-in limit still bites) and /readyz says degraded with 200.
+func TestServeWithRedisDown(t *testing.T) {
+	inTempDir(t)
+	t.Setenv("IDGATE_REDIS_URL", "redis://127.0.0.1:1/0")
+	base, _, stop := startServe(t)
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ready struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&ready)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || ready.Status != "degraded" || ready.Checks["redis"] != "unavailable" {
+		t.Fatalf("readyz %d %+v %v", resp.StatusCode, ready, err)
+	}
+	var codes []int
+	for range 6 {
+		code, _ := signIn(t, base, "nobody@example.com", "wrong password")
+		codes = append(codes, code)
+	}
+	want := []int{401, 401, 401, 401, 401, 429}
+	if !slices.Equal(codes, want) {
+		t.Fatalf("sign-in statuses with Redis down %v, want %v (limits enforced in process)", codes, want)
 	}
 	http.DefaultClient.CloseIdleConnections()
 	if code := stop(); code != 0 {

@@ -22,7 +22,8 @@ func (s *Server) healthz(c *fiber.Ctx) error {
 }
 
 // readyz pings every dependency. A failure is 503 with the failing check
-// named but its error only logged.
+// named but its error only logged; a failing Degraded check alone is 200
+// with status "degraded".
 func (s *Server) readyz(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), readyTimeout)
 	defer cancel()
@@ -31,12 +32,16 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 		if err := chk.Check(ctx); err != nil {
 			Logger(c).Warn("readiness check failed", "check", chk.Name, "err", err)
 			r.Checks[chk.Name] = "unavailable"
-			r.Status = "unavailable"
+			if !chk.Degraded {
+				r.Status = "unavailable"
+			} else if r.Status == "ok" {
+				r.Status = "degraded"
+			}
 			continue
 		}
 		r.Checks[chk.Name] = "ok"
 	}
-	if r.Status != "ok" {
+	if r.Status == "unavailable" {
 		c.Status(fiber.StatusServiceUnavailable)
 	}
 	return c.JSON(r)

@@ -149,3 +149,25 @@ func TestHealthReadyMetricsOpenAPI(t *testing.T) {
 		}
 	}
 }
+
+// Redis is marked Degraded by serve (the limiter falls back to in-process
+// counting), so its outage alone must not take the instance out of rotation.
+func TestReadyzDegradedDependency(t *testing.T) {
+	h := newHarness(t, func(d *Deps) {
+		d.Ready = []ReadyCheck{{Name: "redis", Degraded: true, Check: func(context.Context) error {
+			return errors.New("redis: connection refused")
+		}}}
+	})
+	var ready readiness
+	r := h.do("GET", "/readyz", "")
+	r.json(t, &ready)
+	if r.status != 200 || ready.Status != "degraded" || ready.Checks["redis"] != "unavailable" || ready.Checks["database"] != "ok" {
+		t.Fatalf("readyz with degraded redis %d %s", r.status, r.body)
+	}
+	h.store.Close()
+	r = h.do("GET", "/readyz", "")
+	r.json(t, &ready)
+	if r.status != 503 || ready.Status != "unavailable" {
+		t.Fatalf("readyz with database down too %d %s", r.status, r.body)
+	}
+}

@@ -40,6 +40,10 @@ var DefaultAuthLimit = ratelimit.Limit{Rate: 5, Period: time.Minute}
 type ReadyCheck struct {
 	Name  string
 	Check func(context.Context) error
+	// Degraded marks a dependency the server can work without (Redis: the
+	// limiter falls back to in-process counting). Its failure reports
+	// status "degraded" with 200, so a load balancer keeps the instance.
+	Degraded bool
 }
 
 // Deps are everything the server needs; nothing is global.
