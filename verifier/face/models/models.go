@@ -6,6 +6,7 @@ package models
 import (
 	"bufio"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,6 +15,13 @@ import (
 	"path/filepath"
 	"strings"
 )
+
+// Hashes is models.sha256, the list `make models` installs and checks; it
+// sits beside this code so the list and the code that trusts it change
+// together.
+//
+//go:embed models.sha256
+var Hashes string
 
 // EnvDir overrides where models are read from.
 const EnvDir = "IDGATE_MODELS_DIR"

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/idgate/idgate/verifier/face"
 )
 
 func TestReadFileVerifiesHash(t *testing.T) {
@@ -72,7 +70,7 @@ func TestDefaultDir(t *testing.T) {
 }
 
 func TestRepoListParses(t *testing.T) {
-	s, err := Open(t.TempDir(), face.ModelHashes)
+	s, err := Open(t.TempDir(), Hashes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +80,7 @@ func TestRepoListParses(t *testing.T) {
 }
 
 func FuzzParseList(f *testing.F) {
-	f.Add(face.ModelHashes)
+	f.Add(Hashes)
 	f.Add("# c\n" + strings.Repeat("a", 64) + "  *x/y.bin\n")
 	f.Fuzz(func(t *testing.T, list string) {
 		hashes, err := parseList(list)

@@ -236,3 +236,31 @@ func TestCropAndResizeMatchesTensorFlow(t *testing.T) {
 		t.Fatal("accepted a NaN box")
 	}
 }
+
+func TestWarpAffine(t *testing.T) {
+	x := New(1, 3, 3, 1)
+	for i := range x.Data {
+		x.Data[i] = float32(i) // value = 3·y + x
+	}
+	got := &Tensor{}
+	// Identity reproduces the image.
+	if err := WarpAffine(got, x, [6]float64{1, 0, 0, 0, 1, 0}, 3, 3); err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "identity", got, x, 0)
+	// Transpose (u↔v) with a half-pixel shift in x interpolates.
+	if err := WarpAffine(got, x, [6]float64{0, 1, 0.5, 1, 0, 0}, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	// (u,v)=(0,0) → src (0.5, 0): 0.5; (1,0) → (0.5, 1): 3.5;
+	// (0,1) → (1.5, 0): 1.5; (1,1) → (1.5, 1): 4.5.
+	assertClose(t, "transpose", got, FromData([]float32{0.5, 3.5, 1.5, 4.5}, 1, 2, 2, 1), 1e-6)
+	// Entirely outside: zeros.
+	if err := WarpAffine(got, x, [6]float64{1, 0, 10, 0, 1, 10}, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "outside", got, New(1, 2, 2, 1), 0)
+	if err := WarpAffine(got, x, [6]float64{math.Inf(1)}, 2, 2); err == nil {
+		t.Fatal("accepted a non-finite matrix")
+	}
+}

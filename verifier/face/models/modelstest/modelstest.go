@@ -5,7 +5,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/models"
 )
 
@@ -14,7 +13,7 @@ import (
 // a CI run must never turn green by skipping inference tests.
 func Set(t testing.TB) *models.Set {
 	t.Helper()
-	s, err := models.Open("", face.ModelHashes)
+	s, err := models.Open("", models.Hashes)
 	if err != nil {
 		t.Fatal(err)
 	}
