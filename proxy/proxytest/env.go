@@ -137,12 +137,16 @@ func Start(t testing.TB, opts Options) *Env {
 func (e *Env) CustomerJWT(hash string, id int64) string {
 	e.t.Helper()
 	st := e.Stores[hash]
-	tok, err := bigcommercetest.CurrentCustomerJWT(bigcommerce.CurrentCustomer{ID: id, Email: "c" + strconv.FormatInt(id, 10) + "@example.com"},
-		st.AppClientID, string(st.AppClientSecret), hash, e.now())
+	tok, err := bigcommercetest.CurrentCustomerJWT(e.customer(id), st.AppClientID, string(st.AppClientSecret), hash, e.now())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return tok
+}
+
+// customer is the test customer with ID id.
+func (e *Env) customer(id int64) bigcommerce.CurrentCustomer {
+	return bigcommerce.CurrentCustomer{ID: id, Email: "c" + strconv.FormatInt(id, 10) + "@example.com"}
 }
 
 // Ref is the external_id the proxy would give a verification for shopper.

@@ -1,6 +1,6 @@
-// The widget's UI, in a closed Shadow DOM so theme CSS cannot break it and
-// it cannot break the theme. Themed through CSS variables set on the page:
-// --idgate-accent, --idgate-accent-text, --idgate-ok, --idgate-error,
+// The widget's UI, in a Shadow DOM so theme CSS cannot break it and it
+// cannot break the theme (open, so tests and assistive tools can read it).
+// Themed through CSS variables set on the page: --idgate-accent, --idgate-accent-text, --idgate-ok, --idgate-error,
 // --idgate-radius, --idgate-font.
 import type { Strings } from "./strings";
 
@@ -37,7 +37,7 @@ export class View {
   ) {
     this.host = doc.createElement("div");
     this.host.setAttribute("data-idgate-widget", "");
-    this.root = this.host.attachShadow({ mode: "closed" });
+    this.root = this.host.attachShadow({ mode: "open" });
     const style = doc.createElement("style");
     style.textContent = CSS;
     this.box = doc.createElement("div");

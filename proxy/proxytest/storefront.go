@@ -1,0 +1,135 @@
+package proxytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
+)
+
+// Storefront is a demo storefront with Cornerstone-like cart markup: the
+// cart page with its "Check out" button, the header's cart preview and the
+// wallet buttons, the storefront cart API and /customer/current.jwt, and
+// the footer script tag as the Scripts API installs it.
+type Storefront struct {
+	URL string // its origin, http://127.0.0.1:port
+
+	env  *Env
+	hash string
+
+	mu       sync.Mutex
+	cart     string
+	customer int64
+}
+
+// ListenStorefront reserves the storefront's address first, because its
+// origin must be in the store's configuration before the proxy starts.
+func ListenStorefront(t testing.TB) (net.Listener, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln, "http://" + ln.Addr().String()
+}
+
+// ServeStorefront serves the store hash's storefront on ln until the test
+// ends.
+func ServeStorefront(t testing.TB, ln net.Listener, env *Env, hash string) *Storefront {
+	t.Helper()
+	sf := &Storefront{URL: "http://" + ln.Addr().String(), env: env, hash: hash}
+	srv := &http.Server{Handler: sf, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return sf
+}
+
+// SetShopper sets the session's cart ("" for none) and logged-in customer
+// (0 for a guest).
+func (sf *Storefront) SetShopper(cart string, customer int64) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	sf.cart, sf.customer = cart, customer
+}
+
+func (sf *Storefront) shopper() (string, int64) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	return sf.cart, sf.customer
+}
+
+// ScriptSrc is the footer script URL for the store.
+func (sf *Storefront) ScriptSrc() string {
+	return sf.env.URL + proxyhttp.WidgetPath + "?store=" + url.QueryEscape(sf.hash) + "&client=" + url.QueryEscape(sf.env.Stores[sf.hash].AppClientID)
+}
+
+var page = template.Must(template.New("cart").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Demo store — Your Cart</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
+header{display:flex;justify-content:space-between;padding:12px 24px;background:#f4f4f4}
+main{max-width:720px;margin:24px auto;padding:0 24px}
+.button{display:inline-block;padding:10px 18px;border:1px solid #444;border-radius:4px;text-decoration:none;color:#222;background:#fff}
+.button--primary{background:#222;color:#fff}
+table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;border-bottom:1px solid #ddd}
+</style></head>
+<body>
+<header><strong>Demo store</strong>
+ <div class="previewCart"><div class="previewCartAction"><div class="previewCartAction-checkout">
+  <a href="/checkout" class="button button--small button--primary">Check out</a></div></div></div></header>
+<main class="page">
+ <h1 class="page-heading">Your Cart (1 item)</h1>
+ <table class="cart"><tr><td>Craft IPA, 6-pack</td><td>$12.00</td></tr></table>
+ <div class="cart-totals">Grand total: $12.00</div>
+ <div class="cart-actions"><a class="button button--primary" href="/checkout" title="Click here to proceed to checkout">Check out</a></div>
+ <div class="cart-additionalCheckoutButtons"><button type="button" class="button" onclick="location.href='/checkout'">Pay with Wallet</button></div>
+</main>
+{{range .Scripts}}<script src="{{.}}"></script>
+{{end}}</body></html>`))
+
+// ServeHTTP serves the storefront. /?twice=1 includes the footer script
+// twice, as a misconfigured store might.
+func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	cart, customer := sf.shopper()
+	switch r.URL.Path {
+	case "/", "/cart.php":
+		scripts := []string{sf.ScriptSrc()}
+		if r.URL.Query().Get("twice") == "1" {
+			scripts = append(scripts, sf.ScriptSrc())
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = page.Execute(w, struct{ Scripts []string }{scripts})
+	case "/api/storefront/carts":
+		carts := []map[string]any{}
+		if cart != "" {
+			carts = append(carts, map[string]any{"id": cart, "customerId": customer, "currency": map[string]string{"code": "USD"}, "cartAmount": 12})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(carts)
+	case "/customer/current.jwt":
+		st := sf.env.Stores[sf.hash]
+		if customer == 0 || r.URL.Query().Get("app_client_id") != st.AppClientID {
+			http.Error(w, "not logged in", http.StatusNotFound)
+			return
+		}
+		tok, err := bigcommercetest.CurrentCustomerJWT(sf.env.customer(customer), st.AppClientID, string(st.AppClientSecret), sf.hash, sf.env.now())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"token": tok})
+	case "/checkout":
+		fmt.Fprint(w, "<!doctype html><title>Checkout</title><h1>Checkout</h1>")
+	default:
+		http.NotFound(w, r)
+	}
+}
