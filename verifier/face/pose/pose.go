@@ -34,25 +34,28 @@ const (
 //     cheek, on the image's right, is lower).
 type Pose struct{ Yaw, Pitch, Roll float64 }
 
-// Estimate builds the head's frame from two vectors, cheek to cheek
-// (x axis) and forehead to chin (y axis, made orthogonal), with z their
-// cross product, and reads the angles off the face normal (−z) and the x
-// axis. Depth is rescaled to pixels first: the model's z shares the 192 px
-// crop's scale, so it is multiplied by the box side / 192 like x and y.
+// Estimate builds the head's frame from two vectors: forehead to chin
+// (the y axis) and cheek to cheek (made orthogonal to y: the x axis), with
+// z = x × y pointing into the scene. Depth is rescaled to pixels first:
+// the model's z shares the 192 px crop's scale, so it is multiplied by the
+// box side / 192 like x and y. The frame is read as the rotation
+// roll · pitch · yaw (yaw about the head's vertical axis, then pitch, then
+// roll in the image plane):
+//
+//	pitch = asin(y.z), roll = atan2(−y.x, y.y), yaw = atan2(x.z, z.z)
 func Estimate(m *facemesh.Mesh) Pose {
 	zs := (m.Max.X - m.Min.X) / 192
 	pt := func(i int) vec {
 		p := m.Points[i]
 		return vec{p[0], p[1], p[2] * zs}
 	}
-	x := pt(LeftCheek).sub(pt(RightCheek)).unit()
-	down := pt(Chin).sub(pt(Forehead)).unit()
-	z := x.cross(down).unit()
-	n := vec{-z[0], -z[1], -z[2]} // towards the camera
+	y := pt(Chin).sub(pt(Forehead)).unit()
+	z := pt(LeftCheek).sub(pt(RightCheek)).unit().cross(y).unit()
+	x := y.cross(z)
 	return Pose{
-		Yaw:   deg(math.Atan2(n[0], -n[2])),
-		Pitch: deg(math.Asin(clamp(n[1], -1, 1))),
-		Roll:  deg(math.Atan2(x[1], x[0])),
+		Yaw:   deg(math.Atan2(x[2], z[2])),
+		Pitch: deg(math.Asin(clamp(y[2], -1, 1))),
+		Roll:  deg(math.Atan2(-y[0], y[1])),
 	}
 }
 
