@@ -121,13 +121,13 @@ func (s *Store) Normalize() error {
 		s.Ruleset = rulesets.Default()
 	}
 	var missing []string
-	for name, v := range map[string]string{
-		"access token": string(s.AccessToken), "app client ID": s.AppClientID,
-		"app client secret": string(s.AppClientSecret), "integration key": s.IntegrationKey,
-		"webhook secret": string(s.WebhookSecret), "webhook header value": string(s.WebhookHeaderValue),
+	for _, f := range []struct{ name, value string }{
+		{"access token", string(s.AccessToken)}, {"app client ID", s.AppClientID},
+		{"app client secret", string(s.AppClientSecret)}, {"integration key", s.IntegrationKey},
+		{"webhook secret", string(s.WebhookSecret)}, {"webhook header value", string(s.WebhookHeaderValue)},
 	} {
-		if v == "" {
-			missing = append(missing, name)
+		if f.value == "" {
+			missing = append(missing, f.name)
 		}
 	}
 	if len(missing) > 0 {

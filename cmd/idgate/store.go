@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/storefile"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// Proxy settings read by the store commands (and by the proxy server).
+const (
+	envProxyKey    = "IDGATE_PROXY_KEY"    // base64 of 32 random bytes: openssl rand -base64 32
+	envProxyStores = "IDGATE_PROXY_STORES" // the store file
+	defaultStores  = "./var/proxy-stores.json"
+	// maxSecretsInput bounds the secrets JSON read from stdin.
+	maxSecretsInput = 64 << 10
+)
+
+func init() {
+	register(command{
+		Name:    "store add",
+		Summary: "add or replace a storefront in the proxy's store file; secrets as JSON on stdin",
+		Run:     runStoreAdd,
+	})
+	register(command{
+		Name:    "store list",
+		Summary: "list the proxy's storefronts (never their secrets)",
+		Run:     runStoreList,
+	})
+}
+
+// storeSecrets is the stdin of `store add`: secrets never go on the
+// command line, where ps and shell history would keep them.
+type storeSecrets struct {
+	AccessToken     string `json:"access_token"`
+	AppClientSecret string `json:"app_client_secret"`
+	WebhookSecret   string `json:"webhook_secret"`
+}
+
+// proxySealer reads IDGATE_PROXY_KEY.
+func proxySealer() (*proxy.Sealer, error) {
+	text := os.Getenv(envProxyKey)
+	if text == "" {
+		return nil, fmt.Errorf("%s is not set (generate one with: openssl rand -base64 32)", envProxyKey)
+	}
+	key, err := proxy.ParseKey(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", envProxyKey, err)
+	}
+	return proxy.NewSealer(key)
+}
+
+func storesPath(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if v := os.Getenv(envProxyStores); v != "" {
+		return v
+	}
+	return defaultStores
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("store add", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "store file (default $"+envProxyStores+" or "+defaultStores+")")
+	storeURL := fs.String("url", "", "storefront URL; the hash is derived from https://store-{hash}.mybigcommerce.com")
+	hash := fs.String("hash", "", "store hash (required for a custom domain)")
+	clientID := fs.String("client-id", "", "app client ID (verifies the Current Customer JWT)")
+	integrationKey := fs.String("integration-key", "", "verifier integration key (publishable); its allowlist must hold the origins")
+	origins := fs.String("origins", "", "comma-separated storefront origins allowed by CORS (default: the URL's origin)")
+	hold := fs.Bool("hold-checkout", false, "disable the checkout buttons until verified")
+	selectors := fs.String("selectors", "", "comma-separated CSS selectors of checkout buttons (default: Cornerstone's)")
+	ruleset := fs.String("ruleset", "{}", `ruleset JSON, e.g. {"require_over_21":true}; absent keys keep defaults`)
+	ttl := fs.Duration("approval-ttl", proxy.DefaultApprovalTTL, "how long a passing verification keeps the shopper verified")
+	apiBase := fs.String("api-base-url", "", "Management API base URL override (local demo only)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 || (*storeURL == "" && *hash == "") {
+		fs.Usage()
+		return errors.New("--url or --hash is required, and no arguments are taken")
+	}
+	rs, err := rulesets.Parse([]byte(*ruleset))
+	if err != nil {
+		return err
+	}
+	var sec storeSecrets
+	dec := json.NewDecoder(io.LimitReader(stdin, maxSecretsInput))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sec); err != nil {
+		return fmt.Errorf(`read secrets from stdin: want {"access_token":"…","app_client_secret":"…","webhook_secret":"whsec_…"}: %w`, err)
+	}
+	sealer, err := proxySealer()
+	if err != nil {
+		return err
+	}
+	headerValue := make([]byte, 32)
+	if _, err := rand.Read(headerValue); err != nil {
+		return fmt.Errorf("generate webhook header value: %w", err)
+	}
+	st := &proxy.Store{
+		Hash: *hash, URL: *storeURL, APIBaseURL: *apiBase,
+		AccessToken: bigcommerce.Secret(sec.AccessToken), AppClientID: *clientID,
+		AppClientSecret: bigcommerce.Secret(sec.AppClientSecret), IntegrationKey: *integrationKey,
+		WebhookSecret: bigcommerce.Secret(sec.WebhookSecret),
+		// Only the proxy and the verifier ever see it: the proxy sends it as
+		// webhook_headers when it creates a verification.
+		WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(headerValue)),
+		Ruleset:            rs, HoldCheckout: *hold, CheckoutSelectors: splitList(*selectors),
+		AllowedOrigins: splitList(*origins), ApprovalTTL: *ttl,
+	}
+	path := storesPath(*file)
+	if err := storefile.Put(path, sealer, st); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "store %s saved in %s (origins %s)\n", st.Hash, path, strings.Join(st.AllowedOrigins, ", "))
+	return nil
+}
+
+// storeView is what `store list` prints: configuration, never secrets.
+type storeView struct {
+	Hash              string           `json:"store_hash"`
+	URL               string           `json:"store_url"`
+	AppClientID       string           `json:"app_client_id"`
+	IntegrationKey    string           `json:"integration_key"`
+	AllowedOrigins    []string         `json:"allowed_origins"`
+	HoldCheckout      bool             `json:"hold_checkout"`
+	CheckoutSelectors []string         `json:"checkout_selectors"`
+	Ruleset           rulesets.Ruleset `json:"ruleset"`
+	ApprovalTTL       string           `json:"approval_ttl"`
+}
+
+func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("store list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "store file (default $"+envProxyStores+" or "+defaultStores+")")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	sealer, err := proxySealer()
+	if err != nil {
+		return err
+	}
+	stores, err := storefile.Load(storesPath(*file), sealer)
+	if err != nil {
+		return err
+	}
+	out := []storeView{}
+	for _, st := range stores.List() {
+		out = append(out, storeView{
+			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
+			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, CheckoutSelectors: st.CheckoutSelectors,
+			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(),
+		})
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
