@@ -11,8 +11,15 @@ type Account struct {
 	ID           string // UUID
 	Email        string // normalised (trimmed, lower-case); unique across accounts
 	PasswordHash string // argon2id in PHC string format; never the password
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// Webhook signing secrets, sealed with the server key (webhook.SealSecret,
+	// account ID bound in), never in plain text: the current one and, for a
+	// grace period after a rotation, the previous one, which co-signs until
+	// WebhookSecretPreviousUntil. "" means none.
+	WebhookSecret              string
+	WebhookSecretPrevious      string
+	WebhookSecretPreviousUntil time.Time
+	CreatedAt                  time.Time
+	UpdatedAt                  time.Time
 }
 
 // IntegrationKey is the publishable key that may only create verifications,

@@ -123,6 +123,11 @@ type Verification struct {
 	TemplateID  string // the template the defaults came from, if any
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+
+	// WebhookStatus is the state of the latest webhook delivery: "pending",
+	// "delivered" or "failed" (after three failed attempts); "" when none was
+	// enqueued. Read-only: stores derive it from the delivery outbox.
+	WebhookStatus string
 }
 
 // Template supplies default settings, copied into a verification at
