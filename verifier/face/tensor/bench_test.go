@@ -9,7 +9,7 @@ import (
 // gemmShapes are the m×n×k of real layers: blazeface's first conv (5×5×3 →
 // 24 at 128²), a face-api ResNet 3×3×64 → 64 conv at 37², and a 1×1
 // expansion at 16².
-var gemmShapes = [][3]int{{16384, 24, 75}, {1369, 64, 576}, {256, 96, 48}}
+var gemmShapes = [][3]int{{16384, 24, 75}, {1369, 64, 576}, {256, 96, 48}, {4096, 48, 48}, {1024, 96, 96}}
 
 // BenchmarkGemm measures the tiled serial gemm (one core) and parGemm
 // (all cores) on real layer shapes.
