@@ -1,0 +1,126 @@
+// Package server assembles the proxy for `idgate store serve`: its settings
+// from the environment, the store file, the cache (Redis when configured,
+// else in-process), the verifier client and the fiber app.
+package server
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/idgate/idgate/internal/cache"
+	"github.com/idgate/idgate/internal/cache/memory"
+	rediscache "github.com/idgate/idgate/internal/cache/redis"
+	"github.com/idgate/idgate/proxy"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
+	"github.com/idgate/idgate/proxy/storefile"
+	"github.com/idgate/idgate/proxy/verifierapi"
+)
+
+// Var is one environment variable of the proxy.
+type Var struct{ Name, Default, Meaning string }
+
+// Vars are the proxy's settings, for the README and internal/config.
+var Vars = []Var{
+	{"IDGATE_PROXY_ADDR", "127.0.0.1:8081", "host:port the storefront proxy listens on"},
+	{"IDGATE_PROXY_PUBLIC_URL", "", "external base URL of the proxy (widget script, webhook target; https in production); empty means http://IDGATE_PROXY_ADDR"},
+	{"IDGATE_PROXY_KEY", "", "server key sealing store secrets at rest: base64 of 32 random bytes (openssl rand -base64 32); required"},
+	{"IDGATE_PROXY_STORES", "./var/proxy-stores.json", "the store file written by idgate store add"},
+	{"IDGATE_VERIFIER_URL", "http://127.0.0.1:8080", "base URL of the verifier's API (create verification)"},
+	{"IDGATE_REDIS_URL", "", "redis://... shares the status cache across proxy instances; empty uses the in-process cache"},
+	{"IDGATE_PROXY_CACHE_TTL", "30s", "longest a status is served from the cache (webhooks refresh it at once)"},
+}
+
+// Config is the proxy's settings.
+type Config struct {
+	Addr, PublicURL, Stores, VerifierURL, RedisURL string
+	Key                                            []byte
+	CacheTTL                                       time.Duration
+}
+
+// Load reads the settings through getenv; empty variables take defaults.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(name string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		for _, v := range Vars {
+			if v.Name == name {
+				return v.Default
+			}
+		}
+		return ""
+	}
+	c := Config{
+		Addr: get("IDGATE_PROXY_ADDR"), PublicURL: strings.TrimSuffix(get("IDGATE_PROXY_PUBLIC_URL"), "/"),
+		Stores: get("IDGATE_PROXY_STORES"), VerifierURL: get("IDGATE_VERIFIER_URL"), RedisURL: get("IDGATE_REDIS_URL"),
+	}
+	var errs []error
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		errs = append(errs, fmt.Errorf("IDGATE_PROXY_ADDR=%q: %w", c.Addr, err))
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Addr
+	} else if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("IDGATE_PROXY_PUBLIC_URL=%q: want an absolute http(s) URL", c.PublicURL))
+	}
+	key, err := proxy.ParseKey(get("IDGATE_PROXY_KEY"))
+	if err != nil {
+		errs = append(errs, fmt.Errorf("IDGATE_PROXY_KEY: %w (generate one with: openssl rand -base64 32)", err))
+	}
+	c.Key = key
+	ttl, err := time.ParseDuration(get("IDGATE_PROXY_CACHE_TTL"))
+	if err != nil || ttl <= 0 {
+		errs = append(errs, errors.New("IDGATE_PROXY_CACHE_TTL: want a positive Go duration"))
+	}
+	c.CacheTTL = ttl
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, fmt.Errorf("load proxy config: %w", err)
+	}
+	return c, nil
+}
+
+// Build opens everything the proxy needs and returns its app and a close
+// function for what it opened.
+func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
+	sealer, err := proxy.NewSealer(c.Key)
+	if err != nil {
+		return nil, nil, err
+	}
+	stores, err := storefile.Load(c.Stores, sealer)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(stores.List()) == 0 {
+		log.Warn("no stores configured; add one with idgate store add", "file", c.Stores)
+	}
+	verifier, err := verifierapi.New(c.VerifierURL, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ch cache.Cache = memory.New(nil)
+	closeCache := func() {}
+	if c.RedisURL != "" {
+		opts, err := goredis.ParseURL(c.RedisURL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("IDGATE_REDIS_URL: %w", err)
+		}
+		client := goredis.NewClient(opts)
+		ch = rediscache.New(client, "idgate:cache:", nil)
+		closeCache = func() { _ = client.Close() }
+	}
+	svc := &proxy.Service{Stores: stores, Sealer: sealer, Cache: ch, Verifier: verifier, PublicURL: c.PublicURL, CacheTTL: c.CacheTTL}
+	app, err := proxyhttp.New(svc, log)
+	if err != nil {
+		closeCache()
+		return nil, nil, err
+	}
+	return app, closeCache, nil
+}
