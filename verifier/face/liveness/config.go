@@ -1,0 +1,91 @@
+// Package liveness runs the active-liveness challenge: the server issues a
+// random sequence of steps (blink, turn left, turn right) with a nonce and
+// deadlines, the client streams timestamped frames, and Decide judges from
+// per-frame signals (face count, head pose, eye aspect ratio, descriptor)
+// whether a live person did the steps, in order, after each was asked.
+package liveness
+
+import "time"
+
+// Config holds every threshold. Defaults documents how each was chosen;
+// the Foreman frames (../shared/testdata/liveness/foreman) are the
+// calibration set.
+type Config struct {
+	// Steps per challenge (at least 3).
+	Steps int
+	// TTL is how long a challenge may be answered after it was issued.
+	TTL time.Duration
+	// StepTimeout bounds the time from a step being asked (stream start,
+	// or the previous step done) to it being done.
+	StepTimeout time.Duration
+
+	// Frame timing.
+	MinFrames     int
+	MinFPS        float64
+	MaxFPS        float64
+	MaxFrameGap   time.Duration
+	ClockSlack    time.Duration // client stream may exceed server-side elapsed time by this much
+	MaxFaceGap    time.Duration // longest run of frames without a face
+	MaxNoFaceFrac float64       // share of frames allowed without a face
+
+	// Face presence: a detection counts as a face when the mesh model
+	// confirms it with at least this score.
+	MinMeshScore float32
+
+	// Blink (eye aspect ratio relative to the subject's own recent
+	// median).
+	BlinkMaxYaw     float64       // eyes are judged only this close to frontal
+	BlinkBaseline   time.Duration // window of the median open-eye baseline
+	CloseRatio      float64       // below this share of baseline: closed
+	OpenRatio       float64       // at or above: open
+	MaxClosing      time.Duration // last open frame to first closed frame
+	MaxClosed       time.Duration // first closed frame to first frame no longer closed
+	MaxReopening    time.Duration // last closed frame to first open frame
+	MinBaselineRuns int           // frames needed in the baseline window
+
+	// Turns (yaw in degrees, pose package convention).
+	TurnAngle   float64 // |yaw| past this counts as turned
+	FrontalYaw  float64 // |yaw| below this counts as facing the camera
+	MaxTurnTime time.Duration
+
+	// Same person: every frame's descriptor at most this far from the
+	// stream's median descriptor.
+	SameDistance float64
+	// SelfieMaxYaw bounds the selfie's yaw.
+	SelfieMaxYaw float64
+}
+
+// Defaults:
+//   - 3 steps, 2 min to answer, 8 s per step.
+//   - timing: ≥ 10 frames, 8–60 fps on average (a blink lasts 100–400 ms,
+//     so below 8 fps it can fall between frames), no gap over 400 ms, the
+//     stream no longer than the time since issue + 2 s.
+//   - faces: mesh score ≥ 0.5 (Foreman: 1.00 on every real face, ≤ 0.06 on
+//     every false detection); no face for at most 500 ms at a time and
+//     20 % of frames overall.
+//   - blink: judged only at |yaw| ≤ 20° (past that the far eye is
+//     foreshortened: on Foreman its ratio falls to 0.05–0.08 at 50° with
+//     the eye open). Baseline = median ratio over the preceding 1 s (≥ 4
+//     frames), so a held squint becomes the baseline and is no dip. Closed
+//     < 0.6 × baseline, open ≥ 0.8 ×. The Foreman blink (frames 66–67)
+//     reads 0.45–0.51 × baseline; squints (frames 13–33, 56–61) stay
+//     above 0.7 ×. Closing ≤ 250 ms, closed ≤ 400 ms, reopening ≤ 400 ms:
+//     a deliberate blink fits, a slow closure or eyes held shut does not.
+//   - turn: |yaw| from < 12° past 25° and back under 12° within 4 s. The
+//     Foreman turns peak at +33° (left, frames 69–82) and −30° (right,
+//     frames 83–94).
+//   - same person: descriptors are computed on frames with |yaw| ≤ 20°;
+//     each within 0.55 of the stream's median descriptor (Foreman: the
+//     subject 0.25–0.50, two other people spliced in 0.63–0.67); selfie
+//     |yaw| ≤ 20°.
+var Defaults = Config{
+	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second,
+	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
+	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
+	MinMeshScore: 0.5,
+	BlinkMaxYaw:  20, BlinkBaseline: time.Second, CloseRatio: 0.6, OpenRatio: 0.8,
+	MaxClosing: 250 * time.Millisecond, MaxClosed: 400 * time.Millisecond,
+	MaxReopening: 400 * time.Millisecond, MinBaselineRuns: 4,
+	TurnAngle: 25, FrontalYaw: 12, MaxTurnTime: 4 * time.Second,
+	SameDistance: 0.55, SelfieMaxYaw: 20,
+}

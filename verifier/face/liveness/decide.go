@@ -1,0 +1,281 @@
+package liveness
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Reason is a stable code for why a check or step failed; the codes are
+// part of the public result.
+type Reason string
+
+// Stream-level reasons.
+const (
+	ChallengeExpired  Reason = "challenge_expired"
+	TooFewFrames      Reason = "too_few_frames"
+	TimestampsOrder   Reason = "timestamps_not_increasing"
+	FrameGap          Reason = "frame_gap_too_long"
+	FrameRate         Reason = "frame_rate_out_of_bounds"
+	StreamTooLong     Reason = "stream_longer_than_challenge"
+	MultipleFaces     Reason = "multiple_faces"
+	FaceLost          Reason = "face_lost"
+	DifferentPerson   Reason = "different_person"
+	NoFrontalFrame    Reason = "no_frontal_frame"
+	StepsNotCompleted Reason = "steps_not_completed"
+)
+
+// Step-level reasons.
+const (
+	StepNotObserved Reason = "not_observed" // no matching gesture after it was asked
+	StepTimeout     Reason = "timeout"      // done, but later than StepTimeout after asked
+	StepWrong       Reason = "wrong_step"   // a turn other than the one asked came first
+	StepNotReached  Reason = "not_reached"  // an earlier step failed
+)
+
+// StepResult is one step's outcome.
+type StepResult struct {
+	Step   Step   `json:"step"`
+	Passed bool   `json:"passed"`
+	Reason Reason `json:"reason,omitempty"`
+	// AtMS is the stream time (ms) the step was completed.
+	AtMS int64 `json:"at_ms,omitempty"`
+}
+
+// Result is the challenge's verdict.
+type Result struct {
+	Live     bool         `json:"webcam_appears_live"`
+	Nonce    string       `json:"nonce"`
+	Steps    []StepResult `json:"steps"`
+	Failures []Reason     `json:"failures"`
+	// Selfie is the index of the best frontal frame (the face-match
+	// selfie), -1 when none qualifies.
+	Selfie int `json:"selfie_frame"`
+	Frames int `json:"frames"`
+}
+
+// Decide judges signals (one per frame, in the order received) against the
+// challenge at server time now.
+func Decide(ch Challenge, sig []Signal, now time.Time, cfg Config) Result {
+	r := Result{Nonce: ch.Nonce, Frames: len(sig), Failures: []Reason{}}
+	fail := func(reason Reason) { r.Failures = append(r.Failures, reason) }
+	if now.After(ch.ExpiresAt) {
+		fail(ChallengeExpired)
+	}
+	for _, reason := range timing(sig, now.Sub(ch.IssuedAt), cfg) {
+		fail(reason)
+	}
+	for _, reason := range presence(sig, cfg) {
+		fail(reason)
+	}
+	r.Selfie = selfie(sig, cfg)
+	if r.Selfie < 0 {
+		fail(NoFrontalFrame)
+	} else if !samePerson(sig, cfg) {
+		fail(DifferentPerson)
+	}
+	r.Steps = steps(ch, sig, cfg)
+	for _, s := range r.Steps {
+		if !s.Passed {
+			fail(StepsNotCompleted)
+			break
+		}
+	}
+	r.Live = len(r.Failures) == 0
+	return r
+}
+
+// timing checks the client timestamps: strictly increasing, no long gap,
+// an average frame rate in bounds, and no more stream time than has
+// passed on the server since the challenge was issued.
+func timing(sig []Signal, elapsed time.Duration, cfg Config) []Reason {
+	if len(sig) < max(cfg.MinFrames, 2) {
+		return []Reason{TooFewFrames}
+	}
+	var out []Reason
+	for i := 1; i < len(sig); i++ {
+		if sig[i].T <= sig[i-1].T || sig[i-1].T < 0 {
+			return append(out, TimestampsOrder)
+		}
+	}
+	for i := 1; i < len(sig); i++ {
+		if sig[i].T-sig[i-1].T > cfg.MaxFrameGap {
+			out = append(out, FrameGap)
+			break
+		}
+	}
+	span := sig[len(sig)-1].T - sig[0].T
+	fps := float64(len(sig)-1) / span.Seconds()
+	if fps < cfg.MinFPS || fps > cfg.MaxFPS {
+		out = append(out, FrameRate)
+	}
+	if sig[len(sig)-1].T > elapsed+cfg.ClockSlack {
+		out = append(out, StreamTooLong)
+	}
+	return out
+}
+
+// presence checks one face throughout: never two, and no long or frequent
+// absences.
+func presence(sig []Signal, cfg Config) []Reason {
+	var out []Reason
+	missing, lost := 0, false
+	var gapStart time.Duration = -1
+	multiple := false
+	for _, s := range sig {
+		if s.Faces > 1 {
+			multiple = true
+		}
+		if s.Faces == 0 {
+			missing++
+			if gapStart < 0 {
+				gapStart = s.T
+			}
+			if s.T-gapStart > cfg.MaxFaceGap {
+				lost = true
+			}
+			continue
+		}
+		gapStart = -1
+	}
+	if multiple {
+		out = append(out, MultipleFaces)
+	}
+	if lost || (len(sig) > 0 && float64(missing)/float64(len(sig)) > cfg.MaxNoFaceFrac) {
+		out = append(out, FaceLost)
+	}
+	return out
+}
+
+// selfie picks the most frontal frame with one face and a descriptor:
+// smallest |yaw| + |roll| + |pitch − median pitch| (the mesh's pitch
+// reads 5–20° on an upright face, so the subject's own median is the
+// neutral), eyes not closed (openness at least the median).
+func selfie(sig []Signal, cfg Config) int {
+	var pitches, eyes []float64
+	for _, s := range sig {
+		if s.Faces == 1 && s.Descriptor != nil && abs(s.Pose.Yaw) <= cfg.SelfieMaxYaw {
+			pitches = append(pitches, s.Pose.Pitch)
+			eyes = append(eyes, s.Eyes.Mean())
+		}
+	}
+	if len(pitches) == 0 {
+		return -1
+	}
+	neutral, open := median(pitches), median(eyes)
+	best, bestScore := -1, math.Inf(1)
+	for i, s := range sig {
+		if s.Faces != 1 || s.Descriptor == nil || abs(s.Pose.Yaw) > cfg.SelfieMaxYaw || s.Eyes.Mean() < open {
+			continue
+		}
+		if score := abs(s.Pose.Yaw) + abs(s.Pose.Roll) + abs(s.Pose.Pitch-neutral); score < bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+// samePerson requires every described frame within SameDistance of the
+// stream's reference descriptor: the element-wise median of all of them.
+// The median, unlike any single frame, is not pulled off by a few poor or
+// spliced frames, and averages out pose: on Foreman (mesh-box crop) the
+// subject's frames lie 0.25–0.50 from it and other people 0.63–0.67,
+// while single frames of the subject lie up to 0.64 apart.
+func samePerson(sig []Signal, cfg Config) bool {
+	var descs [][]float32
+	for _, s := range sig {
+		if s.Descriptor != nil {
+			descs = append(descs, s.Descriptor)
+		}
+	}
+	if len(descs) == 0 {
+		return false
+	}
+	ref := make([]float32, len(descs[0]))
+	col := make([]float64, len(descs))
+	for i := range ref {
+		for j, d := range descs {
+			if len(d) != len(ref) {
+				return false
+			}
+			col[j] = float64(d[i])
+		}
+		ref[i] = float32(median(col))
+	}
+	for _, d := range descs {
+		if distance(d, ref) > cfg.SameDistance {
+			return false
+		}
+	}
+	return true
+}
+
+// distance is the Euclidean distance between two descriptors.
+func distance(a, b []float32) float64 {
+	var d float64
+	for i := range a {
+		v := float64(a[i] - b[i])
+		d += v * v
+	}
+	return math.Sqrt(d)
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// steps matches gestures to the asked steps in order. Step k is asked at
+// the stream start (k = 0) or when step k−1 was completed; an event counts
+// only if it became unmistakable after that. Blinks are involuntary, so a
+// blink nobody asked for is ignored; a head turn is deliberate, so a turn
+// other than the pending step fails it (wrong order or wrong side).
+func steps(ch Challenge, sig []Signal, cfg Config) []StepResult {
+	events := append(Blinks(sig, cfg), Turns(sig, cfg)...)
+	sort.Slice(events, func(i, j int) bool { return events[i].End < events[j].End })
+	out := make([]StepResult, len(ch.Steps))
+	for i, s := range ch.Steps {
+		out[i] = StepResult{Step: s, Reason: StepNotObserved}
+	}
+	k := 0
+	var asked time.Duration
+	if len(sig) > 0 {
+		asked = sig[0].T
+	}
+match:
+	for _, e := range events {
+		if k == len(ch.Steps) {
+			break
+		}
+		// The first step may use the very first frame; later ones need
+		// an event that began strictly after the previous one ended.
+		if e.Start < asked || (k > 0 && e.Start == asked) {
+			continue
+		}
+		want := ch.Steps[k]
+		switch {
+		case e.Kind == want && ch.StepTimeout > 0 && e.End-asked > ch.StepTimeout:
+			out[k] = StepResult{Step: want, Reason: StepTimeout, AtMS: e.End.Milliseconds()}
+			break match
+		case e.Kind == want:
+			out[k] = StepResult{Step: want, Passed: true, AtMS: e.End.Milliseconds()}
+			k++
+			asked = e.End
+		case e.Kind != Blink:
+			out[k].Reason = StepWrong
+			break match
+		}
+	}
+	// Steps after a failed one were never fairly asked.
+	failed := false
+	for i := range out {
+		if failed {
+			out[i] = StepResult{Step: out[i].Step, Reason: StepNotReached}
+		}
+		if !out[i].Passed {
+			failed = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package liveness
+
+import (
+	"testing"
+)
+
+// TestForemanBlink: over frames 14–100 (every 2nd: talking, squinting
+// into the sun at 14–33, looking down at 74–80, turning) exactly one blink
+// is found, and it is the full blink at frames 66–68.
+func TestForemanBlink(t *testing.T) {
+	const firstFrame = 14
+	seq := sequence(t, firstFrame, 100)
+	blinks := Blinks(seq, Defaults)
+	if len(blinks) != 1 {
+		for _, b := range blinks {
+			t.Logf("blink frames %d–%d", frameOf(firstFrame, b.From), frameOf(firstFrame, b.To))
+		}
+		t.Fatalf("%d blinks, want exactly 1", len(blinks))
+	}
+	from, to := frameOf(firstFrame, blinks[0].From), frameOf(firstFrame, blinks[0].To)
+	if from < 64 || from > 68 || to > 72 {
+		t.Fatalf("blink frames %d–%d, want closure at 66–68", from, to)
+	}
+	// The closure is deep against the open-eye baseline: at most 0.55.
+	base, ok := baseline(seq, blinks[0].From-1, Defaults)
+	if r := seq[blinks[0].From].Eyes.Mean() / base; !ok || r > 0.55 {
+		t.Fatalf("closed/baseline %.2f", r)
+	}
+}
+
+// TestForemanSquintsAreNotBlinks cuts streams that start inside the squint
+// stretches, so the baseline is built from squinting eyes or from the wide
+// eyes just before the look down: neither the squint into the sun (13–33)
+// nor the look down (72–82) yields a blink.
+func TestForemanSquintsAreNotBlinks(t *testing.T) {
+	for _, r := range [][2]int{{14, 34}, {70, 84}} {
+		if b := Blinks(sequence(t, r[0], r[1]), Defaults); len(b) != 0 {
+			t.Errorf("frames %d–%d: %d blinks", r[0], r[1], len(b))
+		}
+	}
+}
+
+// TestForemanYaw: yaw follows the head. Sign: positive is the subject's
+// own left (nose towards the image's right). Facing the camera while
+// talking (frames 20–66) it stays within ±5°; it peaks at +33° (69–82),
+// −30° (83–94) and over +50° (156–170).
+func TestForemanYaw(t *testing.T) {
+	byNum, _ := signals(t)
+	span := func(from, to int) (lo, hi float64) {
+		lo, hi = 1e9, -1e9
+		for n := from; n <= to; n += 2 {
+			s := byNum[n]
+			if s.Faces != 1 {
+				t.Fatalf("frame %d: %d faces", n, s.Faces)
+			}
+			lo, hi = min(lo, s.Pose.Yaw), max(hi, s.Pose.Yaw)
+		}
+		return lo, hi
+	}
+	if lo, hi := span(20, 66); lo < -5 || hi > 5 {
+		t.Errorf("frontal frames 20–66: yaw %.1f..%.1f", lo, hi)
+	}
+	if _, hi := span(70, 80); hi < 28 || hi > 40 {
+		t.Errorf("left turn 70–80: peak %.1f", hi)
+	}
+	if lo, _ := span(84, 92); lo > -25 || lo < -40 {
+		t.Errorf("right turn 84–92: peak %.1f", lo)
+	}
+	if _, hi := span(156, 170); hi < 45 {
+		t.Errorf("turn 156–170: peak %.1f", hi)
+	}
+	turns := Turns(sequence(t, 36, 96), Defaults)
+	if len(turns) != 2 || turns[0].Kind != TurnLeft || turns[1].Kind != TurnRight {
+		t.Fatalf("turns in 36–96: %+v", turns)
+	}
+}
+
+// TestForemanFaces: a face is confirmed on every frame where one is in
+// view, and false detections never count as a second face.
+func TestForemanFaces(t *testing.T) {
+	byNum, _ := signals(t)
+	for n := range byNum {
+		if byNum[n].Faces != 1 {
+			t.Errorf("frame %d: %d faces", n, byNum[n].Faces)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package liveness
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face/facerec"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
+)
+
+// The analysed Foreman frames, every 2nd (15 fps), computed once per test
+// binary: 14–100 hold the squints, the blink and a left and a right turn;
+// 154–172 the widest turn. Only these are analysed to keep the run short.
+var foremanRanges = [][2]int{{14, 100}, {154, 172}}
+
+var (
+	fixtureOnce sync.Once
+	fixture     struct {
+		an     *Analyzer
+		byNum  map[int]Signal // Foreman frame number -> signal
+		others map[string]Signal
+		err    error
+	}
+)
+
+// analyzer loads the models with the mesh-box describer (the face
+// pipeline's aligned crop is not ready yet).
+func analyzer(t testing.TB) *Analyzer {
+	set := modelstest.Set(t)
+	net, err := facerec.Load(set.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, err := NewAnalyzer(set.ReadFile, MeshBoxDescriber(net), Defaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return an
+}
+
+func foremanFile(t testing.TB, n int) []byte {
+	data, err := os.ReadFile(testkit.Shared(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// signals analyses the fixture frames once: Foreman frames and two other
+// people from faces/labeled.
+func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
+	t.Helper()
+	modelstest.Set(t) // skip (or fail under CI) before doing anything
+	fixtureOnce.Do(func() {
+		an := analyzer(t)
+		fixture.an = an
+		fixture.byNum = map[int]Signal{}
+		for _, r := range foremanRanges {
+			for n := r[0]; n <= r[1]; n += 2 {
+				s, err := an.Frame(Frame{Data: foremanFile(t, n)})
+				if err != nil {
+					fixture.err = err
+					return
+				}
+				fixture.byNum[n] = s
+			}
+		}
+		fixture.others = map[string]Signal{}
+		for _, p := range []string{"sheldon/sheldon1.png", "howard/howard1.png"} {
+			data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", "labeled", p))
+			if err != nil {
+				fixture.err = err
+				return
+			}
+			s, err := an.Frame(Frame{Data: data})
+			if err != nil {
+				fixture.err = err
+				return
+			}
+			fixture.others[p] = s
+		}
+	})
+	if fixture.err != nil {
+		t.Fatal(fixture.err)
+	}
+	return fixture.byNum, fixture.others
+}
+
+// sequence re-times Foreman frames from..to (every 2nd) as a 15 fps
+// stream starting at 0.
+func sequence(t *testing.T, from, to int) []Signal {
+	byNum, _ := signals(t)
+	var out []Signal
+	for n := from; n <= to; n += 2 {
+		s, ok := byNum[n]
+		if !ok {
+			t.Fatalf("frame %d not in the fixture", n)
+		}
+		s.T = time.Duration(len(out)) * time.Second / 15
+		out = append(out, s)
+	}
+	return out
+}
+
+// frameOf maps a sequence index back to its Foreman frame number.
+func frameOf(from, i int) int { return from + 2*i }

@@ -1,0 +1,194 @@
+package liveness
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// The challenge streams are Foreman frames 36–96 (every 2nd, 15 fps,
+// 4 s): facing the camera, the blink (66–68), a turn to his left (69–82),
+// a turn to his right (83–94).
+const seqFrom, seqTo = 36, 96
+
+var now = time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+
+func challenge(steps ...Step) Challenge {
+	return Challenge{Nonce: "n", Steps: steps, IssuedAt: now.Add(-30 * time.Second),
+		ExpiresAt: now.Add(time.Minute), StepTimeout: Defaults.StepTimeout}
+}
+
+func decide(t *testing.T, ch Challenge, sig []Signal) Result {
+	t.Helper()
+	r := Decide(ch, sig, now, Defaults)
+	t.Logf("live=%v failures=%v steps=%+v selfie=%d", r.Live, r.Failures, r.Steps, r.Selfie)
+	return r
+}
+
+func wantFailure(t *testing.T, r Result, reason Reason) {
+	t.Helper()
+	if r.Live || !slices.Contains(r.Failures, reason) {
+		t.Fatalf("want not live with %s, got live=%v failures=%v", reason, r.Live, r.Failures)
+	}
+}
+
+func TestChallengePasses(t *testing.T) {
+	seq := sequence(t, seqFrom, seqTo)
+	r := decide(t, challenge(Blink, TurnLeft, TurnRight), seq)
+	if !r.Live || len(r.Failures) != 0 {
+		t.Fatalf("not live: %v", r.Failures)
+	}
+	for _, s := range r.Steps {
+		if !s.Passed || s.Reason != "" {
+			t.Fatalf("step %+v", s)
+		}
+	}
+	// The selfie is a frontal frame with open eyes.
+	s := seq[r.Selfie]
+	if r.Selfie < 0 || abs(s.Pose.Yaw) > 5 || s.Descriptor == nil {
+		t.Fatalf("selfie %d (frame %d): yaw %.1f", r.Selfie, frameOf(seqFrom, r.Selfie), s.Pose.Yaw)
+	}
+}
+
+func TestChallengeWrongOrder(t *testing.T) {
+	r := decide(t, challenge(Blink, TurnRight, TurnLeft), sequence(t, seqFrom, seqTo))
+	wantFailure(t, r, StepsNotCompleted)
+	want := []Reason{"", StepWrong, StepNotReached}
+	for i, s := range r.Steps {
+		if s.Reason != want[i] {
+			t.Fatalf("step %d: %+v, want reason %q", i, s, want[i])
+		}
+	}
+}
+
+// A step is not satisfied by a gesture made before it was asked: the
+// blink (frame 66) precedes the left turn, so asked blink-after-turn it
+// does not count, and the right turn then comes while the blink is due.
+func TestChallengeStepBeforeAsked(t *testing.T) {
+	r := decide(t, challenge(TurnLeft, Blink, TurnRight), sequence(t, seqFrom, seqTo))
+	wantFailure(t, r, StepsNotCompleted)
+	if !r.Steps[0].Passed || r.Steps[1].Reason != StepWrong || r.Steps[2].Reason != StepNotReached {
+		t.Fatalf("steps %+v", r.Steps)
+	}
+}
+
+func TestChallengeMissingStep(t *testing.T) {
+	// Cut before the right turn.
+	r := decide(t, challenge(Blink, TurnLeft, TurnRight), sequence(t, seqFrom, 84))
+	wantFailure(t, r, StepsNotCompleted)
+	if !r.Steps[0].Passed || !r.Steps[1].Passed || r.Steps[2].Reason != StepNotObserved {
+		t.Fatalf("steps %+v", r.Steps)
+	}
+}
+
+func TestChallengeStepTimeout(t *testing.T) {
+	ch := challenge(Blink, TurnLeft, TurnRight)
+	ch.StepTimeout = time.Second // the blink is done 1.13 s in
+	r := decide(t, ch, sequence(t, seqFrom, seqTo))
+	wantFailure(t, r, StepsNotCompleted)
+	if r.Steps[0].Reason != StepTimeout {
+		t.Fatalf("steps %+v", r.Steps)
+	}
+}
+
+// Another person spliced into the stream for two frames (sheldon1.png
+// from faces/labeled): the gestures all pass, continuity does not.
+func TestChallengeDifferentPersonSpliced(t *testing.T) {
+	_, others := signals(t)
+	for name, other := range others {
+		seq := sequence(t, seqFrom, seqTo)
+		for _, i := range []int{4, 5} {
+			o := other
+			o.T = seq[i].T
+			seq[i] = o
+		}
+		r := decide(t, challenge(Blink, TurnLeft, TurnRight), seq)
+		wantFailure(t, r, DifferentPerson)
+		if !r.Steps[2].Passed {
+			t.Fatalf("%s: steps %+v", name, r.Steps)
+		}
+	}
+}
+
+// A still image (frame 40) repeated at 15 fps for 4 s: nothing moves, so
+// no step is done.
+func TestChallengeStillImage(t *testing.T) {
+	still := sequence(t, 40, 40)[0]
+	seq := make([]Signal, 61)
+	for i := range seq {
+		seq[i] = still
+		seq[i].T = time.Duration(i) * time.Second / 15
+	}
+	r := decide(t, challenge(Blink, TurnLeft, TurnRight), seq)
+	wantFailure(t, r, StepsNotCompleted)
+	if len(r.Failures) != 1 || r.Steps[0].Reason != StepNotObserved {
+		t.Fatalf("failures %v steps %+v", r.Failures, r.Steps)
+	}
+}
+
+func TestChallengeImplausibleTiming(t *testing.T) {
+	retime := func(f func(i int) time.Duration) []Signal {
+		seq := sequence(t, seqFrom, seqTo)
+		for i := range seq {
+			seq[i].T = f(i)
+		}
+		return seq
+	}
+	ch := challenge(Blink, TurnLeft, TurnRight)
+	cases := []struct {
+		name string
+		seq  []Signal
+		want Reason
+	}{
+		{"backwards", retime(func(i int) time.Duration {
+			if i == 10 {
+				return 0
+			}
+			return time.Duration(i) * 66 * time.Millisecond
+		}), TimestampsOrder},
+		{"repeated", retime(func(i int) time.Duration { return time.Duration(i/2) * 66 * time.Millisecond }), TimestampsOrder},
+		{"gap", retime(func(i int) time.Duration {
+			d := time.Duration(i) * 66 * time.Millisecond
+			if i >= 15 {
+				d += time.Second
+			}
+			return d
+		}), FrameGap},
+		{"too fast", retime(func(i int) time.Duration { return time.Duration(i) * 5 * time.Millisecond }), FrameRate},
+		{"too slow", retime(func(i int) time.Duration { return time.Duration(i) * 200 * time.Millisecond }), FrameRate},
+		// 31 frames claiming 40 s in a challenge issued 30 s ago.
+		{"longer than the challenge", retime(func(i int) time.Duration {
+			return time.Duration(i) * 66 * time.Millisecond * 20
+		}), StreamTooLong},
+		{"too few", sequence(t, seqFrom, seqFrom+10), TooFewFrames},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantFailure(t, decide(t, ch, c.seq), c.want) })
+	}
+	t.Run("expired", func(t *testing.T) {
+		late := ch
+		late.ExpiresAt = now.Add(-time.Second)
+		wantFailure(t, decide(t, late, sequence(t, seqFrom, seqTo)), ChallengeExpired)
+	})
+}
+
+func TestChallengeFacePresence(t *testing.T) {
+	ch := challenge(Blink, TurnLeft, TurnRight)
+	seq := sequence(t, seqFrom, seqTo)
+	seq[3].Faces = 2
+	wantFailure(t, decide(t, ch, seq), MultipleFaces)
+
+	// Nine frames (600 ms) without a face.
+	seq = sequence(t, seqFrom, seqTo)
+	for i := 1; i < 10; i++ {
+		seq[i] = Signal{T: seq[i].T}
+	}
+	wantFailure(t, decide(t, ch, seq), FaceLost)
+
+	// A single dropped face is tolerated.
+	seq = sequence(t, seqFrom, seqTo)
+	seq[3] = Signal{T: seq[3].T}
+	if r := decide(t, ch, seq); !r.Live {
+		t.Fatalf("one faceless frame: %v", r.Failures)
+	}
+}

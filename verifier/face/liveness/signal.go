@@ -1,0 +1,98 @@
+package liveness
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/idgate/idgate/verifier/face/blazeface"
+	"github.com/idgate/idgate/verifier/face/facemesh"
+	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/face/pose"
+	"github.com/idgate/idgate/verifier/face/tensor"
+)
+
+// Frame is one client frame: JPEG/PNG/WebP bytes and the client's capture
+// time since the stream started.
+type Frame struct {
+	Data []byte
+	T    time.Duration
+}
+
+// Signal is what Decide needs of one frame.
+type Signal struct {
+	T     time.Duration
+	Faces int // faces the mesh model confirmed
+	// The rest describe the best face when Faces ≥ 1.
+	Pose pose.Pose
+	Eyes pose.Eyes
+	Box  [4]float64 // x0, y0, x1, y1 in pixels
+	// Descriptor of the face, when the describer ran on this frame.
+	Descriptor []float32
+}
+
+// Describer returns a face descriptor (e.g. face-api's 128-D) for the face
+// with mesh m in img. It is injected so the face pipeline can supply its
+// aligned crop and recognition net.
+type Describer func(img *tensor.Tensor, m *facemesh.Mesh) ([]float32, error)
+
+// Analyzer turns frames into signals. It holds model buffers: one per
+// goroutine.
+type Analyzer struct {
+	Detector  *blazeface.Detector
+	Mesher    *facemesh.Mesher
+	Eyelids   *pose.Eyelids
+	Describe  Describer
+	Cfg       Config
+	MaxPixels int // per frame; ≤ 0 means imgio's default
+}
+
+// Frame analyses one frame. The descriptor is computed on every frame
+// whose face is within SelfieMaxYaw of frontal: sampling fewer frames
+// would leave gaps a spliced-in face could hide in.
+func (a *Analyzer) Frame(f Frame) (Signal, error) {
+	s := Signal{T: f.T}
+	img, err := imgio.Decode(f.Data, a.MaxPixels)
+	if err != nil {
+		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
+	}
+	faces, err := a.Detector.Detect(img)
+	if err != nil {
+		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
+	}
+	var best facemesh.Mesh
+	var bestFace blazeface.Face
+	for _, face := range faces {
+		m, err := a.Mesher.Run(img, face)
+		if err != nil {
+			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
+		}
+		if m.Score < a.Cfg.MinMeshScore {
+			continue
+		}
+		if s.Faces == 0 || m.Score > best.Score {
+			best, bestFace = m, face
+		}
+		s.Faces++
+	}
+	if s.Faces == 0 {
+		return s, nil
+	}
+	if err := a.Eyelids.Refine(img, bestFace, &best); err != nil {
+		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
+	}
+	s.Pose, s.Eyes = pose.Estimate(&best), pose.EyeAspect(&best)
+	s.Box = [4]float64{best.Min.X, best.Min.Y, best.Max.X, best.Max.Y}
+	if a.Describe != nil && abs(s.Pose.Yaw) <= a.Cfg.SelfieMaxYaw {
+		if s.Descriptor, err = a.Describe(img, &best); err != nil {
+			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
+		}
+	}
+	return s, nil
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
