@@ -35,6 +35,11 @@ func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 	t.Run("List", func(t *testing.T) { testList(t, vs, s) })
 	t.Run("Templates", func(t *testing.T) { testTemplates(t, vs, s) })
 	t.Run("ExpireDue", func(t *testing.T) { testExpireDue(t, newStore) })
+	ks, ok := s.(verifier.PassphraseKeyStore)
+	if !ok {
+		t.Fatalf("%T does not implement verifier.PassphraseKeyStore", s)
+	}
+	t.Run("PassphraseKeys", func(t *testing.T) { testPassphraseKeys(t, ks, s) })
 }
 
 // base is a fixed instant with nanoseconds and a non-UTC zone, so every

@@ -1,0 +1,97 @@
+package verifier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/verifier/e2ee"
+)
+
+// PassphraseKey is an account's stored passphrase key: only the public part
+// (e2ee.PassphraseKey: name, P-256 point, Argon2id salt and costs). The
+// passphrase and the private key never reach the server.
+type PassphraseKey struct {
+	AccountID string
+	Key       e2ee.PassphraseKey // Key.ID is the record's UUID
+	CreatedAt time.Time
+}
+
+// PassphraseKeyStore persists passphrase keys (table passphrase_keys). Both
+// backends implement it and pass verifier/storetest; the Store rules apply
+// (ErrNotFound for other accounts' keys too, UTC microsecond times, copies).
+type PassphraseKeyStore interface {
+	// CreatePassphraseKey stores k; ErrNotFound if its account does not exist.
+	CreatePassphraseKey(ctx context.Context, k PassphraseKey) error
+	GetPassphraseKey(ctx context.Context, accountID, id string) (PassphraseKey, error)
+	// ListPassphraseKeys returns the account's keys, oldest first.
+	ListPassphraseKeys(ctx context.Context, accountID string) ([]PassphraseKey, error)
+	DeletePassphraseKey(ctx context.Context, accountID, id string) error
+}
+
+// MaxPassphraseKeys bounds an account's keys (a dashboard lists them all).
+const MaxPassphraseKeys = 50
+
+// PassphraseKeys manages the keys an account uploads.
+type PassphraseKeys struct {
+	Store PassphraseKeyStore
+	Now   func() time.Time
+}
+
+// Create checks the uploaded public part (a P-256 point, Argon2id
+// parameters within range and at least the new-key floor) and stores it.
+func (s PassphraseKeys) Create(ctx context.Context, accountID string, k e2ee.PassphraseKey) (PassphraseKey, error) {
+	var fe fieldErrors
+	if err := e2ee.ValidateName(k.Name); err != nil {
+		fe.add("name", "invalid_value", "1 to %d printable characters", e2ee.MaxNameLen)
+	}
+	if err := k.KDF.Validate(); err != nil {
+		fe.add("kdf", "invalid_value", "%v", err)
+	} else if err := k.KDF.CheckStrength(); err != nil {
+		fe.add("kdf", "too_weak", "%v", err)
+	}
+	if err := (e2ee.PassphraseKey{Name: "x", PublicKey: k.PublicKey, KDF: validKDF}).Validate(); err != nil {
+		fe.add("public_key", "invalid_key", "must be an uncompressed P-256 point (65 bytes, base64)")
+	}
+	if err := fe.err(); err != nil {
+		return PassphraseKey{}, err
+	}
+	have, err := s.Store.ListPassphraseKeys(ctx, accountID)
+	if err != nil {
+		return PassphraseKey{}, fmt.Errorf("create passphrase key: %w", err)
+	}
+	if len(have) >= MaxPassphraseKeys {
+		return PassphraseKey{}, &ValidationError{Fields: []FieldError{{Field: "body", Code: "too_many",
+			Message: fmt.Sprintf("an account holds at most %d passphrase keys; delete one first", MaxPassphraseKeys)}}}
+	}
+	k.ID = uuid.NewString()
+	rec := PassphraseKey{AccountID: accountID, Key: k, CreatedAt: s.Now().UTC().Truncate(time.Microsecond)}
+	if err := s.Store.CreatePassphraseKey(ctx, rec); err != nil {
+		return PassphraseKey{}, fmt.Errorf("create passphrase key: %w", err)
+	}
+	return rec, nil
+}
+
+// validKDF stands in for the KDF when only the point is being checked, so
+// one bad input gives one detail.
+var validKDF = e2ee.KDFParams{Alg: e2ee.AlgPassphrase, Salt: make([]byte, e2ee.SaltSize),
+	MemoryKiB: e2ee.DefaultMemoryKiB, Iterations: e2ee.DefaultIterations, Parallelism: e2ee.DefaultParallelism}
+
+// lookupPassphraseKey resolves a create request's key ID; a malformed or
+// unknown ID, or another account's, is the same validation detail.
+func lookupPassphraseKey(ctx context.Context, st PassphraseKeyStore, accountID, id string) (*e2ee.PassphraseKey, bool, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return nil, false, nil
+	}
+	k, err := st.GetPassphraseKey(ctx, accountID, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return &k.Key, true, nil
+}
