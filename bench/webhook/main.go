@@ -40,6 +40,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "modernc.org/sqlite"
 
+	vpostgres "github.com/idgate/idgate/verifier/postgres"
+	vsqlite "github.com/idgate/idgate/verifier/sqlite"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/postgres"
 	"github.com/idgate/idgate/verifier/webhook/sqlite"
@@ -312,7 +314,7 @@ func openSQLite(ctx context.Context, path string) (backend, func(), error) {
 		return backend{}, nil, err
 	}
 	db.SetMaxOpenConns(1)
-	if err := sqlite.Migrate(ctx, db); err != nil {
+	if err := migrateSQLite(ctx, path); err != nil {
 		db.Close()
 		return backend{}, nil, err
 	}
@@ -376,7 +378,7 @@ func openPostgres(ctx context.Context) (backend, func(), error) {
 		drop()
 		return backend{}, nil, err
 	}
-	if err := postgres.Migrate(ctx, pool); err != nil {
+	if err := migratePostgres(ctx, u.String()); err != nil {
 		pool.Close()
 		drop()
 		return backend{}, nil, err
@@ -393,4 +395,24 @@ func openPostgres(ctx context.Context) (backend, func(), error) {
 			return n, err
 		},
 	}, func() { pool.Close(); drop() }, nil
+}
+
+// migrateSQLite and migratePostgres create the schema the way serve does:
+// the verifier store's migrations, which hold the outbox tables.
+func migrateSQLite(ctx context.Context, path string) error {
+	st, err := vsqlite.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.Migrate(ctx)
+}
+
+func migratePostgres(ctx context.Context, url string) error {
+	st, err := vpostgres.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.Migrate(ctx)
 }

@@ -3,18 +3,21 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/idgate/idgate/verifier"
 )
 
-const accountCols = `id, email, password_hash, created_at, updated_at`
+const accountCols = `id, email, password_hash, created_at, updated_at,
+	webhook_secret, webhook_secret_previous, webhook_secret_previous_until`
 
 // CreateAccount inserts a; ErrConflict if its ID or e-mail is taken.
 func (s *Store) CreateAccount(ctx context.Context, a verifier.Account) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO accounts (`+accountCols+`) VALUES ($1, $2, $3, $4, $5)`,
-		a.ID, a.Email, a.PasswordHash, ts(a.CreatedAt), ts(a.UpdatedAt))
+	_, err := s.pool.Exec(ctx, `INSERT INTO accounts (`+accountCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		a.ID, a.Email, a.PasswordHash, ts(a.CreatedAt), ts(a.UpdatedAt),
+		a.WebhookSecret, a.WebhookSecretPrevious, nullTime(a.WebhookSecretPreviousUntil))
 	if err != nil {
 		return fmt.Errorf("create account: %w", mapErr(err))
 	}
@@ -52,8 +55,11 @@ func (s *Store) UpdateAccount(ctx context.Context, id string, fn func(*verifier.
 		}
 		a.ID = id
 		a.CreatedAt, a.UpdatedAt = ts(a.CreatedAt), ts(a.UpdatedAt)
-		if _, err := tx.Exec(ctx, `UPDATE accounts SET email = $2, password_hash = $3, created_at = $4, updated_at = $5 WHERE id = $1`,
-			a.ID, a.Email, a.PasswordHash, a.CreatedAt, a.UpdatedAt); err != nil {
+		a.WebhookSecretPreviousUntil = fromNull(&a.WebhookSecretPreviousUntil)
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET email = $2, password_hash = $3, created_at = $4, updated_at = $5,
+			webhook_secret = $6, webhook_secret_previous = $7, webhook_secret_previous_until = $8 WHERE id = $1`,
+			a.ID, a.Email, a.PasswordHash, a.CreatedAt, a.UpdatedAt,
+			a.WebhookSecret, a.WebhookSecretPrevious, nullTime(a.WebhookSecretPreviousUntil)); err != nil {
 			return mapErr(err)
 		}
 		out = a
@@ -70,9 +76,12 @@ func (s *Store) UpdateAccount(ctx context.Context, id string, fn func(*verifier.
 
 func scanAccount(row pgx.Row) (verifier.Account, error) {
 	var a verifier.Account
-	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &a.CreatedAt, &a.UpdatedAt); err != nil {
+	var previousUntil *time.Time
+	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &a.CreatedAt, &a.UpdatedAt,
+		&a.WebhookSecret, &a.WebhookSecretPrevious, &previousUntil); err != nil {
 		return verifier.Account{}, mapErr(err)
 	}
 	a.CreatedAt, a.UpdatedAt = ts(a.CreatedAt), ts(a.UpdatedAt)
+	a.WebhookSecretPreviousUntil = fromNull(previousUntil)
 	return a, nil
 }

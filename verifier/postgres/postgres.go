@@ -19,7 +19,8 @@ import (
 
 // Store is the PostgreSQL verifier.Store. Make one with Open.
 type Store struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	hooks webhookHooks
 }
 
 var _ verifier.Store = (*Store)(nil)

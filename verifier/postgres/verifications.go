@@ -11,6 +11,8 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/storage/jsoncol"
 	"github.com/idgate/idgate/verifier/storage/listq"
+	"github.com/idgate/idgate/verifier/webhook"
+	whpostgres "github.com/idgate/idgate/verifier/webhook/postgres"
 )
 
 var _ verifier.VerificationStore = (*Store)(nil)
@@ -93,7 +95,7 @@ func insertVerification(ctx context.Context, q querier, v verifier.Verification,
 }
 
 func (s *Store) GetVerification(ctx context.Context, accountID, id string) (verifier.Verification, error) {
-	v, err := scanVerification(s.pool.QueryRow(ctx, `SELECT `+verificationCols+` FROM verifications
+	v, err := scanVerification(s.pool.QueryRow(ctx, `SELECT `+verificationReadCols+` FROM verifications
 		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, id, accountID))
 	if err != nil {
 		return verifier.Verification{}, fmt.Errorf("get verification %s: %w", id, err)
@@ -102,7 +104,7 @@ func (s *Store) GetVerification(ctx context.Context, accountID, id string) (veri
 }
 
 func (s *Store) GetVerificationByTokenHash(ctx context.Context, hash []byte) (verifier.Verification, error) {
-	v, err := scanVerification(s.pool.QueryRow(ctx, `SELECT `+verificationCols+` FROM verifications
+	v, err := scanVerification(s.pool.QueryRow(ctx, `SELECT `+verificationReadCols+` FROM verifications
 		WHERE token_hash = $1 AND deleted_at IS NULL`, hash))
 	if err != nil {
 		return verifier.Verification{}, fmt.Errorf("get verification by token: %w", err)
@@ -116,7 +118,7 @@ func (s *Store) ListVerifications(ctx context.Context, accountID string, f verif
 		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT %s FROM verifications WHERE %s ORDER BY %s LIMIT %d`,
-		verificationCols, q.Where, listq.OrderBy, q.Limit+1), q.Args...)
+		verificationReadCols, q.Where, listq.OrderBy, q.Limit+1), q.Args...)
 	if err != nil {
 		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", mapErr(err))
 	}
@@ -130,8 +132,9 @@ func (s *Store) ListVerifications(ctx context.Context, accountID string, f verif
 func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn func(*verifier.Verification) error) (verifier.Verification, error) {
 	var out verifier.Verification
 	var fnErr error
+	var enqueued bool
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		v, err := scanVerification(tx.QueryRow(ctx, `SELECT `+verificationCols+` FROM verifications
+		v, err := scanVerification(tx.QueryRow(ctx, `SELECT `+verificationReadCols+` FROM verifications
 			WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR UPDATE`, id, accountID))
 		if err != nil {
 			return err
@@ -149,11 +152,18 @@ func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn
 		out, err = scanVerification(tx.QueryRow(ctx, `UPDATE verifications SET status = $3, options = $4,
 			external_id = $5, webhook_url = $6, webhook_headers = $7, message = $8, lifetime_days = $9, expires_at = $10,
 			started_at = $11, completed_at = $12, result = $13, pii_purged_at = $14, updated_at = $15
-			WHERE id = $1 AND account_id = $2 RETURNING `+verificationCols,
+			WHERE id = $1 AND account_id = $2 RETURNING `+verificationReadCols,
 			id, accountID, string(v.Status), jsoncol.Raw(v.Options), v.ExternalID, v.WebhookURL,
 			jsoncol.StringMap(v.WebhookHeaders), v.Message, v.LifetimeDays, ts(v.ExpiresAt),
 			nullTime(v.StartedAt), nullTime(v.CompletedAt), jsoncol.Raw(v.Result), nullTime(v.PIIPurgedAt),
 			ts(v.UpdatedAt)))
+		if err != nil {
+			return err
+		}
+		// The delivery commits with the status change or not at all.
+		if enqueued, err = enqueueWebhook(ctx, tx, old, out); enqueued {
+			out.WebhookStatus = webhook.StatePending
+		}
 		return err
 	})
 	if fnErr != nil {
@@ -162,21 +172,32 @@ func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn
 	if err != nil {
 		return verifier.Verification{}, fmt.Errorf("update verification %s: %w", id, err)
 	}
+	if enqueued {
+		s.webhookEnqueued()
+	}
 	return out, nil
 }
 
 // DeleteVerification cancels an unfinished verification (releasing its
-// slot) and drops what it holds of the account holder's and end user's data.
+// slot), drops what it holds of the account holder's and end user's data,
+// and forgets its webhook deliveries in the same transaction.
 func (s *Store) DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE verifications SET
-		status = CASE WHEN status IN ('pending', 'started') THEN 'canceled' ELSE status END,
-		result = NULL, message = '', webhook_url = '', webhook_headers = '{}', deleted_at = $3, updated_at = $3
-		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, id, accountID, ts(now))
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE verifications SET
+			status = CASE WHEN status IN ('pending', 'started') THEN 'canceled' ELSE status END,
+			result = NULL, message = '', webhook_url = '', webhook_headers = '{}', deleted_at = $3, updated_at = $3
+			WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, id, accountID, ts(now))
+		if err != nil {
+			return mapErr(err)
+		}
+		if tag.RowsAffected() == 0 {
+			return verifier.ErrNotFound
+		}
+		// Deleted verifications send nothing, not even a pending retry.
+		return whpostgres.Forget(ctx, tx, id)
+	})
 	if err != nil {
-		return fmt.Errorf("delete verification %s: %w", id, mapErr(err))
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("delete verification %s: %w", id, verifier.ErrNotFound)
+		return fmt.Errorf("delete verification %s: %w", id, err)
 	}
 	return nil
 }
@@ -225,6 +246,7 @@ func (s *Store) QuotaUsage(ctx context.Context, accountID string, since time.Tim
 	return usage, nil
 }
 
+// scanVerification reads a row of verificationReadCols.
 func scanVerification(row pgx.Row) (verifier.Verification, error) {
 	var v verifier.Verification
 	var status, typ string
@@ -232,7 +254,8 @@ func scanVerification(row pgx.Row) (verifier.Verification, error) {
 	var templateID *string
 	var started, completed, purged *time.Time
 	err := row.Scan(&v.ID, &v.AccountID, &v.TokenHash, &status, &typ, &v.Options, &v.ExternalID, &v.WebhookURL, &headers,
-		&v.Message, &v.LifetimeDays, &v.ExpiresAt, &started, &completed, &v.Result, &purged, &templateID, &v.CreatedAt, &v.UpdatedAt)
+		&v.Message, &v.LifetimeDays, &v.ExpiresAt, &started, &completed, &v.Result, &purged, &templateID, &v.CreatedAt, &v.UpdatedAt,
+		&v.WebhookStatus)
 	if err != nil {
 		return verifier.Verification{}, mapErr(err)
 	}

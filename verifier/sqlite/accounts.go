@@ -9,12 +9,14 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-const accountCols = `id, email, password_hash, created_at, updated_at`
+const accountCols = `id, email, password_hash, created_at, updated_at,
+	webhook_secret, webhook_secret_previous, webhook_secret_previous_until`
 
 // CreateAccount inserts a; ErrConflict if its ID or e-mail is taken.
 func (s *Store) CreateAccount(ctx context.Context, a verifier.Account) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO accounts (`+accountCols+`) VALUES (?, ?, ?, ?, ?)`,
-		a.ID, a.Email, a.PasswordHash, toDB(a.CreatedAt), toDB(a.UpdatedAt))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO accounts (`+accountCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.Email, a.PasswordHash, toDB(a.CreatedAt), toDB(a.UpdatedAt),
+		a.WebhookSecret, a.WebhookSecretPrevious, nullTime(a.WebhookSecretPreviousUntil))
 	if err != nil {
 		return fmt.Errorf("create account: %w", mapErr(err))
 	}
@@ -50,8 +52,10 @@ func (s *Store) UpdateAccount(ctx context.Context, id string, fn func(*verifier.
 			return fnErr
 		}
 		a.ID = id
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET email = ?, password_hash = ?, created_at = ?, updated_at = ? WHERE id = ?`,
-			a.Email, a.PasswordHash, toDB(a.CreatedAt), toDB(a.UpdatedAt), id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET email = ?, password_hash = ?, created_at = ?, updated_at = ?,
+			webhook_secret = ?, webhook_secret_previous = ?, webhook_secret_previous_until = ? WHERE id = ?`,
+			a.Email, a.PasswordHash, toDB(a.CreatedAt), toDB(a.UpdatedAt),
+			a.WebhookSecret, a.WebhookSecretPrevious, nullTime(a.WebhookSecretPreviousUntil), id); err != nil {
 			return mapErr(err)
 		}
 		out = normAccount(a)
@@ -69,16 +73,22 @@ func (s *Store) UpdateAccount(ctx context.Context, id string, fn func(*verifier.
 func scanAccount(row *sql.Row) (verifier.Account, error) {
 	var a verifier.Account
 	var created, updated int64
-	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &updated); err != nil {
+	var previousUntil sql.NullInt64
+	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &updated,
+		&a.WebhookSecret, &a.WebhookSecretPrevious, &previousUntil); err != nil {
 		return verifier.Account{}, notFound(err)
 	}
 	a.CreatedAt, a.UpdatedAt = fromDB(created), fromDB(updated)
+	a.WebhookSecretPreviousUntil = fromNull(previousUntil)
 	return a, nil
 }
 
 // normAccount is a as a later read returns it.
 func normAccount(a verifier.Account) verifier.Account {
 	a.CreatedAt, a.UpdatedAt = norm(a.CreatedAt), norm(a.UpdatedAt)
+	if !a.WebhookSecretPreviousUntil.IsZero() {
+		a.WebhookSecretPreviousUntil = norm(a.WebhookSecretPreviousUntil)
+	}
 	return a
 }
 

@@ -35,8 +35,9 @@ const BusyTimeout = 10 * time.Second
 
 // Store is the SQLite verifier.Store. Make one with Open.
 type Store struct {
-	w *sql.DB // the single writer connection
-	r *sql.DB // read-only pool
+	w     *sql.DB // the single writer connection
+	r     *sql.DB // read-only pool
+	hooks webhookHooks
 }
 
 var _ verifier.Store = (*Store)(nil)

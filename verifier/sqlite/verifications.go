@@ -9,6 +9,8 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/storage/jsoncol"
 	"github.com/idgate/idgate/verifier/storage/listq"
+	"github.com/idgate/idgate/verifier/webhook"
+	whsqlite "github.com/idgate/idgate/verifier/webhook/sqlite"
 )
 
 var _ verifier.VerificationStore = (*Store)(nil)
@@ -65,7 +67,7 @@ func verificationArgs(v verifier.Verification) []any {
 }
 
 func (s *Store) GetVerification(ctx context.Context, accountID, id string) (verifier.Verification, error) {
-	v, err := scanVerification(s.r.QueryRowContext(ctx, `SELECT `+verificationCols+` FROM verifications
+	v, err := scanVerification(s.r.QueryRowContext(ctx, `SELECT `+verificationReadCols+` FROM verifications
 		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, id, accountID))
 	if err != nil {
 		return verifier.Verification{}, fmt.Errorf("get verification %s: %w", id, err)
@@ -74,7 +76,7 @@ func (s *Store) GetVerification(ctx context.Context, accountID, id string) (veri
 }
 
 func (s *Store) GetVerificationByTokenHash(ctx context.Context, hash []byte) (verifier.Verification, error) {
-	v, err := scanVerification(s.r.QueryRowContext(ctx, `SELECT `+verificationCols+` FROM verifications
+	v, err := scanVerification(s.r.QueryRowContext(ctx, `SELECT `+verificationReadCols+` FROM verifications
 		WHERE token_hash = $1 AND deleted_at IS NULL`, hash))
 	if err != nil {
 		return verifier.Verification{}, fmt.Errorf("get verification by token: %w", err)
@@ -88,7 +90,7 @@ func (s *Store) ListVerifications(ctx context.Context, accountID string, f verif
 		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", err)
 	}
 	rows, err := s.r.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM verifications WHERE %s ORDER BY %s LIMIT %d`,
-		verificationCols, q.Where, listq.OrderBy, q.Limit+1), q.Args...)
+		verificationReadCols, q.Where, listq.OrderBy, q.Limit+1), q.Args...)
 	if err != nil {
 		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", err)
 	}
@@ -110,8 +112,9 @@ func (s *Store) ListVerifications(ctx context.Context, accountID string, f verif
 func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn func(*verifier.Verification) error) (verifier.Verification, error) {
 	var out verifier.Verification
 	var fnErr error
+	var enqueued bool
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		v, err := scanVerification(tx.QueryRowContext(ctx, `SELECT `+verificationCols+` FROM verifications
+		v, err := scanVerification(tx.QueryRowContext(ctx, `SELECT `+verificationReadCols+` FROM verifications
 			WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, id, accountID))
 		if err != nil {
 			return err
@@ -129,12 +132,19 @@ func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn
 		out, err = scanVerification(tx.QueryRowContext(ctx, `UPDATE verifications SET status = $3, options = $4,
 			external_id = $5, webhook_url = $6, webhook_headers = $7, message = $8, lifetime_days = $9, expires_at = $10,
 			started_at = $11, completed_at = $12, result = $13, pii_purged_at = $14, updated_at = $15
-			WHERE id = $1 AND account_id = $2 RETURNING `+verificationCols,
+			WHERE id = $1 AND account_id = $2 RETURNING `+verificationReadCols,
 			id, accountID, string(v.Status), jsoncol.Raw(v.Options), v.ExternalID, v.WebhookURL,
 			string(jsoncol.StringMap(v.WebhookHeaders)), v.Message, v.LifetimeDays, toDB(v.ExpiresAt),
 			nullTime(v.StartedAt), nullTime(v.CompletedAt), jsoncol.Raw(v.Result), nullTime(v.PIIPurgedAt),
 			toDB(v.UpdatedAt)))
-		return mapErr(err)
+		if err != nil {
+			return mapErr(err)
+		}
+		// The delivery commits with the status change or not at all.
+		if enqueued, err = enqueueWebhook(ctx, tx, old, out); enqueued {
+			out.WebhookStatus = webhook.StatePending
+		}
+		return err
 	})
 	if fnErr != nil {
 		return verifier.Verification{}, fnErr
@@ -142,18 +152,28 @@ func (s *Store) UpdateVerification(ctx context.Context, accountID, id string, fn
 	if err != nil {
 		return verifier.Verification{}, fmt.Errorf("update verification %s: %w", id, err)
 	}
+	if enqueued {
+		s.webhookEnqueued()
+	}
 	return out, nil
 }
 
 func (s *Store) DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error {
-	res, err := s.w.ExecContext(ctx, deleteVerificationSQL, id, accountID, toDB(now))
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, deleteVerificationSQL, id, accountID, toDB(now))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return verifier.ErrNotFound
+		}
+		// Deleted verifications send nothing, not even a pending retry.
+		return whsqlite.Forget(ctx, tx, id)
+	})
 	if err != nil {
 		return fmt.Errorf("delete verification %s: %w", id, err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("delete verification %s: %w", id, err)
-	} else if n == 0 {
-		return fmt.Errorf("delete verification %s: %w", id, verifier.ErrNotFound)
 	}
 	return nil
 }
@@ -218,6 +238,7 @@ func (s *Store) QuotaUsage(ctx context.Context, accountID string, since time.Tim
 
 type scanner interface{ Scan(dest ...any) error }
 
+// scanVerification reads a row of verificationReadCols.
 func scanVerification(row scanner) (verifier.Verification, error) {
 	var v verifier.Verification
 	var status, typ, headers string
@@ -225,7 +246,8 @@ func scanVerification(row scanner) (verifier.Verification, error) {
 	var expires, created, updated int64
 	var started, completed, purged sql.NullInt64
 	err := row.Scan(&v.ID, &v.AccountID, &v.TokenHash, &status, &typ, &options, &v.ExternalID, &v.WebhookURL, &headers,
-		&v.Message, &v.LifetimeDays, &expires, &started, &completed, &result, &purged, &templateID, &created, &updated)
+		&v.Message, &v.LifetimeDays, &expires, &started, &completed, &result, &purged, &templateID, &created, &updated,
+		&v.WebhookStatus)
 	if err != nil {
 		return verifier.Verification{}, notFound(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 	_ "modernc.org/sqlite"
 
+	vsqlite "github.com/idgate/idgate/verifier/sqlite"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/sqlite"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
@@ -22,15 +23,22 @@ import (
 // runWorker starts w.Run on a fresh SQLite outbox and returns a function
 // that enqueues k deliveries in one transaction, and a stop function.
 func runWorker(t *testing.T, r *webhooktest.Receiver, o webhook.WorkerOptions) (*webhook.Worker, func(k int), func() error) {
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "w.db")+"?_txlock=immediate&_busy_timeout=10000&_journal_mode=WAL")
+	path := filepath.Join(t.TempDir(), "w.db")
+	st, err := vsqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Migrate(context.Background()) // the outbox tables are in the store's migrations
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_busy_timeout=10000&_journal_mode=WAL")
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.SetMaxOpenConns(1)
 	t.Cleanup(func() { db.Close() })
-	if err := sqlite.Migrate(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
 	o.Log = slog.New(slog.DiscardHandler)
 	w := webhook.NewWorker(sqlite.New(db), loopbackSender(r), o)
 	ctx, cancel := context.WithCancel(context.Background())

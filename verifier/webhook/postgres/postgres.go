@@ -1,4 +1,6 @@
-// Package postgres is the webhook outbox on PostgreSQL (pgx v5).
+// Package postgres is the webhook outbox on PostgreSQL (pgx v5). Its tables
+// are created by the verifier store's migration 0004_webhooks.sql
+// (verifier/postgres), the one schema source.
 //
 // Claims use SELECT ... FOR UPDATE SKIP LOCKED inside one UPDATE, so
 // workers on many instances take disjoint deliveries without waiting on each
@@ -8,7 +10,6 @@ package postgres
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -18,20 +19,6 @@ import (
 
 	"github.com/idgate/idgate/verifier/webhook"
 )
-
-// Schema creates the outbox tables (idempotent). It belongs in the store's
-// migrations once verifications exist; Migrate applies it meanwhile.
-//
-//go:embed schema.sql
-var Schema string
-
-// Migrate applies Schema.
-func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	if _, err := pool.Exec(ctx, Schema); err != nil {
-		return fmt.Errorf("migrate webhook outbox: %w", err)
-	}
-	return nil
-}
 
 // Queue is the PostgreSQL webhook.Queue.
 type Queue struct {
@@ -106,14 +93,16 @@ func (q *Queue) Claim(ctx context.Context, now time.Time, limit int, lease time.
 
 // Record implements webhook.Queue.
 func (q *Queue) Record(ctx context.Context, d webhook.Delivery, res webhook.AttemptResult, out webhook.Outcome) error {
-	var next *time.Time
+	var next, finished *time.Time
 	if out.State == webhook.StatePending {
 		next = &out.NextAttemptAt
+	} else {
+		finished = &res.StartedAt
 	}
 	err := pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE webhook_deliveries
-			SET state = $1, attempts = $2, next_attempt_at = $3, lease_token = NULL, lease_until = NULL
-			WHERE id = $4 AND lease_token = $5`, out.State, d.Attempt, next, d.ID, d.Lease)
+			SET state = $1, attempts = $2, next_attempt_at = $3, finished_at = $4, lease_token = NULL, lease_until = NULL
+			WHERE id = $5 AND lease_token = $6`, out.State, d.Attempt, next, finished, d.ID, d.Lease)
 		if err != nil {
 			return err
 		}

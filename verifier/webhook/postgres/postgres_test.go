@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/idgate/idgate/internal/testkit"
+	vpostgres "github.com/idgate/idgate/verifier/postgres"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/postgres"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
@@ -29,13 +30,17 @@ func TestQueue(t *testing.T) {
 	webhooktest.Run(t, func(t *testing.T) webhooktest.Backend {
 		ctx := context.Background()
 		dsn := testkit.PostgresURL(t)
-		pool := openPool(t, dsn)
-		if err := postgres.Migrate(ctx, pool); err != nil {
+		// The schema the way serve creates it: the verifier store's
+		// migrations, which hold the outbox tables.
+		st, err := vpostgres.Open(ctx, dsn)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := postgres.Migrate(ctx, pool); err != nil {
-			t.Fatalf("second migrate: %v", err)
+		defer st.Close()
+		if err := st.Migrate(ctx); err != nil {
+			t.Fatal(err)
 		}
+		pool := openPool(t, dsn)
 		// The stand-in for the verifications table.
 		if _, err := pool.Exec(ctx, `CREATE TABLE test_verifications (id text PRIMARY KEY, status text NOT NULL)`); err != nil {
 			t.Fatal(err)

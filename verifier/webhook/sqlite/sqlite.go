@@ -1,5 +1,7 @@
 // Package sqlite is the webhook outbox on SQLite (modernc.org/sqlite through
-// database/sql), for the embedded default.
+// database/sql), for the embedded default. Its tables are created by the
+// verifier store's migration 0004_webhooks.sql (verifier/sqlite), the one
+// schema source.
 //
 // SQLite has no SELECT ... FOR UPDATE SKIP LOCKED; it needs none: a claim
 // is one UPDATE ... RETURNING statement, atomic under SQLite's single
@@ -9,7 +11,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,20 +18,6 @@ import (
 
 	"github.com/idgate/idgate/verifier/webhook"
 )
-
-// Schema creates the outbox tables (idempotent). It belongs in the store's
-// migrations once verifications exist; Migrate applies it meanwhile.
-//
-//go:embed schema.sql
-var Schema string
-
-// Migrate applies Schema to db.
-func Migrate(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, Schema); err != nil {
-		return fmt.Errorf("migrate webhook outbox: %w", err)
-	}
-	return nil
-}
 
 // Queue is the SQLite webhook.Queue.
 type Queue struct {
@@ -111,14 +98,16 @@ func (q *Queue) Claim(ctx context.Context, now time.Time, limit int, lease time.
 
 // Record implements webhook.Queue.
 func (q *Queue) Record(ctx context.Context, d webhook.Delivery, res webhook.AttemptResult, out webhook.Outcome) error {
-	var next any
+	var next, finished any
 	if out.State == webhook.StatePending {
 		next = micros(out.NextAttemptAt)
+	} else {
+		finished = micros(res.StartedAt)
 	}
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
 		r, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries
-			SET state = ?, attempts = ?, next_attempt_at = ?, lease_token = NULL, lease_until = NULL
-			WHERE id = ? AND lease_token = ?`, out.State, d.Attempt, next, d.ID, d.Lease)
+			SET state = ?, attempts = ?, next_attempt_at = ?, finished_at = ?, lease_token = NULL, lease_until = NULL
+			WHERE id = ? AND lease_token = ?`, out.State, d.Attempt, next, finished, d.ID, d.Lease)
 		if err != nil {
 			return err
 		}

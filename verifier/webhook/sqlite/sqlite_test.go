@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	vsqlite "github.com/idgate/idgate/verifier/sqlite"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/sqlite"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
@@ -38,10 +38,8 @@ func TestQueue(t *testing.T) {
 	webhooktest.Run(t, func(t *testing.T) webhooktest.Backend {
 		ctx := context.Background()
 		path := filepath.Join(t.TempDir(), "idgate.db")
+		migrate(t, path)
 		db := openDB(t, path)
-		if err := sqlite.Migrate(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		// The stand-in for the verifications table.
 		if _, err := db.ExecContext(ctx, `CREATE TABLE test_verifications (id TEXT PRIMARY KEY, status TEXT NOT NULL)`); err != nil {
 			t.Fatal(err)
@@ -93,11 +91,16 @@ func TestQueue(t *testing.T) {
 	})
 }
 
-func TestMigrateIsIdempotent(t *testing.T) {
-	db := openDB(t, filepath.Join(t.TempDir(), "m.db"))
-	for i := range 2 {
-		if err := sqlite.Migrate(context.Background(), db); err != nil {
-			t.Fatal(fmt.Errorf("run %d: %w", i, err))
-		}
+// migrate creates the schema the way serve does: the verifier store's
+// migrations, which hold the outbox tables.
+func migrate(t *testing.T, path string) {
+	t.Helper()
+	st, err := vsqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }
