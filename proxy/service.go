@@ -134,7 +134,7 @@ func (s *Service) store(ctx context.Context, hash, origin string) (*Store, error
 // The customer ID comes only from a verified Current Customer JWT.
 func (s *Service) shopper(st *Store, cartID, customerToken string) (Shopper, error) {
 	if id, err := uuid.Parse(cartID); err != nil || len(cartID) != 36 || id.String() != cartID {
-		return Shopper{}, fmt.Errorf("cart ID %q: %w: want a lowercase UUID", cartID, ErrInvalidInput)
+		return Shopper{}, &InputError{Field: "cart_id", Message: "want a lowercase UUID"}
 	}
 	sh := Shopper{CartID: cartID}
 	if customerToken != "" {

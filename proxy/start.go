@@ -31,7 +31,7 @@ func (s *Service) Start(ctx context.Context, hash, origin, cartID, customerToken
 	}
 	ref, err := s.Sealer.SealRef(st.Hash, sh)
 	if err != nil {
-		return Created{}, fmt.Errorf("start verification: %w: %w", ErrInvalidInput, err)
+		return Created{}, fmt.Errorf("start verification: %w", &InputError{Field: "cart_id", Message: err.Error()})
 	}
 	c, err := s.Verifier.CreateVerification(ctx, CreateRequest{
 		IntegrationKey: st.IntegrationKey,

@@ -85,14 +85,14 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	var b webhookBody
 	dec := json.NewDecoder(bytes.NewReader(d.Body))
 	if err := dec.Decode(&b); err != nil {
-		return Applied{}, fmt.Errorf("apply webhook: %w: body: %v", ErrInvalidInput, err)
+		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "body", Message: "not a JSON result payload: " + err.Error()})
 	}
 	if _, err := uuid.Parse(b.RequestID); err != nil {
-		return Applied{}, fmt.Errorf("apply webhook: %w: request_id %q", ErrInvalidInput, b.RequestID)
+		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "request_id", Message: "want a UUID"})
 	}
 	sh, err := s.Sealer.OpenRef(st.Hash, b.ExternalID)
 	if err != nil {
-		return Applied{}, fmt.Errorf("apply webhook: %w: external_id is not a reference this proxy issued for store %s", ErrInvalidInput, st.Hash)
+		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "external_id", Message: "not a reference this proxy issued for this store"})
 	}
 	status := "completed"
 	if b.Verification != nil && b.Verification.ManualReviewRequested {

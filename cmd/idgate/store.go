@@ -9,12 +9,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/server"
 	"github.com/idgate/idgate/proxy/storefile"
 	"github.com/idgate/idgate/rulesets"
 )
@@ -33,6 +35,11 @@ func init() {
 		Name:    "store add",
 		Summary: "add or replace a storefront in the proxy's store file; secrets as JSON on stdin",
 		Run:     runStoreAdd,
+	})
+	register(command{
+		Name:    "store serve",
+		Summary: "run the storefront proxy for the stores in IDGATE_PROXY_STORES (IDGATE_PROXY_* environment)",
+		Run:     runStoreServe,
 	})
 	register(command{
 		Name:    "store list",
@@ -179,4 +186,38 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// shutdownGrace bounds how long in-flight requests may finish on SIGTERM.
+const shutdownGrace = 15 * time.Second
+
+func runStoreServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
+	fs := flag.NewFlagSet("store serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := server.Load(os.Getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	app, closeFn, err := server.Build(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	done := make(chan error, 1)
+	go func() { done <- app.Listen(cfg.Addr) }()
+	log.Info("storefront proxy listening", "addr", cfg.Addr, "public_url", cfg.PublicURL)
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	if err := app.ShutdownWithTimeout(shutdownGrace); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return <-done
 }

@@ -20,7 +20,7 @@ var domainErrors = []struct {
 	{proxy.ErrOriginNotAllowed, httperr.OriginNotAllowed, "this origin is not a storefront of the store"},
 	{proxy.ErrCustomerToken, httperr.Unauthenticated, "the customer token is invalid or expired"},
 	{proxy.ErrWebhookAuth, httperr.Unauthenticated, "webhook authentication failed"},
-	{proxy.ErrInvalidInput, httperr.ValidationFailed, ""},
+	{proxy.ErrInvalidInput, httperr.ValidationFailed, "the request is invalid"},
 }
 
 // toHTTP maps a service error to the error body. The verifier's refusals
@@ -34,8 +34,9 @@ func toHTTP(err error) error {
 		if !errors.Is(err, d.target) {
 			continue
 		}
-		if d.code == httperr.ValidationFailed {
-			return httperr.Validation(httperr.Detail{Field: "request", Code: "invalid", Message: err.Error()})
+		var in *proxy.InputError
+		if d.code == httperr.ValidationFailed && errors.As(err, &in) {
+			return httperr.Validation(httperr.Detail{Field: in.Field, Code: "invalid", Message: in.Message})
 		}
 		return httperr.New(d.code, d.message)
 	}

@@ -87,7 +87,7 @@ func TestWebhookRefusesAnotherStoresReference(t *testing.T) {
 	body := proxytest.Result(proxytest.NewRequestID(), env.Ref("storeb2", proxy.Shopper{CartID: cartA}), nil)
 	resp := env.Deliver("storea1", body)
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusUnprocessableEntity || errorCode(t, b) != "VALIDATION_FAILED" {
+	if resp.StatusCode != http.StatusUnprocessableEntity || errorCode(t, b) != "VALIDATION_FAILED" || !strings.Contains(string(b), `"field":"external_id"`) {
 		t.Fatalf("got %d %s", resp.StatusCode, b)
 	}
 	for _, h := range []string{"storea1", "storeb2"} {
@@ -177,7 +177,7 @@ func TestCORSLimitedToStoreOrigins(t *testing.T) {
 	if code, _, body := get(t, env.URL+"/proxy/v1/stores/nosuchstore/status?cart_id="+cartA, origin, ""); code != http.StatusNotFound {
 		t.Fatalf("unknown store: %d %s", code, body)
 	}
-	if code, _, body := get(t, env.URL+"/proxy/v1/stores/"+storeHash+"/status?cart_id=../../x", origin, ""); code != http.StatusUnprocessableEntity {
+	if code, _, body := get(t, env.URL+"/proxy/v1/stores/"+storeHash+"/status?cart_id=../../x", origin, ""); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"field":"cart_id"`) {
 		t.Fatalf("bad cart id: %d %s", code, body)
 	}
 }
