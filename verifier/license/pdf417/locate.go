@@ -15,6 +15,10 @@ const locateMaxSide = 1600
 // Blocks of the locator grid, in working-copy pixels.
 const blockSize = 16
 
+// minEnergy is the least mean squared gradient of a candidate block (an RMS
+// gradient of 10 grey levels): flat card stock and sensor noise stay below.
+const minEnergy = 100
+
 // region is a candidate symbol in full-resolution coordinates (pixel
 // centres at integers): an oriented rectangle whose u axis runs across the
 // bars, along the symbol's rows, and whose v axis runs along the bars.
@@ -127,7 +131,7 @@ func tensorGrid(g *image.Gray) ([]block, int, int) {
 	// and a clear single orientation.
 	ref := energies[len(energies)*995/1000]
 	for i := range grid {
-		grid[i].cand = grid[i].energy > 0.15*ref && grid[i].energy > 100 && grid[i].coherence > 0.4
+		grid[i].cand = grid[i].energy > 0.15*ref && grid[i].energy > minEnergy && grid[i].coherence > 0.4
 	}
 	return grid, nbx, nby
 }
@@ -271,11 +275,14 @@ func regionOf(grid []block, comp []int, nbx int, f, a float64) region {
 		minU, maxU = math.Min(minU, pu), math.Max(maxU, pu)
 		minV, maxV = math.Min(minV, pv), math.Max(maxV, pv)
 	}
-	// Block centres sit half a block inside the symbol's edge; one more
-	// block of margin keeps the start and stop patterns and a quiet zone
-	// even when an edge block fell under the thresholds.
-	margin := 1.5 * blockSize * f
-	minU, maxU, minV, maxV = minU-margin, maxU+margin, minV-margin, maxV+margin
+	// Block centres sit half a block inside the symbol's edge. One more
+	// block of margin keeps a quiet zone even when an edge block fell under
+	// the thresholds; along the rows the margin is wider, because the wide
+	// first bar of the start pattern has edges only at its sides and its
+	// blocks are the likeliest to drop out.
+	marginV := 1.5 * blockSize * f
+	marginU := 2.5*blockSize*f + 0.04*(maxU-minU)
+	minU, maxU, minV, maxV = minU-marginU, maxU+marginU, minV-marginV, maxV+marginV
 	mu, mv := (minU+maxU)/2, (minV+maxV)/2
 	return region{
 		center:     raster.Point{X: mu*u.X + mv*v.X, Y: mu*u.Y + mv*v.Y},

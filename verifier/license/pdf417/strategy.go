@@ -19,14 +19,16 @@ type strategy struct {
 // strategies is the fallback order, most often right first. The upright
 // crop leads: phone photos are rarely level, and on a 12 MP photo locating
 // and cropping costs less than zxing's pass over the whole frame. The plain
-// photo follows for symbols the locator misjudges; upscaled and cleaned
-// crops for small, noisy, blurred or unevenly lit symbols; zxing's own
-// exhaustive mode (90° turns, downscaling) comes last.
+// photo follows for symbols the locator misjudges, then the keystone
+// correction (a tilted card is the next commonest trouble, and zxing can
+// spend long on a 2× crop of a fanned symbol); upscaled and cleaned crops
+// for small, noisy, blurred or unevenly lit symbols; zxing's own exhaustive
+// mode (90° turns, downscaling) comes last.
 var strategies = []strategy{
 	{name: "upright", prepare: uprightStep(0, 1, none)},
 	{name: "plain", prepare: func(s *session) (*image.Gray, string) { return s.gray, "" }},
-	{name: "upright-2x", prepare: uprightStep(0, 2, none)},
 	{name: "rectified", prepare: rectifiedStep(1)},
+	{name: "upright-2x", prepare: uprightStep(0, 2, none)},
 	{name: "rectified-2x", prepare: rectifiedStep(2)},
 	{name: "upright-2x-smoothed", prepare: uprightStep(0, 2, smoothAlongBars)},
 	{name: "upright-2x-sharpened", prepare: uprightStep(0, 2, sharpened)},
