@@ -11,9 +11,6 @@ type Point struct{ X, Y float64 }
 // Homography is a 3×3 projective transform, row-major, mapping (x, y, 1).
 type Homography [9]float64
 
-// Identity maps every point to itself.
-var Identity = Homography{1, 0, 0, 0, 1, 0, 0, 0, 1}
-
 // ErrDegenerate means four points do not define a projective transform
 // (three of them are collinear).
 var ErrDegenerate = errors.New("raster: degenerate quadrilateral")
@@ -81,19 +78,4 @@ func FromQuad(src, dst [4]Point) (Homography, error) {
 	}
 	m[8] = 1
 	return m, nil
-}
-
-// Inverse returns the inverse transform, or ErrDegenerate when m is
-// singular.
-func (m Homography) Inverse() (Homography, error) {
-	a, b, c, d, e, f, g, h, i := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
-	det := a*(e*i-f*h) - b*(d*i-f*g) + c*(d*h-e*g)
-	if math.Abs(det) < 1e-12 || math.IsNaN(det) {
-		return Homography{}, ErrDegenerate
-	}
-	return Homography{
-		(e*i - f*h) / det, (c*h - b*i) / det, (b*f - c*e) / det,
-		(f*g - d*i) / det, (a*i - c*g) / det, (c*d - a*f) / det,
-		(d*h - e*g) / det, (b*g - a*h) / det, (a*e - b*d) / det,
-	}, nil
 }

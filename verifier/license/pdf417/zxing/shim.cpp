@@ -29,7 +29,7 @@ void set_err(char* err, int err_len, const std::string& msg)
 } // namespace
 
 extern "C" int idg_pdf417_read(const uint8_t* lum, int width, int height, int stride, int try_harder,
-                               uint8_t** out, int* out_len, int quad[8], char* err, int err_len)
+                               uint8_t** out, int* out_len, char* err, int err_len)
 {
 	try {
 		ZXing::ImageView view(lum, width, height, ZXing::ImageFormat::Lum, stride);
@@ -52,11 +52,6 @@ extern "C" int idg_pdf417_read(const uint8_t* lum, int width, int height, int st
 		}
 		if (!b.empty())
 			std::memcpy(*out, b.data(), b.size());
-		const auto& p = res.position();
-		for (int i = 0; i < 4; i++) {
-			quad[2 * i] = p[i].x;
-			quad[2 * i + 1] = p[i].y;
-		}
 		return IDG_OK;
 	} catch (const std::exception& e) {
 		set_err(err, err_len, e.what());

@@ -18,9 +18,9 @@ enum {
 
 // idg_pdf417_read decodes the first PDF417 symbol in an 8-bit luminance
 // buffer. On IDG_OK *out holds *out_len raw content bytes (malloc'd; free with
-// idg_free) and quad the symbol corners (x0,y0 .. x3,y3).
+// idg_free).
 int idg_pdf417_read(const uint8_t* lum, int width, int height, int stride, int try_harder,
-                    uint8_t** out, int* out_len, int quad[8], char* err, int err_len);
+                    uint8_t** out, int* out_len, char* err, int err_len);
 
 // idg_pdf417_write encodes data byte for byte (ISO 8859-1, no ECI) at the
 // given error-correction level (0-8) with one pixel per module and no quiet

@@ -31,10 +31,6 @@ const errBufLen = 256
 type Result struct {
 	// Bytes is the raw content, byte for byte as encoded.
 	Bytes []byte
-	// Corners are the symbol corners in image coordinates, in the
-	// library's order (top-left, top-right, bottom-right, bottom-left
-	// relative to the symbol).
-	Corners [4]image.Point
 }
 
 // Read decodes the first PDF417 symbol in img. tryHarder lets the library
@@ -51,7 +47,6 @@ func Read(img *image.Gray, tryHarder bool) (Result, error) {
 	var (
 		out    *C.uint8_t
 		outLen C.int
-		quad   [8]C.int
 		errBuf [errBufLen]C.char
 	)
 	th := C.int(0)
@@ -60,7 +55,7 @@ func Read(img *image.Gray, tryHarder bool) (Result, error) {
 	}
 	// Pix starts at the image's Min point, whatever the bounds are.
 	rc := C.idg_pdf417_read((*C.uint8_t)(unsafe.Pointer(&img.Pix[0])), C.int(b.Dx()), C.int(b.Dy()),
-		C.int(img.Stride), th, &out, &outLen, &quad[0], &errBuf[0], errBufLen)
+		C.int(img.Stride), th, &out, &outLen, &errBuf[0], errBufLen)
 	switch rc {
 	case C.IDG_OK:
 	case C.IDG_NOT_FOUND:
@@ -69,11 +64,7 @@ func Read(img *image.Gray, tryHarder bool) (Result, error) {
 		return Result{}, fmt.Errorf("zxing read: %s", C.GoString(&errBuf[0]))
 	}
 	defer C.idg_free(unsafe.Pointer(out))
-	res := Result{Bytes: C.GoBytes(unsafe.Pointer(out), outLen)}
-	for i := range res.Corners {
-		res.Corners[i] = image.Pt(int(quad[2*i])+b.Min.X, int(quad[2*i+1])+b.Min.Y)
-	}
-	return res, nil
+	return Result{Bytes: C.GoBytes(unsafe.Pointer(out), outLen)}, nil
 }
 
 // Symbol is an encoded PDF417 symbol as a grid of cells, one module wide;
