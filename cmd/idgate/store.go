@@ -10,12 +10,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	"github.com/idgate/idgate/proxy/proxytest"
 	"github.com/idgate/idgate/proxy/server"
 	"github.com/idgate/idgate/proxy/storefile"
 	"github.com/idgate/idgate/rulesets"
@@ -40,6 +46,11 @@ func init() {
 		Name:    "store serve",
 		Summary: "run the storefront proxy for the stores in IDGATE_PROXY_STORES (IDGATE_PROXY_* environment)",
 		Run:     runStoreServe,
+	})
+	register(command{
+		Name:    "store demo",
+		Summary: "serve a demo storefront with the footer widget, backed by a BigCommerce test double (no credentials)",
+		Run:     runStoreDemo,
 	})
 	register(command{
 		Name:    "store list",
@@ -220,4 +231,40 @@ func runStoreServe(ctx context.Context, args []string, _ io.Reader, _, stderr io
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return <-done
+}
+
+func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("store demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8082", "where the demo storefront listens")
+	proxyAddr := fs.String("proxy-addr", "127.0.0.1:8083", "where the demo's proxy listens")
+	contracts := fs.String("contracts", "../shared/contracts/bigcommerce", "BigCommerce OpenAPI documents the test double validates against")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	storefront := "http://" + ln.Addr().String()
+	env, err := proxytest.New(proxytest.Options{
+		Origins: []string{storefront}, HoldCheckout: true, ContractsDir: *contracts, Addr: *proxyAddr, Logger: log,
+		OnViolation: func(err error) { log.Error("BigCommerce contract violation", "err", err) },
+	})
+	if err != nil {
+		return fmt.Errorf("start demo proxy: %w", err)
+	}
+	defer env.Close()
+	sf := proxytest.NewStorefront(env, bigcommercetest.DefaultStoreHash, storefront)
+	sf.Demo = true
+	sf.SetShopper(uuid.NewString(), 0)
+	srv := &http.Server{Handler: sf, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "demo storefront: %s (proxy %s, BigCommerce double and stand-in verifier on loopback)\n", storefront, env.URL)
+	<-ctx.Done()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
 }

@@ -141,3 +141,29 @@ func TestWidgetServedCompressedWithETag(t *testing.T) {
 		t.Fatalf("identity: encoding %q", resp3.Header.Get("Content-Encoding"))
 	}
 }
+
+// The stand-in verifier's end-user page (the local demo) delivers the
+// chosen result as a signed webhook through the real receiver.
+func TestDemoEndUserPageDeliversResult(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	code, body := post(t, env.URL+"/proxy/v1/stores/"+storeHash+"/verifications", origin, "", `{"cart_id":"`+cartA+`"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("start: %d %s", code, body)
+	}
+	var created proxy.Created
+	if err := json.Unmarshal(body, &created); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.PostForm(created.URL, map[string][]string{"result": {"fail"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "failing result was sent") {
+		t.Fatalf("end-user page: %d %s", resp.StatusCode, page)
+	}
+	if s := status(t, env, storeHash, cartA, ""); s.State != proxy.StateFailed || s.VerificationID != created.ID {
+		t.Fatalf("after the demo's failing result: %+v", s)
+	}
+}

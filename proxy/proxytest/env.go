@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/idgate/idgate/internal/cache"
 	"github.com/idgate/idgate/internal/cache/memory"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
@@ -50,22 +52,48 @@ type Options struct {
 	Now func() time.Time
 	// Cache defaults to the in-process cache.
 	Cache cache.Cache
+	// ContractsDir holds BigCommerce's documents (Start: ../shared).
+	ContractsDir string
+	// OnViolation gets the doubles' contract violations (Start: t.Errorf).
+	OnViolation func(error)
+	// Addr is where the proxy listens (default a free loopback port).
+	Addr   string
+	Logger *slog.Logger
 }
 
 // Env is a running proxy.
 type Env struct {
-	t        testing.TB
-	URL      string // the proxy's base URL
+	t        testing.TB // set by Start: the helpers fail the test on error
+	URL      string     // the proxy's base URL
 	Service  *proxy.Service
 	Verifier *Verifier
 	Doubles  map[string]*bigcommercetest.Double
 	Stores   Stores
 	now      func() time.Time
+	closers  []func()
 }
 
-// Start runs an Env for the test's lifetime.
+// Start runs an Env for the test's lifetime, its doubles reporting
+// contract violations as test errors.
 func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
+	if opts.ContractsDir == "" {
+		opts.ContractsDir = testkit.Shared(t, "contracts", "bigcommerce")
+	}
+	if opts.OnViolation == nil {
+		opts.OnViolation = func(err error) { t.Errorf("%v", err) }
+	}
+	env, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.t = t
+	t.Cleanup(env.Close)
+	return env
+}
+
+// New runs an Env until Close (the local demo; tests use Start).
+func New(opts Options) (*Env, error) {
 	if len(opts.Stores) == 0 {
 		opts.Stores = []string{bigcommercetest.DefaultStoreHash}
 	}
@@ -78,21 +106,33 @@ func Start(t testing.TB, opts Options) *Env {
 	if opts.Cache == nil {
 		opts.Cache = memory.New(opts.Now)
 	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	key := make([]byte, proxy.KeySize)
 	_, _ = rand.Read(key)
 	sealer, err := proxy.NewSealer(key)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	v := &Verifier{Key: IntegrationKey, Allowlist: opts.Origins}
-	t.Cleanup(v.start().Close)
+	env := &Env{Doubles: map[string]*bigcommercetest.Double{}, Stores: Stores{}, now: opts.Now}
+	v := &Verifier{Key: IntegrationKey, Allowlist: opts.Origins, deliver: env.deliver}
+	env.Verifier = v
+	env.closers = append(env.closers, v.start().Close)
 	vc, err := verifierapi.New(v.URL, 5*time.Second)
 	if err != nil {
-		t.Fatal(err)
+		env.Close()
+		return nil, err
 	}
-	env := &Env{t: t, Verifier: v, Doubles: map[string]*bigcommercetest.Double{}, Stores: Stores{}, now: opts.Now}
 	for _, hash := range opts.Stores {
-		d := bigcommercetest.Start(t, bigcommercetest.Options{StoreHash: hash})
+		d, err := bigcommercetest.New(bigcommercetest.Options{
+			ContractsDir: opts.ContractsDir, StoreHash: hash, Token: bigcommercetest.DefaultToken, OnViolation: opts.OnViolation,
+		})
+		if err != nil {
+			env.Close()
+			return nil, err
+		}
+		env.closers = append(env.closers, d.StartServer().Close)
 		env.Doubles[hash] = d
 		st := &proxy.Store{
 			Hash: hash, AccessToken: bigcommercetest.DefaultToken, APIBaseURL: d.BaseURL(),
@@ -102,22 +142,30 @@ func Start(t testing.TB, opts Options) *Env {
 			HoldCheckout: opts.HoldCheckout, AllowedOrigins: append([]string(nil), opts.Origins...),
 		}
 		if err := st.Normalize(); err != nil {
-			t.Fatal(err)
+			env.Close()
+			return nil, err
 		}
 		env.Stores[hash] = st
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := opts.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		t.Fatal(err)
+		env.Close()
+		return nil, err
 	}
 	env.URL = "http://" + ln.Addr().String()
 	env.Service = &proxy.Service{
 		Stores: env.Stores, Sealer: sealer, Cache: opts.Cache, Verifier: vc,
 		PublicURL: env.URL, Now: opts.Now,
 	}
-	app, err := proxyhttp.New(env.Service, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	app, err := proxyhttp.New(env.Service, opts.Logger)
 	if err != nil {
-		t.Fatal(err)
+		ln.Close()
+		env.Close()
+		return nil, err
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -125,11 +173,19 @@ func Start(t testing.TB, opts Options) *Env {
 		defer wg.Done()
 		_ = app.Listener(ln)
 	}()
-	t.Cleanup(func() {
+	env.closers = append(env.closers, func() {
 		_ = app.ShutdownWithTimeout(5 * time.Second)
 		wg.Wait()
 	})
-	return env
+	return env, nil
+}
+
+// Close stops everything New started, the proxy first.
+func (e *Env) Close() {
+	for i := len(e.closers) - 1; i >= 0; i-- {
+		e.closers[i]()
+	}
+	e.closers = nil
 }
 
 // CustomerJWT is what the store's /customer/current.jwt would return for
@@ -199,9 +255,32 @@ func (e *Env) Deliver(hash string, body []byte) *http.Response {
 // DeliverWith posts body with the given custom header value and signature.
 func (e *Env) DeliverWith(hash string, body []byte, header, signature string) *http.Response {
 	e.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.URL+proxy.WebhookPath(hash), bytes.NewReader(body))
+	resp, err := e.post(hash, body, header, signature)
 	if err != nil {
 		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// deliver is Deliver for the demo: no test to fail.
+func (e *Env) deliver(hash string, body []byte) error {
+	resp, err := e.post(hash, body, string(e.Stores[hash].WebhookHeaderValue), e.Sign(hash, body, e.now()))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+		return fmt.Errorf("webhook answered %d: %s", resp.StatusCode, b)
+	}
+	return nil
+}
+
+func (e *Env) post(hash string, body []byte, header, signature string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodPost, e.URL+proxy.WebhookPath(hash), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "idgate-webhook/1")
@@ -211,10 +290,5 @@ func (e *Env) DeliverWith(hash string, body []byte, header, signature string) *h
 	if signature != "" {
 		req.Header.Set("Idgate-Signature", signature)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return http.DefaultClient.Do(req)
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 )
@@ -21,6 +23,8 @@ import (
 // the footer script tag as the Scripts API installs it.
 type Storefront struct {
 	URL string // its origin, http://127.0.0.1:port
+	// Demo adds links that switch the cart and log a customer in and out.
+	Demo bool
 
 	env  *Env
 	hash string
@@ -45,11 +49,17 @@ func ListenStorefront(t testing.TB) (net.Listener, string) {
 // ends.
 func ServeStorefront(t testing.TB, ln net.Listener, env *Env, hash string) *Storefront {
 	t.Helper()
-	sf := &Storefront{URL: "http://" + ln.Addr().String(), env: env, hash: hash}
+	sf := NewStorefront(env, hash, "http://"+ln.Addr().String())
 	srv := &http.Server{Handler: sf, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return sf
+}
+
+// NewStorefront is the storefront of store hash served at url (its
+// origin must be allowed for the store).
+func NewStorefront(env *Env, hash, url string) *Storefront {
+	return &Storefront{URL: url, env: env, hash: hash}
 }
 
 // SetShopper sets the session's cart ("" for none) and logged-in customer
@@ -87,6 +97,7 @@ table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;bord
   <a href="/checkout" class="button button--small button--primary">Check out</a></div></div></div></header>
 <main class="page">
  <h1 class="page-heading">Your Cart (1 item)</h1>
+ {{if .Demo}}<p class="demo">Demo: <a href="/demo/new-cart">new cart</a> · <a href="/demo/login">log in as customer 42</a> · <a href="/demo/logout">log out</a></p>{{end}}
  <table class="cart"><tr><td>Craft IPA, 6-pack</td><td>$12.00</td></tr></table>
  <div class="cart-totals">Grand total: $12.00</div>
  <div class="cart-actions"><a class="button button--primary" href="/checkout" title="Click here to proceed to checkout">Check out</a></div>
@@ -106,7 +117,10 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			scripts = append(scripts, sf.ScriptSrc())
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_ = page.Execute(w, struct{ Scripts []string }{scripts})
+		_ = page.Execute(w, struct {
+			Scripts []string
+			Demo    bool
+		}{scripts, sf.Demo})
 	case "/api/storefront/carts":
 		carts := []map[string]any{}
 		if cart != "" {
@@ -127,6 +141,21 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]string{"token": tok})
+	case "/demo/new-cart", "/demo/login", "/demo/logout":
+		if !sf.Demo || r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		switch r.URL.Path {
+		case "/demo/new-cart":
+			cart = uuid.NewString()
+		case "/demo/login":
+			customer = 42
+		default:
+			customer = 0
+		}
+		sf.SetShopper(cart, customer)
+		http.Redirect(w, r, "/", http.StatusSeeOther)
 	case "/checkout":
 		fmt.Fprint(w, "<!doctype html><title>Checkout</title><h1>Checkout</h1>")
 	default:
