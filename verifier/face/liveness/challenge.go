@@ -33,8 +33,8 @@ type Challenge struct {
 	Steps     []Step    `json:"steps"`
 	IssuedAt  time.Time `json:"issued_at"`
 	ExpiresAt time.Time `json:"expires_at"`
-	// StepTimeout is each step's deadline after it is asked.
-	StepTimeout time.Duration `json:"-"`
+	// StepTimeoutMS is each step's deadline, in ms after it is asked.
+	StepTimeoutMS int64 `json:"step_timeout_ms"`
 }
 
 // NewChallenge draws cfg.Steps steps from rnd (crypto/rand when nil): no
@@ -67,7 +67,7 @@ func NewChallenge(rnd io.Reader, now time.Time, cfg Config) (Challenge, error) {
 		if validMix(steps) {
 			return Challenge{
 				Nonce: base64.RawURLEncoding.EncodeToString(nonce), Steps: steps,
-				IssuedAt: now, ExpiresAt: now.Add(cfg.TTL), StepTimeout: cfg.StepTimeout,
+				IssuedAt: now, ExpiresAt: now.Add(cfg.TTL), StepTimeoutMS: cfg.StepTimeout.Milliseconds(),
 			}, nil
 		}
 	}

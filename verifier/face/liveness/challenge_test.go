@@ -51,7 +51,7 @@ func TestNewChallenge(t *testing.T) {
 					t.Fatalf("repeated step: %v", ch.Steps)
 				}
 			}
-			if !ch.IssuedAt.Equal(at) || !ch.ExpiresAt.Equal(at.Add(cfg.TTL)) || ch.StepTimeout != cfg.StepTimeout {
+			if !ch.IssuedAt.Equal(at) || !ch.ExpiresAt.Equal(at.Add(cfg.TTL)) || ch.StepTimeoutMS != cfg.StepTimeout.Milliseconds() {
 				t.Fatalf("deadlines %+v", ch)
 			}
 			seen[strings.Join(stepNames(ch.Steps), ",")] = true

@@ -66,11 +66,14 @@ type Config struct {
 //   - blink: judged only at |yaw| ≤ 20° (past that the far eye is
 //     foreshortened: on Foreman its ratio falls to 0.05–0.08 at 50° with
 //     the eye open). Baseline = median ratio over the preceding 1 s (≥ 4
-//     frames), so a held squint becomes the baseline and is no dip. Closed
-//     < 0.6 × baseline, open ≥ 0.8 ×. The Foreman blink (frames 66–67)
-//     reads 0.45–0.51 × baseline; squints (frames 13–33, 56–61) stay
-//     above 0.7 ×. Closing ≤ 250 ms, closed ≤ 400 ms, reopening ≤ 400 ms:
-//     a deliberate blink fits, a slow closure or eyes held shut does not.
+//     judged frames), so a held squint becomes the baseline and is no dip.
+//     Closed < 0.6 × baseline, open ≥ 0.8 ×. On Foreman (every 2nd frame,
+//     14–100) the blink's closed frame reads 0.46 × baseline; every other
+//     judged frame stays ≥ 0.71 × (squint into the sun 0.88, squint at
+//     56–58 0.80, the end of the look down at frame 80 0.71; the look
+//     down itself, frames 74–78, is at 24–33° yaw and not judged).
+//     Closing ≤ 250 ms, closed ≤ 400 ms, reopening ≤ 400 ms: a deliberate
+//     blink fits, a slow closure or eyes held shut does not.
 //   - turn: |yaw| from < 12° past 25° and back under 12° within 4 s. The
 //     Foreman turns peak at +33° (left, frames 69–82) and −30° (right,
 //     frames 83–94).

@@ -238,6 +238,7 @@ func steps(ch Challenge, sig []Signal, cfg Config) []StepResult {
 	for i, s := range ch.Steps {
 		out[i] = StepResult{Step: s, Reason: StepNotObserved}
 	}
+	timeout := time.Duration(ch.StepTimeoutMS) * time.Millisecond
 	k := 0
 	var asked time.Duration
 	if len(sig) > 0 {
@@ -255,7 +256,7 @@ match:
 		}
 		want := ch.Steps[k]
 		switch {
-		case e.Kind == want && ch.StepTimeout > 0 && e.End-asked > ch.StepTimeout:
+		case e.Kind == want && timeout > 0 && e.End-asked > timeout:
 			out[k] = StepResult{Step: want, Reason: StepTimeout, AtMS: e.End.Milliseconds()}
 			break match
 		case e.Kind == want:

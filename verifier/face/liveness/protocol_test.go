@@ -15,7 +15,7 @@ var now = time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
 
 func challenge(steps ...Step) Challenge {
 	return Challenge{Nonce: "n", Steps: steps, IssuedAt: now.Add(-30 * time.Second),
-		ExpiresAt: now.Add(time.Minute), StepTimeout: Defaults.StepTimeout}
+		ExpiresAt: now.Add(time.Minute), StepTimeoutMS: Defaults.StepTimeout.Milliseconds()}
 }
 
 func decide(t *testing.T, ch Challenge, sig []Signal) Result {
@@ -83,7 +83,7 @@ func TestChallengeMissingStep(t *testing.T) {
 
 func TestChallengeStepTimeout(t *testing.T) {
 	ch := challenge(Blink, TurnLeft, TurnRight)
-	ch.StepTimeout = time.Second // the blink is done 1.13 s in
+	ch.StepTimeoutMS = 1000 // the blink is done 1.13 s in
 	r := decide(t, ch, sequence(t, seqFrom, seqTo))
 	wantFailure(t, r, StepsNotCompleted)
 	if r.Steps[0].Reason != StepTimeout {
