@@ -142,3 +142,21 @@ func descriptorInput(t *testing.T) *tensor.Tensor {
 	}
 	return img
 }
+
+func BenchmarkDescriptor(b *testing.B) {
+	net, err := Load(modelstest.Set(b).ReadFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := net.NewEmbedder()
+	img := tensor.New(1, 150, 150, 3)
+	for i := range img.Data {
+		img.Data[i] = float32(i * 7 % 256)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Descriptor(img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -11,8 +11,9 @@ import (
 // expansion at 16².
 var gemmShapes = [][3]int{{16384, 24, 75}, {1369, 64, 576}, {256, 96, 48}, {4096, 48, 48}, {1024, 96, 96}}
 
-// BenchmarkGemm measures the tiled serial gemm (one core) and parGemm
-// (all cores) on real layer shapes.
+// BenchmarkGemm measures, on real layer shapes, gonum's Sgemm and our FMA
+// kernel side by side on one core, and parGemm (the kernel gemm picks,
+// split across cores).
 func BenchmarkGemm(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	var ws Workspace
@@ -20,16 +21,25 @@ func BenchmarkGemm(b *testing.B) {
 		m, n, k := s[0], s[1], s[2]
 		a, bm, c := randTensor(r, m, k).Data, randTensor(r, k, n).Data, make([]float32, m*n)
 		flops := float64(2 * m * n * k)
-		b.Run(fmt.Sprintf("serial/%dx%dx%d", m, n, k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("gonum/%dx%dx%d", m, n, k), func(b *testing.B) {
 			for b.Loop() {
-				gemm(m, n, k, a, k, bm, n, c, n)
+				gemmGonum(m, n, k, a, k, bm, n, c, n)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("fma/%dx%dx%d", m, n, k), func(b *testing.B) {
+			if !haveFMA {
+				b.Skip("no AVX2+FMA")
+			}
+			for b.Loop() {
+				gemmFMA(m, n, k, a, k, bm, n, c, n)
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 		b.Run(fmt.Sprintf("parallel/%dx%dx%d", m, n, k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				parGemm(&ws.wg, m, n, k, a, k, bm, n, c, n)
+				parGemm(&ws, m, n, k, a, k, bm, n, c, n)
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})

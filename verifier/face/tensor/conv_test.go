@@ -126,3 +126,20 @@ func TestConvSteadyStateAllocatesNothing(t *testing.T) {
 		t.Fatalf("DepthwiseConv2D allocates %v times per run", a)
 	}
 }
+
+func TestMaddAllLengths(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 21))
+	for n := 0; n <= 41; n++ {
+		o, a, b := randTensor(r, n).Data, randTensor(r, n).Data, randTensor(r, n).Data
+		want := make([]float32, n)
+		for i := range want {
+			want[i] = o[i] + a[i]*b[i]
+		}
+		madd(o, a, b)
+		for i := range want {
+			if d := o[i] - want[i]; d > 1e-6 || d < -1e-6 {
+				t.Fatalf("n=%d: o[%d] = %v, want %v", n, i, o[i], want[i])
+			}
+		}
+	}
+}

@@ -37,7 +37,7 @@ func MatMul(ws *Workspace, dst, a, b *Tensor, transA, transB bool, bias []float3
 		}
 	}
 	dst.Resize(m, n)
-	parGemm(&ws.wg, m, n, k, ad, k, bd, n, dst.Data, n)
+	parGemm(ws, m, n, k, ad, k, bd, n, dst.Data, n)
 	if len(bias) == 1 && n != 1 {
 		for i := range dst.Data {
 			dst.Data[i] += bias[0]

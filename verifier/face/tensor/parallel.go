@@ -9,10 +9,12 @@ import (
 // cores; below it the hand-off costs more than it saves.
 const parallelFlops = 1 << 22
 
-// gemmTask is one horizontal band of a gemm.
+// gemmTask is one horizontal band of a gemm; with packed set, b is
+// already packed for the FMA kernel and ldb is unused.
 type gemmTask struct {
 	m, n, k       int
 	a, b, c       []float32
+	packed        []float32
 	lda, ldb, ldc int
 }
 
@@ -32,6 +34,10 @@ func (t *task) run() {
 		return
 	}
 	g := &t.gemm
+	if g.packed != nil {
+		gemmPacked(g.m, g.n, g.k, g.a, g.lda, g.packed, g.c, g.ldc)
+		return
+	}
 	gemm(g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc)
 }
 
@@ -58,28 +64,33 @@ func startWorkers() {
 }
 
 // parGemm is gemm split into row bands across GOMAXPROCS cores for large
-// problems. wg belongs to the caller's Workspace so no allocation happens.
-func parGemm(wg *sync.WaitGroup, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	if m*n*k < parallelFlops || m < 8 || runtime.GOMAXPROCS(0) == 1 {
-		gemm(m, n, k, a, lda, b, ldb, c, ldc)
-		return
+// problems; with the FMA kernel, b is packed once (into ws.packed) and
+// shared by the bands. ws's WaitGroup and buffer mean no allocation.
+func parGemm(ws *Workspace, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	procs := 1
+	if m*n*k >= parallelFlops && m >= 8 && runtime.GOMAXPROCS(0) > 1 {
+		workersOnce.Do(startWorkers)
+		procs = min(runtime.GOMAXPROCS(0), workers+1)
 	}
-	workersOnce.Do(startWorkers)
-	procs := min(runtime.GOMAXPROCS(0), workers+1)
-	if procs == 1 {
-		gemm(m, n, k, a, lda, b, ldb, c, ldc)
-		return
+	var packed []float32
+	if haveFMA {
+		ws.packed = packB(ws.packed, b, ldb, k, n)
+		packed = ws.packed
 	}
 	band := (m + procs - 1) / procs
 	band = (band + 3) &^ 3 // keep the four-row kernel busy
 	first := min(band, m)
 	for i0 := first; i0 < m; i0 += band {
 		rows := min(band, m-i0)
-		wg.Add(1)
-		tasks <- task{gemm: gemmTask{m: rows, n: n, k: k, a: a[i0*lda:], lda: lda, b: b, ldb: ldb, c: c[i0*ldc:], ldc: ldc}, done: wg}
+		ws.wg.Add(1)
+		tasks <- task{gemm: gemmTask{m: rows, n: n, k: k, a: a[i0*lda:], lda: lda, b: b, ldb: ldb, packed: packed, c: c[i0*ldc:], ldc: ldc}, done: &ws.wg}
 	}
-	gemm(first, n, k, a, lda, b, ldb, c, ldc)
-	wg.Wait()
+	if packed != nil {
+		gemmPacked(first, n, k, a, lda, packed, c, ldc)
+	} else {
+		gemm(first, n, k, a, lda, b, ldb, c, ldc)
+	}
+	ws.wg.Wait()
 }
 
 // parRows runs a row-banded task over rows 0..rows, split across cores when

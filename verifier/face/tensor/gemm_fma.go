@@ -1,0 +1,89 @@
+package tensor
+
+import "sync"
+
+// packB lays b (k×n, leading dimension ldb) out as 16-column panels, each
+// k×16 and zero-padded at the right edge, the order kern4x16 reads it in.
+func packB(dst []float32, b []float32, ldb, k, n int) []float32 {
+	panels := (n + 15) / 16
+	need := panels * k * 16
+	if cap(dst) < need {
+		dst = make([]float32, need)
+	}
+	dst = dst[:need]
+	for pj := range panels {
+		j0 := pj * 16
+		w := min(16, n-j0)
+		panel := dst[pj*k*16 : (pj+1)*k*16]
+		for p := range k {
+			row := panel[p*16 : p*16+16]
+			copy(row, b[p*ldb+j0:p*ldb+j0+w])
+			clear(row[w:])
+		}
+	}
+	return dst
+}
+
+// gemmPacked computes c = a·b from b packed by packB, with the 4×16
+// AVX2/FMA kernel; rows of a are read in place. Partial tiles (the last
+// rows, the last columns) go through a zero-padded copy and a 4×16
+// scratch tile.
+func gemmPacked(m, n, k int, a []float32, lda int, packed []float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		for i := range m {
+			clear(c[i*ldc : i*ldc+n])
+		}
+		return
+	}
+	buf := fmaBufs.Get().(*fmaBuf)
+	panels := (n + 15) / 16
+	for i0 := 0; i0 < m; i0 += 4 {
+		rows := min(4, m-i0)
+		aRows, ldA := a[i0*lda:], lda
+		if rows < 4 {
+			if cap(buf.edge) < 4*k {
+				buf.edge = make([]float32, 4*k)
+			}
+			edge := buf.edge[:4*k]
+			clear(edge)
+			for r := range rows {
+				copy(edge[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
+			}
+			aRows, ldA = edge, k
+		}
+		for pj := range panels {
+			j0 := pj * 16
+			w := min(16, n-j0)
+			panel := packed[pj*k*16:]
+			if rows == 4 && w == 16 {
+				kern4x16(k, &aRows[0], ldA, &panel[0], &c[i0*ldc+j0], ldc)
+				continue
+			}
+			kern4x16(k, &aRows[0], ldA, &panel[0], &buf.tile[0], 16)
+			for r := range rows {
+				copy(c[(i0+r)*ldc+j0:(i0+r)*ldc+j0+w], buf.tile[r*16:r*16+w])
+			}
+		}
+	}
+	fmaBufs.Put(buf)
+}
+
+// gemmFMA packs b and multiplies: the single-call form of gemmPacked.
+func gemmFMA(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	buf := fmaBufs.Get().(*fmaBuf) // held until the multiply is done
+	buf.packed = packB(buf.packed, b, ldb, k, n)
+	gemmPacked(m, n, k, a, lda, buf.packed, c, ldc)
+	fmaBufs.Put(buf)
+}
+
+type fmaBuf struct {
+	packed, edge []float32
+	tile         [64]float32
+}
+
+// fmaBufs recycles packing and edge space; a pooled pointer costs no
+// allocation once warm.
+var fmaBufs = sync.Pool{New: func() any { return new(fmaBuf) }}

@@ -1,0 +1,13 @@
+package tensor
+
+import "golang.org/x/sys/cpu"
+
+// haveFMA gates the assembly kernel; without AVX2+FMA gemm falls back to
+// gonum's Sgemm.
+var haveFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+//go:noescape
+func kern4x16(k int, a *float32, lda int, b *float32, c *float32, ldc int)
+
+//go:noescape
+func maddFMA(o, a, b *float32, n int)

@@ -1,0 +1,95 @@
+#include "textflag.h"
+
+// func kern4x16(k int, a *float32, lda int, b *float32, c *float32, ldc int)
+//
+// c[r][0:16] = Σp a[r·lda + p] · b[p·16 : p·16+16] for rows r = 0..3:
+// eight YMM accumulators (4 rows × 16 columns) stay in registers across
+// the whole k loop; each step loads one packed 16-wide row of b and
+// broadcasts one value of each row of a. Requires AVX2 and FMA.
+TEXT ·kern4x16(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), R10
+	MOVQ lda+16(FP), R8
+	SHLQ $2, R8
+	MOVQ b+24(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R10)(R8*1), R11
+	LEAQ (R11)(R8*1), R12
+	LEAQ (R12)(R8*1), R13
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JE   store
+
+loop:
+	VMOVUPS      (DI), Y8
+	VMOVUPS      32(DI), Y9
+	VBROADCASTSS (R10), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (R11), Y11
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VBROADCASTSS (R12), Y12
+	VFMADD231PS  Y8, Y12, Y4
+	VFMADD231PS  Y9, Y12, Y5
+	VBROADCASTSS (R13), Y13
+	VFMADD231PS  Y8, Y13, Y6
+	VFMADD231PS  Y9, Y13, Y7
+	ADDQ $64, DI
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $4, R13
+	DECQ CX
+	JNE  loop
+
+store:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VZEROUPPER
+	RET
+
+// func maddFMA(o, a, b *float32, n int)
+//
+// o[i] += a[i]·b[i] for i < n rounded down to a multiple of 8 (the caller
+// finishes the tail), eight lanes at a time. Requires AVX2 and FMA.
+TEXT ·maddFMA(SB), NOSPLIT, $0-32
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ  mdone
+
+mloop:
+	VMOVUPS     (DI), Y0
+	VMOVUPS     (SI), Y1
+	VFMADD231PS (DX), Y1, Y0
+	VMOVUPS     Y0, (DI)
+	ADDQ        $32, DI
+	ADDQ        $32, SI
+	ADDQ        $32, DX
+	DECQ        CX
+	JNE         mloop
+
+mdone:
+	VZEROUPPER
+	RET

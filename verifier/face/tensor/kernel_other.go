@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package tensor
+
+const haveFMA = false
+
+func kern4x16(k int, a *float32, lda int, b *float32, c *float32, ldc int) {
+	panic("tensor: kern4x16 needs amd64")
+}
+
+func maddFMA(o, a, b *float32, n int) {
+	panic("tensor: maddFMA needs amd64")
+}
