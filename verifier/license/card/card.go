@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
@@ -85,10 +84,10 @@ func AnalyzeFront(img image.Image) (Card, error) {
 	if int64(b.Dx())*int64(b.Dy()) > MaxPixels {
 		return Card{}, fmt.Errorf("analyze front: %dx%d: %w (max %d pixels)", b.Dx(), b.Dy(), ErrImageTooLarge, MaxPixels)
 	}
-	rgba := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(rgba, rgba.Rect, img, b.Min, draw.Src)
-	gray := luminance(rgba)
-	quad, err := findQuad(gray)
+	// Segmentation needs only the luminance; colour is sampled from img
+	// for the corrected card alone, so a 12 MP photo is never copied in
+	// RGBA.
+	quad, err := findQuad(raster.Luminance(img))
 	if err != nil {
 		return Card{}, fmt.Errorf("analyze front: %w", err)
 	}
@@ -105,8 +104,8 @@ func AnalyzeFront(img image.Image) (Card, error) {
 	if err != nil {
 		return c, fmt.Errorf("analyze front: %w: %w", ErrNoCard, err)
 	}
-	c.Image = warpRGBA(rgba, Width, Height, toPhoto)
-	cardGray := luminance(c.Image)
+	c.Image = warpColor(img, Width, Height, toPhoto)
+	cardGray := raster.Luminance(c.Image)
 	c.Sharpness = sharpness(cardGray)
 	c.Glare = glare(cardGray)
 	if c.Sharpness < MinSharpness {

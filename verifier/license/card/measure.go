@@ -3,23 +3,7 @@ package card
 import (
 	"image"
 	"math"
-
-	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
-
-// luminance converts RGBA to grey with color.GrayModel's weights.
-func luminance(img *image.RGBA) *image.Gray {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	out := raster.New(w, h, 0)
-	for y := 0; y < h; y++ {
-		row := img.Pix[y*img.Stride:]
-		for x := 0; x < w; x++ {
-			r, g, b := uint32(row[4*x]), uint32(row[4*x+1]), uint32(row[4*x+2])
-			out.Pix[y*out.Stride+x] = uint8((19595*r + 38470*g + 7471*b + 1<<15) >> 16)
-		}
-	}
-	return out
-}
 
 // borderSkip keeps measurements off the card's edge, where the table and
 // the rounded corners would count as detail.

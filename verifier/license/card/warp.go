@@ -7,12 +7,19 @@ import (
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
-// warpRGBA builds a w×h colour image whose pixel (x, y) is src sampled
-// bilinearly at m(x+0.5, y+0.5) (m maps destination corners-based
-// coordinates into the source's); outside the source reads as black.
-func warpRGBA(src *image.RGBA, w, h int, m raster.Homography) *image.RGBA {
+// warpColor builds a w×h colour image whose pixel (x, y) is src sampled
+// bilinearly at m(x+0.5, y+0.5); m maps destination coordinates into the
+// source's, both with pixel edges at integers and the source's origin at
+// its Bounds().Min. Outside the source reads as black.
+func warpColor(src image.Image, w, h int, m raster.Homography) *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	b := src.Bounds()
+	sw, sh := b.Dx(), b.Dy()
+	// rgba reads one source pixel as 16-bit channels.
+	rgba := func(x, y int) [4]float64 {
+		r, g, bl, a := src.At(b.Min.X+x, b.Min.Y+y).RGBA()
+		return [4]float64{float64(r), float64(g), float64(bl), float64(a)}
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			sx, sy := m.Apply(float64(x)+0.5, float64(y)+0.5)
@@ -24,11 +31,11 @@ func warpRGBA(src *image.RGBA, w, h int, m raster.Homography) *image.RGBA {
 			fx, fy := sx-float64(x0), sy-float64(y0)
 			x1, y1 := min(max(x0+1, 0), sw-1), min(max(y0+1, 0), sh-1)
 			x0, y0 = min(max(x0, 0), sw-1), min(max(y0, 0), sh-1)
+			p00, p10, p01, p11 := rgba(x0, y0), rgba(x1, y0), rgba(x0, y1), rgba(x1, y1)
 			o := dst.PixOffset(x, y)
 			for c := 0; c < 4; c++ {
-				p := func(xx, yy int) float64 { return float64(src.Pix[yy*src.Stride+4*xx+c]) }
-				v := (p(x0, y0)*(1-fx)+p(x1, y0)*fx)*(1-fy) + (p(x0, y1)*(1-fx)+p(x1, y1)*fx)*fy
-				dst.Pix[o+c] = raster.Clamp8(v)
+				v := (p00[c]*(1-fx)+p10[c]*fx)*(1-fy) + (p01[c]*(1-fx)+p11[c]*fx)*fy
+				dst.Pix[o+c] = raster.Clamp8(v / 257)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"image"
 	"time"
 
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 	"github.com/idgate/idgate/verifier/license/pdf417/zxing"
 )
 
@@ -50,7 +51,7 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
 		deadline = dl
 	}
-	s := newSession(toGray(img))
+	s := newSession(raster.Luminance(img))
 	finish := func() { rep.Total = now().Sub(start) }
 	for _, st := range strategies {
 		if err := ctx.Err(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
@@ -19,7 +20,7 @@ func TestLocateMeasuresRotation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		loc := locate(toGray(img))
+		loc := locate(raster.Luminance(img))
 		if len(loc.regions) == 0 {
 			t.Fatalf("%v°: no region", deg)
 		}
@@ -36,7 +37,7 @@ func TestLocateMeasuresRotation(t *testing.T) {
 }
 
 func TestLocateBlankFindsNothing(t *testing.T) {
-	g := toGray(symbolImage(t, "x"))
+	g := raster.Luminance(symbolImage(t, "x"))
 	for i := range g.Pix {
 		g.Pix[i] = 200
 	}

@@ -1,14 +1,14 @@
-package pdf417
+package raster
 
 import (
 	"image"
 	"image/color"
 )
 
-// toGray returns the luminance of img as an *image.Gray with bounds starting
-// at the origin. Camera JPEGs decode to YCbCr, whose Y plane is the
-// luminance already, so that path is a copy.
-func toGray(img image.Image) *image.Gray {
+// Luminance returns the luminance of img as an *image.Gray with bounds
+// starting at the origin. Camera JPEGs decode to YCbCr, whose Y plane is
+// the luminance already, so that path is a copy.
+func Luminance(img image.Image) *image.Gray {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))

@@ -1,4 +1,4 @@
-package pdf417
+package raster
 
 import (
 	"image"
@@ -7,7 +7,7 @@ import (
 )
 
 // Every fast path must agree with color.GrayModel, on sub-images too.
-func TestToGrayMatchesGrayModel(t *testing.T) {
+func TestLuminanceMatchesGrayModel(t *testing.T) {
 	r := image.Rect(0, 0, 23, 17)
 	rgba, nrgba := image.NewRGBA(r), image.NewNRGBA(r)
 	ycc := image.NewYCbCr(r, image.YCbCrSubsampleRatio420)
@@ -32,7 +32,7 @@ func TestToGrayMatchesGrayModel(t *testing.T) {
 		"rgba": rgba.SubImage(sub), "nrgba": nrgba.SubImage(sub), "ycbcr": ycc.SubImage(sub),
 		"gray": gray.SubImage(sub), "paletted": pal.SubImage(sub),
 	} {
-		g := toGray(img)
+		g := Luminance(img)
 		if g.Rect != image.Rect(0, 0, sub.Dx(), sub.Dy()) {
 			t.Fatalf("%s: bounds %v", name, g.Rect)
 		}
