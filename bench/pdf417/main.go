@@ -15,6 +15,7 @@ import (
 	"log"
 	"os"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/idgate/idgate/verifier/license/pdf417"
@@ -104,7 +105,7 @@ func timeBig(seed uint64, n int) error {
 	if n <= 0 {
 		return nil
 	}
-	var ours, plain []time.Duration
+	var ours, plain, oursCPU []time.Duration
 	okOurs, okPlain := 0, 0
 	for i, c := range synth.Set(seed+1000, n) {
 		if i >= n {
@@ -116,9 +117,10 @@ func timeBig(seed uint64, n int) error {
 		if err != nil {
 			return err
 		}
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		got, _, err := pdf417.Decode(context.Background(), img, nil)
 		ours = append(ours, time.Since(t0))
+		oursCPU = append(oursCPU, cpuTime()-c0)
 		if err == nil && bytes.Equal(got, c.Payload) {
 			okOurs++
 		}
@@ -131,11 +133,21 @@ func timeBig(seed uint64, n int) error {
 	}
 	fmt.Printf("12 MP photos (4000x3000, rotation -20..20°, JPEG 85), n=%d:\n", len(ours))
 	fmt.Printf("  ours:        median %v  p95 %v  decoded %d/%d  (target p95 < 300ms)\n", pctl(ours, 50), pctl(ours, 95), okOurs, len(ours))
+	fmt.Printf("  ours, CPU:   median %v  p95 %v  (process CPU time: wall minus waiting on a shared machine)\n", pctl(oursCPU, 50), pctl(oursCPU, 95))
 	fmt.Printf("  plain zxing: median %v  p95 %v  decoded %d/%d\n", pctl(plain, 50), pctl(plain, 95), okPlain, len(plain))
 	if p := pctl(ours, 95); p >= 300*time.Millisecond {
 		fmt.Fprintf(os.Stderr, "p95 %v misses the 300ms target\n", p)
 	}
 	return nil
+}
+
+// cpuTime is the process's user plus system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // pctl is the nearest-rank percentile.
