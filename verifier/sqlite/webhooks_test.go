@@ -1,0 +1,23 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/storetest"
+)
+
+func TestWebhooks(t *testing.T) {
+	storetest.RunWebhooks(t, func(t *testing.T) func(t *testing.T) verifier.Store {
+		path := filepath.Join(t.TempDir(), "idgate.db")
+		return func(t *testing.T) verifier.Store {
+			s := open(t, path)
+			if err := s.Migrate(context.Background()); err != nil {
+				t.Fatalf("Migrate: %v", err)
+			}
+			return s
+		}
+	})
+}
