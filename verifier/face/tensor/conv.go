@@ -47,9 +47,9 @@ func (p ConvParams) outSize(h, w, kh, kw int) (int, int, error) {
 // Workspace holds scratch memory reused across operations. A Workspace must
 // not be used by two goroutines at once; give each executor its own.
 type Workspace struct {
-	col    []float32
-	packed []float32 // gemm's right operand packed for the FMA kernel
-	wg     sync.WaitGroup
+	col []float32
+	fma fmaBuf // packed gemm operand and edge scratch for the FMA kernel
+	wg  sync.WaitGroup
 }
 
 func (ws *Workspace) scratch(n int) []float32 {

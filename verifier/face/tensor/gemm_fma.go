@@ -1,7 +1,5 @@
 package tensor
 
-import "sync"
-
 // packB lays b (k×n, leading dimension ldb) out as 16-column panels, each
 // k×16 and zero-padded at the right edge, the order kern4x16 reads it in.
 func packB(dst []float32, b []float32, ldb, k, n int) []float32 {
@@ -26,9 +24,9 @@ func packB(dst []float32, b []float32, ldb, k, n int) []float32 {
 
 // gemmPacked computes c = a·b from b packed by packB, with the 4×16
 // AVX2/FMA kernel; rows of a are read in place. Partial tiles (the last
-// rows, the last columns) go through a zero-padded copy and a 4×16
-// scratch tile.
-func gemmPacked(m, n, k int, a []float32, lda int, packed []float32, c []float32, ldc int) {
+// rows, the last columns) go through a zero-padded copy and a 4×16 tile
+// in buf, which belongs to the calling goroutine.
+func gemmPacked(buf *fmaBuf, m, n, k int, a []float32, lda int, packed []float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -38,7 +36,6 @@ func gemmPacked(m, n, k int, a []float32, lda int, packed []float32, c []float32
 		}
 		return
 	}
-	buf := fmaBufs.Get().(*fmaBuf)
 	panels := (n + 15) / 16
 	for i0 := 0; i0 < m; i0 += 4 {
 		rows := min(4, m-i0)
@@ -68,22 +65,19 @@ func gemmPacked(m, n, k int, a []float32, lda int, packed []float32, c []float32
 			}
 		}
 	}
-	fmaBufs.Put(buf)
 }
 
-// gemmFMA packs b and multiplies: the single-call form of gemmPacked.
+// gemmFMA packs b and multiplies: the self-contained form of gemmPacked
+// (parGemm packs once per call and shares the panels between cores).
 func gemmFMA(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	buf := fmaBufs.Get().(*fmaBuf) // held until the multiply is done
-	buf.packed = packB(buf.packed, b, ldb, k, n)
-	gemmPacked(m, n, k, a, lda, buf.packed, c, ldc)
-	fmaBufs.Put(buf)
+	var buf fmaBuf
+	buf.packed = packB(nil, b, ldb, k, n)
+	gemmPacked(&buf, m, n, k, a, lda, buf.packed, c, ldc)
 }
 
+// fmaBuf is one goroutine's scratch for the FMA path: packed panels of b,
+// the last partial rows of a, and a partial output tile.
 type fmaBuf struct {
 	packed, edge []float32
 	tile         [64]float32
 }
-
-// fmaBufs recycles packing and edge space; a pooled pointer costs no
-// allocation once warm.
-var fmaBufs = sync.Pool{New: func() any { return new(fmaBuf) }}

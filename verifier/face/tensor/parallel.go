@@ -28,14 +28,15 @@ type task struct {
 	done   *sync.WaitGroup
 }
 
-func (t *task) run() {
+// run does the task with scratch, the running goroutine's own.
+func (t *task) run(scratch *fmaBuf) {
 	if t.dw.out != nil || t.dw.img != nil {
 		t.dw.rows(t.r0, t.r1)
 		return
 	}
 	g := &t.gemm
 	if g.packed != nil {
-		gemmPacked(g.m, g.n, g.k, g.a, g.lda, g.packed, g.c, g.ldc)
+		gemmPacked(scratch, g.m, g.n, g.k, g.a, g.lda, g.packed, g.c, g.ldc)
 		return
 	}
 	gemm(g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc)
@@ -55,8 +56,9 @@ func startWorkers() {
 	workers = runtime.NumCPU() - 1
 	for range workers {
 		go func() {
+			var scratch fmaBuf
 			for t := range tasks {
-				t.run()
+				t.run(&scratch)
 				t.done.Done()
 			}
 		}()
@@ -64,8 +66,8 @@ func startWorkers() {
 }
 
 // parGemm is gemm split into row bands across GOMAXPROCS cores for large
-// problems; with the FMA kernel, b is packed once (into ws.packed) and
-// shared by the bands. ws's WaitGroup and buffer mean no allocation.
+// problems; with the FMA kernel, b is packed once (into ws) and shared by
+// the bands. Workspace and worker scratch mean no allocation once warm.
 func parGemm(ws *Workspace, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	procs := 1
 	if m*n*k >= parallelFlops && m >= 8 && runtime.GOMAXPROCS(0) > 1 {
@@ -74,8 +76,8 @@ func parGemm(ws *Workspace, m, n, k int, a []float32, lda int, b []float32, ldb 
 	}
 	var packed []float32
 	if haveFMA {
-		ws.packed = packB(ws.packed, b, ldb, k, n)
-		packed = ws.packed
+		ws.fma.packed = packB(ws.fma.packed, b, ldb, k, n)
+		packed = ws.fma.packed
 	}
 	band := (m + procs - 1) / procs
 	band = (band + 3) &^ 3 // keep the four-row kernel busy
@@ -86,7 +88,7 @@ func parGemm(ws *Workspace, m, n, k int, a []float32, lda int, b []float32, ldb 
 		tasks <- task{gemm: gemmTask{m: rows, n: n, k: k, a: a[i0*lda:], lda: lda, b: b, ldb: ldb, packed: packed, c: c[i0*ldc:], ldc: ldc}, done: &ws.wg}
 	}
 	if packed != nil {
-		gemmPacked(first, n, k, a, lda, packed, c, ldc)
+		gemmPacked(&ws.fma, first, n, k, a, lda, packed, c, ldc)
 	} else {
 		gemm(first, n, k, a, lda, b, ldb, c, ldc)
 	}
@@ -109,6 +111,6 @@ func parRows(wg *sync.WaitGroup, t task, rows, work int) {
 		tasks <- t
 	}
 	t.r0, t.r1 = 0, min(band, rows)
-	t.run()
+	t.run(nil) // depthwise rows need no gemm scratch
 	wg.Wait()
 }
