@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/license/pdf417"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
@@ -51,7 +50,7 @@ func TestSharedFixturesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s (%s): %v", c.Name, f.Source, err)
 		}
-		got, rep, err := pdf417.Decode(context.Background(), img, nil)
+		got, rep, err := patient.Decode(context.Background(), img, nil)
 		if err != nil {
 			t.Errorf("%s (%s): %v; steps %+v", c.Name, f.Source, err, rep.Steps)
 			continue
