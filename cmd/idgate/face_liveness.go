@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/idgate/idgate/verifier/face/facerec"
+	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/models"
 )
@@ -78,11 +78,11 @@ func runFaceLiveness(_ context.Context, args []string, _ io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
-	net, err := facerec.Load(set.ReadFile)
+	eng, err := face.Load(set.Dir, face.DefaultOptions)
 	if err != nil {
 		return err
 	}
-	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.MeshBoxDescriber(net), liveness.Defaults)
+	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
 	if err != nil {
 		return err
 	}

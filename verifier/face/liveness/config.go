@@ -48,8 +48,7 @@ type Config struct {
 	FrontalYaw  float64 // |yaw| below this counts as facing the camera
 	MaxTurnTime time.Duration
 
-	// Same person: every frame's descriptor at most this far from the
-	// stream's median descriptor.
+	// Same person: every two frames' descriptors at most this far apart.
 	SameDistance float64
 	// SelfieMaxYaw bounds the selfie's yaw.
 	SelfieMaxYaw float64
@@ -77,10 +76,11 @@ type Config struct {
 //   - turn: |yaw| from < 12° past 25° and back under 12° within 4 s. The
 //     Foreman turns peak at +33° (left, frames 69–82) and −30° (right,
 //     frames 83–94).
-//   - same person: descriptors are computed on frames with |yaw| ≤ 20°;
-//     each within 0.55 of the stream's median descriptor (Foreman: the
-//     subject 0.25–0.50, two other people spliced in 0.63–0.67); selfie
-//     |yaw| ≤ 20°.
+//   - same person: descriptors (the face engine's eye-aligned face-api
+//     descriptor) on frames with |yaw| ≤ 20°, every two within 0.6
+//     (face-api's usual threshold). Foreman: 35 frames (14–100 and
+//     154–172, every 2nd), farthest pair 0.52; the two other people
+//     spliced in are ≥ 0.69 from every Foreman frame. Selfie |yaw| ≤ 20°.
 var Defaults = Config{
 	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second,
 	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
@@ -90,5 +90,5 @@ var Defaults = Config{
 	MaxClosing: 250 * time.Millisecond, MaxClosed: 400 * time.Millisecond,
 	MaxReopening: 400 * time.Millisecond, MinBaselineRuns: 4,
 	TurnAngle: 25, FrontalYaw: 12, MaxTurnTime: 4 * time.Second,
-	SameDistance: 0.55, SelfieMaxYaw: 20,
+	SameDistance: 0.6, SelfieMaxYaw: 20,
 }

@@ -175,12 +175,9 @@ func selfie(sig []Signal, cfg Config) int {
 	return best
 }
 
-// samePerson requires every described frame within SameDistance of the
-// stream's reference descriptor: the element-wise median of all of them.
-// The median, unlike any single frame, is not pulled off by a few poor or
-// spliced frames, and averages out pose: on Foreman (mesh-box crop) the
-// subject's frames lie 0.25–0.50 from it and other people 0.63–0.67,
-// while single frames of the subject lie up to 0.64 apart.
+// samePerson requires every two described frames within SameDistance of
+// each other. Pairs, not distance to one reference, so that no share of
+// spliced frames, however large, can pull the reference their way.
 func samePerson(sig []Signal, cfg Config) bool {
 	var descs [][]float32
 	for _, s := range sig {
@@ -188,26 +185,14 @@ func samePerson(sig []Signal, cfg Config) bool {
 			descs = append(descs, s.Descriptor)
 		}
 	}
-	if len(descs) == 0 {
-		return false
-	}
-	ref := make([]float32, len(descs[0]))
-	col := make([]float64, len(descs))
-	for i := range ref {
-		for j, d := range descs {
-			if len(d) != len(ref) {
+	for i, a := range descs {
+		for _, b := range descs[i+1:] {
+			if len(a) != len(b) || distance(a, b) > cfg.SameDistance {
 				return false
 			}
-			col[j] = float64(d[i])
-		}
-		ref[i] = float32(median(col))
-	}
-	for _, d := range descs {
-		if distance(d, ref) > cfg.SameDistance {
-			return false
 		}
 	}
-	return true
+	return len(descs) > 0
 }
 
 // distance is the Euclidean distance between two descriptors.

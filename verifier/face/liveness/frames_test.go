@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/face/facerec"
+	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 )
 
@@ -31,11 +31,11 @@ var (
 // pipeline's aligned crop is not ready yet).
 func analyzer(t testing.TB) *Analyzer {
 	set := modelstest.Set(t)
-	net, err := facerec.Load(set.ReadFile)
+	eng, err := face.Load(set.Dir, face.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	an, err := NewAnalyzer(set.ReadFile, MeshBoxDescriber(net), Defaults)
+	an, err := NewAnalyzer(set.ReadFile, EngineDescriber(eng.NewAnalyzer()), Defaults)
 	if err != nil {
 		t.Fatal(err)
 	}
