@@ -35,6 +35,8 @@ const DefaultCacheTTL = 30 * time.Second
 type Platform interface {
 	LoadOutcome(ctx context.Context, res bigcommerce.Resource) (bigcommerce.Outcome, error)
 	SaveOutcome(ctx context.Context, res bigcommerce.Resource, o bigcommerce.Outcome) error
+	GetOrder(ctx context.Context, orderID int64) (bigcommerce.OrderSummary, error)
+	SetOrderStatus(ctx context.Context, orderID int64, statusID int) error
 }
 
 // Verifier creates verifications (proxy/verifierapi over HTTP).

@@ -70,7 +70,11 @@ type Store struct {
 	WebhookHeaderValue bigcommerce.Secret
 	Ruleset            rulesets.Ruleset
 	// HoldCheckout disables the checkout buttons until verified.
-	HoldCheckout      bool
+	HoldCheckout bool
+	// OrderGuard puts orders placed without a passing verification into
+	// status 12 "Manual Verification Required" (a footer script alone can
+	// be bypassed); needs the store/order/created webhook (store install).
+	OrderGuard        bool
 	CheckoutSelectors []string
 	// AllowedOrigins are the storefront origins (scheme://host[:port]) the
 	// widget runs on; CORS allows exactly these.

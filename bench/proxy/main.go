@@ -115,8 +115,16 @@ func (outcomes) LoadOutcome(context.Context, bigcommerce.Resource) (bigcommerce.
 }
 
 func (outcomes) SaveOutcome(context.Context, bigcommerce.Resource, bigcommerce.Outcome) error {
-	return errors.New("read-only benchmark platform")
+	return errReadOnly
 }
+
+func (outcomes) GetOrder(context.Context, int64) (bigcommerce.OrderSummary, error) {
+	return bigcommerce.OrderSummary{}, errReadOnly
+}
+
+func (outcomes) SetOrderStatus(context.Context, int64, int) error { return errReadOnly }
+
+var errReadOnly = errors.New("read-only benchmark platform")
 
 // statusLoop serves the proxy with c on loopback and polls status for
 // every cart as many widgets would.

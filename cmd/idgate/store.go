@@ -21,6 +21,7 @@ import (
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/proxytest"
 	"github.com/idgate/idgate/proxy/server"
 	"github.com/idgate/idgate/proxy/storefile"
@@ -41,6 +42,11 @@ func init() {
 		Name:    "store add",
 		Summary: "add or replace a storefront in the proxy's store file; secrets as JSON on stdin",
 		Run:     runStoreAdd,
+	})
+	register(command{
+		Name:    "store install",
+		Summary: "install the footer script (and the order guard's webhook) on a configured store: --hash H --proxy-url URL",
+		Run:     runStoreInstall,
 	})
 	register(command{
 		Name:    "store serve",
@@ -110,6 +116,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	integrationKey := fs.String("integration-key", "", "verifier integration key (publishable); its allowlist must hold the origins")
 	origins := fs.String("origins", "", "comma-separated storefront origins allowed by CORS (default: the URL's origin)")
 	hold := fs.Bool("hold-checkout", false, "disable the checkout buttons until verified")
+	guard := fs.Bool("order-guard", false, "put orders without a passing verification into status 12 (Manual Verification Required)")
 	selectors := fs.String("selectors", "", "comma-separated CSS selectors of checkout buttons (default: Cornerstone's)")
 	ruleset := fs.String("ruleset", "{}", `ruleset JSON, e.g. {"require_over_21":true}; absent keys keep defaults`)
 	ttl := fs.Duration("approval-ttl", proxy.DefaultApprovalTTL, "how long a passing verification keeps the shopper verified")
@@ -147,7 +154,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		// Only the proxy and the verifier ever see it: the proxy sends it as
 		// webhook_headers when it creates a verification.
 		WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(headerValue)),
-		Ruleset:            rs, HoldCheckout: *hold, CheckoutSelectors: splitList(*selectors),
+		Ruleset:            rs, HoldCheckout: *hold, OrderGuard: *guard, CheckoutSelectors: splitList(*selectors),
 		AllowedOrigins: splitList(*origins), ApprovalTTL: *ttl,
 	}
 	path := storesPath(*file)
@@ -166,6 +173,7 @@ type storeView struct {
 	IntegrationKey    string           `json:"integration_key"`
 	AllowedOrigins    []string         `json:"allowed_origins"`
 	HoldCheckout      bool             `json:"hold_checkout"`
+	OrderGuard        bool             `json:"order_guard"`
 	CheckoutSelectors []string         `json:"checkout_selectors"`
 	Ruleset           rulesets.Ruleset `json:"ruleset"`
 	ApprovalTTL       string           `json:"approval_ttl"`
@@ -190,7 +198,7 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	for _, st := range stores.List() {
 		out = append(out, storeView{
 			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
-			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, CheckoutSelectors: st.CheckoutSelectors,
+			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors,
 			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(),
 		})
 	}
@@ -267,4 +275,50 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	return srv.Shutdown(shutdownCtx)
+}
+
+func runStoreInstall(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("store install", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "store file (default $"+envProxyStores+" or "+defaultStores+")")
+	hash := fs.String("hash", "", "store hash (required)")
+	proxyURL := fs.String("proxy-url", os.Getenv("IDGATE_PROXY_PUBLIC_URL"), "the proxy's public https URL (default $IDGATE_PROXY_PUBLIC_URL)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *hash == "" || *proxyURL == "" || fs.NArg() != 0 {
+		fs.Usage()
+		return errors.New("--hash and --proxy-url are required")
+	}
+	sealer, err := proxySealer()
+	if err != nil {
+		return err
+	}
+	stores, err := storefile.Load(storesPath(*file), sealer)
+	if err != nil {
+		return err
+	}
+	st, err := stores.Store(ctx, *hash)
+	if err != nil {
+		return err
+	}
+	client, err := bigcommerce.New(bigcommerce.Config{StoreHash: st.Hash, Token: st.AccessToken, BaseURL: st.APIBaseURL})
+	if err != nil {
+		return err
+	}
+	src := proxyhttp.ScriptURL(*proxyURL, st.Hash, st.AppClientID)
+	id, err := client.InstallFooterScript(ctx, bigcommerce.FooterScript{Name: "idgate", Description: "idgate ID verification widget", Src: src})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "footer script %s: %s\n", id, src)
+	if st.OrderGuard {
+		dest := strings.TrimSuffix(*proxyURL, "/") + proxy.OrderWebhookPath(st.Hash)
+		hook, err := client.EnsureWebhook(ctx, bigcommerce.ScopeOrderCreated, dest, map[string]string{st.WebhookHeader: string(st.WebhookHeaderValue)})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "order guard webhook %d: %s -> %s\n", hook.ID, hook.Scope, dest)
+	}
+	return nil
 }

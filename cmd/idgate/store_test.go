@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 )
 
 func TestStoreAddAndList(t *testing.T) {
@@ -62,5 +64,32 @@ func TestStoreAddAndList(t *testing.T) {
 	t.Setenv(envProxyKey, "")
 	if code, _, errOut := runIdgate(t, "", "store", "list", "--file", file); code == 0 || !strings.Contains(errOut, envProxyKey) {
 		t.Fatalf("no key: exit %d %s", code, errOut)
+	}
+}
+
+func TestStoreInstall(t *testing.T) {
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	t.Setenv(envProxyKey, base64.StdEncoding.EncodeToString(key))
+	d := bigcommercetest.Start(t, bigcommercetest.Options{StoreHash: "abc123"})
+	file := filepath.Join(t.TempDir(), "stores.json")
+	secrets := `{"access_token":"` + bigcommercetest.DefaultToken + `","app_client_secret":"cs","webhook_secret":"whsec_x"}`
+	if code, _, errOut := runIdgate(t, secrets, "store", "add", "--file", file, "--hash", "abc123", "--client-id", "cid",
+		"--integration-key", "k", "--origins", "https://shop.example", "--order-guard", "--api-base-url", d.BaseURL()); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	for range 2 { // idempotent: one script, one webhook
+		if code, out, errOut := runIdgate(t, "", "store", "install", "--file", file, "--hash", "abc123", "--proxy-url", "https://proxy.example"); code != 0 {
+			t.Fatalf("install: %s %s", out, errOut)
+		}
+	}
+	scripts, hooks := d.Scripts(), d.Webhooks()
+	if len(scripts) != 1 || scripts[0].Fields["src"] != "https://proxy.example/widget/v1/idgate.js?store=abc123&client=cid" ||
+		scripts[0].Fields["location"] != "footer" || scripts[0].Fields["consent_category"] != "essential" {
+		t.Fatalf("scripts %+v", scripts)
+	}
+	if len(hooks) != 1 || hooks[0].Scope != "store/order/created" || hooks[0].Destination != "https://proxy.example/proxy/v1/stores/abc123/order-webhook" ||
+		len(hooks[0].Headers["X-Idgate-Proxy-Auth"]) < 40 {
+		t.Fatalf("webhooks %+v", hooks)
 	}
 }

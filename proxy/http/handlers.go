@@ -62,3 +62,18 @@ func (h *handlers) webhook(c *fiber.Ctx) error {
 	}
 	return c.JSON(applied)
 }
+
+// orderWebhook: POST /proxy/v1/stores/{hash}/order-webhook, from
+// BigCommerce (store/order/created), for the order guard.
+func (h *handlers) orderWebhook(c *fiber.Ctx) error {
+	st, err := h.svc.Stores.Store(c.UserContext(), c.Params("hash"))
+	if err != nil {
+		return toHTTP(err)
+	}
+	res, err := h.svc.GuardOrder(c.UserContext(), st.Hash, proxy.OrderEvent{HeaderValue: c.Get(st.WebhookHeader), Body: c.Body()})
+	if err != nil {
+		h.log.Warn("order webhook refused", "store", st.Hash, "err", err)
+		return toHTTP(err)
+	}
+	return c.JSON(res)
+}

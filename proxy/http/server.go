@@ -52,6 +52,7 @@ func New(svc *proxy.Service, log *slog.Logger) (*fiber.App, error) {
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get(WidgetPath, serveWidget(bundle))
 	app.Post(storePath+"/webhook", h.webhook)
+	app.Post(storePath+"/order-webhook", h.orderWebhook)
 	store := app.Group(storePath, h.cors)
 	store.Get("/status", h.status)
 	store.Post("/verifications", h.start)

@@ -47,6 +47,7 @@ type Options struct {
 	// Origins allowed for every store. Default https://shop.example.
 	Origins      []string
 	HoldCheckout bool
+	OrderGuard   bool
 	Ruleset      rulesets.Ruleset
 	// Now is the proxy's clock (default time.Now).
 	Now func() time.Time
@@ -139,7 +140,7 @@ func New(opts Options) (*Env, error) {
 			AppClientID: ClientID, AppClientSecret: bigcommerce.Secret(clientSecret + hash),
 			IntegrationKey: IntegrationKey, WebhookSecret: bigcommerce.Secret(webhookSecret + hash),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
-			HoldCheckout: opts.HoldCheckout, AllowedOrigins: append([]string(nil), opts.Origins...),
+			HoldCheckout: opts.HoldCheckout, OrderGuard: opts.OrderGuard, AllowedOrigins: append([]string(nil), opts.Origins...),
 		}
 		if err := st.Normalize(); err != nil {
 			env.Close()

@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"net"
 	"net/http"
-	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -78,7 +77,7 @@ func (sf *Storefront) shopper() (string, int64) {
 
 // ScriptSrc is the footer script URL for the store.
 func (sf *Storefront) ScriptSrc() string {
-	return sf.env.URL + proxyhttp.WidgetPath + "?store=" + url.QueryEscape(sf.hash) + "&client=" + url.QueryEscape(sf.env.Stores[sf.hash].AppClientID)
+	return proxyhttp.ScriptURL(sf.env.URL, sf.hash, sf.env.Stores[sf.hash].AppClientID)
 }
 
 var page = template.Must(template.New("cart").Parse(`<!doctype html>

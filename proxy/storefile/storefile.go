@@ -50,6 +50,7 @@ type entry struct {
 	WebhookHeaderValue string           `json:"webhook_header_value"`
 	Ruleset            rulesets.Ruleset `json:"ruleset"`
 	HoldCheckout       bool             `json:"hold_checkout"`
+	OrderGuard         bool             `json:"order_guard"`
 	CheckoutSelectors  []string         `json:"checkout_selectors"`
 	AllowedOrigins     []string         `json:"allowed_origins"`
 	ApprovalTTL        string           `json:"approval_ttl"`
@@ -139,7 +140,7 @@ func open(e *entry, sealer *proxy.Sealer) (*proxy.Store, error) {
 	st := &proxy.Store{
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
-		HoldCheckout: e.HoldCheckout, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
+		HoldCheckout: e.HoldCheckout, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
 	}
 	if e.ApprovalTTL != "" {
 		d, err := time.ParseDuration(e.ApprovalTTL)
@@ -175,7 +176,7 @@ func Put(path string, sealer *proxy.Sealer, st *proxy.Store) error {
 	e := entry{
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
-		HoldCheckout: st.HoldCheckout, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
+		HoldCheckout: st.HoldCheckout, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
 		ApprovalTTL: st.ApprovalTTL.String(),
 	}
 	for _, sec := range secrets(&e, st) {

@@ -29,7 +29,7 @@ func store(hash string) *proxy.Store {
 	return &proxy.Store{
 		Hash: hash, AccessToken: bigcommerce.Secret("token-" + hash), AppClientID: "cid", AppClientSecret: bigcommerce.Secret("csecret-" + hash),
 		IntegrationKey: "idgk_" + hash, WebhookSecret: bigcommerce.Secret("whsec-" + hash), WebhookHeaderValue: bigcommerce.Secret("hv-" + hash),
-		HoldCheckout: true, Ruleset: rulesets.Ruleset{RequireAuthentic: true, RequireOver21: true},
+		HoldCheckout: true, OrderGuard: true, Ruleset: rulesets.Ruleset{RequireAuthentic: true, RequireOver21: true},
 		AllowedOrigins: []string{"https://shop.example"},
 	}
 }
@@ -72,7 +72,7 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	if a.AccessToken != "rotated-token" || a.AppClientSecret != "csecret-aaa" || a.WebhookSecret != "whsec-aaa" ||
-		a.WebhookHeaderValue != "hv-aaa" || !a.HoldCheckout || !a.Ruleset.RequireOver21 || a.ApprovalTTL != proxy.DefaultApprovalTTL {
+		a.WebhookHeaderValue != "hv-aaa" || !a.HoldCheckout || !a.OrderGuard || !a.Ruleset.RequireOver21 || a.ApprovalTTL != proxy.DefaultApprovalTTL {
 		t.Fatalf("loaded %+v", a)
 	}
 	if _, err := loaded.Store(context.Background(), "zzz"); !errors.Is(err, proxy.ErrUnknownStore) {

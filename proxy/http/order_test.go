@@ -1,0 +1,104 @@
+package http_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	"github.com/idgate/idgate/proxy/proxytest"
+)
+
+// orderCreated posts BigCommerce's store/order/created payload.
+func orderCreated(t *testing.T, env *proxytest.Env, id int64, header string) (int, map[string]any) {
+	t.Helper()
+	body := fmt.Sprintf(`{"scope":"store/order/created","store_id":"1001","data":{"type":"order","id":%d},"hash":"x","created_at":1700000000,"producer":"stores/%s"}`, id, storeHash)
+	req, _ := http.NewRequest(http.MethodPost, env.URL+proxy.OrderWebhookPath(storeHash), bytes.NewReader([]byte(body)))
+	req.Header.Set("Content-Type", "application/json")
+	if header != "" {
+		req.Header.Set(env.Stores[storeHash].WebhookHeader, header)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	return resp.StatusCode, out
+}
+
+func TestOrderGuard(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true})
+	d := env.Doubles[storeHash]
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	const awaiting = 11
+	// Cart A passed; customer 9 passed on an old cart; cart B failed last.
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: cartA}), nil))
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: "11111111-2222-4333-8444-555555555555", CustomerID: 9}), nil))
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: cartB}), map[string]any{"face_match_score": "no_match"}))
+	cases := []struct {
+		name     string
+		order    bigcommercetest.Order
+		verified bool
+		reason   string
+	}{
+		{"verified cart", bigcommercetest.Order{ID: 101, StatusID: awaiting, CartID: cartA}, true, ""},
+		{"verified customer, new cart", bigcommercetest.Order{ID: 102, StatusID: awaiting, CartID: "66666666-7777-4888-9999-000000000000", CustomerID: 9}, true, ""},
+		{"failed cart", bigcommercetest.Order{ID: 103, StatusID: awaiting, CartID: cartB}, false, "face_match_below_minimum"},
+		{"guest never verified", bigcommercetest.Order{ID: 104, StatusID: awaiting, CartID: "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"}, false, "not_verified"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d.AddOrder(c.order)
+			code, out := orderCreated(t, env, c.order.ID, header)
+			if code != http.StatusOK || out["verified"] != c.verified || out["held"] != !c.verified {
+				t.Fatalf("guard answered %d %v", code, out)
+			}
+			o, _ := d.Order(c.order.ID)
+			want := awaiting
+			if !c.verified {
+				want = bigcommerce.StatusManualVerificationRequired
+			}
+			if o.StatusID != want {
+				t.Fatalf("order status %d, want %d", o.StatusID, want)
+			}
+			mf := d.Metafields("order", fmt.Sprint(c.order.ID))
+			if len(mf) != 1 || mf[0].Namespace != "idgate" || mf[0].PermissionSet != "app_only" {
+				t.Fatalf("order metafields %+v", mf)
+			}
+			var stored bigcommerce.Outcome
+			if err := json.Unmarshal([]byte(mf[0].Value), &stored); err != nil || stored.Verified(stored.EvaluatedAt) != c.verified {
+				t.Fatalf("order outcome %s (%v)", mf[0].Value, err)
+			}
+			if c.reason != "" && (len(stored.Reasons) == 0 || string(stored.Reasons[0].Code) != c.reason) {
+				t.Fatalf("order outcome reasons %+v, want %s", stored.Reasons, c.reason)
+			}
+		})
+	}
+	d.AddOrder(bigcommercetest.Order{ID: 105, StatusID: awaiting})
+	if code, _ := orderCreated(t, env, 105, "forged"); code != http.StatusUnauthorized {
+		t.Fatalf("forged order webhook: %d", code)
+	}
+	if o, _ := d.Order(105); o.StatusID != awaiting || len(d.Metafields("order", "105")) != 0 {
+		t.Fatalf("forged webhook changed order %+v", o)
+	}
+}
+
+func TestOrderGuardOffIgnores(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	env.Doubles[storeHash].AddOrder(bigcommercetest.Order{ID: 7, StatusID: 11})
+	code, out := orderCreated(t, env, 7, string(env.Stores[storeHash].WebhookHeaderValue))
+	if code != http.StatusOK || out["ignored"] != true {
+		t.Fatalf("guard off: %d %v", code, out)
+	}
+	if o, _ := env.Doubles[storeHash].Order(7); o.StatusID != 11 {
+		t.Fatalf("order touched: %+v", o)
+	}
+}

@@ -1,0 +1,115 @@
+package proxy
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// OrderWebhookPath is where BigCommerce delivers a store's order events.
+func OrderWebhookPath(hash string) string { return "/proxy/v1/stores/" + hash + "/order-webhook" }
+
+// CodeNotVerified is the reason on an order whose cart and customer carry
+// no outcome at all.
+const CodeNotVerified rulesets.Code = "not_verified"
+
+// OrderEvent is a BigCommerce webhook delivery as received.
+type OrderEvent struct {
+	HeaderValue string // the store's custom WebhookHeader, set at registration
+	Body        []byte
+}
+
+// GuardResult reports what the guard did to an order.
+type GuardResult struct {
+	OrderID  int64 `json:"order_id"`
+	Verified bool  `json:"verified"`
+	Held     bool  `json:"held"` // moved to Manual Verification Required
+	Ignored  bool  `json:"ignored"`
+}
+
+// orderEvent is the platform's payload: only the order ID is used; the
+// order itself is read from the API, so a forged payload can at most make
+// the guard look at a real order again.
+type orderEvent struct {
+	Scope string `json:"scope"`
+	Data  struct {
+		Type string `json:"type"`
+		ID   int64  `json:"id"`
+	} `json:"data"`
+}
+
+// GuardOrder handles store/order/created: the order's cart and customer
+// outcomes decide (the newer wins, as for status); the outcome (or a
+// not_verified one) is copied to an order metafield, and an order without
+// a passing, unexpired verification is put into status 12. Other scopes,
+// and stores without the guard, are acknowledged and ignored.
+func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (GuardResult, error) {
+	st, err := s.store(ctx, hash, "")
+	if err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w", err)
+	}
+	if subtle.ConstantTimeCompare([]byte(ev.HeaderValue), []byte(st.WebhookHeaderValue)) != 1 {
+		return GuardResult{}, fmt.Errorf("guard order: %w: custom header %s missing or wrong", ErrWebhookAuth, st.WebhookHeader)
+	}
+	var e orderEvent
+	if err := json.Unmarshal(ev.Body, &e); err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "body", Message: "not a BigCommerce webhook payload"})
+	}
+	if !st.OrderGuard || e.Scope != bigcommerce.ScopeOrderCreated {
+		return GuardResult{OrderID: e.Data.ID, Ignored: true}, nil
+	}
+	if e.Data.Type != "order" || e.Data.ID <= 0 {
+		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "data.id", Message: "want a positive order ID"})
+	}
+	p, err := s.platform(st)
+	if err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w", err)
+	}
+	order, err := p.GetOrder(ctx, e.Data.ID)
+	if err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+	}
+	best, found := bigcommerce.Outcome{}, false
+	consider := func(res bigcommerce.Resource) error {
+		o, err := p.LoadOutcome(ctx, res)
+		if errors.Is(err, bigcommerce.ErrNoOutcome) || errors.Is(err, bigcommerce.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !found || o.EvaluatedAt.After(best.EvaluatedAt) {
+			best, found = o, true
+		}
+		return nil
+	}
+	if order.CartID != "" {
+		if err := consider(bigcommerce.Cart(order.CartID)); err != nil && !errors.Is(err, bigcommerce.ErrInvalidInput) {
+			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+		}
+	}
+	if order.CustomerID > 0 {
+		if err := consider(bigcommerce.Customer(order.CustomerID)); err != nil {
+			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+		}
+	}
+	if !found {
+		best = bigcommerce.Outcome{Status: "none", Reasons: []rulesets.Reason{{Code: CodeNotVerified}}, EvaluatedAt: s.now().UTC()}
+	}
+	out := GuardResult{OrderID: order.ID, Verified: best.Verified(s.now())}
+	if err := p.SaveOutcome(ctx, bigcommerce.Order(order.ID), best); err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+	}
+	if !out.Verified && order.StatusID != bigcommerce.StatusManualVerificationRequired {
+		if err := p.SetOrderStatus(ctx, order.ID, bigcommerce.StatusManualVerificationRequired); err != nil {
+			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+		}
+		out.Held = true
+	}
+	return out, nil
+}
