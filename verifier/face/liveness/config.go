@@ -68,9 +68,10 @@ type Config struct {
 //     judged frames), so a held squint becomes the baseline and is no dip.
 //     Closed < 0.6 × baseline, open ≥ 0.8 ×. On Foreman (every 2nd frame,
 //     14–100) the blink's closed frame reads 0.46 × baseline; every other
-//     judged frame stays ≥ 0.71 × (squint into the sun 0.88, squint at
-//     56–58 0.80, the end of the look down at frame 80 0.71; the look
-//     down itself, frames 74–78, is at 24–33° yaw and not judged).
+//     judged frame stays ≥ 0.74 × (its reopening frame 68 0.74, the end
+//     of the look down at frame 80 0.75, the squint at 56–58 0.81, the
+//     squint into the sun ≥ 0.94; the look down itself, frames 74–78, is
+//     at 24–33° yaw and not judged).
 //     Closing ≤ 250 ms, closed ≤ 400 ms, reopening ≤ 400 ms: a deliberate
 //     blink fits, a slow closure or eyes held shut does not.
 //   - turn: |yaw| from < 12° past 25° and back under 12° within 4 s. The

@@ -38,9 +38,12 @@ type Describer func(img *tensor.Tensor, m *facemesh.Mesh) ([]float32, error)
 // Analyzer turns frames into signals. It holds model buffers: one per
 // goroutine.
 type Analyzer struct {
-	Detector  *blazeface.Detector
-	Mesher    *facemesh.Mesher
-	Eyelids   *pose.Eyelids
+	Detector *blazeface.Detector
+	Mesher   *facemesh.Mesher
+	Eyelids  *pose.Eyelids
+	// Describe is required in production: without descriptors there is
+	// no selfie and no continuity, and Decide fails the stream with
+	// no_frontal_frame.
 	Describe  Describer
 	Cfg       Config
 	MaxPixels int // per frame; ≤ 0 means imgio's default
@@ -60,7 +63,6 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
 	var best facemesh.Mesh
-	var bestFace blazeface.Face
 	for _, face := range faces {
 		m, err := a.Mesher.Run(img, face)
 		if err != nil {
@@ -70,14 +72,14 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 			continue
 		}
 		if s.Faces == 0 || m.Score > best.Score {
-			best, bestFace = m, face
+			best = m
 		}
 		s.Faces++
 	}
 	if s.Faces == 0 {
 		return s, nil
 	}
-	if err := a.Eyelids.Refine(img, bestFace, &best); err != nil {
+	if err := a.Eyelids.Refine(img, &best); err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
 	s.Pose, s.Eyes = pose.Estimate(&best), pose.EyeAspect(&best)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/face/tensor"
 	"github.com/idgate/idgate/verifier/face/tfjs"
@@ -41,8 +40,8 @@ var (
 // run on a close crop of each eye, follows the lids to closure. It holds
 // buffers: use one per goroutine.
 type Eyelids struct {
-	sess       *tfjs.Session
-	face, crop tensor.Tensor
+	sess *tfjs.Session
+	crop tensor.Tensor
 }
 
 // NewEyelids prepares a refiner on the loaded iris model.
@@ -50,35 +49,21 @@ func NewEyelids(m *tfjs.Model) *Eyelids { return &Eyelids{sess: m.NewSession()} 
 
 // Refine replaces the upper and lower eyelid contours of both eyes in m
 // (mesh indices rightLower, rightUpper, leftLower, leftUpper) with the
-// iris model's points. img and face must be the image and detector box
-// the mesh was computed from: the eye crops are cut from the same 192×192
-// face crop the mesh model saw, like Human does. Depth becomes the mean of
-// the mesh's and the iris model's, as in Human.
-func (e *Eyelids) Refine(img *tensor.Tensor, face blazeface.Face, m *facemesh.Mesh) error {
+// iris model's points; img is the image the mesh was computed on. Each
+// eye's crop is the square around its corners enlarged 2.3 times, as in
+// MediaPipe and Human; Human cuts it from the 192 px face crop the mesh
+// saw, we cut it from the image directly (one resampling instead of two),
+// which needs only the mesh. Depth becomes the mean of the mesh's and the
+// iris model's, as in Human.
+func (e *Eyelids) Refine(img *tensor.Tensor, m *facemesh.Mesh) error {
 	_, h, w, _, err := img.Dims4()
 	if err != nil {
 		return fmt.Errorf("refine eyelids: %w", err)
 	}
-	bw, bh := face.Max.X-face.Min.X, face.Max.Y-face.Min.Y
-	if !(bw > 0 && bh > 0) {
-		return fmt.Errorf("refine eyelids: empty face box %v-%v", face.Min, face.Max)
-	}
-	err = tensor.CropAndResize(&e.face, img, face.Min.Y/float64(h), face.Min.X/float64(w),
-		face.Max.Y/float64(h), face.Max.X/float64(w), meshInput, meshInput, 0)
-	if err != nil {
-		return fmt.Errorf("refine eyelids: %w", err)
-	}
-	for i, v := range e.face.Data {
-		e.face.Data[i] = v / 255
-	}
-	// Image pixels <-> face-crop pixels (the mesh's own mapping).
-	cx, cy := (face.Min.X+face.Max.X)/2, (face.Min.Y+face.Max.Y)/2
-	sx, sy := bw/meshInput, bh/meshInput
-	toCrop := func(p [3]float64) (float64, float64) {
-		return (p[0]-cx)/sx + meshInput/2, (p[1]-cy)/sy + meshInput/2
-	}
-	toImage := func(x, y float64) (float64, float64) {
-		return (x-meshInput/2)*sx + cx, (y-meshInput/2)*sy + cy
+	// Model depth is in 192 px face-crop units; x and y are image pixels.
+	zs := (m.Max.X - m.Min.X) / meshInput
+	if !(zs > 0) {
+		return fmt.Errorf("refine eyelids: empty face box %v-%v", m.Min, m.Max)
 	}
 	// The model is trained on the subject's right eye (image left); the
 	// left eye is mirrored in and its points mirrored back.
@@ -87,12 +72,14 @@ func (e *Eyelids) Refine(img *tensor.Tensor, face blazeface.Face, m *facemesh.Me
 		upper [7]int
 		flip  bool
 	}{{rightLower, rightUpper, false}, {leftLower, leftUpper, true}} {
-		ax, ay := toCrop(m.Points[eye.lower[0]])
-		bx, by := toCrop(m.Points[eye.lower[8]])
-		x0, y0, x1, y1 := eyeBox(ax, ay, bx, by)
-		err := tensor.CropAndResize(&e.crop, &e.face, y0/meshInput, x0/meshInput, y1/meshInput, x1/meshInput, irisInput, irisInput, 0)
+		a, b := m.Points[eye.lower[0]], m.Points[eye.lower[8]]
+		x0, y0, x1, y1 := eyeBox(a[0], a[1], b[0], b[1])
+		err := tensor.CropAndResize(&e.crop, img, y0/float64(h), x0/float64(w), y1/float64(h), x1/float64(w), irisInput, irisInput, 0)
 		if err != nil {
 			return fmt.Errorf("refine eyelids: %w", err)
+		}
+		for i, v := range e.crop.Data {
+			e.crop.Data[i] = v / 255
 		}
 		if eye.flip {
 			mirror(&e.crop)
@@ -101,13 +88,16 @@ func (e *Eyelids) Refine(img *tensor.Tensor, face blazeface.Face, m *facemesh.Me
 		if err != nil {
 			return err
 		}
+		// The model's x, y are in crop pixels; its z is in crop pixels
+		// too, which are (x1−x0)/64 image pixels or that / zs mesh units.
+		side := x1 - x0
 		set := func(idx, k int) {
 			u := float64(out[3*k]) / irisInput
 			if eye.flip {
 				u = 1 - u
 			}
-			x, y := toImage(u*(x1-x0)+x0, float64(out[3*k+1])/irisInput*(y1-y0)+y0)
-			m.Points[idx] = [3]float64{x, y, (m.Points[idx][2] + float64(out[3*k+2])) / 2}
+			z := float64(out[3*k+2]) * side / irisInput / zs
+			m.Points[idx] = [3]float64{x0 + u*side, y0 + float64(out[3*k+1])/irisInput*(y1-y0), (m.Points[idx][2] + z) / 2}
 		}
 		for k, idx := range eye.lower {
 			set(idx, k)
@@ -137,14 +127,13 @@ func (e *Eyelids) run() ([]float32, error) {
 	return nil, fmt.Errorf("refine eyelids: model lacks the %d-point eye contour output", irisContour)
 }
 
-// eyeBox is the square eye crop in face-crop pixels: the corners' bounding
+// eyeBox is the square eye crop in image pixels: the corners' bounding
 // box enlarged by eyeEnlarge around its centre, squared on its longer
-// side, rounded to whole pixels (JavaScript rounding, as Human).
+// side.
 func eyeBox(ax, ay, bx, by float64) (x0, y0, x1, y1 float64) {
 	cx, cy := (ax+bx)/2, (ay+by)/2
 	half := eyeEnlarge * math.Max(math.Abs(bx-ax), math.Abs(by-ay)) / 2
-	r := func(v float64) float64 { return math.Floor(v + 0.5) }
-	return r(cx - half), r(cy - half), r(cx + half), r(cy + half)
+	return cx - half, cy - half, cx + half, cy + half
 }
 
 // mirror flips a [1, h, w, c] tensor left to right in place.

@@ -75,7 +75,7 @@ func refFaces(t *testing.T) []refFace {
 					continue
 				}
 				r := m
-				if err := lids.Refine(img, f, &r); err != nil {
+				if err := lids.Refine(img, &r); err != nil {
 					t.Fatal(err)
 				}
 				out = append(out, refFace{name: name, raw: m, refined: r, want: w.Mesh, yaw: w.Angle[0] * 180 / math.Pi})
