@@ -195,7 +195,14 @@ func alignMatrix(p *[facemesh.Points][3]float64) [6]float64 {
 	return [6]float64{c, -sn, mx - c*u0 + sn*v0, sn, c, my - sn*u0 - c*v0}
 }
 
-// Single analyses img and requires exactly one usable face.
+// DominantRatio: Single accepts the largest face when every other face is
+// at most this fraction of its size. Licenses often carry a small "ghost"
+// copy of the portrait, and selfies catch people far behind; a second face
+// of comparable size is ambiguous and rejected.
+const DominantRatio = 0.5
+
+// Single analyses img and requires one usable face: the only one, or one
+// that dominates all others (DominantRatio).
 func (a *Analyzer) Single(img *tensor.Tensor) (Face, error) {
 	faces, err := a.Analyze(img)
 	if err != nil {
@@ -204,8 +211,8 @@ func (a *Analyzer) Single(img *tensor.Tensor) (Face, error) {
 	switch {
 	case len(faces) == 0:
 		return Face{}, ErrNoFace
-	case len(faces) > 1:
-		return Face{}, fmt.Errorf("%w (%d)", ErrMultipleFaces, len(faces))
+	case len(faces) > 1 && faces[1].Size > DominantRatio*faces[0].Size:
+		return Face{}, fmt.Errorf("%w (%d of similar size)", ErrMultipleFaces, len(faces))
 	case faces[0].Size < a.e.opt.MinFaceSize:
 		return Face{}, fmt.Errorf("%w: %.0f px across, need %.0f", ErrFaceTooSmall, faces[0].Size, a.e.opt.MinFaceSize)
 	}

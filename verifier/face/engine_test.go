@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"image/png"
 	"os"
 	"path/filepath"
 	"sort"
@@ -64,19 +65,73 @@ func TestSingleFaceErrors(t *testing.T) {
 	if _, err := a.Single(sharedImage(t, a, "groups/bbt4.jpg")); !errors.Is(err, face.ErrMultipleFaces) {
 		t.Errorf("group photo: %v, want face.ErrMultipleFaces", err)
 	}
+	// A portrait with a small ghost copy beside it, as on many licenses:
+	// the dominant face is taken.
+	withGhost := composite(t, a, []placed{{"labeled/raj/raj1.png", 20, 30, 150}, {"labeled/raj/raj1.png", 200, 40, 60}})
+	all, err := a.Analyze(withGhost)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("portrait with ghost image: %d faces (%v), want both found", len(all), err)
+	}
+	f, err := a.Single(withGhost)
+	if err != nil {
+		t.Fatalf("portrait with ghost image: %v", err)
+	}
+	if f.Box[0] > 100 {
+		t.Errorf("portrait with ghost image: took the face at %v, want the large one", f.Box)
+	}
+	// Two faces of similar size are ambiguous.
+	two := composite(t, a, []placed{{"labeled/raj/raj1.png", 10, 30, 140}, {"labeled/amy/amy1.png", 170, 30, 130}})
+	if _, err := a.Single(two); !errors.Is(err, face.ErrMultipleFaces) {
+		t.Errorf("two similar faces: %v, want ErrMultipleFaces", err)
+	}
 	strict := face.DefaultOptions
 	strict.MinFaceSize = 400
 	b := engine(t, strict).NewAnalyzer()
 	if _, err := b.Single(sharedImage(t, b, "labeled/raj/raj1.png")); !errors.Is(err, face.ErrFaceTooSmall) {
 		t.Errorf("150 px crop with a 400 px minimum: %v, want face.ErrFaceTooSmall", err)
 	}
-	f, err := a.Single(sharedImage(t, a, "labeled/raj/raj1.png"))
+	f, err = a.Single(sharedImage(t, a, "labeled/raj/raj1.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Size < 60 || f.Size > 160 || f.MeshScore < 0.9 || f.Box[2] == 0 {
 		t.Errorf("raj1: implausible face %+v", f)
 	}
+}
+
+type placed struct {
+	rel        string
+	x, y, side int
+}
+
+// composite pastes shared face crops, scaled to side×side, onto a light
+// 320×220 canvas.
+func composite(t *testing.T, a *face.Analyzer, faces []placed) *tensor.Tensor {
+	t.Helper()
+	canvas := image.NewGray(image.Rect(0, 0, 320, 220))
+	for i := range canvas.Pix {
+		canvas.Pix[i] = 210
+	}
+	for _, p := range faces {
+		data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(p.rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _, err := image.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		draw.BiLinear.Scale(canvas, image.Rect(p.x, p.y, p.x+p.side, p.y+p.side), src, src.Bounds(), draw.Src, nil)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, canvas); err != nil {
+		t.Fatal(err)
+	}
+	img, err := a.Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
 
 // licenseLike degrades a face crop like a printed license portrait: grey,
