@@ -41,6 +41,9 @@ func Binary(dst, x, y *Tensor, op BinOp) error {
 			return fmt.Errorf("%v: shapes %v and %v do not broadcast", op, x.Shape, y.Shape)
 		}
 	}
+	if err := checkSize(out[:r]...); err != nil {
+		return fmt.Errorf("%v: %w", op, err)
+	}
 	if !sameShape(dst.Shape, out[:r]) {
 		dst.Resize(out[:r]...)
 	}

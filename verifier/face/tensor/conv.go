@@ -83,6 +83,12 @@ func Conv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p ConvParams)
 	if err != nil {
 		return fmt.Errorf("conv2d: %w", err)
 	}
+	if err := checkSize(n, oh, ow, cout); err != nil {
+		return fmt.Errorf("conv2d: %w", err)
+	}
+	if err := checkSize(oh, ow, kh*kw*cin); err != nil {
+		return fmt.Errorf("conv2d im2col: %w", err)
+	}
 	dst.Resize(n, oh, ow, cout)
 	m, k := oh*ow, kh*kw*cin
 	direct := kh == 1 && kw == 1 && p.StrideH == 1 && p.StrideW == 1 && p.Pad == (Padding{})
@@ -145,6 +151,9 @@ func DepthwiseConv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p Co
 	}
 	oh, ow, err := p.outSize(h, w, kh, kw)
 	if err != nil {
+		return fmt.Errorf("depthwise conv: %w", err)
+	}
+	if err := checkSize(n, oh, ow, cout); err != nil {
 		return fmt.Errorf("depthwise conv: %w", err)
 	}
 	dst.Resize(n, oh, ow, cout)

@@ -23,6 +23,9 @@ func CropAndResize(dst, x *Tensor, y0, x0, y1, x1 float64, oh, ow int, extrapola
 			return fmt.Errorf("crop and resize: box (%v, %v)-(%v, %v) is not finite", y0, x0, y1, x1)
 		}
 	}
+	if err := checkSize(oh, ow, c); err != nil {
+		return fmt.Errorf("crop and resize: %w", err)
+	}
 	dst.Resize(1, oh, ow, c)
 	img := x.Data[:h*w*c]
 	for oy := range oh {

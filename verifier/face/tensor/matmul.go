@@ -36,6 +36,9 @@ func MatMul(ws *Workspace, dst, a, b *Tensor, transA, transB bool, bias []float3
 			bd = transpose(buf[:k*n], b.Data, n, k)
 		}
 	}
+	if err := checkSize(m, n); err != nil {
+		return fmt.Errorf("matmul: %w", err)
+	}
 	dst.Resize(m, n)
 	parGemm(ws, m, n, k, ad, k, bd, n, dst.Data, n)
 	if len(bias) == 1 && n != 1 {

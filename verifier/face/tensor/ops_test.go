@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -262,5 +263,22 @@ func TestWarpAffine(t *testing.T) {
 	assertClose(t, "outside", got, New(1, 2, 2, 1), 0)
 	if err := WarpAffine(got, x, [6]float64{math.Inf(1)}, 2, 2); err == nil {
 		t.Fatal("accepted a non-finite matrix")
+	}
+}
+
+func TestOperationsRefuseHugeResults(t *testing.T) {
+	x := New(1, 4, 4, 2)
+	got, ws := &Tensor{}, &Workspace{}
+	for name, err := range map[string]error{
+		"pad":       Pad(got, x, [][2]int{{0, 0}, {1 << 20, 1 << 20}, {1 << 20, 0}, {0, 0}}, 0),
+		"resize":    ResizeBilinear(got, x, 1<<16, 1<<16),
+		"crop":      CropAndResize(got, x, 0, 0, 1, 1, 1<<16, 1<<16, 0),
+		"warp":      WarpAffine(got, x, [6]float64{1, 0, 0, 0, 1, 0}, 1<<16, 1<<16),
+		"broadcast": Binary(got, New(1<<14, 1), New(1, 1<<14), OpAdd),
+		"conv":      Conv2D(ws, got, x, New(1, 1, 2, 1), nil, ConvParams{Pad: Padding{1 << 14, 1 << 14, 1 << 14, 1 << 14}}),
+	} {
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: %v, want ErrTooLarge", name, err)
+		}
 	}
 }

@@ -32,6 +32,9 @@ func pool(dst, x *Tensor, p PoolParams, isMax bool) error {
 	if err != nil {
 		return fmt.Errorf("pool: %w", err)
 	}
+	if err := checkSize(n, oh, ow, c); err != nil {
+		return fmt.Errorf("pool: %w", err)
+	}
 	dst.Resize(n, oh, ow, c)
 	for b := range n {
 		img := x.Data[b*h*w*c : (b+1)*h*w*c]

@@ -14,6 +14,9 @@ func ResizeBilinear(dst, x *Tensor, oh, ow int) error {
 	if oh < 1 || ow < 1 || h < 1 || w < 1 {
 		return fmt.Errorf("resize: %dx%d to %dx%d", h, w, oh, ow)
 	}
+	if err := checkSize(n, oh, ow, c); err != nil {
+		return fmt.Errorf("resize: %w", err)
+	}
 	dst.Resize(n, oh, ow, c)
 	sy, sx := float32(h)/float32(oh), float32(w)/float32(ow)
 	for b := range n {

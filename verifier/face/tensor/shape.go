@@ -16,6 +16,9 @@ func Pad(dst, x *Tensor, pads [][2]int, value float32) error {
 		}
 		out[i] = d + pads[i][0] + pads[i][1]
 	}
+	if err := checkSize(out[:r]...); err != nil {
+		return fmt.Errorf("pad: %w", err)
+	}
 	dst.Resize(out[:r]...)
 	for i := range dst.Data {
 		dst.Data[i] = value
@@ -137,6 +140,9 @@ func Concat(dst *Tensor, xs []*Tensor, axis int) error {
 		if x == dst {
 			return fmt.Errorf("concat: destination is also an input")
 		}
+	}
+	if err := checkSize(out[:r]...); err != nil {
+		return fmt.Errorf("concat: %w", err)
 	}
 	dst.Resize(out[:r]...)
 	row := out[axis] * inner

@@ -5,6 +5,7 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -38,6 +39,29 @@ func Size(shape []int) int {
 		n *= d
 	}
 	return n
+}
+
+// MaxElements bounds any tensor an operation creates (64 Mi values,
+// 256 MB): shapes come from model files and image sizes, and a hostile or
+// corrupt one must fail with an error, not exhaust memory.
+const MaxElements = 1 << 26
+
+// ErrTooLarge: an operation's result would exceed MaxElements.
+var ErrTooLarge = errors.New("tensor: result too large")
+
+// checkSize returns ErrTooLarge (wrapped with the shape) when a shape has a
+// negative dimension or more than MaxElements values.
+func checkSize(shape ...int) error {
+	n := 1
+	for _, d := range shape {
+		if d < 0 || (d > 0 && n > MaxElements/d) {
+			// A copy, so the variadic slice does not escape: the check
+			// must not allocate on the success path.
+			return fmt.Errorf("shape %v: %w", append([]int(nil), shape...), ErrTooLarge)
+		}
+		n *= d
+	}
+	return nil
 }
 
 // Len is the number of elements.

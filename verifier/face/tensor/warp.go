@@ -22,6 +22,9 @@ func WarpAffine(dst, x *Tensor, m [6]float64, oh, ow int) error {
 			return fmt.Errorf("warp affine: matrix %v is not finite", m)
 		}
 	}
+	if err := checkSize(oh, ow, c); err != nil {
+		return fmt.Errorf("warp affine: %w", err)
+	}
 	dst.Resize(1, oh, ow, c)
 	img := x.Data[:h*w*c]
 	for v := range oh {
