@@ -1,8 +1,10 @@
 package widget_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	pngpkg "image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/proxy/proxytest"
+	"github.com/idgate/idgate/widget/internal/qrread"
 )
 
 // browser starts headless Chromium with a fresh profile. Under CI=true a
@@ -167,7 +170,19 @@ func TestWidgetInChromium(t *testing.T) {
 	if len(created) != 1 || created[0].Origin != origin {
 		t.Fatalf("verifier creates: %+v", created)
 	}
-	screenshot(t, ctx, "2-pending-link")
+	// The QR code shown on a desktop scans (with zxing-cpp) to the link.
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.JSPath(`document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("svg[data-idgate-qr]")`)))
+	if err != nil {
+		t.Fatalf("screenshot of the QR code: %v", err)
+	}
+	img, err := pngpkg.Decode(bytes.NewReader(png))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, err := qrread.Read(img); err != nil || text != env.Verifier.URL+"/v/"+created[0].ID {
+		t.Fatalf("QR code reads %q (%v), want the verification link", text, err)
+	}
+	screenshot(t, ctx, "2-pending-link-and-qr")
 
 	// A failing result keeps checkout held, with a message.
 	resp := env.Deliver(hash, proxytest.Result(created[0].ID, created[0].ExternalID, map[string]any{"face_match_score": "no_match"}))

@@ -49,9 +49,14 @@ func Get() (*Bundle, error) {
 
 // Build bundles the sources. Only relative imports between the embedded
 // files resolve: the widget has no third-party dependencies.
-func Build() (*Bundle, error) {
+func Build() (*Bundle, error) { return build(Entry, "") }
+
+// build bundles entry; a globalName exposes its exports (tests only: the
+// footer script defines no global).
+func build(entry, globalName string) (*Bundle, error) {
 	res := api.Build(api.BuildOptions{
-		EntryPoints:       []string{Entry},
+		EntryPoints:       []string{entry},
+		GlobalName:        globalName,
 		Bundle:            true,
 		Write:             false,
 		Format:            api.FormatIIFE,
@@ -101,7 +106,7 @@ func embedded() api.Plugin {
 	return api.Plugin{Name: "embedded-sources", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.Kind == api.ResolveEntryPoint {
-				return api.OnResolveResult{Path: Entry, Namespace: namespace}, nil
+				return api.OnResolveResult{Path: a.Path, Namespace: namespace}, nil
 			}
 			if !strings.HasPrefix(a.Path, "./") {
 				return api.OnResolveResult{}, fmt.Errorf("import %q: only relative imports of the widget's own files", a.Path)

@@ -12,6 +12,7 @@ export interface Strings {
   copyLink: string;
   copied: string;
   desktopHint: string;
+  qrLabel: string;
   error: string;
 }
 
@@ -25,7 +26,8 @@ export const defaultStrings: Strings = {
   openLink: "Open the verification",
   copyLink: "Copy link",
   copied: "Link copied",
-  desktopHint: "Open this link on your phone to scan your ID:",
+  desktopHint: "Scan the code with your phone to verify your ID there, or open the link:",
+  qrLabel: "QR code of the verification link",
   error: "ID verification is unavailable right now. Please try again later.",
 };
 

@@ -2,6 +2,7 @@
 // cannot break the theme (open, so tests and assistive tools can read it).
 // Themed through CSS variables set on the page: --idgate-accent, --idgate-accent-text, --idgate-ok, --idgate-error,
 // --idgate-radius, --idgate-font.
+import { qr } from "./qr";
 import type { Strings } from "./strings";
 
 const CSS = `
@@ -14,6 +15,7 @@ button.sec{background:transparent;color:var(--idgate-accent,#1a56db);border:1px 
 .msg{width:100%;margin:0}
 .err{color:var(--idgate-error,#b42318)}
 .link{width:100%;word-break:break-all}
+svg{display:block;width:164px;height:164px;background:#fff}
 `;
 
 export type Mode = "loading" | "unverified" | "pending" | "verified" | "failed" | "expired" | "error";
@@ -91,6 +93,8 @@ export class View {
       a.target = "_blank";
       a.rel = "noopener";
       p.append(a);
+      const code = qrSVG(d, st.link, this.s.qrLabel);
+      if (code) this.box.append(code);
       const copy = el("button", "sec", st.copied ? this.s.copied : this.s.copyLink);
       copy.type = "button";
       copy.addEventListener("click", () => {
@@ -100,4 +104,26 @@ export class View {
     }
     if (st.hold) this.box.append(el("p", "msg", this.s.hold));
   }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// qrSVG draws the link as a QR code (4-module quiet zone) for a phone to
+// scan, or returns null when it does not fit.
+function qrSVG(d: Document, text: string, label: string): SVGSVGElement | null {
+  const m = qr(text);
+  if (!m) return null;
+  const n = m.length + 8;
+  const svg = d.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 " + n + " " + n);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  svg.setAttribute("data-idgate-qr", "");
+  svg.setAttribute("shape-rendering", "crispEdges");
+  const path = d.createElementNS(SVG, "path");
+  let dpath = "";
+  m.forEach((row, y) => row.forEach((dark, x) => dark && (dpath += "M" + (x + 4) + " " + (y + 4) + "h1v1h-1z")));
+  path.setAttribute("d", dpath);
+  svg.append(path);
+  return svg;
 }
