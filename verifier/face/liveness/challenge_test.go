@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -121,11 +123,21 @@ func FuzzParseSteps(f *testing.F) {
 	})
 }
 
-// A frame that is not an image fails the run with the decoder's error.
-func TestRunRejectsUndecodableFrame(t *testing.T) {
+// A frame that is not an image, or is larger than MaxFramePixels, fails
+// the run with the decoder's coded error.
+func TestRunRejectsBadFrames(t *testing.T) {
 	an := analyzer(t)
-	_, err := an.Run(challenge(Blink, TurnLeft, TurnRight), []Frame{{Data: []byte("not a jpeg"), T: 0}}, now)
-	if !errors.Is(err, imgio.ErrFormat) || !strings.Contains(err.Error(), "analyse frame at 0s") {
-		t.Fatalf("err %v", err)
+	var big bytes.Buffer
+	if err := png.Encode(&big, image.NewGray(image.Rect(0, 0, 1281, 720))); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		data []byte
+		want error
+	}{{[]byte("not a jpeg"), imgio.ErrFormat}, {big.Bytes(), imgio.ErrTooLarge}} {
+		_, err := an.Run(challenge(Blink, TurnLeft, TurnRight), []Frame{{Data: c.data, T: 0}}, now)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), "analyse frame at 0s") {
+			t.Errorf("err %v, want %v", err, c.want)
+		}
 	}
 }

@@ -19,6 +19,9 @@ type Config struct {
 	// or the previous step done) to it being done.
 	StepTimeout time.Duration
 
+	// MaxFramePixels bounds each decoded frame.
+	MaxFramePixels int
+
 	// Frame timing.
 	MinFrames     int
 	MinFPS        float64
@@ -56,6 +59,8 @@ type Config struct {
 
 // Defaults:
 //   - 3 steps, 2 min to answer, 8 s per step.
+//   - frames up to 1280×720 pixels (clients send 320–480 px; larger only
+//     costs time).
 //   - timing: ≥ 10 frames, 8–60 fps on average (a blink lasts 100–400 ms,
 //     so below 8 fps it can fall between frames), no gap over 400 ms, the
 //     stream no longer than the time since issue + 2 s.
@@ -83,7 +88,7 @@ type Config struct {
 //     154–172, every 2nd), farthest pair 0.52; the two other people
 //     spliced in are ≥ 0.69 from every Foreman frame. Selfie |yaw| ≤ 20°.
 var Defaults = Config{
-	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second,
+	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
 	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
 	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
 	MinMeshScore: 0.5,

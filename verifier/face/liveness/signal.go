@@ -25,7 +25,6 @@ type Signal struct {
 	// The rest describe the best face when Faces ≥ 1.
 	Pose pose.Pose
 	Eyes pose.Eyes
-	Box  [4]float64 // x0, y0, x1, y1 in pixels
 	// Descriptor of the face, when the describer ran on this frame.
 	Descriptor []float32
 }
@@ -44,9 +43,8 @@ type Analyzer struct {
 	// Describe is required in production: without descriptors there is
 	// no selfie and no continuity, and Decide fails the stream with
 	// no_frontal_frame.
-	Describe  Describer
-	Cfg       Config
-	MaxPixels int // per frame; ≤ 0 means imgio's default
+	Describe Describer
+	Cfg      Config
 }
 
 // Frame analyses one frame. The descriptor is computed on every frame
@@ -54,7 +52,7 @@ type Analyzer struct {
 // would leave gaps a spliced-in face could hide in.
 func (a *Analyzer) Frame(f Frame) (Signal, error) {
 	s := Signal{T: f.T}
-	img, err := imgio.Decode(f.Data, a.MaxPixels)
+	img, err := imgio.Decode(f.Data, a.Cfg.MaxFramePixels)
 	if err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
@@ -83,7 +81,6 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
 	s.Pose, s.Eyes = pose.Estimate(&best), pose.EyeAspect(&best)
-	s.Box = [4]float64{best.Min.X, best.Min.Y, best.Max.X, best.Max.Y}
 	if a.Describe != nil && abs(s.Pose.Yaw) <= a.Cfg.SelfieMaxYaw {
 		if s.Descriptor, err = a.Describe(img, &best); err != nil {
 			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
