@@ -20,8 +20,10 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/ratelimit/memory"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/openapi"
+	"github.com/idgate/idgate/verifier/postgres"
 	"github.com/idgate/idgate/verifier/sqlite"
 )
 
@@ -46,6 +48,9 @@ func TestMain(m *testing.M) {
 }
 
 var t0 = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+
+// testPublicURL is the base of end users' links in tests.
+const testPublicURL = "https://verify.example.test"
 
 type testClock struct {
 	mu  sync.Mutex
@@ -103,15 +108,61 @@ type harness struct {
 // in-process limiter, both on the injected clock. edit adjusts Deps.
 func newHarness(t *testing.T, edit ...func(*Deps)) *harness {
 	t.Helper()
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
+	return newHarnessOn(t, openSQLite(t), edit...)
+}
+
+// migrator is what both stores are besides verifier.Store.
+type migratingStore interface {
+	verifier.Store
+	Migrate(ctx context.Context) error
+}
+
+func openSQLite(t *testing.T) verifier.Store {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "idgate.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(ctx); err != nil {
+	return migrated(t, store)
+}
+
+func openPostgres(t *testing.T) verifier.Store {
+	t.Helper()
+	store, err := postgres.Open(context.Background(), testkit.PostgresURL(t))
+	if err != nil {
 		t.Fatal(err)
 	}
+	return migrated(t, store)
+}
+
+func migrated(t *testing.T, store migratingStore) verifier.Store {
+	t.Helper()
+	t.Cleanup(func() { store.Close() })
+	if err := store.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// backends are the two stores every lifecycle test runs on.
+var backends = []struct {
+	name string
+	open func(t *testing.T) verifier.Store
+}{{"sqlite", openSQLite}, {"postgres", openPostgres}}
+
+// onBothBackends runs fn as a parallel subtest per backend.
+func onBothBackends(t *testing.T, fn func(t *testing.T, open func(t *testing.T) verifier.Store)) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, b.open)
+		})
+	}
+}
+
+// newHarnessOn serves on store (see newHarness).
+func newHarnessOn(t *testing.T, store verifier.Store, edit ...func(*Deps)) *harness {
+	t.Helper()
 	clock := &testClock{now: t0}
 	auth, err := verifier.NewAuthenticator(store, testTokens(), clock.Now)
 	if err != nil {
@@ -124,7 +175,8 @@ func newHarness(t *testing.T, edit ...func(*Deps)) *harness {
 		Auth:    auth,
 		Logger:  slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:     clock.Now,
-		Config:  Config{BodyLimit: 4096, ReadTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, AuthLimit: DefaultAuthLimit},
+		Config: Config{BodyLimit: 4096, ReadTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, AuthLimit: DefaultAuthLimit,
+			PublicURL: testPublicURL},
 	}
 	for _, e := range edit {
 		e(&d)

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"reflect"
 	"strings"
+	"unicode"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -55,7 +56,7 @@ func decodeError(err error) error {
 	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
 	case errors.As(err, &typ):
-		field := typ.Field
+		field := jsonPath(typ.Field)
 		if field == "" {
 			field = "body"
 		}
@@ -70,6 +71,20 @@ func decodeError(err error) error {
 		return httperr.Validation(httperr.Detail{Field: name, Code: "unknown_field", Message: "is not a field of this request"})
 	}
 	return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
+}
+
+// jsonPath drops the Go names of embedded structs from encoding/json's
+// field path ("Options.lifetime_days" → "lifetime_days"): every JSON member
+// of this API is lower-case.
+func jsonPath(field string) string {
+	parts := strings.Split(field, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" && !unicode.IsUpper(rune(p[0])) {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
 }
 
 func jsonKind(t reflect.Type) string {

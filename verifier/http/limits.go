@@ -32,3 +32,17 @@ func setHeaders(c *fiber.Ctx, h map[string]string) {
 		c.Set(k, v)
 	}
 }
+
+// limitAccount counts one request of the signed-in account under limit
+// (a zero Rate is off) and sets the RateLimit headers.
+func (s *Server) limitAccount(c *fiber.Ctx, key string, limit ratelimit.Limit, deniedMsg string) error {
+	if limit.Rate == 0 {
+		return nil
+	}
+	res, err := s.allow(c, key, limit, deniedMsg)
+	if err != nil {
+		return err
+	}
+	setHeaders(c, ratelimit.Headers(res))
+	return nil
+}

@@ -7,6 +7,7 @@ package http
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"time"
@@ -30,10 +31,26 @@ type Config struct {
 	// AuthLimit bounds POST /auth per client IP and per e-mail. A zero Rate
 	// turns it off, which only benchmarks do.
 	AuthLimit ratelimit.Limit
+	// CreateLimit and GetLimit bound creating and reading verifications per
+	// account (zero Rate: off, for benchmarks).
+	CreateLimit ratelimit.Limit
+	GetLimit    ratelimit.Limit
+	// PublicURL is the base of the end user's link (IDGATE_PUBLIC_URL).
+	PublicURL string
+	// Plan is every account's allowance per verification type; nil means
+	// verifier.DefaultPlan.
+	Plan verifier.Plan
 }
 
 // DefaultAuthLimit is the spec's 5 sign-in attempts per minute.
 var DefaultAuthLimit = ratelimit.Limit{Rate: 5, Period: time.Minute}
+
+// The spec's per-account limits on creating (100 per hour) and reading
+// (GET /verification, 300 per hour) verifications.
+var (
+	DefaultCreateLimit = ratelimit.Limit{Rate: 100, Period: time.Hour}
+	DefaultGetLimit    = ratelimit.Limit{Rate: 300, Period: time.Hour}
+)
 
 // ReadyCheck is one dependency /readyz pings (the database always; Redis
 // when configured).
@@ -70,6 +87,9 @@ type Server struct {
 	ready   []ReadyCheck
 	proxies []*net.IPNet
 	metrics *metrics
+
+	verifications  *verifier.Verifications
+	passphraseKeys verifier.PassphraseKeys
 }
 
 // New builds the server and its routes.
@@ -81,12 +101,27 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	vs, ok := d.Store.(verifier.VerificationStore)
+	if !ok {
+		return nil, fmt.Errorf("new http server: %T is not a verifier.VerificationStore", d.Store)
+	}
+	ks, ok := d.Store.(verifier.PassphraseKeyStore)
+	if !ok {
+		return nil, fmt.Errorf("new http server: %T is not a verifier.PassphraseKeyStore", d.Store)
+	}
+	plan := d.Config.Plan
+	if plan == nil {
+		plan = verifier.DefaultPlan
+	}
 	s := &Server{
 		store: d.Store, limiter: d.Limiter, auth: d.Auth, log: d.Logger, cfg: d.Config,
 		keys:    verifier.IntegrationKeys{Store: d.Store, Now: d.Now, Dev: d.Config.Dev},
 		ready:   append([]ReadyCheck{{Name: "database", Check: d.Store.Ping}}, d.Ready...),
 		proxies: proxies,
 		metrics: newMetrics(),
+
+		verifications:  &verifier.Verifications{Store: vs, Keys: ks, Now: d.Now, Plan: plan, CheckHeaders: checkWebhookHeaders},
+		passphraseKeys: verifier.PassphraseKeys{Store: ks, Now: d.Now},
 	}
 	s.app = fiber.New(fiber.Config{
 		BodyLimit:             d.Config.BodyLimit,
@@ -115,6 +150,25 @@ func (s *Server) routes() {
 	a.Get("/integration-key", bearer, s.getIntegrationKey)
 	a.Patch("/integration-key", bearer, requireJSON, s.patchIntegrationKey)
 	a.Delete("/integration-key", bearer, s.deleteIntegrationKey)
+
+	create := s.RequireBearerOrIntegrationKey()
+	a.Post("/verification", create, requireJSON, s.postVerification)
+	a.Post("/create-verification", create, requireJSON, s.postVerification)
+	a.Get("/verification", bearer, s.getVerification)
+	a.Delete("/verification", bearer, s.deleteVerification)
+	a.Post("/verification/cancel", bearer, s.cancelVerification)
+	a.Get("/verifications", bearer, s.listVerifications)
+	a.Get("/quota", bearer, s.getQuota)
+	a.Post("/templates", bearer, requireJSON, s.postTemplate)
+	a.Get("/templates", bearer, s.listTemplates)
+	a.Get("/templates/:id", bearer, s.getTemplate)
+	a.Put("/templates/:id", bearer, requireJSON, s.putTemplate)
+	a.Delete("/templates/:id", bearer, s.deleteTemplate)
+	a.Post("/passphrase-keys", bearer, requireJSON, s.postPassphraseKey)
+	a.Get("/passphrase-keys", bearer, s.listPassphraseKeys)
+	a.Get("/passphrase-keys/:id", bearer, s.getPassphraseKey)
+	a.Delete("/passphrase-keys/:id", bearer, s.deletePassphraseKey)
+	a.Get("/v/:token", s.openLink)
 }
 
 // App is the fiber application, for app.Test and for later features to add

@@ -25,6 +25,14 @@ type Validator struct {
 	seen   map[string]bool // "GET /me"
 }
 
+// HTML pages (the end user's link) are validated as strings.
+func init() {
+	openapi3filter.RegisterBodyDecoder("text/html", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+		b, err := io.ReadAll(body)
+		return string(b), err
+	})
+}
+
 // NewValidator loads the document and routes requests by path only.
 func NewValidator() (*Validator, error) {
 	doc, err := Load()
