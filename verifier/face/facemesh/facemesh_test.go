@@ -92,3 +92,33 @@ func TestParityWithHuman(t *testing.T) {
 	}
 	t.Logf("%d points: worst |Δ| %.0f px after truncation, %d beyond 1 px", total, worst, over1)
 }
+
+func BenchmarkMesh(b *testing.B) {
+	set := modelstest.Set(b)
+	load := func(name string) *tfjs.Model {
+		m, err := tfjs.Load(set.ReadFile, name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	data, err := os.ReadFile(testkit.Shared(b, "testdata", "liveness", "foreman", "f001.jpg"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := imgio.Decode(data, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	faces, err := blazeface.New(load(blazeface.ModelFile), blazeface.Defaults).Detect(img)
+	if err != nil || len(faces) == 0 {
+		b.Fatalf("no face in the benchmark frame: %v", err)
+	}
+	m := New(load(ModelFile))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Run(img, faces[0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -180,6 +180,10 @@ func TestSoftmaxAndApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertClose(t, "prelu", got, FromData([]float32{-1, 3, -2, 5}, 2, 2), 0)
+	if err := Apply(got, y, Activation{Kind: ActPrelu, Alpha: []float32{0.1}}); err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "prelu, one alpha", got, FromData([]float32{-0.2, 3, -0.4, 5}, 2, 2), 1e-7)
 }
 
 func TestResizeBilinearMatchesTensorFlowLegacy(t *testing.T) {
