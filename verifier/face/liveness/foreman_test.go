@@ -28,6 +28,21 @@ func TestForemanBlink(t *testing.T) {
 	}
 }
 
+// TestForemanBlinkFrameRates: the blink is found, once, at 30 fps (every
+// frame 50–100) and at the other 15 fps phase (odd frames 51–99).
+func TestForemanBlinkFrameRates(t *testing.T) {
+	for _, c := range []struct{ from, step int }{{50, 1}, {51, 2}} {
+		seq := sequenceStep(t, c.from, 100-c.step+1, c.step)
+		blinks := Blinks(seq, Defaults)
+		if len(blinks) != 1 {
+			t.Fatalf("from %d step %d: %d blinks, want 1", c.from, c.step, len(blinks))
+		}
+		if from := c.from + c.step*blinks[0].From; from < 64 || from > 68 {
+			t.Fatalf("from %d step %d: blink closes at frame %d", c.from, c.step, from)
+		}
+	}
+}
+
 // TestForemanSquintsAreNotBlinks cuts streams that start inside the squint
 // stretches, so the baseline is built from squinting eyes or from the wide
 // eyes just before the look down: neither the squint into the sun (13–33)

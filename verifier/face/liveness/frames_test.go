@@ -12,10 +12,12 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 )
 
-// The analysed Foreman frames, every 2nd (15 fps), computed once per test
-// binary: 14–100 hold the squints, the blink and a left and a right turn;
-// 154–172 the widest turn. Only these are analysed to keep the run short.
-var foremanRanges = [][2]int{{14, 100}, {154, 172}}
+// The analysed Foreman frames (from, to, step), computed once per test
+// binary: 14–100 hold the squints, the blink and a left and a right turn,
+// every frame from 50 on so the blink is also seen at 30 fps and at the
+// other 15 fps phase; 154–172 hold the widest turn. Only these are
+// analysed to keep the run short.
+var foremanRanges = [][3]int{{14, 48, 2}, {50, 100, 1}, {154, 172, 2}}
 
 var (
 	fixtureOnce sync.Once
@@ -60,7 +62,7 @@ func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
 		fixture.an = an
 		fixture.byNum = map[int]Signal{}
 		for _, r := range foremanRanges {
-			for n := r[0]; n <= r[1]; n += 2 {
+			for n := r[0]; n <= r[1]; n += r[2] {
 				s, err := an.Frame(Frame{Data: foremanFile(t, n)})
 				if err != nil {
 					fixture.err = err
@@ -92,19 +94,22 @@ func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
 
 // sequence re-times Foreman frames from..to (every 2nd) as a 15 fps
 // stream starting at 0.
-func sequence(t *testing.T, from, to int) []Signal {
+func sequence(t *testing.T, from, to int) []Signal { return sequenceStep(t, from, to, 2) }
+
+// sequenceStep takes every step-th frame from..to, re-timed at 30/step fps.
+func sequenceStep(t *testing.T, from, to, step int) []Signal {
 	byNum, _ := signals(t)
 	var out []Signal
-	for n := from; n <= to; n += 2 {
+	for n := from; n <= to; n += step {
 		s, ok := byNum[n]
 		if !ok {
 			t.Fatalf("frame %d not in the fixture", n)
 		}
-		s.T = time.Duration(len(out)) * time.Second / 15
+		s.T = time.Duration(len(out)*step) * time.Second / 30
 		out = append(out, s)
 	}
 	return out
 }
 
-// frameOf maps a sequence index back to its Foreman frame number.
+// frameOf maps an index of a 15 fps sequence back to its Foreman frame.
 func frameOf(from, i int) int { return from + 2*i }
