@@ -26,10 +26,13 @@ const (
 // frame (x right, y down, z away from the camera):
 //
 //   - Yaw > 0: the face points towards the image's right, i.e. the subject
-//     turned to their own left. 0 is facing the camera.
-//   - Pitch > 0: the face points downwards. Because the forehead point lies
-//     further back than the chin, an upright face facing the camera reads
-//     about +5 to +20; use pitch relative to the subject's own neutral.
+//     turned to their own left. 0 is facing the camera. Human reports yaw
+//     with the opposite sign and about 1.4 times smaller (it leaves the
+//     depth unscaled); on the Foreman frames ours spans −30° to +55°.
+//   - Pitch > 0: the face points downwards. The forehead point lies
+//     further back than the chin on some faces, so an upright face facing
+//     the camera reads anywhere from about 0 to +20; use pitch relative
+//     to the subject's own neutral.
 //   - Roll > 0: the head tilts clockwise in the image (the subject's left
 //     cheek, on the image's right, is lower).
 type Pose struct{ Yaw, Pitch, Roll float64 }
