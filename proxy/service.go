@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/idgate/idgate/internal/cache"
+	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 )
 
@@ -77,6 +78,8 @@ type Service struct {
 	CacheTTL  time.Duration
 	// SignatureTolerance defaults to DefaultSignatureTolerance.
 	SignatureTolerance time.Duration
+	// Limiter bounds starts per client IP and per cart (nil: no limit).
+	Limiter ratelimit.Limiter
 
 	mu        sync.Mutex
 	platforms map[string]Platform

@@ -17,7 +17,9 @@ func WebhookPath(hash string) string { return "/proxy/v1/stores/" + hash + "/web
 // verified Current Customer JWT, never from the browser), and the
 // webhook_url and authenticating webhook_headers, which a browser could
 // otherwise point elsewhere or read.
-func (s *Service) Start(ctx context.Context, hash, origin, cartID, customerToken string) (Created, error) {
+//
+// clientIP is the shopper's address, for the per-IP start limit.
+func (s *Service) Start(ctx context.Context, hash, origin, clientIP, cartID, customerToken string) (Created, error) {
 	if origin == "" {
 		return Created{}, fmt.Errorf("start verification: %w: no Origin", ErrOriginNotAllowed)
 	}
@@ -27,6 +29,9 @@ func (s *Service) Start(ctx context.Context, hash, origin, cartID, customerToken
 	}
 	sh, err := s.shopper(st, cartID, customerToken)
 	if err != nil {
+		return Created{}, fmt.Errorf("start verification: %w", err)
+	}
+	if err := s.allowStart(ctx, st.Hash, clientIP, sh.CartID); err != nil {
 		return Created{}, fmt.Errorf("start verification: %w", err)
 	}
 	ref, err := s.Sealer.SealRef(st.Hash, sh)

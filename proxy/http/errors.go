@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/verifierapi"
 )
@@ -29,6 +30,12 @@ func toHTTP(err error) error {
 	var he *httperr.Error
 	if errors.As(err, &he) {
 		return he
+	}
+	var limited *proxy.RateLimitedError
+	if errors.As(err, &limited) {
+		e := httperr.New(httperr.RateLimited, "too many verifications started; try again later")
+		e.Headers = ratelimit.Headers(limited.Result)
+		return e
 	}
 	for _, d := range domainErrors {
 		if !errors.Is(err, d.target) {

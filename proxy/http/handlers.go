@@ -37,7 +37,7 @@ func (h *handlers) start(c *fiber.Ctx) error {
 	if err := json.Unmarshal(body, &in); err != nil {
 		return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
 	}
-	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), in.CartID, c.Get(CustomerTokenHeader))
+	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.IP(), in.CartID, c.Get(CustomerTokenHeader))
 	if err != nil {
 		return toHTTP(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -165,5 +166,38 @@ func TestDemoEndUserPageDeliversResult(t *testing.T) {
 	}
 	if s := status(t, env, storeHash, cartA, ""); s.State != proxy.StateFailed || s.VerificationID != created.ID {
 		t.Fatalf("after the demo's failing result: %+v", s)
+	}
+}
+
+// Starts are limited per cart (and per client IP), so a script cannot
+// spend the store's integration-key allowance at the verifier.
+func TestStartRateLimited(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	url := env.URL + "/proxy/v1/stores/" + storeHash + "/verifications"
+	for i := range proxy.DefaultStartPerCart.Rate {
+		if code, body := post(t, url, origin, "", `{"cart_id":"`+cartA+`"}`); code != http.StatusCreated {
+			t.Fatalf("start %d: %d %s", i+1, code, body)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"cart_id":"`+cartA+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", origin)
+	code, h, body := do(t, req)
+	if code != http.StatusTooManyRequests || errorCode(t, body) != "RATE_LIMITED" || h.Get("Retry-After") == "" {
+		t.Fatalf("over the per-cart limit: %d %v %s", code, h, body)
+	}
+	// Other carts from the same address go on until the per-IP limit; every
+	// attempt counts against it, the refused one included.
+	for i := proxy.DefaultStartPerCart.Rate + 1; i < proxy.DefaultStartPerIP.Rate; i++ {
+		cart := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		if code, body := post(t, url, origin, "", `{"cart_id":"`+cart+`"}`); code != http.StatusCreated {
+			t.Fatalf("start on cart %d: %d %s", i, code, body)
+		}
+	}
+	if code, _ := post(t, url, origin, "", `{"cart_id":"00000000-0000-4000-8000-999999999999"}`); code != http.StatusTooManyRequests {
+		t.Fatalf("over the per-IP limit: %d", code)
+	}
+	if n := len(env.Verifier.Created()); n != proxy.DefaultStartPerIP.Rate-1 {
+		t.Fatalf("verifier got %d creates, want %d", n, proxy.DefaultStartPerIP.Rate-1)
 	}
 }

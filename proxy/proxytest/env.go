@@ -21,6 +21,7 @@ import (
 
 	"github.com/idgate/idgate/internal/cache"
 	"github.com/idgate/idgate/internal/cache/memory"
+	rlmemory "github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
@@ -160,7 +161,7 @@ func New(opts Options) (*Env, error) {
 	env.URL = "http://" + ln.Addr().String()
 	env.Service = &proxy.Service{
 		Stores: env.Stores, Sealer: sealer, Cache: opts.Cache, Verifier: vc,
-		PublicURL: env.URL, Now: opts.Now,
+		PublicURL: env.URL, Now: opts.Now, Limiter: rlmemory.New(opts.Now),
 	}
 	app, err := proxyhttp.New(env.Service, opts.Logger)
 	if err != nil {

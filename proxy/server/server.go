@@ -18,6 +18,9 @@ import (
 	"github.com/idgate/idgate/internal/cache"
 	"github.com/idgate/idgate/internal/cache/memory"
 	rediscache "github.com/idgate/idgate/internal/cache/redis"
+	"github.com/idgate/idgate/internal/ratelimit"
+	rlmemory "github.com/idgate/idgate/internal/ratelimit/memory"
+	rlredis "github.com/idgate/idgate/internal/ratelimit/redis"
 	"github.com/idgate/idgate/proxy"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/storefile"
@@ -106,6 +109,7 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 		return nil, nil, err
 	}
 	var ch cache.Cache = memory.New(nil)
+	var limiter ratelimit.Limiter = rlmemory.New(nil)
 	closeCache := func() {}
 	if c.RedisURL != "" {
 		opts, err := goredis.ParseURL(c.RedisURL)
@@ -114,9 +118,12 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 		}
 		client := goredis.NewClient(opts)
 		ch = rediscache.New(client, "idgate:cache:", nil)
+		limiter = ratelimit.Fallback(rlredis.New(client, "idgate:rl:", nil), limiter, func(err error) {
+			log.Warn("redis rate limiter failed; counting in-process", "err", err)
+		})
 		closeCache = func() { _ = client.Close() }
 	}
-	svc := &proxy.Service{Stores: stores, Sealer: sealer, Cache: ch, Verifier: verifier, PublicURL: c.PublicURL, CacheTTL: c.CacheTTL}
+	svc := &proxy.Service{Stores: stores, Sealer: sealer, Cache: ch, Verifier: verifier, PublicURL: c.PublicURL, CacheTTL: c.CacheTTL, Limiter: limiter}
 	app, err := proxyhttp.New(svc, log)
 	if err != nil {
 		closeCache()
