@@ -25,6 +25,8 @@ type Request struct {
 type Receiver struct {
 	URL  string
 	Pool *x509.CertPool // trusts the server's certificate
+	// Cert is the server's certificate, for clients in other processes.
+	Cert *x509.Certificate
 
 	mu      sync.Mutex
 	reqs    []Request
@@ -38,8 +40,9 @@ func NewReceiver(t testing.TB, respond func(n int) int) *Receiver {
 	srv := httptest.NewTLSServer(http.HandlerFunc(r.serve))
 	t.Cleanup(srv.Close)
 	r.URL = srv.URL + "/hooks/idgate"
+	r.Cert = srv.Certificate()
 	r.Pool = x509.NewCertPool()
-	r.Pool.AddCert(srv.Certificate())
+	r.Pool.AddCert(r.Cert)
 	return r
 }
 
