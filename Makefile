@@ -17,7 +17,7 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 15m ./...
 
-## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 10s)
+## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 5s)
 fuzz:
 	@scripts/fuzz.sh
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs every Fuzz* target in the module for FUZZTIME (default 10s) each.
+# Runs every Fuzz* target in the module for FUZZTIME (default 5s) each.
 # Discovery is by source, so a new fuzz target needs no Makefile change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FUZZTIME=${FUZZTIME:-10s}
+FUZZTIME=${FUZZTIME:-5s}
 status=0
 while IFS= read -r file; do
   pkg="./$(dirname "$file")"

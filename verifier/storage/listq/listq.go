@@ -103,6 +103,11 @@ func DecodeCursor(s string) (time.Time, string, error) {
 	if err != nil {
 		return time.Time{}, "", fmt.Errorf("%w: %v", ErrCursor, err)
 	}
+	// The decoder skips CR and LF even in strict mode; a cursor is only ever
+	// what EncodeCursor wrote, so anything else is refused.
+	if base64.RawURLEncoding.EncodeToString(b) != s {
+		return time.Time{}, "", fmt.Errorf("%w: not canonical base64url", ErrCursor)
+	}
 	us, id, ok := strings.Cut(string(b), ":")
 	if !ok {
 		return time.Time{}, "", fmt.Errorf("%w: malformed", ErrCursor)
