@@ -11,7 +11,7 @@ run: deps
 	$(GO) run ./cmd/idgate serve --dev
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
-test: deps test-go fuzz
+test: deps models test-go fuzz
 
 test-go:
 	$(GO) vet ./...

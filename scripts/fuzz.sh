@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-5s}
 status=0
 while IFS= read -r file; do
-  pkg="./$(dirname "$file")"
+  pkg="./$(dirname "${file#./}")"
   for fn in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)\(' "$file" | sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/'); do
     echo "== fuzz $pkg $fn ($FUZZTIME)"
     if ! go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$FUZZTIME" "$pkg"; then status=1; fi
