@@ -34,6 +34,11 @@ type Config struct {
 	// Face presence: a detection counts as a face when the mesh model
 	// confirms it with at least this score.
 	MinMeshScore float32
+	// Tracking: from one face frame to the next the face may move at most
+	// MaxTrackMove of its size and grow or shrink at most MaxTrackScale
+	// times.
+	MaxTrackMove  float64
+	MaxTrackScale float64
 
 	// Blink (eye aspect ratio relative to the subject's own recent
 	// median).
@@ -66,7 +71,9 @@ type Config struct {
 //     stream no longer than the time since issue + 2 s.
 //   - faces: mesh score ≥ 0.5 (Foreman: 1.00 on every real face, ≤ 0.06 on
 //     every false detection); no face for at most 500 ms at a time and
-//     20 % of frames overall.
+//     20 % of frames overall; between face frames the face moves at most
+//     0.5 of its size and scales at most 1.3× (Foreman at 15 fps, while
+//     turning and with the camera panning: at most 0.18 and 1.12).
 //   - blink: judged only at |yaw| ≤ 20° (past that the far eye is
 //     foreshortened: on Foreman its ratio falls to 0.05–0.08 at 50° with
 //     the eye open). Baseline = median ratio over the preceding 1 s (≥ 4
@@ -91,8 +98,8 @@ var Defaults = Config{
 	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
 	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
 	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
-	MinMeshScore: 0.5,
-	BlinkMaxYaw:  20, BlinkBaseline: time.Second, CloseRatio: 0.6, OpenRatio: 0.8,
+	MinMeshScore: 0.5, MaxTrackMove: 0.5, MaxTrackScale: 1.3,
+	BlinkMaxYaw: 20, BlinkBaseline: time.Second, CloseRatio: 0.6, OpenRatio: 0.8,
 	MaxClosing: 250 * time.Millisecond, MaxClosed: 400 * time.Millisecond,
 	MaxReopening: 400 * time.Millisecond, MinBaselineRuns: 4,
 	TurnAngle: 25, FrontalYaw: 12, MaxTurnTime: 4 * time.Second,

@@ -20,6 +20,7 @@ const (
 	StreamTooLong     Reason = "stream_longer_than_challenge"
 	MultipleFaces     Reason = "multiple_faces"
 	FaceLost          Reason = "face_lost"
+	FaceJumped        Reason = "face_jumped"
 	DifferentPerson   Reason = "different_person"
 	NoFrontalFrame    Reason = "no_frontal_frame"
 	StepsNotCompleted Reason = "steps_not_completed"
@@ -115,16 +116,25 @@ func timing(sig []Signal, elapsed time.Duration, cfg Config) []Reason {
 	return out
 }
 
-// presence checks one face throughout: never two, and no long or frequent
-// absences.
+// presence checks one face throughout: never two, no long or frequent
+// absences, and no jump in place or size from one face frame to the next
+// (descriptors are only taken near frontal, so a face swapped in while
+// the head is turned must show up here).
 func presence(sig []Signal, cfg Config) []Reason {
 	var out []Reason
 	missing, lost := 0, false
 	var gapStart time.Duration = -1
-	multiple := false
-	for _, s := range sig {
+	multiple, jumped := false, false
+	prev := -1 // last frame with a face
+	for i, s := range sig {
 		if s.Faces > 1 {
 			multiple = true
+		}
+		if s.Faces > 0 {
+			if prev >= 0 && jump(sig[prev], s, cfg) {
+				jumped = true
+			}
+			prev = i
 		}
 		if s.Faces == 0 {
 			missing++
@@ -144,7 +154,20 @@ func presence(sig []Signal, cfg Config) []Reason {
 	if lost || (len(sig) > 0 && float64(missing)/float64(len(sig)) > cfg.MaxNoFaceFrac) {
 		out = append(out, FaceLost)
 	}
+	if jumped {
+		out = append(out, FaceJumped)
+	}
 	return out
+}
+
+// jump reports whether the face moved or scaled too far between a and b.
+func jump(a, b Signal, cfg Config) bool {
+	size := math.Max(a.Size, b.Size)
+	if !(math.Min(a.Size, b.Size) > 0) {
+		return true
+	}
+	move := math.Hypot(a.Centre[0]-b.Centre[0], a.Centre[1]-b.Centre[1]) / size
+	return move > cfg.MaxTrackMove || size/math.Min(a.Size, b.Size) > cfg.MaxTrackScale
 }
 
 // selfie picks the most frontal frame with one face and a descriptor:

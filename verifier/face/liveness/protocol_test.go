@@ -106,6 +106,7 @@ func TestChallengeDifferentPersonSpliced(t *testing.T) {
 			}
 			r := decide(t, challenge(Blink, TurnLeft, TurnRight), seq)
 			wantFailure(t, r, DifferentPerson)
+			wantFailure(t, r, FaceJumped) // the crops sit elsewhere in their frame
 			if len(frames) == 2 && !r.Steps[2].Passed {
 				t.Fatalf("%s over %d frames: steps %+v", name, len(frames), r.Steps)
 			}
@@ -187,6 +188,16 @@ func TestChallengeFacePresence(t *testing.T) {
 		seq[i] = Signal{T: seq[i].T}
 	}
 	wantFailure(t, decide(t, ch, seq), FaceLost)
+
+	// The face jumps across the frame for one frame: a splice.
+	seq = sequence(t, seqFrom, seqTo)
+	seq[20].Centre[0] += seq[20].Size
+	wantFailure(t, decide(t, ch, seq), FaceJumped)
+
+	// Or doubles in size.
+	seq = sequence(t, seqFrom, seqTo)
+	seq[20].Size *= 2
+	wantFailure(t, decide(t, ch, seq), FaceJumped)
 
 	// A single dropped face is tolerated.
 	seq = sequence(t, seqFrom, seqTo)

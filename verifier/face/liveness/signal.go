@@ -25,6 +25,10 @@ type Signal struct {
 	// The rest describe the best face when Faces ≥ 1.
 	Pose pose.Pose
 	Eyes pose.Eyes
+	// Centre (x, y) and Size (the longer side of the mesh's extent) of
+	// the face in pixels, for tracking it from frame to frame.
+	Centre [2]float64
+	Size   float64
 	// Descriptor of the face, when the describer ran on this frame.
 	Descriptor []float32
 }
@@ -81,12 +85,23 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
 	s.Pose, s.Eyes = pose.Estimate(&best), pose.EyeAspect(&best)
+	s.Centre, s.Size = extent(&best)
 	if a.Describe != nil && abs(s.Pose.Yaw) <= a.Cfg.SelfieMaxYaw {
 		if s.Descriptor, err = a.Describe(img, &best); err != nil {
 			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 		}
 	}
 	return s, nil
+}
+
+// extent is the centre and longer side of the mesh points' bounding box.
+func extent(m *facemesh.Mesh) ([2]float64, float64) {
+	minX, minY, maxX, maxY := m.Points[0][0], m.Points[0][1], m.Points[0][0], m.Points[0][1]
+	for _, p := range m.Points {
+		minX, maxX = min(minX, p[0]), max(maxX, p[0])
+		minY, maxY = min(minY, p[1]), max(maxY, p[1])
+	}
+	return [2]float64{(minX + maxX) / 2, (minY + maxY) / 2}, max(maxX-minX, maxY-minY)
 }
 
 func abs(v float64) float64 {
