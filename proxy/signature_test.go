@@ -13,9 +13,13 @@ import (
 
 func sign(secret string, at time.Time, body string) string {
 	ts := strconv.FormatInt(at.Unix(), 10)
+	return "t=" + ts + ",v1=" + hmacHex(secret, ts+"."+body)
+}
+
+func hmacHex(secret, msg string) string {
 	m := hmac.New(sha256.New, []byte(secret))
-	m.Write([]byte(ts + "." + body))
-	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
+	m.Write([]byte(msg))
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 func TestVerifySignature(t *testing.T) {

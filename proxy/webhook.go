@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -83,8 +82,7 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 		return Applied{}, fmt.Errorf("apply webhook: %w", err)
 	}
 	var b webhookBody
-	dec := json.NewDecoder(bytes.NewReader(d.Body))
-	if err := dec.Decode(&b); err != nil {
+	if err := json.Unmarshal(d.Body, &b); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "body", Message: "not a JSON result payload: " + err.Error()})
 	}
 	if _, err := uuid.Parse(b.RequestID); err != nil {

@@ -192,3 +192,19 @@ func TestDuplicateDeliveryWritesOnce(t *testing.T) {
 		})
 	}
 }
+
+// An approval ends after the store's approval TTL: the state turns
+// "expired" and the shopper must verify again.
+func TestApprovalExpires(t *testing.T) {
+	clock := bigcommercetest.NewClock(time.Now())
+	env := proxytest.Start(t, proxytest.Options{Now: clock.Now})
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: cartA}), nil))
+	clock.Advance(proxy.DefaultApprovalTTL - time.Minute)
+	if s := status(t, env, storeHash, cartA, ""); !s.Verified {
+		t.Fatalf("a minute before expiry: %+v", s)
+	}
+	clock.Advance(2 * time.Minute)
+	if s := status(t, env, storeHash, cartA, ""); s.Verified || s.State != proxy.StateExpired || s.ExpiresAt == nil {
+		t.Fatalf("after expiry: %+v", s)
+	}
+}
