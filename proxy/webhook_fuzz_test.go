@@ -39,7 +39,9 @@ func (p *memPlatform) GetOrder(context.Context, int64) (bigcommerce.OrderSummary
 	return bigcommerce.OrderSummary{}, bigcommerce.ErrNotFound
 }
 
-func (p *memPlatform) SetOrderStatus(context.Context, int64, int) error { return bigcommerce.ErrNotFound }
+func (p *memPlatform) SetOrderStatus(context.Context, int64, int) error {
+	return bigcommerce.ErrNotFound
+}
 
 type oneStore struct{ st *Store }
 
