@@ -31,9 +31,27 @@ const (
 	storePath  = "/proxy/v1/stores/:hash"
 )
 
+// Option configures New.
+type Option func(*fiber.Config)
+
+// WithTrustedProxies makes the client IP (for the start limit) the
+// X-Forwarded-For address when, and only when, the connection comes from
+// one of these IPs or CIDRs: a load balancer in front of the proxy.
+func WithTrustedProxies(proxies []string) Option {
+	return func(c *fiber.Config) {
+		if len(proxies) == 0 {
+			return
+		}
+		c.EnableTrustedProxyCheck = true
+		c.TrustedProxies = proxies
+		c.ProxyHeader = fiber.HeaderXForwardedFor
+		c.EnableIPValidation = true
+	}
+}
+
 // New builds the proxy's fiber app. The widget bundle is built here, so a
 // broken bundle stops the server at start rather than at the first shopper.
-func New(svc *proxy.Service, log *slog.Logger) (*fiber.App, error) {
+func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, error) {
 	if svc == nil || log == nil {
 		return nil, errors.New("new proxy server: service and logger are required")
 	}
@@ -41,13 +59,17 @@ func New(svc *proxy.Service, log *slog.Logger) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	app := fiber.New(fiber.Config{
+	cfg := fiber.Config{
 		BodyLimit:             MaxWebhookBody,
 		ReadTimeout:           15 * time.Second,
 		IdleTimeout:           60 * time.Second,
 		DisableStartupMessage: true,
 		ErrorHandler:          httperr.ErrorHandler(func(*fiber.Ctx) *slog.Logger { return log }),
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	app := fiber.New(cfg)
 	h := &handlers{svc: svc, log: log}
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get(WidgetPath, serveWidget(bundle))

@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/proxy"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/proxytest"
 	"github.com/idgate/idgate/widget"
 )
@@ -199,5 +202,48 @@ func TestStartRateLimited(t *testing.T) {
 	}
 	if n := len(env.Verifier.Created()); n != proxy.DefaultStartPerIP.Rate-1 {
 		t.Fatalf("verifier got %d creates, want %d", n, proxy.DefaultStartPerIP.Rate-1)
+	}
+}
+
+// X-Forwarded-For names the client only behind a trusted proxy; otherwise
+// rotating it does not escape the per-IP limit.
+func TestStartLimitClientIP(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		t.Run(fmt.Sprintf("trusted=%v", trusted), func(t *testing.T) {
+			env := proxytest.Start(t, proxytest.Options{})
+			var opts []proxyhttp.Option
+			if trusted {
+				opts = append(opts, proxyhttp.WithTrustedProxies([]string{"0.0.0.0/0"})) // app.Test connects from 0.0.0.0
+			}
+			app, err := proxyhttp.New(env.Service, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := func(i int, ip string) int {
+				req := httptest.NewRequest(http.MethodPost, "/proxy/v1/stores/"+storeHash+"/verifications",
+					strings.NewReader(fmt.Sprintf(`{"cart_id":"00000000-0000-4000-8000-%012d"}`, i)))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Origin", origin)
+				req.Header.Set("X-Forwarded-For", ip)
+				resp, err := app.Test(req, -1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			for i := range proxy.DefaultStartPerIP.Rate {
+				if code := start(i, fmt.Sprintf("203.0.113.%d", i%2)); code != http.StatusCreated {
+					t.Fatalf("start %d: %d", i, code)
+				}
+			}
+			code := start(100, "198.51.100.7")
+			if trusted && code != http.StatusCreated {
+				t.Fatalf("a new client behind the trusted proxy: %d", code)
+			}
+			if !trusted && code != http.StatusTooManyRequests {
+				t.Fatalf("a forged X-Forwarded-For escaped the limit: %d", code)
+			}
+		})
 	}
 }

@@ -39,6 +39,7 @@ var Vars = []Var{
 	{"IDGATE_VERIFIER_URL", "http://127.0.0.1:8080", "base URL of the verifier's API (create verification)"},
 	{"IDGATE_REDIS_URL", "", "redis://... shares the status cache across proxy instances; empty uses the in-process cache"},
 	{"IDGATE_PROXY_CACHE_TTL", "30s", "longest a status is served from the cache (webhooks refresh it at once)"},
+	{"IDGATE_TRUSTED_PROXIES", "", "comma-separated IPs/CIDRs of load balancers whose X-Forwarded-For gives the client IP (start limit); empty trusts none"},
 }
 
 // Config is the proxy's settings.
@@ -46,6 +47,7 @@ type Config struct {
 	Addr, PublicURL, Stores, VerifierURL, RedisURL string
 	Key                                            []byte
 	CacheTTL                                       time.Duration
+	TrustedProxies                                 []string
 }
 
 // Load reads the settings through getenv; empty variables take defaults.
@@ -84,6 +86,17 @@ func Load(getenv func(string) string) (Config, error) {
 		errs = append(errs, errors.New("IDGATE_PROXY_CACHE_TTL: want a positive Go duration"))
 	}
 	c.CacheTTL = ttl
+	for _, p := range strings.Split(get("IDGATE_TRUSTED_PROXIES"), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				errs = append(errs, fmt.Errorf("IDGATE_TRUSTED_PROXIES: %q is neither an IP nor a CIDR", p))
+			}
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("load proxy config: %w", err)
 	}
@@ -124,7 +137,7 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 		closeCache = func() { _ = client.Close() }
 	}
 	svc := &proxy.Service{Stores: stores, Sealer: sealer, Cache: ch, Verifier: verifier, PublicURL: c.PublicURL, CacheTTL: c.CacheTTL, Limiter: limiter}
-	app, err := proxyhttp.New(svc, log)
+	app, err := proxyhttp.New(svc, log, proxyhttp.WithTrustedProxies(c.TrustedProxies))
 	if err != nil {
 		closeCache()
 		return nil, nil, err

@@ -29,8 +29,8 @@ func TestLoad(t *testing.T) {
 	if c.Addr != "127.0.0.1:8081" || c.PublicURL != "http://127.0.0.1:8081" || c.CacheTTL != 30*time.Second || c.Stores != "./var/proxy-stores.json" {
 		t.Fatalf("defaults: %+v", c)
 	}
-	_, err = Load(env(map[string]string{"IDGATE_PROXY_ADDR": "nope", "IDGATE_PROXY_PUBLIC_URL": "ftp://x", "IDGATE_PROXY_CACHE_TTL": "-1s"}))
-	for _, name := range []string{"IDGATE_PROXY_ADDR", "IDGATE_PROXY_PUBLIC_URL", "IDGATE_PROXY_KEY", "IDGATE_PROXY_CACHE_TTL"} {
+	_, err = Load(env(map[string]string{"IDGATE_PROXY_ADDR": "nope", "IDGATE_PROXY_PUBLIC_URL": "ftp://x", "IDGATE_PROXY_CACHE_TTL": "-1s", "IDGATE_TRUSTED_PROXIES": "10.0.0.0/8,lb"}))
+	for _, name := range []string{"IDGATE_PROXY_ADDR", "IDGATE_PROXY_PUBLIC_URL", "IDGATE_PROXY_KEY", "IDGATE_PROXY_CACHE_TTL", "IDGATE_TRUSTED_PROXIES"} {
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("error %v does not name %s", err, name)
 		}
