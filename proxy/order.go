@@ -38,12 +38,27 @@ type GuardResult struct {
 type orderEvent struct {
 	Scope string `json:"scope"`
 	Data  struct {
-		Type string `json:"type"`
-		ID   int64  `json:"id"`
+		Type string          `json:"type"`
+		ID   json.RawMessage `json:"id"` // the order ID; a cart UUID for store/cart/converted
+		// OrderID is the order a converted cart became.
+		OrderID int64 `json:"orderId"`
 	} `json:"data"`
 }
 
-// GuardOrder handles store/order/created: the order's cart and customer
+// orderID is the order the event is about.
+func (e orderEvent) orderID() int64 {
+	if e.Scope == bigcommerce.ScopeCartConverted {
+		return e.Data.OrderID
+	}
+	var id int64
+	if e.Data.Type != "order" || json.Unmarshal(e.Data.ID, &id) != nil {
+		return 0
+	}
+	return id
+}
+
+// GuardOrder handles store/order/created and store/cart/converted (the
+// same order, reached either way; guarding twice is harmless): the order's cart and customer
 // outcomes decide (the newer wins, as for status); the outcome (or a
 // not_verified one) is copied to an order metafield, and an order without
 // a passing, unexpired verification is put into status 12. Other scopes,
@@ -60,17 +75,18 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 	if err := json.Unmarshal(ev.Body, &e); err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "body", Message: "not a BigCommerce webhook payload"})
 	}
-	if !st.OrderGuard || e.Scope != bigcommerce.ScopeOrderCreated {
-		return GuardResult{OrderID: e.Data.ID, Ignored: true}, nil
+	if !st.OrderGuard || (e.Scope != bigcommerce.ScopeOrderCreated && e.Scope != bigcommerce.ScopeCartConverted) {
+		return GuardResult{Ignored: true}, nil
 	}
-	if e.Data.Type != "order" || e.Data.ID <= 0 {
-		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "data.id", Message: "want a positive order ID"})
+	orderID := e.orderID()
+	if orderID <= 0 {
+		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "data", Message: "no positive order ID"})
 	}
 	p, err := s.platform(st)
 	if err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w", err)
 	}
-	order, err := p.GetOrder(ctx, e.Data.ID)
+	order, err := p.GetOrder(ctx, orderID)
 	if err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 	}

@@ -314,11 +314,13 @@ func runStoreInstall(ctx context.Context, args []string, _ io.Reader, stdout, st
 	fmt.Fprintf(stdout, "footer script %s: %s\n", id, src)
 	if st.OrderGuard {
 		dest := strings.TrimSuffix(*proxyURL, "/") + proxy.OrderWebhookPath(st.Hash)
-		hook, err := client.EnsureWebhook(ctx, bigcommerce.ScopeOrderCreated, dest, map[string]string{st.WebhookHeader: string(st.WebhookHeaderValue)})
-		if err != nil {
-			return err
+		for _, scope := range []string{bigcommerce.ScopeOrderCreated, bigcommerce.ScopeCartConverted} {
+			hook, err := client.EnsureWebhook(ctx, scope, dest, map[string]string{st.WebhookHeader: string(st.WebhookHeaderValue)})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "order guard webhook %d: %s -> %s\n", hook.ID, hook.Scope, dest)
 		}
-		fmt.Fprintf(stdout, "order guard webhook %d: %s -> %s\n", hook.ID, hook.Scope, dest)
 	}
 	return nil
 }

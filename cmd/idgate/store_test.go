@@ -88,8 +88,12 @@ func TestStoreInstall(t *testing.T) {
 		scripts[0].Fields["location"] != "footer" || scripts[0].Fields["consent_category"] != "essential" {
 		t.Fatalf("scripts %+v", scripts)
 	}
-	if len(hooks) != 1 || hooks[0].Scope != "store/order/created" || hooks[0].Destination != "https://proxy.example/proxy/v1/stores/abc123/order-webhook" ||
-		len(hooks[0].Headers["X-Idgate-Proxy-Auth"]) < 40 {
+	if len(hooks) != 2 || hooks[0].Scope != "store/order/created" || hooks[1].Scope != "store/cart/converted" {
 		t.Fatalf("webhooks %+v", hooks)
+	}
+	for _, h := range hooks {
+		if h.Destination != "https://proxy.example/proxy/v1/stores/abc123/order-webhook" || len(h.Headers["X-Idgate-Proxy-Auth"]) < 40 {
+			t.Fatalf("webhook %+v", h)
+		}
 	}
 }

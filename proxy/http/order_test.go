@@ -91,6 +91,22 @@ func TestOrderGuard(t *testing.T) {
 	}
 }
 
+func TestOrderGuardCartConverted(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true})
+	env.Doubles[storeHash].AddOrder(bigcommercetest.Order{ID: 55, StatusID: 11, CartID: cartA})
+	body := `{"scope":"store/cart/converted","store_id":"1001","data":{"type":"cart","id":"` + cartA + `","orderId":55},"hash":"x","created_at":1700000000,"producer":"stores/` + storeHash + `"}`
+	req, _ := http.NewRequest(http.MethodPost, env.URL+proxy.OrderWebhookPath(storeHash), bytes.NewReader([]byte(body)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(env.Stores[storeHash].WebhookHeader, string(env.Stores[storeHash].WebhookHeaderValue))
+	code, _, b := do(t, req)
+	if code != http.StatusOK || !bytes.Contains(b, []byte(`"held":true`)) {
+		t.Fatalf("cart converted: %d %s", code, b)
+	}
+	if o, _ := env.Doubles[storeHash].Order(55); o.StatusID != bigcommerce.StatusManualVerificationRequired {
+		t.Fatalf("order %+v not held", o)
+	}
+}
+
 func TestOrderGuardOffIgnores(t *testing.T) {
 	env := proxytest.Start(t, proxytest.Options{})
 	env.Doubles[storeHash].AddOrder(bigcommercetest.Order{ID: 7, StatusID: 11})
