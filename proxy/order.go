@@ -58,11 +58,12 @@ func (e orderEvent) orderID() int64 {
 }
 
 // GuardOrder handles store/order/created and store/cart/converted (the
-// same order, reached either way; guarding twice is harmless): the order's cart and customer
-// outcomes decide (the newer wins, as for status); the outcome (or a
-// not_verified one) is copied to an order metafield, and an order without
-// a passing, unexpired verification is put into status 12. Other scopes,
-// and stores without the guard, are acknowledged and ignored.
+// same order reached either way; guarding it twice gives the same result).
+// The order's cart and customer outcomes decide (the newer wins, as for
+// status); the outcome (or a not_verified one) is copied to an order
+// metafield, and an order without a passing, unexpired verification is put
+// into status 12. Other scopes, and stores without the guard, are
+// acknowledged and ignored.
 func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (GuardResult, error) {
 	st, err := s.store(ctx, hash, "")
 	if err != nil {
