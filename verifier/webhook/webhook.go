@@ -27,6 +27,13 @@
 // before the commit repeats that attempt, same Idgate-Delivery-Id and
 // Idgate-Attempt). Instances must keep their clocks in sync (NTP) to well
 // within the lease margin, since leases compare application clocks.
+//
+// At rest, a delivery holds the result payload and the custom headers
+// (often the receiver's credentials) in plain text, as the verification
+// itself does; signing secrets are sealed (SealSecret). Once a delivery has
+// been delivered for the worker's Retention (a day by default) its payload
+// and headers are emptied; failed ones keep theirs for a manual retry until
+// retried or the verification is deleted.
 package webhook
 
 import (
@@ -136,6 +143,11 @@ type Queue interface {
 	// latest delivery failed: a new delivery (id newID, due at now) with the
 	// same URL, headers and payload bytes. ErrNotFailed otherwise.
 	Retry(ctx context.Context, verificationID, newID string, now time.Time) (Delivery, error)
+	// Purge empties the payload and custom headers (plain-text result and
+	// receiver credentials) of up to limit deliveries delivered before
+	// before, and returns how many it emptied. Failed deliveries keep
+	// theirs for a manual retry; the attempt log stays.
+	Purge(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 // DeliveryLog is a delivery with its attempt log, for the API. Its

@@ -25,8 +25,22 @@ type WorkerOptions struct {
 	// Poll is how often Run looks for due deliveries when not woken (retries
 	// falling due, deliveries enqueued by other instances). Default 100 ms.
 	Poll time.Duration
-	Log  *slog.Logger // slog.Default() if nil
+	// Retention is how long a delivered delivery keeps its payload and
+	// custom headers before Run empties them (Purge). Default
+	// DefaultRetention.
+	Retention time.Duration
+	Log       *slog.Logger // slog.Default() if nil
 }
+
+// DefaultRetention: a day of delivered payloads for support questions;
+// after that only the attempt log remains.
+const DefaultRetention = 24 * time.Hour
+
+// purgeEvery is how often Run purges; purgeBatch bounds one statement.
+const (
+	purgeEvery = 10 * time.Minute
+	purgeBatch = 1000
+)
 
 // DefaultLease is Timeout plus a margin for recording the outcome.
 const DefaultLease = Timeout + 20*time.Second
@@ -46,6 +60,7 @@ type Worker struct {
 	lease       time.Duration
 	concurrency int
 	poll        time.Duration
+	retention   time.Duration
 	log         *slog.Logger
 	wake        chan struct{}
 }
@@ -53,7 +68,7 @@ type Worker struct {
 // NewWorker returns a worker over q sending through s.
 func NewWorker(q Queue, s Deliverer, o WorkerOptions) *Worker {
 	w := &Worker{queue: q, sender: s, now: o.Now, lease: o.Lease, concurrency: o.Concurrency,
-		poll: o.Poll, log: o.Log, wake: make(chan struct{}, 1)}
+		poll: o.Poll, retention: o.Retention, log: o.Log, wake: make(chan struct{}, 1)}
 	if w.now == nil {
 		w.now = time.Now
 	}
@@ -65,6 +80,9 @@ func NewWorker(q Queue, s Deliverer, o WorkerOptions) *Worker {
 	}
 	if w.poll <= 0 {
 		w.poll = 100 * time.Millisecond
+	}
+	if w.retention <= 0 {
+		w.retention = DefaultRetention
 	}
 	if w.log == nil {
 		w.log = slog.Default()
@@ -110,7 +128,14 @@ func (w *Worker) Run(ctx context.Context) error {
 	attemptCtx := context.WithoutCancel(ctx)
 	timer := time.NewTimer(w.poll)
 	defer timer.Stop()
+	var purged time.Time
 	for {
+		if now := w.now(); now.Sub(purged) >= purgeEvery {
+			if _, err := w.Purge(ctx); err != nil && ctx.Err() == nil {
+				w.log.Error("webhook purge", "err", err)
+			}
+			purged = now
+		}
 		free := cap(slots) - len(slots)
 		if free == 0 {
 			select {
@@ -144,6 +169,20 @@ func (w *Worker) Run(ctx context.Context) error {
 			return ctx.Err()
 		case <-w.wake:
 		case <-timer.C:
+		}
+	}
+}
+
+// Purge empties the payloads and custom headers of deliveries delivered
+// more than Retention ago (Run does it every ten minutes) and returns how
+// many it emptied.
+func (w *Worker) Purge(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		n, err := w.queue.Purge(ctx, w.now().Add(-w.retention), purgeBatch)
+		total += n
+		if err != nil || n < purgeBatch {
+			return total, err
 		}
 	}
 }

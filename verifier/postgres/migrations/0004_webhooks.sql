@@ -5,8 +5,8 @@
 -- webhook_attempts.
 --
 -- headers and payload hold the verification's webhook_headers and result in
--- plain text, as the verifications table does; a delivered payload is
--- emptied after the retention period (webhook Purge).
+-- plain text, as the verifications table does; the worker empties both once
+-- a delivery has been delivered for its retention period (Queue.Purge).
 CREATE TABLE webhook_deliveries (
 	id              text PRIMARY KEY,
 	seq             bigint GENERATED ALWAYS AS IDENTITY,  -- orders deliveries created in the same microsecond
@@ -27,8 +27,8 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
 -- History, retry, webhook_status and Forget by verification.
 CREATE INDEX webhook_deliveries_verification ON webhook_deliveries (verification_id, created_at);
--- Purge of delivered payloads.
-CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE state = 'delivered';
+-- Purge of delivered payloads not yet emptied.
+CREATE INDEX webhook_deliveries_purge ON webhook_deliveries (finished_at) WHERE state = 'delivered' AND octet_length(payload) > 0;
 
 CREATE TABLE webhook_attempts (
 	delivery_id text NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,

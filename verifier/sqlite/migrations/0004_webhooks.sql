@@ -5,8 +5,8 @@
 -- microseconds since the Unix epoch, UTC.
 --
 -- headers and payload hold the verification's webhook_headers and result in
--- plain text, as the verifications table does; a delivered payload is
--- emptied after the retention period (webhook Purge).
+-- plain text, as the verifications table does; the worker empties both once
+-- a delivery has been delivered for its retention period (Queue.Purge).
 CREATE TABLE webhook_deliveries (
 	id              TEXT PRIMARY KEY,
 	account_id      TEXT NOT NULL,
@@ -26,8 +26,8 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
 -- History, retry, webhook_status and Forget by verification.
 CREATE INDEX webhook_deliveries_verification ON webhook_deliveries (verification_id, created_at);
--- Purge of delivered payloads.
-CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE state = 'delivered';
+-- Purge of delivered payloads not yet emptied.
+CREATE INDEX webhook_deliveries_purge ON webhook_deliveries (finished_at) WHERE state = 'delivered' AND length(payload) > 0;
 
 CREATE TABLE webhook_attempts (
 	delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,

@@ -192,6 +192,17 @@ func (q *Queue) Retry(ctx context.Context, verificationID, newID string, now tim
 	return d, nil
 }
 
+// Purge implements webhook.Queue.
+func (q *Queue) Purge(ctx context.Context, before time.Time, limit int) (int, error) {
+	tag, err := q.pool.Exec(ctx, `UPDATE webhook_deliveries SET payload = '\x'::bytea, headers = '{}'
+		WHERE id IN (SELECT id FROM webhook_deliveries
+			WHERE state = 'delivered' AND octet_length(payload) > 0 AND finished_at < $1 LIMIT $2)`, before, limit)
+	if err != nil {
+		return 0, fmt.Errorf("purge webhook payloads: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 // scanDeliveries reads deliveryColumns rows and closes them. Attempt is the
 // number of attempts recorded so far.
 func scanDeliveries(rows pgx.Rows) ([]webhook.Delivery, error) {

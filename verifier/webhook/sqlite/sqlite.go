@@ -193,6 +193,21 @@ func (q *Queue) Retry(ctx context.Context, verificationID, newID string, now tim
 	return d, nil
 }
 
+// Purge implements webhook.Queue.
+func (q *Queue) Purge(ctx context.Context, before time.Time, limit int) (int, error) {
+	r, err := q.db.ExecContext(ctx, `UPDATE webhook_deliveries SET payload = x'', headers = '{}'
+		WHERE id IN (SELECT id FROM webhook_deliveries
+			WHERE state = 'delivered' AND length(payload) > 0 AND finished_at < ? LIMIT ?)`, micros(before), limit)
+	if err != nil {
+		return 0, fmt.Errorf("purge webhook payloads: %w", err)
+	}
+	n, err := r.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("purge webhook payloads: %w", err)
+	}
+	return int(n), nil
+}
+
 func (q *Queue) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := q.db.BeginTx(ctx, nil)
 	if err != nil {

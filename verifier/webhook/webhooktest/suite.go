@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) Backend) {
 		{"ConcurrentWorkersAttemptOnce", testConcurrentWorkers},
 		{"ManualRetry", testManualRetry},
 		{"DeletedVerificationSendsNothing", testDeleted},
+		{"PurgeEmptiesDeliveredPayloads", testPurge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -406,5 +407,51 @@ func testDeleted(t *testing.T, e *env) {
 	}
 	if h := e.history(other.VerificationID); len(h) != 1 || h[0].State != webhook.StateDelivered {
 		t.Fatalf("the other verification's delivery was touched: %+v", h)
+	}
+}
+
+func testPurge(t *testing.T, e *env) {
+	e.receive(func(n int) int {
+		if n == 1 {
+			return http.StatusOK
+		}
+		return http.StatusInternalServerError
+	})
+	ctx := context.Background()
+	delivered, failed := e.newDelivery(), e.newDelivery()
+	s := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: e.r.Pool,
+		Secrets: Secrets{accountID: {secret}}, Now: e.clock})
+	w := webhook.NewWorker(e.b.Queue, s, webhook.WorkerOptions{Now: e.clock, Lease: lease, Retention: time.Hour,
+		Log: slog.New(slog.DiscardHandler)})
+	e.complete(delivered)
+	e.runAt(w, t0, 1)
+	e.complete(failed)
+	e.runAt(w, t0, 1)
+	e.runAt(w, t0.Add(5*time.Second), 1)
+	e.runAt(w, t0.Add(20*time.Second), 1)
+	e.checkLog(failed, webhook.StateFailed, 500, 500, 500)
+
+	purge := func(at time.Time, want int) {
+		t.Helper()
+		e.set(at)
+		if n, err := w.Purge(ctx); err != nil || n != want {
+			t.Fatalf("at %v: Purge = %d, %v; want %d", at.Sub(t0), n, err, want)
+		}
+	}
+	purge(t0.Add(time.Hour), 0) // delivered exactly an hour ago: kept
+	purge(t0.Add(time.Hour+time.Microsecond), 1)
+	purge(t0.Add(48*time.Hour), 0) // already empty; the failed one stays
+	h := e.history(delivered.VerificationID)
+	if len(h) != 1 || len(h[0].Payload) != 0 || len(h[0].Headers) != 0 || h[0].State != webhook.StateDelivered ||
+		len(h[0].Attempts) != 1 || h[0].Attempts[0].StatusCode != 200 {
+		t.Fatalf("purged delivery: %+v", h)
+	}
+	h = e.history(failed.VerificationID)
+	if len(h) != 1 || !bytes.Equal(h[0].Payload, failed.Payload) || h[0].Headers["Authorization"] == "" {
+		t.Fatalf("the failed delivery lost its payload or headers: %+v", h)
+	}
+	// A manual retry still sends the failed delivery's bytes.
+	if _, err := e.b.Queue.Retry(ctx, failed.VerificationID, uuid.NewString(), t0.Add(48*time.Hour)); err != nil {
+		t.Fatalf("retry: %v", err)
 	}
 }
