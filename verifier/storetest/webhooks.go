@@ -408,19 +408,39 @@ func testHookCrash(t *testing.T, e *hookEnv) {
 
 func testHookSSRF(t *testing.T, e *hookEnv) {
 	e.setup(webhooktest.Always(http.StatusOK))
-	v := e.newHookVerification(e.r.URL) // https://127.0.0.1:port
-	e.finish(v.ID, verifier.StatusCompleted)
-	w := e.worker(e.s, false) // production: loopback refused
-	e.run(w, e.clock.Now(), 1)
+	port := e.r.URL[strings.LastIndex(e.r.URL, ":")+1:]
+	port = port[:strings.Index(port, "/")]
+	reasons := map[string]string{ // target → the reason logged and kept in the delivery log
+		e.r.URL:                                     "loopback address",
+		"https://[::1]:" + port + "/hook":           "loopback address",
+		"https://localhost:" + port + "/hook":       "loopback address", // refused at dial, after DNS
+		"https://10.0.0.1/hook":                     "private address (RFC 1918)",
+		"https://169.254.169.254/latest/meta-data/": "link-local address",
+	}
+	ids := map[string]string{}
+	for url := range reasons {
+		v := e.newHookVerification(url)
+		e.finish(v.ID, verifier.StatusCompleted)
+		ids[url] = v.ID
+	}
+	w := e.worker(e.s, false) // production: the test switch off
+	e.run(w, e.clock.Now(), len(reasons))
 	if n := len(e.r.Requests()); n != 0 {
-		t.Fatalf("a loopback target got %d requests with the switch off", n)
+		t.Fatalf("a non-public target got %d requests with the switch off", n)
 	}
 	logged := e.log.String()
-	if !strings.Contains(logged, "webhook attempt failed") || !strings.Contains(logged, "loopback address") {
-		t.Fatalf("refusal not logged with its reason: %s", logged)
+	for url, reason := range reasons {
+		h := e.history(ids[url])
+		if len(h) != 1 || len(h[0].Attempts) != 1 || !strings.Contains(h[0].Attempts[0].Error, reason) || h[0].Attempts[0].StatusCode != 0 {
+			t.Errorf("%s: delivery log %+v, want refused: %s", url, h, reason)
+		}
+		if !strings.Contains(logged, "verification_id="+ids[url]) {
+			t.Errorf("%s: the refusal was not logged", url)
+		}
 	}
-	if h := e.history(v.ID); len(h) != 1 || !strings.Contains(h[0].Attempts[0].Error, "loopback address") || h[0].Attempts[0].StatusCode != 0 {
-		t.Fatalf("delivery log %+v, want the refusal reason", h)
+	if !strings.Contains(logged, "webhook attempt failed") || !strings.Contains(logged, "link-local address") ||
+		!strings.Contains(logged, "private address") || !strings.Contains(logged, "loopback address") {
+		t.Fatalf("refusals not logged with their reasons: %s", logged)
 	}
 }
 
