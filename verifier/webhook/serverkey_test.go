@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,4 +48,27 @@ func TestLoadOrCreateServerKey(t *testing.T) {
 	if _, err := LoadOrCreateServerKey(bad); err == nil || !strings.Contains(err.Error(), "want 32") {
 		t.Fatalf("short key: %v", err)
 	}
+}
+
+// FuzzParseServerKey: IDGATE_SECRET_KEY text never panics the parser, and
+// whatever it accepts is a 32-byte key that reads back the same.
+func FuzzParseServerKey(f *testing.F) {
+	f.Add("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
+	f.Add("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY")
+	f.Add(" _-_-MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmM \n")
+	f.Add("c2hvcnQ=")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, text string) {
+		key, err := ParseServerKey(text)
+		if err != nil {
+			return
+		}
+		if len(key) != 32 {
+			t.Fatalf("accepted a %d-byte key from %q", len(key), text)
+		}
+		again, err := ParseServerKey(base64.StdEncoding.EncodeToString(key))
+		if err != nil || !bytes.Equal(again, key) {
+			t.Fatalf("%q: re-encoded key reads back %x, %v", text, again, err)
+		}
+	})
 }
