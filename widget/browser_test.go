@@ -115,10 +115,10 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 }
 
 const checkoutHeld = `[".cart-actions .button--primary", ".previewCartAction-checkout .button", ".cart-additionalCheckoutButtons"]
-	.every(s => document.querySelector(s).getAttribute("aria-disabled") === "true")`
+	.every(s => { const e = document.querySelector(s); return e.getAttribute("aria-disabled") === "true" && getComputedStyle(e).pointerEvents === "none"; })`
 
 const checkoutFree = `[".cart-actions .button--primary", ".previewCartAction-checkout .button", ".cart-additionalCheckoutButtons"]
-	.every(s => !document.querySelector(s).hasAttribute("aria-disabled"))`
+	.every(s => { const e = document.querySelector(s); return !e.hasAttribute("aria-disabled") && getComputedStyle(e).pointerEvents !== "none"; })`
 
 const (
 	cart1 = "5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e6f"

@@ -1,6 +1,7 @@
 // Holds the theme's checkout buttons until the shopper is verified. Held
-// elements are marked, taken out of the tab order and swallow clicks; a
-// MutationObserver holds buttons the theme adds later (cart preview).
+// elements are marked, taken out of the tab order, ignore the pointer and
+// swallow clicks and submits (keyboard, scripts); a MutationObserver holds
+// buttons the theme adds later (cart preview).
 
 const HELD = "data-idgate-held";
 
@@ -58,7 +59,8 @@ export class CheckoutHold {
       el.setAttribute("tabindex", "-1");
       if (el instanceof HTMLButtonElement) el.disabled = true;
       el.style.setProperty("opacity", "0.5");
-      el.style.setProperty("cursor", "not-allowed");
+      // Wallet buttons are iframes: only pointer-events stops clicks in them.
+      el.style.setProperty("pointer-events", "none");
     });
   }
 
@@ -71,7 +73,7 @@ export class CheckoutHold {
       el.removeAttribute("aria-disabled");
       if (el instanceof HTMLButtonElement) el.disabled = false;
       el.style.removeProperty("opacity");
-      el.style.removeProperty("cursor");
+      el.style.removeProperty("pointer-events");
     });
   }
 }
