@@ -233,6 +233,16 @@ func TestWidgetInChromium(t *testing.T) {
 	}
 	screenshot(t, ctx, "5-customer-recognised-new-cart")
 
+	// An expired customer token is refused; once the storefront issues a
+	// fresh one, the widget fetches it and recovers without a reload.
+	sf.SetTokenAge(time.Hour)
+	if err := chromedp.Do(ctx, chromedp.Navigate(sf.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	state(t, ctx, "error")
+	sf.SetTokenAge(0)
+	state(t, ctx, "verified")
+
 	// A guest with a fresh cart is not.
 	sf.SetShopper("1f2e3d4c-5b6a-4978-8a6b-5c4d3e2f1a0b", 0)
 	if err := chromedp.Do(ctx, chromedp.Navigate(sf.URL+"/")); err != nil {

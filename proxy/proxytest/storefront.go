@@ -31,6 +31,7 @@ type Storefront struct {
 	mu       sync.Mutex
 	cart     string
 	customer int64
+	tokenAge time.Duration
 }
 
 // ListenStorefront reserves the storefront's address first, because its
@@ -67,6 +68,14 @@ func (sf *Storefront) SetShopper(cart string, customer int64) {
 	sf.mu.Lock()
 	defer sf.mu.Unlock()
 	sf.cart, sf.customer = cart, customer
+}
+
+// SetTokenAge makes /customer/current.jwt issue tokens as if minted age
+// ago (past their 15 minutes: expired).
+func (sf *Storefront) SetTokenAge(age time.Duration) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	sf.tokenAge = age
 }
 
 func (sf *Storefront) shopper() (string, int64) {
@@ -133,7 +142,10 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "not logged in", http.StatusNotFound)
 			return
 		}
-		tok, err := bigcommercetest.CurrentCustomerJWT(sf.env.customer(customer), st.AppClientID, string(st.AppClientSecret), sf.hash, sf.env.now())
+		sf.mu.Lock()
+		issued := sf.env.now().Add(-sf.tokenAge)
+		sf.mu.Unlock()
+		tok, err := bigcommercetest.CurrentCustomerJWT(sf.env.customer(customer), st.AppClientID, string(st.AppClientSecret), sf.hash, issued)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

@@ -22,6 +22,13 @@ export interface Started {
   url: string;
 }
 
+// HTTPError is a non-2xx answer from the proxy.
+export class HTTPError extends Error {
+  constructor(readonly status: number) {
+    super("HTTP " + status);
+  }
+}
+
 export interface Target {
   proxy: string; // origin of the proxy, from the script's own src
   store: string; // store hash
@@ -65,7 +72,7 @@ export async function status(t: Target, cart: string, token: string): Promise<St
   const r = await fetch(base(t) + "/status?cart_id=" + encodeURIComponent(cart), {
     mode: "cors", credentials: "omit", headers: headers(token),
   });
-  if (!r.ok) throw new Error("status " + r.status);
+  if (!r.ok) throw new HTTPError(r.status);
   return (await r.json()) as Status;
 }
 
@@ -76,6 +83,6 @@ export async function start(t: Target, cart: string, token: string): Promise<Sta
     method: "POST", mode: "cors", credentials: "omit", headers: h,
     body: JSON.stringify({ cart_id: cart }),
   });
-  if (!r.ok) throw new Error("start " + r.status);
+  if (!r.ok) throw new HTTPError(r.status);
   return (await r.json()) as Started;
 }

@@ -3,7 +3,7 @@
 // <script src="https://PROXY/widget/v1/idgate.js?store=HASH&client=APP_CLIENT_ID">.
 // Bundled as an IIFE: it defines no globals and runs once per page even if
 // the script is included twice.
-import { cartId, customerToken, start, status, type Status, type Target } from "./api";
+import { cartId, customerToken, HTTPError, start, status, type Status, type Target } from "./api";
 import { CheckoutHold } from "./checkout";
 import { mergeStrings } from "./strings";
 import { View, type Mode } from "./view";
@@ -67,7 +67,9 @@ async function run(t: Target): Promise<void> {
     if (!cart) return;
     try {
       apply(await status(t, cart, token));
-    } catch {
+    } catch (e) {
+      // The Current Customer JWT lives minutes: fetch a fresh one.
+      if (e instanceof HTTPError && e.status === 401) token = await customerToken(t).catch(() => "");
       if (mode === "loading") {
         mode = "error";
         draw();
