@@ -13,6 +13,7 @@ import (
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/proxytest"
 )
 
@@ -179,5 +180,15 @@ func TestCORSLimitedToStoreOrigins(t *testing.T) {
 	}
 	if code, _, body := get(t, env.URL+"/proxy/v1/stores/"+storeHash+"/status?cart_id=../../x", origin, ""); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"field":"cart_id"`) {
 		t.Fatalf("bad cart id: %d %s", code, body)
+	}
+}
+
+func TestWebhookBodyBounded(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{})
+	big := []byte(`{"pad":"` + strings.Repeat("a", proxyhttp.MaxWebhookBody) + `"}`)
+	resp := env.Deliver(storeHash, big)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || errorCode(t, b) != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("oversized webhook: %d %s", resp.StatusCode, b)
 	}
 }
