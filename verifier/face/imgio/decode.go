@@ -28,8 +28,8 @@ var (
 )
 
 // Decode reads an image into a [1, h, w, 3] tensor of RGB values in 0..255,
-// turned upright according to a JPEG's EXIF orientation. maxPixels ≤ 0
-// means DefaultMaxPixels.
+// turned upright according to its EXIF orientation (JPEG, PNG and WebP
+// alike). maxPixels ≤ 0 means DefaultMaxPixels.
 func Decode(data []byte, maxPixels int) (*tensor.Tensor, error) {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
@@ -41,11 +41,23 @@ func Decode(data []byte, maxPixels int) (*tensor.Tensor, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxPixels/max(cfg.Height, 1) {
 		return nil, fmt.Errorf("decode image: %dx%d exceeds %d pixels: %w", cfg.Width, cfg.Height, maxPixels, ErrTooLarge)
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, format, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode image: %w: %v", ErrFormat, err)
 	}
-	return orient(ToTensor(img), jpegOrientation(data)), nil
+	var t *tensor.Tensor
+	switch m := img.(type) {
+	case *image.YCbCr:
+		if format == "webp" {
+			t = webpToTensor(m)
+		}
+	case *image.NYCbCrA: // lossy WebP with alpha (ignored, as for PNG)
+		t = webpToTensor(&m.YCbCr)
+	}
+	if t == nil {
+		t = ToTensor(img)
+	}
+	return orient(t, orientation(data)), nil
 }
 
 // ToTensor converts a decoded image to a [1, h, w, 3] RGB tensor.

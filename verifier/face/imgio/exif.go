@@ -6,11 +6,25 @@ import (
 	"github.com/idgate/idgate/verifier/face/tensor"
 )
 
-// jpegOrientation returns the EXIF orientation (1..8) of a JPEG, or 1 when
-// there is none or the data is not a JPEG. Phones store portrait photos
-// sideways and set this tag; ignoring it would hand the detector a face
-// lying on its side. It walks the marker segments up to the image data and
-// reads tag 0x0112 from IFD0, bounds-checking every offset.
+// orientation returns the EXIF orientation (1..8) of a JPEG, PNG or WebP
+// image, or 1 when there is none. Phones store portrait photos sideways
+// and set this tag; ignoring it would hand the detector a face lying on
+// its side. Browsers honour it in all three formats, so we do too.
+func orientation(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == 0xFF && b[1] == 0xD8:
+		return jpegOrientation(b)
+	case len(b) >= 8 && string(b[:8]) == "\x89PNG\r\n\x1a\n":
+		return pngOrientation(b)
+	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return webpOrientation(b)
+	}
+	return 1
+}
+
+// jpegOrientation reads a JPEG's orientation: it walks the marker segments
+// up to the image data and reads tag 0x0112 from IFD0 of the APP1 EXIF
+// segment, bounds-checking every offset.
 func jpegOrientation(b []byte) int {
 	if len(b) < 4 || b[0] != 0xFF || b[1] != 0xD8 {
 		return 1
@@ -40,6 +54,56 @@ func jpegOrientation(b []byte) int {
 		i += 2 + size
 	}
 	return 1
+}
+
+// pngOrientation reads the eXIf chunk (a bare TIFF structure, PNG 1.5
+// extensions). Chunks are length, type, data, CRC; the CRC is not checked
+// (the image decoder does that for the chunks it needs).
+func pngOrientation(b []byte) int {
+	for i := 8; i+12 <= len(b); {
+		typ := string(b[i+4 : i+8])
+		if int64(binary.BigEndian.Uint32(b[i:])) > int64(len(b)-i-12) || typ == "IEND" {
+			return 1
+		}
+		n := int(binary.BigEndian.Uint32(b[i:]))
+		if typ == "eXIf" {
+			return orDefault(tiffOrientation(exifPayload(b[i+8 : i+8+n])))
+		}
+		i += 12 + n
+	}
+	return 1
+}
+
+// webpOrientation reads the EXIF chunk of an extended (VP8X) WebP. RIFF
+// chunks are fourcc, little-endian length, data padded to an even length.
+func webpOrientation(b []byte) int {
+	for i := 12; i+8 <= len(b); {
+		if int64(binary.LittleEndian.Uint32(b[i+4:])) > int64(len(b)-i-8) {
+			return 1
+		}
+		n := int(binary.LittleEndian.Uint32(b[i+4:]))
+		if string(b[i:i+4]) == "EXIF" {
+			return orDefault(tiffOrientation(exifPayload(b[i+8 : i+8+n])))
+		}
+		i += 8 + n + n&1
+	}
+	return 1
+}
+
+// exifPayload drops the "Exif\0\0" prefix some writers put before the TIFF
+// header in PNG and WebP (it belongs only to JPEG's APP1).
+func exifPayload(b []byte) []byte {
+	if len(b) >= 6 && string(b[:6]) == "Exif\x00\x00" {
+		return b[6:]
+	}
+	return b
+}
+
+func orDefault(o int) int {
+	if o == 0 {
+		return 1
+	}
+	return o
 }
 
 // tiffOrientation reads the orientation tag from a TIFF structure (the

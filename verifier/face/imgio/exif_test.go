@@ -11,9 +11,8 @@ import (
 	"github.com/idgate/idgate/verifier/face/tensor"
 )
 
-// withOrientation inserts an APP1 EXIF segment holding orientation o
-// right after the JPEG's SOI marker.
-func withOrientation(jpg []byte, o uint16, bo binary.AppendByteOrder) []byte {
+// exifTIFF is an EXIF TIFF structure whose IFD0 holds orientation o.
+func exifTIFF(o uint16, bo binary.AppendByteOrder) []byte {
 	tiff := []byte("II*\x00")
 	if bo == binary.AppendByteOrder(binary.BigEndian) {
 		tiff = []byte("MM\x00*")
@@ -25,8 +24,13 @@ func withOrientation(jpg []byte, o uint16, bo binary.AppendByteOrder) []byte {
 	tiff = bo.AppendUint32(tiff, 1)
 	tiff = bo.AppendUint16(tiff, o)
 	tiff = append(tiff, 0, 0)
-	tiff = bo.AppendUint32(tiff, 0) // no next IFD
-	payload := append([]byte("Exif\x00\x00"), tiff...)
+	return bo.AppendUint32(tiff, 0) // no next IFD
+}
+
+// withOrientation inserts an APP1 EXIF segment holding orientation o
+// right after the JPEG's SOI marker.
+func withOrientation(jpg []byte, o uint16, bo binary.AppendByteOrder) []byte {
+	payload := append([]byte("Exif\x00\x00"), exifTIFF(o, bo)...)
 	seg := []byte{0xFF, 0xE1}
 	seg = binary.BigEndian.AppendUint16(seg, uint16(len(payload)+2))
 	seg = append(seg, payload...)
@@ -86,12 +90,16 @@ func TestDecodeHonoursEXIFOrientation(t *testing.T) {
 	}
 }
 
-func FuzzJPEGOrientation(f *testing.F) {
+// FuzzOrientation: the EXIF walkers of all three formats stay in bounds
+// and in range on any input.
+func FuzzOrientation(f *testing.F) {
 	base := halves(f)
 	f.Add(withOrientation(base, 6, binary.LittleEndian))
 	f.Add(withOrientation(base, 3, binary.BigEndian))
+	f.Add(pngWithEXIF(encodePNG(f, image.NewGray(image.Rect(0, 0, 4, 2))), exifTIFF(6, binary.BigEndian)))
+	f.Add([]byte("RIFF\x20\x00\x00\x00WEBPEXIF\x0e\x00\x00\x00II*\x00\x08\x00\x00\x00\x01\x00\x12\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if o := jpegOrientation(data); o < 1 || o > 8 {
+		if o := orientation(data); o < 1 || o > 8 {
 			t.Fatalf("orientation %d out of range", o)
 		}
 	})
