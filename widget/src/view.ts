@@ -93,6 +93,7 @@ export class View {
       a.target = "_blank";
       a.rel = "noopener";
       p.append(a);
+      this.box.append(p);
       const code = qrSVG(d, st.link, this.s.qrLabel);
       if (code) this.box.append(code);
       const copy = el("button", "sec", st.copied ? this.s.copied : this.s.copyLink);
@@ -100,7 +101,7 @@ export class View {
       copy.addEventListener("click", () => {
         void navigator.clipboard?.writeText(st.link as string).then(() => this.render({ ...st, copied: true }));
       });
-      this.box.append(p, copy);
+      this.box.append(copy);
     }
     if (st.hold) this.box.append(el("p", "msg", this.s.hold));
   }
