@@ -33,9 +33,9 @@ type webhookHarness struct {
 	wakes  atomic.Int64
 }
 
-func newWebhookHarness(t *testing.T) *webhookHarness {
+func newWebhookHarness(t *testing.T, open func(t *testing.T) verifier.Store) *webhookHarness {
 	t.Helper()
-	h := &webhookHarness{harness: newHarness(t)}
+	h := &webhookHarness{harness: newHarnessOn(t, open(t))}
 	st, ok := h.store.(storetest.WebhookStore)
 	if !ok {
 		t.Fatalf("%T has no webhook outbox", h.store)
@@ -104,7 +104,11 @@ type deliveriesBody struct {
 }
 
 func TestWebhookRetryAndDeliveryLog(t *testing.T) {
-	h := newWebhookHarness(t)
+	onBothBackends(t, testWebhookRetryAndDeliveryLog)
+}
+
+func testWebhookRetryAndDeliveryLog(t *testing.T, open func(t *testing.T) verifier.Store) {
+	h := newWebhookHarness(t, open)
 	h.account("hooks@example.com", "correct horse battery")
 	bearer := h.signIn("hooks@example.com", "correct horse battery")
 	a, err := h.store.GetAccountByEmail(context.Background(), "hooks@example.com")
@@ -193,7 +197,11 @@ func TestWebhookRetryAndDeliveryLog(t *testing.T) {
 }
 
 func TestWebhookEndpointsRefuse(t *testing.T) {
-	h := newWebhookHarness(t)
+	onBothBackends(t, testWebhookEndpointsRefuse)
+}
+
+func testWebhookEndpointsRefuse(t *testing.T, open func(t *testing.T) verifier.Store) {
+	h := newWebhookHarness(t, open)
 	h.account("owner@example.com", "correct horse battery")
 	h.account("other@example.com", "correct horse battery")
 	owner, err := h.store.GetAccountByEmail(context.Background(), "owner@example.com")
