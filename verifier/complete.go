@@ -1,0 +1,134 @@
+package verifier
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// CompletionStore is what completing a verification reads and writes: the
+// verification, and the account's passphrase keys to seal for.
+type CompletionStore interface {
+	VerificationStore
+	PassphraseKeyStore
+}
+
+// Complete ends the end-user flow of a started verification: it builds the
+// result from the outcome (BuildResult), seals it by the verification's
+// encryption mode (SealResult) and, in one store transaction, moves the
+// verification to completed, or to manual_review when the match was
+// inconclusive and the end user requested review, storing the sealed
+// result and completed_at. The store enqueues the webhook in that same
+// transaction with the same bytes, so the webhook and GET carry one
+// document.
+//
+// Only a started verification whose link has not expired completes; any
+// other state (a second Complete included) is an error wrapping
+// ErrInvalidTransition (the API's 409) and changes nothing. An outcome the
+// engines cannot produce is ErrInvalidOutcome; an unusable key
+// ErrEncryptionKeyUnavailable.
+func Complete(ctx context.Context, st CompletionStore, now time.Time, accountID, id string, o Outcome) (Verification, error) {
+	now = now.UTC().Truncate(time.Microsecond)
+	v, err := st.GetVerification(ctx, accountID, id)
+	if err != nil {
+		return Verification{}, fmt.Errorf("complete verification: %w", err)
+	}
+	// Checked before sealing too, so a repeated call costs no RSA or ECDH.
+	if err := completable(v, now); err != nil {
+		return Verification{}, fmt.Errorf("complete verification: %w", err)
+	}
+	payload, to, err := BuildResult(v, o, now)
+	if err != nil {
+		return Verification{}, fmt.Errorf("complete verification: %w", err)
+	}
+	// Sealing happens outside the transaction: the updater must not call
+	// the store (the passphrase key lookup), and the settings it depends on
+	// never change after creation.
+	result, err := SealResult(ctx, st, v, payload)
+	if err != nil {
+		return Verification{}, fmt.Errorf("complete verification: %w", err)
+	}
+	out, err := st.UpdateVerification(ctx, accountID, id, func(cur *Verification) error {
+		if err := completable(*cur, now); err != nil {
+			return err
+		}
+		cur.Status, cur.Result, cur.CompletedAt, cur.UpdatedAt = to, result, now, now
+		return nil
+	})
+	if err != nil {
+		return Verification{}, fmt.Errorf("complete verification: %w", err)
+	}
+	return out, nil
+}
+
+// completable: only a started verification completes, and only within its
+// link lifetime (the sweeper expires started ones too; this closes the
+// window before it runs).
+func completable(v Verification, now time.Time) error {
+	if v.Status != StatusStarted {
+		return fmt.Errorf("%w: verification is %s, only a started one completes", ErrInvalidTransition, v.Status)
+	}
+	if !now.Before(v.ExpiresAt) {
+		return fmt.Errorf("%w: link expired at %s", ErrInvalidTransition, v.ExpiresAt.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// DecideReview records the human decision on a verification in
+// manual_review and moves it to completed (the store enqueues the final
+// result's webhook in the same transaction). The result keeps every member
+// byte for byte, sealed ones included, so no key is needed, except
+// verification.webcam_face_matches_license_photo, which becomes the
+// reviewer's verdict (true when approved, false when rejected) in place of
+// "undetermined". manual_review_requested stays true: the end user did
+// request it. completed_at becomes the decision time. Any other status is
+// an error wrapping ErrInvalidTransition (409).
+func DecideReview(ctx context.Context, st VerificationStore, now time.Time, accountID, id string, approved bool) (Verification, error) {
+	now = now.UTC().Truncate(time.Microsecond)
+	out, err := st.UpdateVerification(ctx, accountID, id, func(cur *Verification) error {
+		if cur.Status != StatusManualReview {
+			return fmt.Errorf("%w: verification is %s, only one in manual_review takes a decision", ErrInvalidTransition, cur.Status)
+		}
+		result, err := SetFaceVerdict(cur.Result, approved)
+		if err != nil {
+			return err
+		}
+		cur.Status, cur.Result, cur.CompletedAt, cur.UpdatedAt = StatusCompleted, result, now, now
+		return nil
+	})
+	if err != nil {
+		return Verification{}, fmt.Errorf("decide review: %w", err)
+	}
+	return out, nil
+}
+
+// ErrMalformedResult: a stored result is not a payload with a verification
+// object, so it cannot be edited.
+var ErrMalformedResult = errors.New("malformed stored result")
+
+// SetFaceVerdict returns result with verification's
+// webcam_face_matches_license_photo set to matches; every other member is
+// kept as it was (re-serialised with sorted member names). It never
+// panics, whatever result holds.
+func SetFaceVerdict(result []byte, matches bool) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(result, &top); err != nil || top == nil {
+		return nil, fmt.Errorf("set face verdict: %w", ErrMalformedResult)
+	}
+	var ver map[string]json.RawMessage
+	if err := json.Unmarshal(top["verification"], &ver); err != nil || ver == nil {
+		return nil, fmt.Errorf("set face verdict: verification: %w", ErrMalformedResult)
+	}
+	ver["webcam_face_matches_license_photo"] = json.RawMessage(fmt.Sprint(matches))
+	var err error
+	if top["verification"], err = json.Marshal(ver); err != nil {
+		return nil, fmt.Errorf("set face verdict: %w", err)
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return nil, fmt.Errorf("set face verdict: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,369 @@
+package verifier
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/idgate/idgate/verifier/e2ee"
+	"github.com/idgate/idgate/verifier/face/match"
+	"github.com/idgate/idgate/verifier/license"
+)
+
+// ErrInvalidOutcome: the end-user flow handed Complete measurements that
+// contradict each other or the spec's ranges (an unknown tier, a confidence
+// outside 0..1, review requested on a conclusive match, a photo that is not
+// a JPEG). It is a bug in the flow, never the end user's doing.
+var ErrInvalidOutcome = errors.New("invalid verification outcome")
+
+// Outcome is what the end-user flow measured: the typed engine outputs the
+// result payload is built from. Personal data in it (License, Phone.Lookup,
+// LicensePhoto) only ever leaves BuildResult inside the payload, which
+// SealResult encrypts for passphrase and custom modes before anything is
+// stored.
+type Outcome struct {
+	// License is the parsed barcode (license.Scan / license.ParseAAMVA).
+	License  license.License
+	Document DocumentEvidence
+	// FaceMatch compares the selfie with the license photo
+	// (face.Analyzer.Compare).
+	FaceMatch match.Result
+	// ReviewRequested: after an inconclusive match (possible_match) the end
+	// user submitted the images for human review.
+	ReviewRequested bool
+	// Live is the liveness decision (liveness.Result.Live).
+	Live bool
+	// IP is the connection's IP intelligence. The zero value is what the
+	// service reports while it has no IP data source: ip_found false,
+	// is_proxy false.
+	IP IPIntel
+	// Phone is the phone check; nil when it could not run. No phone data
+	// source exists yet, so today the flow leaves it nil and the member is
+	// absent even when phone_verification was requested.
+	Phone *PhoneVerification
+	// LicensePhoto is the cropped headshot from the license front, JPEG
+	// bytes; nil when none could be cropped (then license_photo is absent).
+	LicensePhoto []byte
+}
+
+// DocumentEvidence are the license_appears_real inputs.
+type DocumentEvidence struct {
+	// CardFound: card.AnalyzeFront found the card's edges in the front
+	// photo and the corrected card was sharp enough (it returned no error).
+	CardFound bool
+	// ProportionsOK: the card's aspect ratio is ID-1 (card.Card.AspectOK).
+	ProportionsOK bool
+	// FacePresent: one dominant face was found on the corrected card
+	// (face.Analyzer.Single on card.Card.Image succeeded).
+	FacePresent bool
+	// BarcodeValid: the back's PDF417 payload passed
+	// license.ValidateStructure (a structurally sound AAMVA file).
+	BarcodeValid bool
+}
+
+// AppearsReal is license_appears_real: every piece of evidence holds. One
+// missing piece is enough to say no, since each is something every genuine
+// ID-1 license has.
+func (d DocumentEvidence) AppearsReal() bool {
+	return d.CardFound && d.ProportionsOK && d.FacePresent && d.BarcodeValid
+}
+
+// IPIntel is what an IP intelligence source said about the connection.
+type IPIntel struct {
+	Found bool // ip_found: the IP is in the data
+	Proxy bool // is_proxy; requires Found
+	// Type and Description are reported only when Proxy is true.
+	Type, Description string
+}
+
+// PhoneVerification is the result's phone_verification member. Lookup is
+// a protected member (sealed in passphrase and custom modes); the other
+// members are not personal enough to need it (area code, last three digits).
+type PhoneVerification struct {
+	AreaCode    string      `json:"phone_areacode"`
+	Last3Digits string      `json:"last_3_digits"`
+	Verified    bool        `json:"phone_verified"`
+	LineType    string      `json:"line_type"`
+	Lookup      PhoneLookup `json:"lookup"`
+}
+
+// PhoneLookup is phone_verification.lookup.
+type PhoneLookup struct {
+	PhoneNumber string `json:"phone_number"`
+	CallerName  string `json:"caller_name"`
+	CarrierName string `json:"carrier_name"`
+}
+
+// Payload is the result payload (webhook body and GET's `result`) before
+// encryption. Member order is the spec's.
+type Payload struct {
+	RequestID    string             `json:"request_id"`
+	ExternalID   string             `json:"external_id,omitempty"`
+	Verification ResultVerification `json:"verification"`
+	// LicenseData is exactly the requested fields, each null when the
+	// license does not carry it; {} when none were requested.
+	LicenseData       map[string]any     `json:"license_data"`
+	PhoneVerification *PhoneVerification `json:"phone_verification,omitempty"`
+	// LicensePhoto is base64 (standard, padded) of the JPEG.
+	LicensePhoto string `json:"license_photo,omitempty"`
+}
+
+// ResultVerification is the payload's `verification` object.
+type ResultVerification struct {
+	LicenseAppearsReal            bool        `json:"license_appears_real"`
+	LicenseExpired                bool        `json:"license_expired"`
+	Over21                        bool        `json:"over_21"`
+	Over18                        bool        `json:"over_18"`
+	WebcamAppearsLive             bool        `json:"webcam_appears_live"`
+	WebcamFaceMatchesLicensePhoto FaceVerdict `json:"webcam_face_matches_license_photo"`
+	FaceMatchScore                match.Tier  `json:"face_match_score"`
+	FaceMatchConfidence           float64     `json:"face_match_confidence"`
+	FaceMatchCosineSimilarity     float64     `json:"face_match_cosine_similarity"`
+	IPFound                       bool        `json:"ip_found"`
+	IsProxy                       bool        `json:"is_proxy"`
+	ProxyType                     string      `json:"proxy_type,omitempty"`
+	ProxyDescription              string      `json:"proxy_description,omitempty"`
+	// ManualReviewRequested is present (and true) only when the end user
+	// requested review; otherwise the member is absent.
+	ManualReviewRequested bool `json:"manual_review_requested,omitempty"`
+}
+
+// FaceVerdict is webcam_face_matches_license_photo: true, false or the
+// string "undetermined".
+type FaceVerdict string
+
+// FaceVerdict values.
+const (
+	FaceMatches      FaceVerdict = "true"
+	FaceDoesNotMatch FaceVerdict = "false"
+	FaceUndetermined FaceVerdict = "undetermined"
+)
+
+// MarshalJSON writes the booleans as JSON booleans and undetermined as a
+// string, as the spec has it.
+func (f FaceVerdict) MarshalJSON() ([]byte, error) {
+	switch f {
+	case FaceMatches, FaceDoesNotMatch:
+		return []byte(f), nil
+	case FaceUndetermined:
+		return []byte(`"undetermined"`), nil
+	}
+	return nil, fmt.Errorf("face verdict %q: %w", string(f), ErrInvalidOutcome)
+}
+
+// faceVerdict is the rule for webcam_face_matches_license_photo:
+// definite_match and likely_match are true; possible_match (inconclusive) is
+// undetermined when the end user requested manual review and false when
+// they did not; no_match is false.
+func faceVerdict(t match.Tier, reviewRequested bool) FaceVerdict {
+	switch {
+	case t == match.DefiniteMatch || t == match.LikelyMatch:
+		return FaceMatches
+	case t == match.PossibleMatch && reviewRequested:
+		return FaceUndetermined
+	}
+	return FaceDoesNotMatch
+}
+
+// Zones the age and expiry checks read the calendar day in. The result
+// must hold wherever the customer is, so each check takes the day that is
+// strictest for it: ages on the earliest calendar day on Earth (UTC−12),
+// so nobody turns 18 or 21 early; expiry on the latest (UTC+14), so a
+// license is never valid on a day it has expired somewhere.
+var (
+	ageZone    = time.FixedZone("UTC-12", -12*3600)
+	expiryZone = time.FixedZone("UTC+14", 14*3600)
+)
+
+// scoreDecimals is the precision of face_match_confidence and
+// face_match_cosine_similarity: supplementary figures, where more digits
+// would only suggest an accuracy the model does not have.
+const scoreDecimals = 4
+
+// jpegMagic starts every JPEG file (SOI marker, then a marker's 0xFF).
+var jpegMagic = []byte{0xFF, 0xD8, 0xFF}
+
+// BuildResult builds the plaintext result payload of v from the flow's
+// outcome at now, and the status the verification completes to:
+// manual_review when the match was inconclusive (possible_match) and the
+// end user requested review, completed otherwise. Optional members follow
+// v's settings: license_data is exactly the requested fields ({} when
+// none), phone_verification only when phone verification was requested
+// and the check ran, license_photo only when include_license_photo was
+// requested and a headshot was cropped. address_verification and
+// location_consistency are never present: no data source for them exists,
+// and an indicator that could not run is absent, not false.
+func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, error) {
+	s, err := ParseSettings(v.Options)
+	if err != nil {
+		return Payload{}, "", fmt.Errorf("build result: %w", err)
+	}
+	if err := o.check(); err != nil {
+		return Payload{}, "", fmt.Errorf("build result: %w", err)
+	}
+	ages, expiry := o.License.Check(now.In(ageZone)), o.License.Check(now.In(expiryZone))
+	fm := o.FaceMatch
+	p := Payload{
+		RequestID:  v.ID,
+		ExternalID: v.ExternalID,
+		Verification: ResultVerification{
+			LicenseAppearsReal:            o.Document.AppearsReal(),
+			LicenseExpired:                expiry.Expired,
+			Over21:                        ages.Over21,
+			Over18:                        ages.Over18,
+			WebcamAppearsLive:             o.Live,
+			WebcamFaceMatchesLicensePhoto: faceVerdict(fm.Tier, o.ReviewRequested),
+			FaceMatchScore:                fm.Tier,
+			FaceMatchConfidence:           round(fm.Confidence, scoreDecimals),
+			FaceMatchCosineSimilarity:     round(fm.Cosine, scoreDecimals),
+			IPFound:                       o.IP.Found,
+			IsProxy:                       o.IP.Proxy,
+			ManualReviewRequested:         o.ReviewRequested,
+		},
+	}
+	if o.IP.Proxy {
+		p.Verification.ProxyType, p.Verification.ProxyDescription = o.IP.Type, o.IP.Description
+	}
+	if p.LicenseData, err = license.Extract(o.License, s.RequestedFields); err != nil {
+		return Payload{}, "", fmt.Errorf("build result: %w", err)
+	}
+	if s.PhoneVerification && o.Phone != nil {
+		phone := *o.Phone
+		p.PhoneVerification = &phone
+	}
+	if s.IncludeLicensePhoto && o.LicensePhoto != nil {
+		p.LicensePhoto = base64.StdEncoding.EncodeToString(o.LicensePhoto)
+	}
+	status := StatusCompleted
+	if o.ReviewRequested {
+		status = StatusManualReview
+	}
+	return p, status, nil
+}
+
+// check refuses outcomes no engine can produce.
+func (o Outcome) check() error {
+	fm := o.FaceMatch
+	switch fm.Tier {
+	case match.DefiniteMatch, match.LikelyMatch, match.PossibleMatch, match.NoMatch:
+	default:
+		return fmt.Errorf("%w: face match tier %q", ErrInvalidOutcome, fm.Tier)
+	}
+	if !(fm.Confidence >= 0 && fm.Confidence <= 1) || !(fm.Cosine >= -1 && fm.Cosine <= 1) {
+		return fmt.Errorf("%w: face match confidence %v or cosine %v out of range", ErrInvalidOutcome, fm.Confidence, fm.Cosine)
+	}
+	if o.ReviewRequested && fm.Tier != match.PossibleMatch {
+		return fmt.Errorf("%w: manual review is only offered after an inconclusive match, not %s", ErrInvalidOutcome, fm.Tier)
+	}
+	if o.IP.Proxy && !o.IP.Found {
+		return fmt.Errorf("%w: is_proxy without ip_found", ErrInvalidOutcome)
+	}
+	if o.LicensePhoto != nil && !bytes.HasPrefix(o.LicensePhoto, jpegMagic) {
+		return fmt.Errorf("%w: license photo is not a JPEG", ErrInvalidOutcome)
+	}
+	return nil
+}
+
+func round(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p) / p
+}
+
+// Marshal is the payload's JSON text.
+func (p Payload) Marshal() ([]byte, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("marshal result: %w", err)
+	}
+	return b, nil
+}
+
+// ErrEncryptionKeyUnavailable: the verification's encryption key cannot be
+// used to seal its result (a custom PEM that no longer parses, a
+// passphrase key neither copied into the settings nor in the account, an
+// unknown mode). Nothing is stored: sealing for the wrong key, or not at
+// all, would lose or expose the data.
+var ErrEncryptionKeyUnavailable = errors.New("encryption key unavailable")
+
+// DefaultCustomKeyName is encryption_key.name in custom mode when the
+// request gave no encryption_key_name.
+const DefaultCustomKeyName = "custom key"
+
+// SealResult turns the plaintext payload into the bytes that are stored,
+// delivered by the webhook and returned by GET, by v's encryption mode:
+//   - none: the plaintext (already filtered to requested_fields);
+//   - custom: protected members sealed for the RSA key in the settings,
+//     with encryption and encryption_key (name, fingerprints);
+//   - passphrase: protected members sealed for the account's passphrase key
+//     (the copy made at creation, else looked up in keys), with encryption
+//     and encryption_key (the key's public part and the ephemeral key);
+//   - shared (legacy, only verifications created before passphrase keys
+//     carry it): every protected member present replaced by
+//     e2ee.SharedPlaceholder. The data itself is not kept anywhere.
+//
+// The protected members are license_data, phone_verification.lookup and
+// license_photo (docs/encryption.md). In passphrase and custom modes the
+// returned bytes hold no plaintext personal data, and the plaintext is
+// never written anywhere by this package.
+func SealResult(ctx context.Context, keys PassphraseKeyStore, v Verification, p Payload) (json.RawMessage, error) {
+	s, err := ParseSettings(v.Options)
+	if err != nil {
+		return nil, fmt.Errorf("seal result: %w", err)
+	}
+	plain, err := p.Marshal()
+	if err != nil {
+		return nil, fmt.Errorf("seal result: %w", err)
+	}
+	var out []byte
+	switch s.EncryptionKeyMode {
+	case e2ee.ModeNone:
+		return plain, nil
+	case e2ee.ModeShared:
+		out, err = e2ee.ApplySharedPlaceholder(plain)
+	case e2ee.ModeCustom, e2ee.ModePassphrase:
+		var session *e2ee.Session
+		if session, err = sealingSession(ctx, keys, v.AccountID, s); err == nil {
+			out, err = session.SealPayload(plain)
+		}
+	default:
+		err = fmt.Errorf("%w: encryption mode %q", ErrEncryptionKeyUnavailable, s.EncryptionKeyMode)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("seal result: %w", err)
+	}
+	return out, nil
+}
+
+// sealingSession opens a content key for the verification's custom or
+// passphrase key.
+func sealingSession(ctx context.Context, keys PassphraseKeyStore, accountID string, s Settings) (*e2ee.Session, error) {
+	if s.EncryptionKeyMode == e2ee.ModeCustom {
+		pub, err := e2ee.ParseRSAPublicKey([]byte(s.EncryptionKey))
+		if err != nil {
+			return nil, fmt.Errorf("%w: custom key: %w", ErrEncryptionKeyUnavailable, err)
+		}
+		name := s.EncryptionKeyName
+		if name == "" {
+			name = DefaultCustomKeyName
+		}
+		return e2ee.NewCustomSession(pub, name)
+	}
+	// The copy made at creation wins: the account may have deleted the key
+	// since, and the end user must still be able to finish.
+	if s.PassphraseKey != nil {
+		return e2ee.NewPassphraseSession(*s.PassphraseKey)
+	}
+	k, err := keys.GetPassphraseKey(ctx, accountID, s.EncryptionKey)
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: passphrase key %s not found", ErrEncryptionKeyUnavailable, s.EncryptionKey)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("passphrase key: %w", err)
+	}
+	return e2ee.NewPassphraseSession(k.Key)
+}

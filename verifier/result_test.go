@@ -1,0 +1,671 @@
+package verifier_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/client"
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/e2ee"
+	"github.com/idgate/idgate/verifier/face/match"
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/sqlite"
+)
+
+// resultNow is the completion time of most result tests: 05:00 UTC, when it
+// is still the previous day in UTC−12 and already 19:00 in UTC+14.
+var resultNow = time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+
+// The holder's personal values, distinctive enough that finding one
+// anywhere can only mean it leaked (hygiene_test.go scans for them).
+const (
+	holderFirst    = "ZEBULONIA"
+	holderLast     = "QUXWORTHINGTON"
+	holderNumber   = "Q7730419ZK88"
+	holderStreet   = "4242 MARMALADE CRESCENT"
+	holderCity     = "VELLICHORVILLE"
+	holderDOB      = "1987-06-05"
+	holderPhone    = "+15417770199"
+	holderCaller   = "ZEBULONIA Q PHONEHOLDER"
+	holderCarrier  = "Obscurant Wireless Cooperative"
+	holderAreaCode = "541"
+)
+
+// testLicense is the holder's license as the scanner delivers it: encoded
+// to an AAMVA v10 barcode payload and parsed back by the real parser.
+func testLicense(t testing.TB, dob, expiry license.Date) license.License {
+	t.Helper()
+	l := license.License{
+		DocumentType: "DL", IssuingJurisdiction: "OR", Country: "USA",
+		FirstNames: holderFirst, LastName: holderLast, Sex: license.SexFemale,
+		DOB: dob, IssueDate: license.Date{Year: 2022, Month: 3, Day: 1}, ExpiryDate: expiry,
+		Address:        license.Address{Line1: holderStreet, City: holderCity, Jurisdiction: "OR", PostalCode: "97035"},
+		DocumentNumber: holderNumber, EyeColor: "GRN", Height: license.Measure{Value: 66, Unit: "in"},
+	}
+	parsed, err := license.ParseAAMVA(license.Encode(l, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed.FirstNames != holderFirst || parsed.DocumentNumber != holderNumber || parsed.DOB != dob {
+		t.Fatalf("round trip through the barcode lost data: %+v", parsed)
+	}
+	return parsed
+}
+
+var holderBirth = license.Date{Year: 1987, Month: 6, Day: 5}
+
+// headshot is a real face crop (shared test data) re-encoded as the JPEG
+// the flow crops from the license.
+func headshot(t testing.TB) []byte {
+	t.Helper()
+	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", "amy", "amy1.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 85}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func holderPhoneCheck() *verifier.PhoneVerification {
+	return &verifier.PhoneVerification{AreaCode: holderAreaCode, Last3Digits: "199", Verified: true, LineType: "mobile",
+		Lookup: verifier.PhoneLookup{PhoneNumber: holderPhone, CallerName: holderCaller, CarrierName: holderCarrier}}
+}
+
+// goodOutcome is a flow that passed everything, with a definite match.
+func goodOutcome(t testing.TB) verifier.Outcome {
+	return verifier.Outcome{
+		License:   testLicense(t, holderBirth, license.Date{Year: 2030, Month: 6, Day: 5}),
+		Document:  verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true, BarcodeValid: true},
+		FaceMatch: match.Result{Distance: 0.31, Cosine: 0.912345678, Tier: match.DefiniteMatch, Confidence: 0.93111111},
+		Live:      true,
+		Phone:     holderPhoneCheck(),
+	}
+}
+
+// withSettings is a verification carrying s as its stored options.
+func withSettings(t testing.TB, s verifier.Settings, externalID string) verifier.Verification {
+	t.Helper()
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return verifier.Verification{ID: uuid.NewString(), AccountID: uuid.NewString(), Options: raw, ExternalID: externalID,
+		Status: verifier.StatusStarted}
+}
+
+// decode parses a payload into generic JSON for shape assertions.
+func decode(t testing.TB, raw []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("payload is not a JSON object: %v\n%s", err, raw)
+	}
+	return m
+}
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// coreVerification lists the verification members every result has.
+var coreVerification = []string{"face_match_confidence", "face_match_cosine_similarity", "face_match_score",
+	"ip_found", "is_proxy", "license_appears_real", "license_expired", "over_18", "over_21",
+	"webcam_appears_live", "webcam_face_matches_license_photo"}
+
+func TestBuildResultShape(t *testing.T) {
+	photo := headshot(t)
+	all := verifier.Settings{RequestedFields: []string{"first_names", "last_name", "dob", "middle_names"},
+		PhoneVerification: true, IncludeLicensePhoto: true, EncryptionKeyMode: e2ee.ModeNone}
+	tests := []struct {
+		name     string
+		settings verifier.Settings
+		external string
+		edit     func(o *verifier.Outcome)
+		status   verifier.Status
+		top      []string       // exact top-level members
+		ver      map[string]any // verification members that must have these values
+		extra    []string       // verification members beyond coreVerification
+		check    func(t *testing.T, p map[string]any)
+	}{{
+		name:     "core: nothing requested",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "request_id", "verification"},
+		ver: map[string]any{"license_appears_real": true, "license_expired": false, "over_18": true, "over_21": true,
+			"webcam_appears_live": true, "webcam_face_matches_license_photo": true, "face_match_score": "definite_match",
+			"face_match_confidence": 0.9311, "face_match_cosine_similarity": 0.9123, "ip_found": false, "is_proxy": false},
+		check: func(t *testing.T, p map[string]any) {
+			if got := p["license_data"]; !reflect.DeepEqual(got, map[string]any{}) {
+				t.Errorf("license_data = %v, want {}", got)
+			}
+		},
+	}, {
+		name:     "requested fields, external_id, phone and photo",
+		settings: all, external: "order-8812",
+		edit:   func(o *verifier.Outcome) { o.LicensePhoto = photo },
+		status: verifier.StatusCompleted,
+		top:    []string{"external_id", "license_data", "license_photo", "phone_verification", "request_id", "verification"},
+		check: func(t *testing.T, p map[string]any) {
+			want := map[string]any{"first_names": holderFirst, "last_name": holderLast, "dob": holderDOB, "middle_names": nil}
+			if got := p["license_data"]; !reflect.DeepEqual(got, want) {
+				t.Errorf("license_data = %v, want %v", got, want)
+			}
+			if p["external_id"] != "order-8812" {
+				t.Errorf("external_id = %v", p["external_id"])
+			}
+			if p["license_photo"] != base64.StdEncoding.EncodeToString(photo) {
+				t.Error("license_photo is not the base64 of the headshot")
+			}
+			wantPhone := map[string]any{"phone_areacode": holderAreaCode, "last_3_digits": "199", "phone_verified": true,
+				"line_type": "mobile", "lookup": map[string]any{"phone_number": holderPhone, "caller_name": holderCaller,
+					"carrier_name": holderCarrier}}
+			if got := p["phone_verification"]; !reflect.DeepEqual(got, wantPhone) {
+				t.Errorf("phone_verification = %v, want %v", got, wantPhone)
+			}
+		},
+	}, {
+		name:     "requested but unable to run: no phone check, no crop, no address or location source",
+		settings: verifier.Settings{PhoneVerification: true, IncludeLicensePhoto: true, AddressVerification: true, LocationConsistency: true, EncryptionKeyMode: e2ee.ModeNone},
+		edit:     func(o *verifier.Outcome) { o.Phone = nil },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "request_id", "verification"},
+	}, {
+		name:     "not requested: phone and photo measured but left out",
+		settings: verifier.Settings{RequestedFields: []string{"last_name"}, EncryptionKeyMode: e2ee.ModeNone},
+		edit:     func(o *verifier.Outcome) { o.LicensePhoto = photo },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "request_id", "verification"},
+		check: func(t *testing.T, p map[string]any) {
+			if got := p["license_data"]; !reflect.DeepEqual(got, map[string]any{"last_name": holderLast}) {
+				t.Errorf("license_data = %v", got)
+			}
+		},
+	}, {
+		name:     "proxy reported with its type",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.IP = verifier.IPIntel{Found: true, Proxy: true, Type: "VPN", Description: "commercial VPN exit"}
+		},
+		status: verifier.StatusCompleted,
+		top:    []string{"license_data", "request_id", "verification"},
+		ver:    map[string]any{"ip_found": true, "is_proxy": true, "proxy_type": "VPN", "proxy_description": "commercial VPN exit"},
+		extra:  []string{"proxy_description", "proxy_type"},
+	}, {
+		name:     "no proxy: type and description dropped",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit:     func(o *verifier.Outcome) { o.IP = verifier.IPIntel{Found: true, Type: "VPN", Description: "x"} },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "request_id", "verification"},
+		ver:      map[string]any{"ip_found": true, "is_proxy": false},
+	}, {
+		name:     "likely match is a match",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.FaceMatch = match.Result{Tier: match.LikelyMatch, Confidence: 0.8, Cosine: 0.7}
+		},
+		status: verifier.StatusCompleted,
+		top:    []string{"license_data", "request_id", "verification"},
+		ver:    map[string]any{"webcam_face_matches_license_photo": true, "face_match_score": "likely_match"},
+	}, {
+		name:     "possible match without review is not a match",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.FaceMatch = match.Result{Tier: match.PossibleMatch, Confidence: 0.6, Cosine: 0.5}
+		},
+		status: verifier.StatusCompleted,
+		top:    []string{"license_data", "request_id", "verification"},
+		ver:    map[string]any{"webcam_face_matches_license_photo": false, "face_match_score": "possible_match"},
+	}, {
+		name:     "possible match with review requested: manual_review, undetermined",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.FaceMatch = match.Result{Tier: match.PossibleMatch, Confidence: 0.6, Cosine: -0.00001}
+			o.ReviewRequested = true
+		},
+		status: verifier.StatusManualReview,
+		top:    []string{"license_data", "request_id", "verification"},
+		ver: map[string]any{"webcam_face_matches_license_photo": "undetermined", "manual_review_requested": true,
+			"face_match_score": "possible_match", "face_match_cosine_similarity": 0.0},
+		extra: []string{"manual_review_requested"},
+	}, {
+		name:     "no match, not live, document evidence missing",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.FaceMatch = match.Result{Tier: match.NoMatch, Confidence: 0.1, Cosine: -0.2}
+			o.Live = false
+			o.Document.FacePresent = false
+		},
+		status: verifier.StatusCompleted,
+		top:    []string{"license_data", "request_id", "verification"},
+		ver: map[string]any{"webcam_face_matches_license_photo": false, "face_match_score": "no_match",
+			"webcam_appears_live": false, "license_appears_real": false},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := goodOutcome(t)
+			if tc.edit != nil {
+				tc.edit(&o)
+			}
+			v := withSettings(t, tc.settings, tc.external)
+			p, status, err := verifier.BuildResult(v, o, resultNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if status != tc.status {
+				t.Errorf("status = %s, want %s", status, tc.status)
+			}
+			raw, err := p.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := decode(t, raw)
+			if got := keysOf(m); !reflect.DeepEqual(got, tc.top) {
+				t.Errorf("members = %v, want %v", got, tc.top)
+			}
+			if m["request_id"] != v.ID {
+				t.Errorf("request_id = %v, want %s", m["request_id"], v.ID)
+			}
+			ver := m["verification"].(map[string]any)
+			wantKeys := append(append([]string{}, coreVerification...), tc.extra...)
+			sort.Strings(wantKeys)
+			if got := keysOf(ver); !reflect.DeepEqual(got, wantKeys) {
+				t.Errorf("verification members = %v, want %v", got, wantKeys)
+			}
+			for k, want := range tc.ver {
+				if !reflect.DeepEqual(ver[k], want) {
+					t.Errorf("verification.%s = %#v, want %#v", k, ver[k], want)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, m)
+			}
+		})
+	}
+}
+
+// TestBuildResultDateRules: ages on the UTC−12 calendar day, expiry on the
+// UTC+14 one, so neither admits anyone anywhere a day early.
+func TestBuildResultDateRules(t *testing.T) {
+	turns18 := license.Date{Year: 2008, Month: 11, Day: 22} // 18th birthday: 2026-11-22
+	turns21 := license.Date{Year: 2005, Month: 11, Day: 22}
+	expires := license.Date{Year: 2026, Month: 11, Day: 21} // valid through the 21st
+	far := license.Date{Year: 2031, Month: 1, Day: 1}
+	tests := []struct {
+		name     string
+		dob, exp license.Date
+		now      time.Time
+		field    string
+		want     bool
+	}{
+		{"18th birthday in UTC, not yet in UTC-12", turns18, far, time.Date(2026, 11, 22, 11, 59, 0, 0, time.UTC), "over_18", false},
+		{"18th birthday everywhere", turns18, far, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "over_18", true},
+		{"21st birthday in UTC, not yet in UTC-12", turns21, far, time.Date(2026, 11, 22, 11, 59, 0, 0, time.UTC), "over_21", false},
+		{"21st birthday everywhere", turns21, far, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "over_21", true},
+		{"under 21 at 18", turns18, far, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "over_21", false},
+		{"last valid day everywhere", holderBirth, expires, time.Date(2026, 11, 21, 9, 59, 0, 0, time.UTC), "license_expired", false},
+		{"expired in UTC+14 already", holderBirth, expires, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), "license_expired", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := goodOutcome(t)
+			o.License = testLicense(t, tc.dob, tc.exp)
+			p, _, err := verifier.BuildResult(withSettings(t, verifier.Settings{EncryptionKeyMode: e2ee.ModeNone}, ""), o, tc.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := p.Marshal()
+			if got := decode(t, raw)["verification"].(map[string]any)[tc.field]; got != tc.want {
+				t.Errorf("%s = %v, want %v", tc.field, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDocumentEvidenceAllRequired(t *testing.T) {
+	all := verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true, BarcodeValid: true}
+	if !all.AppearsReal() {
+		t.Fatal("all evidence present: want appears real")
+	}
+	for i, drop := range []func(*verifier.DocumentEvidence){
+		func(d *verifier.DocumentEvidence) { d.CardFound = false },
+		func(d *verifier.DocumentEvidence) { d.ProportionsOK = false },
+		func(d *verifier.DocumentEvidence) { d.FacePresent = false },
+		func(d *verifier.DocumentEvidence) { d.BarcodeValid = false },
+	} {
+		d := all
+		drop(&d)
+		if d.AppearsReal() {
+			t.Errorf("evidence %d missing: still appears real", i)
+		}
+	}
+}
+
+func TestBuildResultRefusesImpossibleOutcomes(t *testing.T) {
+	v := withSettings(t, verifier.Settings{EncryptionKeyMode: e2ee.ModeNone}, "")
+	for name, edit := range map[string]func(o *verifier.Outcome){
+		"unknown tier":           func(o *verifier.Outcome) { o.FaceMatch.Tier = "" },
+		"confidence above 1":     func(o *verifier.Outcome) { o.FaceMatch.Confidence = 1.2 },
+		"cosine NaN":             func(o *verifier.Outcome) { o.FaceMatch.Cosine = math.NaN() },
+		"cosine below -1":        func(o *verifier.Outcome) { o.FaceMatch.Cosine = -1.5 },
+		"review on definite":     func(o *verifier.Outcome) { o.ReviewRequested = true },
+		"review on no_match":     func(o *verifier.Outcome) { o.ReviewRequested, o.FaceMatch.Tier = true, match.NoMatch },
+		"proxy without ip_found": func(o *verifier.Outcome) { o.IP = verifier.IPIntel{Proxy: true} },
+		"photo not a JPEG":       func(o *verifier.Outcome) { o.LicensePhoto = []byte("\x89PNG\r\n\x1a\n") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := goodOutcome(t)
+			edit(&o)
+			if _, _, err := verifier.BuildResult(v, o, resultNow); !errors.Is(err, verifier.ErrInvalidOutcome) {
+				t.Fatalf("err = %v, want ErrInvalidOutcome", err)
+			}
+		})
+	}
+}
+
+// Keys shared by the encryption tests: generating them is the slow part.
+var (
+	testKeysOnce  sync.Once
+	testRSA       *rsa.PrivateKey
+	testRSAPEM    string // public key, PKIX PEM
+	testPassKey   e2ee.PassphraseKey
+	testPassOpen  client.Key
+	testKeysError error
+)
+
+const testPassphrase = "correct horse battery staple for idgate tests"
+
+func encryptionKeys(t testing.TB) (*rsa.PrivateKey, string, e2ee.PassphraseKey) {
+	t.Helper()
+	testKeysOnce.Do(func() {
+		if testRSA, testKeysError = rsa.GenerateKey(rand.Reader, 2048); testKeysError != nil {
+			return
+		}
+		der, err := x509.MarshalPKIXPublicKey(&testRSA.PublicKey)
+		if err != nil {
+			testKeysError = err
+			return
+		}
+		testRSAPEM = string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+		kdf, err := e2ee.DefaultKDFParams()
+		if err != nil {
+			testKeysError = err
+			return
+		}
+		testPassKey, _, testKeysError = e2ee.NewPassphraseKey("ops laptop", []byte(testPassphrase), kdf)
+		testPassKey.ID = uuid.NewString()
+		// One client.Key for every passphrase decryption: it derives once.
+		testPassOpen = client.Passphrase(testPassphrase)
+	})
+	if testKeysError != nil {
+		t.Fatal(testKeysError)
+	}
+	return testRSA, testRSAPEM, testPassKey
+}
+
+func rsaPrivatePEM(t testing.TB, k *rsa.PrivateKey) []byte {
+	t.Helper()
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+}
+
+// openSQLiteStore is a migrated SQLite store in a temp dir and that dir.
+func openSQLiteStore(t testing.TB) (*sqlite.Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "idgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return st, dir
+}
+
+// protectedPlain is what decrypting must give back: the plaintext's
+// protected members and verification object.
+func sameProtected(t *testing.T, decrypted, plain []byte) {
+	t.Helper()
+	d, p := decode(t, decrypted), decode(t, plain)
+	for _, k := range []string{"request_id", "external_id", "verification", "license_data", "license_photo", "phone_verification"} {
+		if !reflect.DeepEqual(d[k], p[k]) {
+			t.Errorf("%s after decryption = %v, want %v", k, d[k], p[k])
+		}
+	}
+}
+
+func TestSealResultModes(t *testing.T) {
+	priv, pubPEM, passKey := encryptionKeys(t)
+	photo := headshot(t)
+	collect := verifier.Settings{RequestedFields: []string{"first_names", "last_name", "dob", "document_number"},
+		PhoneVerification: true, IncludeLicensePhoto: true}
+	build := func(t *testing.T, s verifier.Settings) (verifier.Verification, verifier.Payload, []byte) {
+		v := withSettings(t, s, "ref-1")
+		o := goodOutcome(t)
+		o.LicensePhoto = photo
+		p, _, err := verifier.BuildResult(v, o, resultNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := p.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, p, plain
+	}
+	noPlaintext := func(t *testing.T, sealed []byte) {
+		t.Helper()
+		for _, s := range []string{holderFirst, holderLast, holderDOB, holderNumber, holderPhone, holderCaller, holderCarrier,
+			base64.StdEncoding.EncodeToString(photo)[:40]} {
+			if bytes.Contains(sealed, []byte(s)) {
+				t.Errorf("sealed result holds %q in plain text", s)
+			}
+		}
+	}
+
+	t.Run("none", func(t *testing.T) {
+		s := collect
+		s.EncryptionKeyMode = e2ee.ModeNone
+		v, p, plain := build(t, s)
+		got, err := verifier.SealResult(context.Background(), nil, v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, plain) {
+			t.Errorf("mode none changed the payload:\n%s\nwant\n%s", got, plain)
+		}
+		if _, err := client.Decrypt(got, testPassOpen); !errors.Is(err, client.ErrNotEncrypted) {
+			t.Errorf("Decrypt of a none result: %v, want ErrNotEncrypted", err)
+		}
+	})
+
+	t.Run("custom", func(t *testing.T) {
+		s := collect
+		s.EncryptionKeyMode, s.EncryptionKey, s.EncryptionKeyName = e2ee.ModeCustom, pubPEM, "finance team key"
+		v, p, plain := build(t, s)
+		sealed, err := verifier.SealResult(context.Background(), nil, v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noPlaintext(t, sealed)
+		m := decode(t, sealed)
+		fp, err := e2ee.FingerprintSHA256(&priv.PublicKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]any{"name": "finance team key", "fingerprint_ssh": e2ee.FingerprintSSH(&priv.PublicKey), "fingerprint_sha256": fp}
+		if !reflect.DeepEqual(m["encryption_key"], want) {
+			t.Errorf("encryption_key = %v, want %v", m["encryption_key"], want)
+		}
+		if enc := m["encryption"].(map[string]any); enc["mode"] != "custom" || enc["key_alg"] != e2ee.AlgWrapRSA {
+			t.Errorf("encryption = %v", enc)
+		}
+		if !reflect.DeepEqual(m["verification"], decode(t, plain)["verification"]) {
+			t.Error("the verification object must stay plaintext")
+		}
+		key, err := client.PrivateKey(rsaPrivatePEM(t, priv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := client.Decrypt(sealed, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameProtected(t, opened, plain)
+	})
+
+	t.Run("custom without a name", func(t *testing.T) {
+		s := collect
+		s.EncryptionKeyMode, s.EncryptionKey = e2ee.ModeCustom, pubPEM
+		v, p, _ := build(t, s)
+		sealed, err := verifier.SealResult(context.Background(), nil, v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name := decode(t, sealed)["encryption_key"].(map[string]any)["name"]; name != verifier.DefaultCustomKeyName {
+			t.Errorf("encryption_key.name = %v, want %q", name, verifier.DefaultCustomKeyName)
+		}
+	})
+
+	t.Run("custom key that no longer parses", func(t *testing.T) {
+		s := collect
+		s.EncryptionKeyMode, s.EncryptionKey = e2ee.ModeCustom, "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"
+		v, p, _ := build(t, s)
+		if _, err := verifier.SealResult(context.Background(), nil, v, p); !errors.Is(err, verifier.ErrEncryptionKeyUnavailable) {
+			t.Fatalf("err = %v, want ErrEncryptionKeyUnavailable", err)
+		}
+	})
+
+	t.Run("passphrase from the copy in the settings", func(t *testing.T) {
+		s := collect
+		s.EncryptionKeyMode, s.EncryptionKey, s.PassphraseKey = e2ee.ModePassphrase, passKey.ID, &passKey
+		v, p, plain := build(t, s)
+		// No key store: the copy made at creation is enough.
+		sealed, err := verifier.SealResult(context.Background(), nil, v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noPlaintext(t, sealed)
+		ek := decode(t, sealed)["encryption_key"].(map[string]any)
+		if ek["id"] != passKey.ID || ek["name"] != "ops laptop" || ek["ephemeral_public_key"] == nil || ek["kdf"] == nil {
+			t.Errorf("encryption_key = %v", ek)
+		}
+		opened, err := client.Decrypt(sealed, testPassOpen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameProtected(t, opened, plain)
+		if _, err := client.Decrypt(sealed, client.Passphrase("not the passphrase at all")); !errors.Is(err, client.ErrWrongPassphrase) {
+			t.Errorf("wrong passphrase: %v, want ErrWrongPassphrase", err)
+		}
+	})
+
+	t.Run("passphrase looked up in the account's keys", func(t *testing.T) {
+		st, _ := openSQLiteStore(t)
+		acct := newAccount(t, st)
+		rec, err := verifier.PassphraseKeys{Store: st, Now: func() time.Time { return resultNow }}.Create(context.Background(), acct, passKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := collect
+		s.EncryptionKeyMode, s.EncryptionKey = e2ee.ModePassphrase, rec.Key.ID
+		v, p, plain := build(t, s)
+		v.AccountID = acct
+		sealed, err := verifier.SealResult(context.Background(), st, v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := client.Decrypt(sealed, testPassOpen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameProtected(t, opened, plain)
+
+		v.AccountID = newAccount(t, st) // another account's key is not found
+		if _, err := verifier.SealResult(context.Background(), st, v, p); !errors.Is(err, verifier.ErrEncryptionKeyUnavailable) {
+			t.Fatalf("err = %v, want ErrEncryptionKeyUnavailable", err)
+		}
+	})
+
+	t.Run("shared (legacy): placeholders", func(t *testing.T) {
+		s := collect
+		s.EncryptionKeyMode = e2ee.ModeShared
+		v, p, plain := build(t, s)
+		sealed, err := verifier.SealResult(context.Background(), nil, v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noPlaintext(t, sealed)
+		m, pm := decode(t, sealed), decode(t, plain)
+		if m["license_data"] != e2ee.SharedPlaceholder || m["license_photo"] != e2ee.SharedPlaceholder {
+			t.Errorf("license_data = %v, license_photo = %v: want the placeholder", m["license_data"], m["license_photo"])
+		}
+		phone := m["phone_verification"].(map[string]any)
+		if phone["lookup"] != e2ee.SharedPlaceholder || phone["phone_areacode"] != holderAreaCode {
+			t.Errorf("phone_verification = %v", phone)
+		}
+		if _, ok := m["encryption"]; ok {
+			t.Error("shared results carry no encryption object")
+		}
+		if !reflect.DeepEqual(m["verification"], pm["verification"]) || m["external_id"] != "ref-1" {
+			t.Error("shared mode must leave the non-personal members alone")
+		}
+	})
+
+	t.Run("no mode stored", func(t *testing.T) {
+		v, p, _ := build(t, collect)
+		if _, err := verifier.SealResult(context.Background(), nil, v, p); !errors.Is(err, verifier.ErrEncryptionKeyUnavailable) {
+			t.Fatalf("err = %v, want ErrEncryptionKeyUnavailable", err)
+		}
+	})
+}
+
+// newAccount stores a fresh account and returns its ID.
+func newAccount(t testing.TB, st verifier.Store) string {
+	t.Helper()
+	id := uuid.NewString()
+	a := verifier.Account{ID: id, Email: strings.ToLower(id) + "@example.test", PasswordHash: "unused",
+		CreatedAt: resultNow, UpdatedAt: resultNow}
+	if err := st.CreateAccount(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
