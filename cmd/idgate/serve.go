@@ -84,6 +84,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	stopWebhooks, err := startWebhooks(ctx, cfg, store, srv, log) // drains after the HTTP server
+	if err != nil {
+		return err
+	}
+	defer stopWebhooks()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

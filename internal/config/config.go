@@ -39,6 +39,12 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	TrustedProxies  []string
 	LogLevel        slog.Level
+	// SecretKey seals webhook signing secrets at rest (base64 of 32 bytes).
+	SecretKey     string
+	SecretKeyFile string
+	// WebhookAllowLoopback lets webhooks reach loopback receivers: dev and
+	// tests only.
+	WebhookAllowLoopback bool
 }
 
 // Dev reports whether dev rules apply (text logs, generated JWT keys,
@@ -129,6 +135,16 @@ var specs = []spec{
 	}},
 	{Var{"IDGATE_LOG_LEVEL", "info", "debug, info, warn or error"}, func(c *Config, v string) error {
 		return c.LogLevel.UnmarshalText([]byte(v))
+	}},
+	{Var{"IDGATE_SECRET_KEY", "", "base64 of 32 random bytes (openssl rand -base64 32) sealing webhook signing secrets at rest (AES-256-GCM); required in production; a different key cannot open secrets sealed before (rotate them)"}, str(func(c *Config) *string { return &c.SecretKey })},
+	{Var{"IDGATE_SECRET_KEY_FILE", "./var/secret-key", "dev only: where a generated IDGATE_SECRET_KEY persists (mode 0600) when IDGATE_SECRET_KEY is empty"}, str(func(c *Config) *string { return &c.SecretKeyFile })},
+	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		c.WebhookAllowLoopback = b
+		return nil
 	}},
 }
 

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/idgate/idgate/internal/config"
+	"github.com/idgate/idgate/verifier"
+	vhttp "github.com/idgate/idgate/verifier/http"
+	"github.com/idgate/idgate/verifier/webhook"
+)
+
+// webhookStore is what both verifier stores offer the webhook worker.
+type webhookStore interface {
+	verifier.Store
+	verifier.VerificationStore
+	WebhookQueue() webhook.Queue
+	OnWebhookEnqueued(fn func())
+}
+
+// startWebhooks wires webhook delivery into serve: the SSRF-safe sender
+// signing with the accounts' secrets, the worker over the store's outbox
+// (on SQLite through its single writer connection), woken by every commit
+// that enqueues, and the webhook endpoints on srv. The worker runs until ctx
+// ends; the returned stop then waits until the attempts in flight are
+// recorded (each within webhook.Timeout), so a shutdown loses nothing.
+func startWebhooks(ctx context.Context, cfg config.Config, store verifier.Store, srv *vhttp.Server, log *slog.Logger) (func(), error) {
+	ws, ok := store.(webhookStore)
+	if !ok {
+		return nil, fmt.Errorf("webhooks: store %T has no delivery outbox", store)
+	}
+	key, err := serverKey(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.WebhookAllowLoopback {
+		log.Warn("webhooks may reach loopback receivers (IDGATE_WEBHOOK_ALLOW_LOOPBACK): for dev and tests only")
+	}
+	secrets := webhook.AccountSecrets{Store: store, ServerKey: key, Now: time.Now}
+	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
+	queue := ws.WebhookQueue()
+	worker := webhook.NewWorker(queue, sender, webhook.WorkerOptions{Log: log})
+	ws.OnWebhookEnqueued(worker.Wake)
+	srv.MountWebhooks(vhttp.WebhookDeps{Verifications: ws, Queue: queue, Secrets: secrets, Wake: worker.Wake, Now: time.Now})
+
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := worker.Run(wctx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("webhook worker stopped", "err", err)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		ws.OnWebhookEnqueued(nil)
+	}, nil
+}
+
+// serverKey: IDGATE_SECRET_KEY always wins; without it production refuses
+// to start and dev generates (once) and reuses IDGATE_SECRET_KEY_FILE.
+func serverKey(cfg config.Config) ([]byte, error) {
+	switch {
+	case cfg.SecretKey != "":
+		key, err := webhook.ParseServerKey(cfg.SecretKey)
+		if err != nil {
+			return nil, fmt.Errorf("IDGATE_SECRET_KEY: %w", err)
+		}
+		return key, nil
+	case cfg.Dev():
+		return webhook.LoadOrCreateServerKey(cfg.SecretKeyFile)
+	}
+	return nil, errors.New("IDGATE_SECRET_KEY is required in production (base64 of 32 random bytes, e.g. $(openssl rand -base64 32)), or run serve --dev")
+}

@@ -1,0 +1,28 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWebhookVariables(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SecretKey != "" || c.SecretKeyFile != "./var/secret-key" || c.WebhookAllowLoopback {
+		t.Fatalf("defaults: key %q file %q loopback %v", c.SecretKey, c.SecretKeyFile, c.WebhookAllowLoopback)
+	}
+	c, err = Load(env(map[string]string{"IDGATE_SECRET_KEY": " c2VjcmV0 ", "IDGATE_SECRET_KEY_FILE": "/etc/idgate/key",
+		"IDGATE_WEBHOOK_ALLOW_LOOPBACK": "true"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SecretKey != "c2VjcmV0" || c.SecretKeyFile != "/etc/idgate/key" || !c.WebhookAllowLoopback {
+		t.Fatalf("overrides: key %q file %q loopback %v", c.SecretKey, c.SecretKeyFile, c.WebhookAllowLoopback)
+	}
+	if _, err := Load(env(map[string]string{"IDGATE_WEBHOOK_ALLOW_LOOPBACK": "yes please"})); err == nil ||
+		!strings.Contains(err.Error(), "IDGATE_WEBHOOK_ALLOW_LOOPBACK") {
+		t.Fatalf("bad switch: %v", err)
+	}
+}
