@@ -15,6 +15,8 @@ node reference.js human \
   "$faces/groups/bbt4.jpg" "$faces/groups/bbt2.jpg" "$faces/groups/neutral.jpg" \
   "$faces/reference/face1.png" "$faces/labeled/raj/raj1.png" "$faces/labeled/penny/penny2.png" \
   > "$out/human.json"
+# A tight face crop on which BlazeFace misses (verifier/face margin.go).
+node reference.js human "$faces/labeled/leonard/leonard5.png" > "$out/human_tight.json"
 node reference.js descriptor "$faces/reference/face1.png" "$faces/reference/face2.png" \
   "$faces"/labeled/*/*.png > "$out/descriptor.json"
-echo "wrote $out/human.json $out/descriptor.json"
+echo "wrote $out/human.json $out/human_tight.json $out/descriptor.json"

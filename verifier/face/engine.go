@@ -104,6 +104,8 @@ type Analyzer struct {
 	anti, liv *spoof.Scorer
 	emb       *facerec.Embedder
 	crop      tensor.Tensor
+	// small and padded are detectWithMargin's buffers.
+	small, padded tensor.Tensor
 }
 
 // NewAnalyzer prepares per-goroutine state.
@@ -121,12 +123,26 @@ func (a *Analyzer) Decode(data []byte) (*tensor.Tensor, error) {
 }
 
 // Analyze finds every face in img ([1, h, w, 3] RGB 0..255) whose mesh
-// confirms it, largest first.
+// confirms it, largest first. When there is none, it looks again with a
+// border around the image (detectWithMargin), for faces filling the frame.
 func (a *Analyzer) Analyze(img *tensor.Tensor) ([]Face, error) {
 	dets, err := a.det.Detect(img)
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
+	faces, err := a.confirm(img, dets)
+	if err != nil || len(faces) > 0 {
+		return faces, err
+	}
+	if dets, err = a.detectWithMargin(img); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	return a.confirm(img, dets)
+}
+
+// confirm runs the mesh on each detection and completes the faces it
+// confirms (scores, box, descriptor), largest first.
+func (a *Analyzer) confirm(img *tensor.Tensor, dets []blazeface.Face) ([]Face, error) {
 	h, w := img.Shape[1], img.Shape[2]
 	var faces []Face
 	for _, d := range dets {

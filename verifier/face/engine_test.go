@@ -213,12 +213,8 @@ func TestPipelineCalibration(t *testing.T) {
 		}
 		faces = append(faces, e)
 	}
-	// Known miss: leonard5.png, a dark, tilted crop where blazeface's best
-	// box is off the face (mesh score 0.0002). Anything else is a regression.
 	for _, m := range missed {
-		if !strings.HasPrefix(m, "leonard5.png") {
-			t.Errorf("no usable face: %s", m)
-		}
+		t.Errorf("no usable face: %s", m)
 	}
 	type key struct{ same, license bool }
 	counts := map[key]map[match.Tier]int{}

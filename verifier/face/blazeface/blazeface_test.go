@@ -21,13 +21,6 @@ var images = map[string]string{
 	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",
 }
 
-func iou(a, b [4]float64) float64 {
-	ix := math.Max(0, math.Min(a[0]+a[2], b[0]+b[2])-math.Max(a[0], b[0]))
-	iy := math.Max(0, math.Min(a[1]+a[3], b[1]+b[3])-math.Max(a[1], b[1]))
-	inter := ix * iy
-	return inter / (a[2]*a[3] + b[2]*b[3] - inter)
-}
-
 // TestParityWithHuman checks every face Human's detector found against
 // ours: same count, box IoU ≥ 0.95, score within Human's 0.01 rounding,
 // keypoints within 2 px.
@@ -68,7 +61,7 @@ func TestParityWithHuman(t *testing.T) {
 			best, bi := -1.0, 0
 			for j, f := range faces {
 				x, y, bw, bh := f.Clamp(want.Width, want.Height)
-				if v := iou(w.Box, [4]float64{float64(x), float64(y), float64(bw), float64(bh)}); v > best {
+				if v := reftest.IoU(w.Box, [4]float64{float64(x), float64(y), float64(bw), float64(bh)}); v > best {
 					best, bi = v, j
 				}
 			}

@@ -5,6 +5,7 @@ package reftest
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -55,4 +56,12 @@ func Load(t testing.TB, name string, v any) {
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+}
+
+// IoU is the intersection over union of two x, y, width, height boxes.
+func IoU(a, b [4]float64) float64 {
+	ix := math.Max(0, math.Min(a[0]+a[2], b[0]+b[2])-math.Max(a[0], b[0]))
+	iy := math.Max(0, math.Min(a[1]+a[3], b[1]+b[3])-math.Max(a[1], b[1]))
+	inter := ix * iy
+	return inter / (a[2]*a[3] + b[2]*b[3] - inter)
 }
