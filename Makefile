@@ -5,10 +5,10 @@ export CGO_ENABLED ?= 1
 
 .PHONY: run test test-go fuzz bench models deps build lint
 
-## run: start the whole system on embedded defaults (SQLite under ./var, in-process limiter)
+## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
+## and the demo storefront with the widget, its proxy and a BigCommerce test double
 run: deps
-	@mkdir -p var
-	$(GO) run ./cmd/idgate serve --dev
+	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
 test: deps models test-go fuzz

@@ -201,3 +201,18 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	return c, nil
 }
+
+// MarkdownTable renders vars as the README's configuration table (name,
+// default, meaning), so the README can be checked against the code.
+func MarkdownTable(vars []Var) string {
+	var b strings.Builder
+	b.WriteString("| variable | default | meaning |\n|---|---|---|\n")
+	for _, v := range vars {
+		def := "(empty)"
+		if v.Default != "" {
+			def = "`" + v.Default + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, def, strings.ReplaceAll(v.Meaning, "|", `\|`))
+	}
+	return b.String()
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -45,4 +46,22 @@ func unavailable(t testing.TB, what string, err error) {
 		t.Fatalf("testkit: %s unreachable under CI: %v", what, err)
 	}
 	t.Skipf("testkit: SKIPPING — %s unreachable (%v); these tests run in CI", what, err)
+}
+
+// READMEBlock returns the text of README.md between the lines
+// "<!-- name:begin -->" and "<!-- name:end -->": tables there are checked
+// against the code that defines them.
+func READMEBlock(t testing.TB, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := "<!-- "+name+":begin -->\n", "<!-- "+name+":end -->"
+	readme := string(raw)
+	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q block", begin, end)
+	}
+	return readme[i+len(begin) : j]
 }

@@ -6,6 +6,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"github.com/idgate/idgate/internal/config"
 	"log/slog"
 	"net"
 	"net/url"
@@ -27,19 +28,16 @@ import (
 	"github.com/idgate/idgate/proxy/verifierapi"
 )
 
-// Var is one environment variable of the proxy.
-type Var struct{ Name, Default, Meaning string }
-
 // Vars are the proxy's settings, for the README and internal/config.
-var Vars = []Var{
-	{"IDGATE_PROXY_ADDR", "127.0.0.1:8081", "host:port the storefront proxy listens on"},
-	{"IDGATE_PROXY_PUBLIC_URL", "", "external base URL of the proxy (widget script, webhook target; https in production); empty means http://IDGATE_PROXY_ADDR"},
-	{"IDGATE_PROXY_KEY", "", "server key sealing store secrets at rest: base64 of 32 random bytes (openssl rand -base64 32); required"},
-	{"IDGATE_PROXY_STORES", "./var/proxy-stores.json", "the store file written by idgate store add"},
-	{"IDGATE_VERIFIER_URL", "http://127.0.0.1:8080", "base URL of the verifier's API (create verification)"},
-	{"IDGATE_REDIS_URL", "", "redis://... shares the status cache across proxy instances; empty uses the in-process cache"},
-	{"IDGATE_PROXY_CACHE_TTL", "30s", "longest a status is served from the cache (webhooks refresh it at once)"},
-	{"IDGATE_TRUSTED_PROXIES", "", "comma-separated IPs/CIDRs of load balancers whose X-Forwarded-For gives the client IP (start limit); empty trusts none"},
+var Vars = []config.Var{
+	{Name: "IDGATE_PROXY_ADDR", Default: "127.0.0.1:8081", Meaning: "host:port the storefront proxy listens on"},
+	{Name: "IDGATE_PROXY_PUBLIC_URL", Default: "", Meaning: "external base URL of the proxy (widget script, webhook target; https in production); empty means http://IDGATE_PROXY_ADDR"},
+	{Name: "IDGATE_PROXY_KEY", Default: "", Meaning: "server key sealing store secrets at rest: base64 of 32 random bytes (openssl rand -base64 32); required"},
+	{Name: "IDGATE_PROXY_STORES", Default: "./var/proxy-stores.json", Meaning: "the store file written by idgate store add"},
+	{Name: "IDGATE_VERIFIER_URL", Default: "http://127.0.0.1:8080", Meaning: "base URL of the verifier's API (create verification)"},
+	{Name: "IDGATE_REDIS_URL", Default: "", Meaning: "redis://... shares the status cache across proxy instances; empty uses the in-process cache"},
+	{Name: "IDGATE_PROXY_CACHE_TTL", Default: "30s", Meaning: "longest a status is served from the cache (webhooks refresh it at once)"},
+	{Name: "IDGATE_TRUSTED_PROXIES", Default: "", Meaning: "comma-separated IPs/CIDRs of load balancers whose X-Forwarded-For gives the client IP (start limit); empty trusts none"},
 }
 
 // Config is the proxy's settings.
