@@ -79,6 +79,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		Config: vhttp.Config{
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
+			CreateLimit: vhttp.DefaultCreateLimit, GetLimit: vhttp.DefaultGetLimit,
+			PublicURL: cfg.PublicURL, Plan: verifier.DefaultPlan,
 		},
 	})
 	if err != nil {
@@ -95,6 +97,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "idgate verifier listening on http://%s\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env)
+
+	// The expiry sweeper runs on every instance; ExpireDue lets them share
+	// the work. It stops with the server.
+	sweepCtx, stopSweeper := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSweeper()
+	go verifier.Sweeper{Store: store.(verifier.VerificationStore), Now: time.Now, Log: log}.Run(sweepCtx)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
