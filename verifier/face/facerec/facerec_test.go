@@ -42,7 +42,7 @@ func embedder(t *testing.T) *Embedder {
 	return net.NewEmbedder()
 }
 
-func descriptorOf(t *testing.T, e *Embedder, rel string) []float32 {
+func decodeShared(t *testing.T, rel string) *tensor.Tensor {
 	t.Helper()
 	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(rel)))
 	if err != nil {
@@ -52,7 +52,12 @@ func descriptorOf(t *testing.T, e *Embedder, rel string) []float32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := e.Descriptor(img)
+	return img
+}
+
+func descriptorOf(t *testing.T, e *Embedder, rel string) []float32 {
+	t.Helper()
+	d, err := e.Descriptor(decodeShared(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}

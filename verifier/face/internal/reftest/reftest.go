@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // Human is human.json: per image, Human's detector-only and mesh results.
@@ -64,4 +66,37 @@ func IoU(a, b [4]float64) float64 {
 	iy := math.Max(0, math.Min(a[1]+a[3], b[1]+b[3])-math.Max(a[1], b[1]))
 	inter := ix * iy
 	return inter / (a[2]*a[3] + b[2]*b[3] - inter)
+}
+
+// Point68 is one point of face-api's 68-point landmarks, as its test
+// suite's JSON files hold them (image pixels).
+type Point68 struct{ X, Y float64 }
+
+// FaceAPIShared decodes one of face-api.js's own expected outputs,
+// ../shared/testdata/faces/reference/<name>, into v.
+func FaceAPIShared(t testing.TB, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", "reference", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// EyeCentres are the centres of the two eyes in a 68-point set: the
+// image-left eye (points 36–41) and the image-right eye (42–47).
+func EyeCentres(p []Point68) (left, right Point68) {
+	return Centre(p[36:42]), Centre(p[42:48])
+}
+
+// Centre is the mean of points.
+func Centre(p []Point68) Point68 {
+	var c Point68
+	for _, q := range p {
+		c.X += q.X / float64(len(p))
+		c.Y += q.Y / float64(len(p))
+	}
+	return c
 }
