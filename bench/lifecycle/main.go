@@ -1,0 +1,291 @@
+// Command lifecycle measures creating and reading verifications through the
+// real HTTP API on PostgreSQL at concurrency 32 (quotas unlimited, rate
+// limits off), next to a raw single-row INSERT into the same verifications
+// table with pgx at the same concurrency, and prints requests/s, p50/p99 and
+// the create/raw ratio. Targets (issue #3): create ≥ 50% of the raw insert
+// rate; GET /verification p99 < 5 ms.
+//
+// A create is an HTTP request, JWT check, account read, validation, a
+// random token, and the insert; the raw baseline is only the insert, so the
+// ratio is the price of everything around it.
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/idgate/idgate/internal/ratelimit/memory"
+	"github.com/idgate/idgate/verifier"
+	vhttp "github.com/idgate/idgate/verifier/http"
+	vpostgres "github.com/idgate/idgate/verifier/postgres"
+)
+
+const (
+	concurrency = 32
+	creates     = 4000
+	gets        = 8000
+	warmup      = 200
+	// budget bounds the whole run (make bench runs every program).
+	budget = 80 * time.Second
+)
+
+type result struct {
+	perSecond float64
+	p50, p99  time.Duration
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("%10.0f %10s %10s", r.perSecond, r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond))
+}
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	if err := run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/lifecycle:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	dsn, drop, err := schema(ctx)
+	if err != nil {
+		fmt.Printf("bench/lifecycle: PostgreSQL unavailable, skipped (%v)\n", err)
+		return nil
+	}
+	defer drop()
+	store, err := vpostgres.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := store.Migrate(ctx); err != nil {
+		return err
+	}
+	acct, err := verifier.NewAccount("bench@example.com", "benchmark password", time.Now())
+	if err != nil {
+		return err
+	}
+	if err := store.CreateAccount(ctx, acct); err != nil {
+		return err
+	}
+	key, err := verifier.GenerateSigningKey()
+	if err != nil {
+		return err
+	}
+	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: []verifier.SigningKey{key}}, time.Now)
+	if err != nil {
+		return err
+	}
+	srv, err := vhttp.New(vhttp.Deps{
+		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second,
+			PublicURL: "https://verify.example.com", Plan: verifier.UnlimitedPlan},
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	base := "http://" + ln.Addr().String()
+	tok, err := auth.Issue(acct.ID)
+	if err != nil {
+		return err
+	}
+	bearer := "Bearer " + tok.Token
+
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency, MaxConnsPerHost: concurrency}}
+	defer client.CloseIdleConnections()
+	body := []byte(`{"external_id":"order-10423","requested_fields":["first_names","last_name"],"encryption_key_mode":"none","webhook_url":"https://shop.example.com/hooks","message":"Please verify your ID"}`)
+	var ids []string
+	var idsMu sync.Mutex
+	create := func(ctx context.Context) error {
+		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/verification", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", bearer)
+		var v struct{ ID string }
+		if err := call(client, req, http.StatusCreated, &v); err != nil {
+			return err
+		}
+		idsMu.Lock()
+		ids = append(ids, v.ID)
+		idsMu.Unlock()
+		return nil
+	}
+	var next atomic.Int64
+	get := func(ctx context.Context) error {
+		id := ids[int(next.Add(1))%len(ids)]
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/verification?id="+id, nil)
+		req.Header.Set("Authorization", bearer)
+		return call(client, req, http.StatusOK, nil)
+	}
+	raw := func(ctx context.Context) error { return rawInsert(ctx, pool, acct.ID) }
+
+	fmt.Printf("verification lifecycle on PostgreSQL, concurrency %d, GOMAXPROCS=%d (quotas unlimited, rate limits off)\n", concurrency, runtime.GOMAXPROCS(0))
+	fmt.Printf("%-34s %8s %10s %10s %10s\n", "scenario", "requests", "req/s", "p50", "p99")
+	results := map[string]result{}
+	for _, s := range []struct {
+		name string
+		n    int
+		conc int
+		op   func(context.Context) error
+	}{
+		{"raw INSERT (pgx, baseline)", creates, concurrency, raw},
+		{"POST /verification", creates, concurrency, create},
+		{"GET /verification?id=", gets, concurrency, get},
+		// One at a time: the latency of a read without queueing behind 31
+		// others for the machine's cores.
+		{"GET /verification?id= (conc 1)", gets / 4, 1, get},
+	} {
+		if _, err := measure(ctx, warmup, s.conc, s.op); err != nil {
+			return fmt.Errorf("%s warm-up: %w", s.name, err)
+		}
+		r, err := measure(ctx, s.n, s.conc, s.op)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		results[s.name] = r
+		fmt.Printf("%-34s %8d %s\n", s.name, s.n, r)
+	}
+	ratio := results["POST /verification"].perSecond / results["raw INSERT (pgx, baseline)"].perSecond
+	fmt.Printf("create / raw insert rate: %.2f (target ≥ 0.50)\n", ratio)
+	fmt.Printf("GET p99 at concurrency %d: %s, at concurrency 1: %s (target < 5ms)\n", concurrency,
+		results["GET /verification?id="].p99.Round(time.Microsecond), results["GET /verification?id= (conc 1)"].p99.Round(time.Microsecond))
+	return nil
+}
+
+// call sends req and checks the status, decoding the body into out if given.
+func call(client *http.Client, req *http.Request, want int, out any) error {
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("status %d: %s", resp.StatusCode, b)
+	}
+	if out != nil {
+		return json.Unmarshal(b, out)
+	}
+	return nil
+}
+
+// rawInsert is the baseline: one verification row as the store writes it,
+// with the same columns, and nothing else.
+func rawInsert(ctx context.Context, pool *pgxpool.Pool, accountID string) error {
+	tok := make([]byte, 32)
+	_, _ = rand.Read(tok)
+	now := time.Now().UTC()
+	_, err := pool.Exec(ctx, `INSERT INTO verifications (id, account_id, token_hash, status, type, options, external_id,
+		webhook_url, webhook_headers, message, lifetime_days, expires_at, created_at, updated_at)
+		VALUES ($1, $2, $3, 'pending', 'basic', $4, 'order-10423', 'https://shop.example.com/hooks', '{}', 'Please verify your ID', 14, $5, $6, $6)`,
+		uuid.NewString(), accountID, tok, `{"requested_fields":["first_names","last_name"],"encryption_key_mode":"none"}`,
+		now.AddDate(0, 0, 14), now)
+	return err
+}
+
+// measure runs op n times from conc workers.
+func measure(ctx context.Context, n, conc int, op func(context.Context) error) (result, error) {
+	lat := make([]time.Duration, n)
+	var idx atomic.Int64
+	var failed atomic.Pointer[error]
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(idx.Add(1)) - 1
+				if i >= n || failed.Load() != nil {
+					return
+				}
+				t := time.Now()
+				if err := op(ctx); err != nil {
+					failed.CompareAndSwap(nil, &err)
+					return
+				}
+				lat[i] = time.Since(t)
+			}
+		}()
+	}
+	wg.Wait()
+	if p := failed.Load(); p != nil {
+		return result{}, *p
+	}
+	elapsed := time.Since(start)
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration { return lat[int(p*float64(n-1))] }
+	return result{float64(n) / elapsed.Seconds(), pct(0.50), pct(0.99)}, nil
+}
+
+// schema makes a schema of its own on the local server (dropped at the
+// end) and returns a DSN for it whose pool has a connection per worker.
+func schema(ctx context.Context) (string, func(), error) {
+	base := os.Getenv("IDGATE_TEST_DATABASE_URL")
+	if base == "" {
+		base = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	admin, err := pgx.Connect(cctx, base)
+	if err != nil {
+		return "", nil, err
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "bench_lifecycle_" + hex.EncodeToString(b)
+	if _, err := admin.Exec(cctx, "CREATE SCHEMA "+name); err != nil {
+		admin.Close(ctx)
+		return "", nil, err
+	}
+	drop := func() {
+		_, _ = admin.Exec(context.Background(), "DROP SCHEMA "+name+" CASCADE")
+		admin.Close(context.Background())
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		drop()
+		return "", nil, errors.New("bad IDGATE_TEST_DATABASE_URL")
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	q.Set("pool_max_conns", fmt.Sprint(concurrency))
+	u.RawQuery = q.Encode()
+	return u.String(), drop, nil
+}
