@@ -1,0 +1,90 @@
+package verifier_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlite"
+)
+
+// TestSweeperRun: Run sweeps at once, logs what it expired, and returns
+// when its context ends (no waiting for the interval).
+func TestSweeperRun(t *testing.T) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if err := store.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clock := testkit.NewClock()
+	a, err := verifier.NewAccount("sweep@example.com", "correct horse battery", clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		now := clock.Now().UTC().Truncate(time.Microsecond)
+		v := verifier.Verification{ID: uuid.NewString(), AccountID: a.ID, TokenHash: []byte(uuid.NewString()),
+			Status: verifier.StatusPending, Type: verifier.TypeCore, LifetimeDays: 1,
+			ExpiresAt: now.Add(time.Duration(i) * 24 * time.Hour), CreatedAt: now, UpdatedAt: now}
+		if err := store.CreateVerification(ctx, v, verifier.Allowance{Limit: -1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs := &syncBuffer{}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		verifier.Sweeper{Store: store, Now: clock.Now, Interval: time.Hour, Log: slog.New(slog.NewTextHandler(logs, nil))}.Run(runCtx)
+	}()
+	// The first sweep runs at once; wait for its log line, not for time.
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "count=1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no sweep logged: %q", logs.String())
+		}
+		runtime.Gosched()
+	}
+	cancel()
+	<-done // Run returns when its context ends, without waiting an interval
+	clock.Advance(48 * time.Hour)
+	n, err := verifier.Sweeper{Store: store, Now: clock.Now, Batch: 1}.Sweep(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("batched sweep: %d %v", n, err)
+	}
+}
+
+// syncBuffer is written by Run's goroutine and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
