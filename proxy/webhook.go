@@ -78,7 +78,7 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	if subtle.ConstantTimeCompare([]byte(d.HeaderValue), []byte(st.WebhookHeaderValue)) != 1 {
 		return Applied{}, fmt.Errorf("apply webhook: %w: custom header %s missing or wrong", ErrWebhookAuth, st.WebhookHeader)
 	}
-	if err := VerifySignature([]byte(st.WebhookSecret), d.Signature, d.Body, s.now(), s.tolerance()); err != nil {
+	if err := verifySignature([]byte(st.WebhookSecret), d.Signature, d.Body, s.now(), s.tolerance()); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", err)
 	}
 	var b webhookBody

@@ -2,12 +2,10 @@ package proxytest
 
 import (
 	"bytes"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/idgate/idgate/verifier/webhook"
 	"io"
 	"log/slog"
 	"net"
@@ -238,13 +236,9 @@ func Result(requestID, externalID string, verification map[string]any) []byte {
 func NewRequestID() string { return uuid.NewString() }
 
 // Sign returns the Idgate-Signature of body at t with the store's secret,
-// as the verifier computes it.
+// made by the verifier's own signer.
 func (e *Env) Sign(hash string, body []byte, at time.Time) string {
-	ts := strconv.FormatInt(at.Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(e.Stores[hash].WebhookSecret))
-	mac.Write([]byte(ts + "."))
-	mac.Write(body)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
+	return webhook.Signature([][]byte{[]byte(e.Stores[hash].WebhookSecret)}, at, body)
 }
 
 // Deliver posts body to the store's webhook as the verifier would: the
