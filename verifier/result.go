@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/idgate/idgate/verifier/e2ee"
@@ -366,4 +368,36 @@ func sealingSession(ctx context.Context, keys PassphraseKeyStore, accountID stri
 		return nil, fmt.Errorf("passphrase key: %w", err)
 	}
 	return e2ee.NewPassphraseSession(k.Key)
+}
+
+// LogValue keeps personal data out of logs when an Outcome is logged: only
+// the verdicts and whether each optional check ran.
+func (o Outcome) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("face_match_score", string(o.FaceMatch.Tier)),
+		slog.Float64("face_match_confidence", o.FaceMatch.Confidence),
+		slog.Bool("review_requested", o.ReviewRequested),
+		slog.Bool("live", o.Live),
+		slog.Bool("license_appears_real", o.Document.AppearsReal()),
+		slog.Bool("ip_found", o.IP.Found),
+		slog.Bool("phone_ran", o.Phone != nil),
+		slog.Int("license_photo_bytes", len(o.LicensePhoto)),
+	)
+}
+
+// LogValue keeps personal data out of logs when a Payload is logged: the
+// request, the face score and the names of the members present.
+func (p Payload) LogValue() slog.Value {
+	fields := make([]string, 0, len(p.LicenseData))
+	for name := range p.LicenseData {
+		fields = append(fields, name)
+	}
+	sort.Strings(fields)
+	return slog.GroupValue(
+		slog.String("request_id", p.RequestID),
+		slog.String("face_match_score", string(p.Verification.FaceMatchScore)),
+		slog.Any("license_data_fields", fields),
+		slog.Bool("phone_verification", p.PhoneVerification != nil),
+		slog.Bool("license_photo", p.LicensePhoto != ""),
+	)
 }

@@ -12,11 +12,13 @@ import (
 	"errors"
 	"image/jpeg"
 	"image/png"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +28,7 @@ import (
 
 	"github.com/idgate/idgate/client"
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/rulesets"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/face/match"
@@ -668,4 +671,82 @@ func newAccount(t testing.TB, st verifier.Store) string {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// TestOutcomeAndPayloadLogRedacted: logging the flow's outcome or the
+// plaintext payload, even at debug level, writes none of the personal
+// values, but does write the verdicts.
+func TestOutcomeAndPayloadLogRedacted(t *testing.T) {
+	photo := headshot(t)
+	o := goodOutcome(t)
+	o.LicensePhoto = photo
+	v := withSettings(t, verifier.Settings{RequestedFields: []string{"first_names", "last_name", "dob", "document_number",
+		"address_line1", "address_city"}, PhoneVerification: true, IncludeLicensePhoto: true, EncryptionKeyMode: e2ee.ModeNone}, "")
+	p, _, err := verifier.BuildResult(v, o, resultNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	log.Debug("flow finished", "outcome", o, "payload", p)
+	log.Debug("flow finished", slog.Any("outcome", &o))
+	for _, n := range personalNeedles(photo) {
+		if n.in(buf.Bytes()) {
+			t.Errorf("log holds %s:\n%s", n.name, buf.Bytes())
+		}
+	}
+	for _, want := range []string{`"face_match_score":"definite_match"`, `"request_id":"` + v.ID + `"`, `"license_photo_bytes":` + strconv.Itoa(len(photo)),
+		`"license_data_fields":["address_city","address_line1","dob","document_number","first_names","last_name"]`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, buf.Bytes())
+		}
+	}
+}
+
+// TestResultsMeetRulesets: the storefront's rulesets read our payloads
+// (sealed or not) as intended: the verification object is never encrypted.
+func TestResultsMeetRulesets(t *testing.T) {
+	_, pubPEM, _ := encryptionKeys(t)
+	strict := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierLikelyMatch, RequireOver21: true}
+	tests := []struct {
+		name string
+		edit func(o *verifier.Outcome)
+		want []rulesets.Code
+	}{
+		{"everything passes", nil, nil},
+		{"inconclusive, sent to review", func(o *verifier.Outcome) {
+			o.FaceMatch, o.ReviewRequested = match.Result{Tier: match.PossibleMatch, Confidence: 0.6, Cosine: 0.4}, true
+		}, []rulesets.Code{rulesets.CodeFaceMatchUndetermined, rulesets.CodeFaceMatchUndetermined, rulesets.CodeFaceMatchBelowMinimum}},
+		{"expired and under 21", func(o *verifier.Outcome) {
+			o.License = testLicense(t, license.Date{Year: 2007, Month: 1, Day: 1}, license.Date{Year: 2026, Month: 1, Day: 1})
+		}, []rulesets.Code{rulesets.CodeLicenseExpired, rulesets.CodeUnder21}},
+		{"not live, document doubtful", func(o *verifier.Outcome) { o.Live, o.Document.BarcodeValid = false, false },
+			[]rulesets.Code{rulesets.CodeLicenseNotAuthentic, rulesets.CodeSelfieNotLive}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := goodOutcome(t)
+			if tc.edit != nil {
+				tc.edit(&o)
+			}
+			v := withSettings(t, verifier.Settings{RequestedFields: []string{"dob"}, EncryptionKeyMode: e2ee.ModeCustom,
+				EncryptionKey: pubPEM}, "")
+			p, _, err := verifier.BuildResult(v, o, resultNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sealed, err := verifier.SealResult(context.Background(), nil, v, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := strict.Evaluate(sealed)
+			var got []rulesets.Code
+			for _, r := range d.Reasons {
+				got = append(got, r.Code)
+			}
+			if !reflect.DeepEqual(got, tc.want) || d.Pass != (len(tc.want) == 0) {
+				t.Errorf("decision %+v, want reasons %v", d, tc.want)
+			}
+		})
+	}
 }
