@@ -14,7 +14,9 @@ func TestDocumentIsValidOpenAPI3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"/auth", "/me", "/integration-key", "/healthz", "/readyz", "/metrics", "/openapi.json"} {
+	for _, p := range []string{"/auth", "/me", "/integration-key", "/healthz", "/readyz", "/metrics", "/openapi.json",
+		"/verification", "/create-verification", "/verification/cancel", "/verifications", "/quota",
+		"/templates", "/templates/{id}", "/passphrase-keys", "/passphrase-keys/{id}", "/v/{token}"} {
 		if doc.Paths.Value(p) == nil {
 			t.Errorf("path %s missing", p)
 		}
