@@ -8,10 +8,13 @@
 //                                        boxes + 6 keypoints), with mesh and
 //                                        iris (468+10 points, angles, scores)
 //                                        and with mesh but no iris (468)
+//   node reference.js iris IMG...         Human's iris model alone on each
+//                                        face's two eye crops (boxes and
+//                                        raw outputs)
 //   node reference.js descriptor IMG...   face-api 128-D descriptor of the
 //                                        whole image (already a face crop)
 //   node reference.js bench N FRAME FACE  milliseconds per frame (detector +
-//                                        mesh) and per descriptor
+//                                        mesh, and + iris) and per descriptor
 //
 // Images are decoded with jpeg-js / pngjs to RGB so both sides see pixels
 // from a plain decoder.
@@ -83,9 +86,10 @@ function fileRouter(tf) {
 const round = (v) => Math.round(v * 1e4) / 1e4;
 const roundAll = (a) => (Array.isArray(a) ? a.map(roundAll) : round(a));
 
-async function human(files) {
-  const { Human } = require(path.join(__dirname, 'node_modules/@vladmandic/human/dist/human.node-wasm.js')) // its "exports" map lacks "./" keys;
-  const base = {
+// humanBase is the Human configuration every mode shares: wasm backend,
+// models from modelsDir, no caching or warm-up, everything but faces off.
+function humanBase() {
+  return {
     backend: 'wasm',
     wasmPath: `${path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist')}/`,
     modelBasePath: `file://${path.join(modelsDir, 'human')}/`,
@@ -100,7 +104,12 @@ async function human(files) {
     object: { enabled: false },
     segmentation: { enabled: false },
   };
-  const face = (mesh, iris = mesh) => ({
+}
+
+// humanFace is the face configuration: detector as the Go side runs it,
+// mesh and iris as asked, passive scores with the mesh.
+function humanFace(mesh, iris = mesh, scores = mesh) {
+  return {
     enabled: true,
     detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 10, minConfidence: 0.2, iouThreshold: 0.1, return: false },
     mesh: { enabled: mesh, modelPath: 'facemesh.json' },
@@ -108,9 +117,15 @@ async function human(files) {
     attention: { enabled: false },
     description: { enabled: false },
     emotion: { enabled: false },
-    antispoof: { enabled: mesh, modelPath: 'antispoof.json' },
-    liveness: { enabled: mesh, modelPath: 'liveness.json' },
-  });
+    antispoof: { enabled: scores, modelPath: 'antispoof.json' },
+    liveness: { enabled: scores, modelPath: 'liveness.json' },
+  };
+}
+
+async function human(files) {
+  const { Human } = require(path.join(__dirname, 'node_modules/@vladmandic/human/dist/human.node-wasm.js')); // its "exports" map lacks "./" keys
+  const base = humanBase();
+  const face = humanFace;
   const detectorOnly = new Human({ ...base, face: face(false) });
   fileRouter(detectorOnly.tf);
   await detectorOnly.load();
@@ -146,6 +161,45 @@ async function human(files) {
   return out;
 }
 
+// iris runs Human's iris model on its own: for each face Human finds (mesh
+// without iris), each eye is cut as the square around its corner points
+// (mesh 33/133 and 263/362) enlarged 2.3 times, resized to 64x64 with
+// tf.image.cropAndResize and scaled to 0..1; the image-right eye is
+// mirrored, as the model is trained on the other. Prints each crop's box
+// (normalised y0, x0, y1, x1) and the model's raw outputs, so the Go side
+// can feed the same crop and compare number for number.
+async function iris(files) {
+  const { Human } = require(path.join(__dirname, 'node_modules/@vladmandic/human/dist/human.node-wasm.js'));
+  const h = new Human({ ...humanBase(), face: humanFace(true, false) });
+  fileRouter(h.tf);
+  await h.load();
+  const { tf } = h;
+  const model = await tf.loadGraphModel(`file://${path.join(modelsDir, 'human', 'iris.json')}`);
+  const out = {};
+  for (const file of files) {
+    const { rgb, width, height } = decode(file);
+    const input = tf.tensor4d(rgb, [1, height, width, 3], 'float32');
+    const res = await h.detect(input);
+    out[path.basename(file)] = res.face.map((f) => [[33, 133, false], [263, 362, true]].map(([a, b, flip]) => {
+      const [ax, ay] = f.mesh[a];
+      const [bx, by] = f.mesh[b];
+      const cx = (ax + bx) / 2;
+      const cy = (ay + by) / 2;
+      const half = (2.3 * Math.max(Math.abs(bx - ax), Math.abs(by - ay))) / 2;
+      const box = [(cy - half) / height, (cx - half) / width, (cy + half) / height, (cx + half) / width].map((v) => Math.round(v * 1e6) / 1e6);
+      const outputs = tf.tidy(() => {
+        let crop = tf.div(tf.image.cropAndResize(input, [box], [0], [64, 64]), 255);
+        if (flip) crop = tf.image.flipLeftRight(crop);
+        const r = model.execute(crop);
+        return (Array.isArray(r) ? r : [r]).map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()).map((v) => Math.round(v * 100) / 100) }));
+      });
+      return { box, flip, outputs };
+    }));
+    input.dispose();
+  }
+  return out;
+}
+
 async function descriptor(files) {
   const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
   await faceapi.tf.setBackend('wasm');
@@ -162,8 +216,9 @@ async function descriptor(files) {
   return out;
 }
 
-// bench times, after warm-up, Human's per-frame analysis (detector + mesh,
-// as the Go engine runs it) on FRAME and face-api's descriptor on FACE.
+// bench times, after warm-up, Human's per-frame analysis on FRAME as the
+// Go engine runs it — detector + mesh, and detector + mesh + iris (what
+// liveness needs per frame) — and face-api's descriptor on FACE.
 async function bench([iterations, frame, face]) {
   const n = Number(iterations) || 20;
   const timeIt = async (fn) => {
@@ -173,49 +228,29 @@ async function bench([iterations, frame, face]) {
     return Number(process.hrtime.bigint() - t0) / 1e6 / n;
   };
   const { Human } = require(path.join(__dirname, 'node_modules/@vladmandic/human/dist/human.node-wasm.js'));
-  const h = new Human({
-    backend: 'wasm',
-    wasmPath: `${path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist')}/`,
-    modelBasePath: `file://${path.join(modelsDir, 'human')}/`,
-    warmup: 'none',
-    cacheSensitivity: 0,
-    filter: { enabled: false },
-    gesture: { enabled: false },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    segmentation: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 10, minConfidence: 0.2, iouThreshold: 0.1 },
-      mesh: { enabled: true, modelPath: 'facemesh.json' },
-      iris: { enabled: false },
-      attention: { enabled: false },
-      description: { enabled: false },
-      emotion: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-    },
-  });
+  const h = new Human({ ...humanBase(), face: humanFace(true, false, false) });
   fileRouter(h.tf);
   await h.load();
+  const hIris = new Human({ ...humanBase(), face: humanFace(true, true, false) });
+  await hIris.load();
   const f = decode(frame);
   const frameT = h.tf.tensor4d(f.rgb, [1, f.height, f.width, 3], 'float32');
   const frameMs = await timeIt(async () => { await h.detect(frameT); });
+  const frameIrisMs = await timeIt(async () => { await hIris.detect(frameT); });
   const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
   await faceapi.tf.setBackend('wasm');
   await faceapi.nets.faceRecognitionNet.loadFromDisk(path.join(modelsDir, 'face-api'));
   const c = decode(face);
   const faceT = faceapi.tf.tensor3d(c.rgb, [c.height, c.width, 3], 'float32');
   const descriptorMs = await timeIt(async () => { await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(faceT); });
-  return { iterations: n, frameMs, descriptorMs };
+  return { iterations: n, frameMs, frameIrisMs, descriptorMs };
 }
 
 async function main() {
   const [cmd, ...files] = process.argv.slice(2);
-  const run = { human, descriptor, bench }[cmd];
+  const run = { human, iris, descriptor, bench }[cmd];
   if (!run || files.length === 0) {
-    process.stderr.write('usage: reference.js human|descriptor IMG... | bench N FRAME FACE\n');
+    process.stderr.write('usage: reference.js human|iris|descriptor IMG... | bench N FRAME FACE\n');
     process.exit(2);
   }
   const out = await run(files);

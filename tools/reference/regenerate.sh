@@ -11,12 +11,12 @@ out="$root/verifier/face/testdata/reference"
 cd "$here"
 [ -d node_modules ] || npm ci --no-audit --no-fund
 mkdir -p "$out"
-node reference.js human \
-  "$faces/groups/bbt4.jpg" "$faces/groups/bbt2.jpg" "$faces/groups/neutral.jpg" \
-  "$faces/reference/face1.png" "$faces/labeled/raj/raj1.png" "$faces/labeled/penny/penny2.png" \
-  > "$out/human.json"
+images=("$faces/groups/bbt4.jpg" "$faces/groups/bbt2.jpg" "$faces/groups/neutral.jpg"
+  "$faces/reference/face1.png" "$faces/labeled/raj/raj1.png" "$faces/labeled/penny/penny2.png")
+node reference.js human "${images[@]}" > "$out/human.json"
+node reference.js iris "${images[@]}" > "$out/iris.json"
 # A tight face crop on which BlazeFace misses (verifier/face margin.go).
 node reference.js human "$faces/labeled/leonard/leonard5.png" > "$out/human_tight.json"
 node reference.js descriptor "$faces/reference/face1.png" "$faces/reference/face2.png" \
   "$faces"/labeled/*/*.png > "$out/descriptor.json"
-echo "wrote $out/human.json $out/human_tight.json $out/descriptor.json"
+echo "wrote $out/human.json $out/iris.json $out/human_tight.json $out/descriptor.json"
