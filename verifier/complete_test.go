@@ -366,3 +366,57 @@ func FuzzSetFaceVerdict(f *testing.F) {
 		}
 	})
 }
+
+// TestCompleteConcurrent: several completions racing (a double submit, two
+// instances) end with exactly one winner, one stored result and one
+// webhook; the others get the 409 error.
+func TestCompleteConcurrent(t *testing.T) {
+	onBackends(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		f := newFlow(t, b.store, slog.New(slog.DiscardHandler), webhooktest.Always(200))
+		v := f.start(verifier.Options{}, "")
+		const racers = 4
+		type outcome struct {
+			result []byte
+			err    error
+		}
+		outcomes := make(chan outcome, racers)
+		good := goodOutcome(t)
+		for range racers {
+			go func() {
+				done, err := verifier.Complete(ctx, b.store, f.clock.Now(), f.account, v.ID, good)
+				outcomes <- outcome{done.Result, err}
+			}()
+		}
+		var won []byte
+		for range racers {
+			o := <-outcomes
+			err, res := o.err, o.result
+			switch {
+			case err == nil && won == nil:
+				won = res
+			case err == nil:
+				t.Error("two completions succeeded")
+			case !errors.Is(err, verifier.ErrInvalidTransition):
+				t.Errorf("losing completion: %v, want ErrInvalidTransition", err)
+			}
+		}
+		if won == nil {
+			t.Fatal("no completion succeeded")
+		}
+		stored, err := b.store.GetVerification(ctx, f.account, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(stored.Result, won) {
+			t.Error("stored result is not the winner's")
+		}
+		reqs := f.deliver(1)
+		if _, err := f.worker.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.receiver.Requests()); n != 1 || !bytes.Equal(reqs[0].Body, won) {
+			t.Errorf("%d webhooks; want exactly the winner's", n)
+		}
+	})
+}
