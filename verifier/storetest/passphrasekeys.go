@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -39,7 +40,7 @@ func testPassphraseKeys(t *testing.T, s verifier.PassphraseKeyStore, st verifier
 		t.Parallel()
 		a := mustAccount(t, st)
 		k1, k2 := newPassphraseKey(a.ID), newPassphraseKey(a.ID)
-		k2.CreatedAt = base.Add(1)
+		k2.CreatedAt = base.Add(time.Second) // more than the microsecond the stores keep
 		k2.Key.Name = "Second"
 		for _, k := range []verifier.PassphraseKey{k2, k1} {
 			if err := s.CreatePassphraseKey(ctx, k); err != nil {
