@@ -26,8 +26,11 @@ const (
 	CodeSelfieNotLive         Code = "selfie_not_live"
 	CodeFaceMatchUndetermined Code = "face_match_undetermined"
 	CodeFaceMatchBelowMinimum Code = "face_match_below_minimum"
-	CodeUnder18               Code = "under_18"
-	CodeUnder21               Code = "under_21"
+	// CodeFaceMatchRejected: a person reviewed an inconclusive match and
+	// decided the faces differ.
+	CodeFaceMatchRejected Code = "face_match_rejected"
+	CodeUnder18           Code = "under_18"
+	CodeUnder21           Code = "under_21"
 )
 
 // Verification member names, as the interface spec writes them.
@@ -96,24 +99,30 @@ func (r Ruleset) evaluate(v map[string]json.RawMessage) []Reason {
 }
 
 // faceMatch checks the tier. face_match_score decides (the spec says to base
-// business logic on it); the verifier's boolean is read only for its
-// `undetermined` value, which never passes a tier, and must be well formed.
-// manual_review_requested true means the match was inconclusive, so it fails
-// the same way; that member is optional and absent means false.
+// business logic on it); the verifier's boolean must be well formed and its
+// `undetermined` value (an inconclusive match awaiting review) never passes.
+// When manual_review_requested is true a person compared the images after an
+// inconclusive match, and their verdict, the boolean, replaces the score:
+// true passes, false fails with face_match_rejected. That member is optional
+// and absent means false.
 func (r Ruleset) faceMatch(reasons []Reason, v map[string]json.RawMessage) []Reason {
-	switch val, present := member(v, fieldFaceMatches); {
+	verdict, present := member(v, fieldFaceMatches)
+	switch {
 	case !present:
 		reasons = append(reasons, Reason{CodeFieldMissing, fieldFaceMatches})
-	case val == "undetermined":
+	case verdict == "undetermined":
 		reasons = append(reasons, Reason{CodeFaceMatchUndetermined, fieldFaceMatches})
-	case val != true && val != false:
+	case verdict != true && verdict != false:
 		reasons = append(reasons, Reason{CodeFieldInvalid, fieldFaceMatches})
 	}
 
 	if val, present := member(v, fieldManualReview); present {
 		switch val {
 		case true:
-			reasons = append(reasons, Reason{CodeFaceMatchUndetermined, fieldManualReview})
+			if verdict == false {
+				reasons = append(reasons, Reason{CodeFaceMatchRejected, fieldFaceMatches})
+			}
+			return reasons
 		case false:
 		default:
 			reasons = append(reasons, Reason{CodeFieldInvalid, fieldManualReview})

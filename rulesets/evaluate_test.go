@@ -104,10 +104,12 @@ func expected(r Ruleset, p payload) []Reason {
 		case undetermined:
 			want = append(want, Reason{CodeFaceMatchUndetermined, fieldFaceMatches})
 		}
-		if p.manual == isTrue {
-			want = append(want, Reason{CodeFaceMatchUndetermined, fieldManualReview})
-		}
 		switch {
+		case p.manual == isTrue:
+			// Reviewed: the person's verdict replaces the score.
+			if p.face == isFalse {
+				want = append(want, Reason{CodeFaceMatchRejected, fieldFaceMatches})
+			}
 		case p.score == "":
 			want = append(want, Reason{CodeFieldMissing, fieldFaceScore})
 		case p.score == "great_match":
@@ -301,7 +303,7 @@ func TestDecisionJSON(t *testing.T) {
 var knownCodes = map[Code]bool{
 	CodeResultMalformed: true, CodeRulesetInvalid: true, CodeFieldMissing: true, CodeFieldInvalid: true,
 	CodeLicenseNotAuthentic: true, CodeLicenseExpired: true, CodeSelfieNotLive: true,
-	CodeFaceMatchUndetermined: true, CodeFaceMatchBelowMinimum: true, CodeUnder18: true, CodeUnder21: true,
+	CodeFaceMatchUndetermined: true, CodeFaceMatchBelowMinimum: true, CodeFaceMatchRejected: true, CodeUnder18: true, CodeUnder21: true,
 }
 
 // FuzzEvaluate: any bytes under any ruleset give a consistent decision with

@@ -708,20 +708,24 @@ func TestOutcomeAndPayloadLogRedacted(t *testing.T) {
 func TestResultsMeetRulesets(t *testing.T) {
 	_, pubPEM, _ := encryptionKeys(t)
 	strict := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierLikelyMatch, RequireOver21: true}
+	toReview := func(o *verifier.Outcome) {
+		o.FaceMatch, o.ReviewRequested = match.Result{Tier: match.PossibleMatch, Confidence: 0.6, Cosine: 0.4}, true
+	}
 	tests := []struct {
-		name string
-		edit func(o *verifier.Outcome)
-		want []rulesets.Code
+		name    string
+		edit    func(o *verifier.Outcome)
+		verdict *bool // a reviewer's decision, applied as DecideReview does
+		want    []rulesets.Code
 	}{
-		{"everything passes", nil, nil},
-		{"inconclusive, sent to review", func(o *verifier.Outcome) {
-			o.FaceMatch, o.ReviewRequested = match.Result{Tier: match.PossibleMatch, Confidence: 0.6, Cosine: 0.4}, true
-		}, []rulesets.Code{rulesets.CodeFaceMatchUndetermined, rulesets.CodeFaceMatchUndetermined, rulesets.CodeFaceMatchBelowMinimum}},
+		{"everything passes", nil, nil, nil},
+		{"inconclusive, sent to review", toReview, nil, []rulesets.Code{rulesets.CodeFaceMatchUndetermined}},
+		{"reviewed and approved", toReview, ptr(true), nil},
+		{"reviewed and rejected", toReview, ptr(false), []rulesets.Code{rulesets.CodeFaceMatchRejected}},
 		{"expired and under 21", func(o *verifier.Outcome) {
 			o.License = testLicense(t, license.Date{Year: 2007, Month: 1, Day: 1}, license.Date{Year: 2026, Month: 1, Day: 1})
-		}, []rulesets.Code{rulesets.CodeLicenseExpired, rulesets.CodeUnder21}},
+		}, nil, []rulesets.Code{rulesets.CodeLicenseExpired, rulesets.CodeUnder21}},
 		{"not live, document doubtful", func(o *verifier.Outcome) { o.Live, o.Document.BarcodeValid = false, false },
-			[]rulesets.Code{rulesets.CodeLicenseNotAuthentic, rulesets.CodeSelfieNotLive}},
+			nil, []rulesets.Code{rulesets.CodeLicenseNotAuthentic, rulesets.CodeSelfieNotLive}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -738,6 +742,11 @@ func TestResultsMeetRulesets(t *testing.T) {
 			sealed, err := verifier.SealResult(context.Background(), nil, v, p)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.verdict != nil {
+				if sealed, err = verifier.SetFaceVerdict(sealed, *tc.verdict); err != nil {
+					t.Fatal(err)
+				}
 			}
 			d := strict.Evaluate(sealed)
 			var got []rulesets.Code
