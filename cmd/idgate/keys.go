@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/idgate/idgate/verifier/e2ee"
 )
@@ -56,7 +61,7 @@ func runKeysFingerprint(_ context.Context, args []string, stdin io.Reader, stdou
 // never leaves it, and prints the public part (name, public key, Argon2id
 // salt and costs). The API that stores it is not built yet; this output is
 // the body it will take.
-func runKeysPassphraseCreate(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runKeysPassphraseCreate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("keys passphrase create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("name", "", "label of the key (required)")
@@ -64,12 +69,19 @@ func runKeysPassphraseCreate(_ context.Context, args []string, _ io.Reader, stdo
 	memory := fs.Uint("memory-kib", e2ee.DefaultMemoryKiB, "Argon2id memory in KiB")
 	iterations := fs.Uint("iterations", e2ee.DefaultIterations, "Argon2id passes")
 	parallelism := fs.Uint("parallelism", e2ee.DefaultParallelism, "Argon2id lanes")
+	upload := fs.String("upload", "", "verifier base URL: POST the public part to /passphrase-keys with the bearer token in $IDGATE_TOKEN and print the stored key (with its id)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *name == "" || fs.NArg() != 0 {
 		fs.Usage()
 		return errors.New("--name is required and no arguments are taken")
+	}
+	// The token comes from the environment, never a flag: flags end up in
+	// shell history and ps output.
+	token := os.Getenv("IDGATE_TOKEN")
+	if *upload != "" && token == "" {
+		return errors.New("--upload needs an access token in IDGATE_TOKEN (from POST /auth)")
 	}
 	if *memory > e2ee.MaxMemoryKiB || *iterations > e2ee.MaxIterations || *parallelism > e2ee.MaxParallelism {
 		return fmt.Errorf("Argon2id costs above m=%d KiB t=%d p=%d", e2ee.MaxMemoryKiB, e2ee.MaxIterations, e2ee.MaxParallelism)
@@ -89,7 +101,43 @@ func runKeysPassphraseCreate(_ context.Context, args []string, _ io.Reader, stdo
 	if err != nil {
 		return err
 	}
-	return printKeyJSON(stdout, key)
+	if *upload == "" {
+		return printKeyJSON(stdout, key)
+	}
+	stored, err := uploadPassphraseKey(ctx, *upload, token, key)
+	if err != nil {
+		return err
+	}
+	return printKeyJSON(stdout, stored)
+}
+
+// uploadPassphraseKey sends only the public part (the passphrase and the
+// private key never leave this machine) and returns what the server stored.
+func uploadPassphraseKey(ctx context.Context, baseURL, token string, key e2ee.PassphraseKey) (json.RawMessage, error) {
+	body, err := json.Marshal(key)
+	if err != nil {
+		return nil, fmt.Errorf("upload passphrase key: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(baseURL, "/")+"/passphrase-keys", bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("upload passphrase key: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("upload passphrase key: %w", err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("upload passphrase key: %w", err)
+	}
+	if resp.StatusCode != http.StatusCreated {
+		return nil, fmt.Errorf("upload passphrase key: %s: %s", resp.Status, out)
+	}
+	return out, nil
 }
 
 func printKeyJSON(w io.Writer, v any) error {

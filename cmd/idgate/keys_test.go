@@ -6,6 +6,8 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -92,4 +94,53 @@ func TestKeysPassphraseCreateRefuses(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q (want %q)", tc.name, code, out, errOut, tc.want)
 		}
 	}
+}
+
+// --upload sends the public part to a running verifier with the token from
+// IDGATE_TOKEN; the stored key (with its id) is printed and listed.
+func TestKeysPassphraseCreateUploads(t *testing.T) {
+	inTempDir(t)
+	base, lines, stop := startServe(t)
+	defer stop()
+	var demoPassword string
+	for _, l := range lines {
+		if _, after, ok := strings.Cut(l, "demo account created: email demo@idgate.local password "); ok {
+			demoPassword = after
+		}
+	}
+	if demoPassword == "" {
+		t.Fatalf("no demo password in %q", lines)
+	}
+	code, token := signIn(t, base, "demo@idgate.local", demoPassword)
+	if code != 200 {
+		t.Fatalf("sign in: %d", code)
+	}
+	passFile := decryptTestFile(t, "pass", []byte("a long enough passphrase\n"))
+
+	t.Setenv("IDGATE_TOKEN", "")
+	if code, _, errOut := runIdgate(t, "", "keys", "passphrase", "create", "--name", "laptop", "--passphrase-file", passFile, "--upload", base); code == 0 || !strings.Contains(errOut, "IDGATE_TOKEN") {
+		t.Fatalf("upload without token: exit %d, %s", code, errOut)
+	}
+
+	t.Setenv("IDGATE_TOKEN", token)
+	code, out, errOut := runIdgate(t, "", "keys", "passphrase", "create", "--name", "laptop", "--passphrase-file", passFile, "--upload", base)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var stored struct{ ID, Name string }
+	if err := json.Unmarshal([]byte(out), &stored); err != nil || stored.ID == "" || stored.Name != "laptop" {
+		t.Fatalf("stored key %q: %v", out, err)
+	}
+	req, _ := http.NewRequest("GET", base+"/passphrase-keys", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	listed, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(listed), stored.ID) {
+		t.Fatalf("list: %d %s", resp.StatusCode, listed)
+	}
+	http.DefaultClient.CloseIdleConnections()
 }
