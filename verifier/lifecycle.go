@@ -25,19 +25,26 @@ func (s *Verifications) List(ctx context.Context, accountID string, f Verificati
 	return p, nil
 }
 
-// transition moves a verification to status `to` through the store's
-// updater: one transaction, checked by Transition (ErrInvalidTransition
-// otherwise). edit may set more fields on the way.
-func (s *Verifications) transition(ctx context.Context, accountID, id string, to Status, edit func(v *Verification, now time.Time)) (Verification, error) {
+// Step decides, inside the transaction, where a verification goes next
+// from its current state: the status to move to, after setting any fields
+// that go with it, or "" to leave it as it is.
+type Step func(v *Verification, now time.Time) (Status, error)
+
+// Transition is the one way a verification changes status: in one
+// transaction (Store.UpdateVerification), step picks the new status, which
+// must be allowed by the state machine (ErrInvalidTransition otherwise, and
+// nothing is written); UpdatedAt is set from the injected clock.
+func (s *Verifications) Transition(ctx context.Context, accountID, id string, step Step) (Verification, error) {
 	return s.Store.UpdateVerification(ctx, accountID, id, func(v *Verification) error {
 		now := s.Now().UTC().Truncate(time.Microsecond)
+		to, err := step(v, now)
+		if err != nil || to == "" {
+			return err
+		}
 		if err := Transition(v.Status, to); err != nil {
 			return err
 		}
 		v.Status, v.UpdatedAt = to, now
-		if edit != nil {
-			edit(v, now)
-		}
 		return nil
 	})
 }
@@ -45,7 +52,7 @@ func (s *Verifications) transition(ctx context.Context, accountID, id string, to
 // Cancel ends a pending or started verification, releasing its slot; any
 // other status is ErrInvalidTransition. Canceled ones send no webhook.
 func (s *Verifications) Cancel(ctx context.Context, accountID, id string) (Verification, error) {
-	v, err := s.transition(ctx, accountID, id, StatusCanceled, nil)
+	v, err := s.Transition(ctx, accountID, id, func(*Verification, time.Time) (Status, error) { return StatusCanceled, nil })
 	if err != nil {
 		return Verification{}, fmt.Errorf("cancel verification: %w", err)
 	}
@@ -83,24 +90,17 @@ func (s *Verifications) Open(ctx context.Context, token string) (Verification, e
 	if v.Status != StatusPending && v.Status != StatusStarted {
 		return v, nil
 	}
-	v, err = s.Store.UpdateVerification(ctx, v.AccountID, v.ID, func(v *Verification) error {
-		now := s.Now().UTC().Truncate(time.Microsecond)
-		to := v.Status
+	v, err = s.Transition(ctx, v.AccountID, v.ID, func(v *Verification, now time.Time) (Status, error) {
 		switch {
 		case v.Status != StatusPending && v.Status != StatusStarted:
-			return nil // changed since the read; show what it is now
+			return "", nil // changed since the read; show what it is now
 		case !now.Before(v.ExpiresAt):
-			to = StatusExpired
+			return StatusExpired, nil
 		case v.Status == StatusPending:
-			to, v.StartedAt = StatusStarted, now
-		default:
-			return nil
+			v.StartedAt = now
+			return StatusStarted, nil
 		}
-		if err := Transition(v.Status, to); err != nil {
-			return err
-		}
-		v.Status, v.UpdatedAt = to, now
-		return nil
+		return "", nil // started already: later opens change nothing
 	})
 	if errors.Is(err, ErrNotFound) {
 		return Verification{}, ErrUnknownLink // deleted since the read

@@ -13,13 +13,14 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-// finish moves a started verification to status through the store's
-// updater (the end-user flow that will do this is a later issue).
+// finish moves a started verification to status through the domain's one
+// transition function (the end-user flow that will do this is a later
+// issue).
 func finish(t *testing.T, h *harness, accountID, id string, to verifier.Status, result string) {
 	t.Helper()
-	_, err := h.srv.verifications.Store.UpdateVerification(context.Background(), accountID, id, func(v *verifier.Verification) error {
-		v.Status, v.CompletedAt, v.Result, v.UpdatedAt = to, h.clock.Now(), json.RawMessage(result), h.clock.Now()
-		return nil
+	_, err := h.srv.verifications.Transition(context.Background(), accountID, id, func(v *verifier.Verification, now time.Time) (verifier.Status, error) {
+		v.CompletedAt, v.Result = now, json.RawMessage(result)
+		return to, nil
 	})
 	if err != nil {
 		t.Fatal(err)
