@@ -156,9 +156,9 @@ func (s *Verifications) template(ctx context.Context, accountID, id string) (Tem
 func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID string, o Options, final bool) (Settings, error) {
 	o.checkShape(fe, s.CheckHeaders)
 	st := Settings{
-		PhoneVerification: flag(o.PhoneVerification), AddressVerification: flag(o.AddressVerification),
-		LocationConsistency: flag(o.LocationConsistency), IncludeLicensePhoto: flag(o.IncludeLicensePhoto),
-		FrontBarcodeMatch: flag(o.FrontBarcodeMatch),
+		PhoneVerification: isSet(o.PhoneVerification), AddressVerification: isSet(o.AddressVerification),
+		LocationConsistency: isSet(o.LocationConsistency), IncludeLicensePhoto: isSet(o.IncludeLicensePhoto),
+		FrontBarcodeMatch: isSet(o.FrontBarcodeMatch),
 	}
 	if o.RequestedFields != nil && len(*o.RequestedFields) > 0 {
 		st.RequestedFields = *o.RequestedFields

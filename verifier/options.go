@@ -137,7 +137,7 @@ func (f fieldErrors) err() error {
 	return &ValidationError{Fields: f}
 }
 
-func flag(b *bool) bool { return b != nil && *b }
+func isSet(b *bool) bool { return b != nil && *b }
 
 // checkShape validates what can be checked without the store or the
 // template: field names, the not-yet-supported switch, URLs, headers,
@@ -156,7 +156,7 @@ func (o Options) checkShape(fe *fieldErrors, headers func(map[string]string) []F
 			seen[name] = true
 		}
 	}
-	if flag(o.FrontBarcodeMatch) {
+	if isSet(o.FrontBarcodeMatch) {
 		fe.add("front_barcode_match", "not_supported", "not yet supported: the front-versus-barcode check is not built yet")
 	}
 	if o.WebhookURL != nil && *o.WebhookURL != "" {
