@@ -189,18 +189,20 @@ func mustAccountID(t *testing.T, h *harness, bearer string) string {
 // TestCreateDerivesTypeOverHTTP spot-checks the derivation through the API
 // (the full table is verifier.TestDeriveType).
 func TestCreateDerivesTypeOverHTTP(t *testing.T) {
-	h := newHarness(t)
-	_, bearer := h.owner()
-	for body, want := range map[string]verifier.Type{
-		`{}`:                            verifier.TypeCore,
-		`{"location_consistency":true}`: verifier.TypeBasic,
-		`{"requested_fields":["address_city"],"encryption_key_mode":"none"}`:                   verifier.TypeBasic,
-		`{"requested_fields":["address_city","real_id"],"encryption_key_mode":"none"}`:         verifier.TypeFull,
-		`{"address_verification":true}`:                                                        verifier.TypeFull,
-		`{"phone_verification":true,"encryption_key_mode":"none","location_consistency":true}`: verifier.TypeFull,
-	} {
-		if v := h.create(bearer, body); v.Type != want {
-			t.Errorf("%s: type %s, want %s", body, v.Type, want)
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+		h := newHarnessOn(t, open(t))
+		_, bearer := h.owner()
+		for body, want := range map[string]verifier.Type{
+			`{}`:                            verifier.TypeCore,
+			`{"location_consistency":true}`: verifier.TypeBasic,
+			`{"requested_fields":["address_city"],"encryption_key_mode":"none"}`:                   verifier.TypeBasic,
+			`{"requested_fields":["address_city","real_id"],"encryption_key_mode":"none"}`:         verifier.TypeFull,
+			`{"address_verification":true}`:                                                        verifier.TypeFull,
+			`{"phone_verification":true,"encryption_key_mode":"none","location_consistency":true}`: verifier.TypeFull,
+		} {
+			if v := h.create(bearer, body); v.Type != want {
+				t.Errorf("%s: type %s, want %s", body, v.Type, want)
+			}
 		}
-	}
+	})
 }
