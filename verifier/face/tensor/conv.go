@@ -27,6 +27,10 @@ type ConvParams struct {
 	DilH, DilW       int
 	Pad              Padding
 	Act              Activation
+	// Residual, if set, is added element-wise after the bias and before
+	// the activation (a residual block's shortcut fused into its last
+	// convolution); it must have the output's shape.
+	Residual *Tensor
 }
 
 func (p ConvParams) norm() ConvParams {
@@ -89,6 +93,9 @@ func Conv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p ConvParams)
 	if err := checkSize(oh, ow, kh*kw*cin); err != nil {
 		return fmt.Errorf("conv2d im2col: %w", err)
 	}
+	if r := p.Residual; r != nil && !sameShape(r.Shape, []int{n, oh, ow, cout}) {
+		return fmt.Errorf("conv2d: residual %v for output [%d %d %d %d]: %w", r.Shape, n, oh, ow, cout, ErrResidual)
+	}
 	dst.Resize(n, oh, ow, cout)
 	m, k := oh*ow, kh*kw*cin
 	direct := kh == 1 && kw == 1 && p.StrideH == 1 && p.StrideW == 1 && p.Pad == (Padding{})
@@ -101,7 +108,11 @@ func Conv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p ConvParams)
 			im2col(a, img, h, w, cin, kh, kw, oh, ow, p)
 		}
 		parGemm(ws, m, cout, k, a, k, filter.Data, cout, out, cout)
-		p.Act.applyRows(out, bias, cout)
+		var res []float32
+		if p.Residual != nil {
+			res = p.Residual.Data[b*m*cout : (b+1)*m*cout]
+		}
+		p.Act.applyRows(out, bias, res, cout)
 	}
 	return nil
 }
@@ -148,6 +159,9 @@ func DepthwiseConv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p Co
 	}
 	if err := p.Act.Check(cout); err != nil {
 		return fmt.Errorf("depthwise conv: %w", err)
+	}
+	if p.Residual != nil {
+		return fmt.Errorf("depthwise conv: %w", ErrResidual)
 	}
 	oh, ow, err := p.outSize(h, w, kh, kw)
 	if err != nil {
@@ -219,7 +233,7 @@ func (t *dwTask) rows(oy0, oy1 int) {
 			}
 		}
 	}
-	t.act.applyRows(band, t.bias, cout)
+	t.act.applyRows(band, t.bias, nil, cout)
 }
 
 // madd sets o[i] += a[i]·b[i]: eight lanes at a time with AVX2/FMA when

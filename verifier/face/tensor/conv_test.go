@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -45,6 +46,23 @@ func TestConv2DMatchesReference(t *testing.T) {
 				t.Fatalf("case %d: %v", i, err)
 			}
 			assertClose(t, fmt.Sprintf("conv case %d act %d", i, j), dst, refConv(x, f, bias, p, false), 1e-4)
+			// The same with a fused residual: act(conv + bias + residual).
+			plain := p
+			plain.Act = Activation{}
+			want := refConv(x, f, bias, plain, false)
+			res := randTensor(r, want.Shape...)
+			if err := Binary(want, want, res, OpAdd); err != nil {
+				t.Fatal(err)
+			}
+			if err := Apply(want, want, act); err != nil {
+				t.Fatal(err)
+			}
+			p.Residual = res
+			if err := Conv2D(ws, dst, x, f, bias, p); err != nil {
+				t.Fatalf("case %d residual: %v", i, err)
+			}
+			p.Residual = nil
+			assertClose(t, fmt.Sprintf("conv case %d act %d residual", i, j), dst, want, 1e-4)
 		}
 		if err := Conv2D(ws, dst, x, f, nil, ConvParams{StrideH: c.stride, StrideW: c.stride, Pad: p.Pad, DilH: c.dil, DilW: c.dil}); err != nil {
 			t.Fatal(err)
@@ -102,6 +120,14 @@ func TestConvRejectsBadShapes(t *testing.T) {
 	} {
 		if err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+	for name, err := range map[string]error{
+		"residual shape": Conv2D(ws, dst, x, New(1, 1, 3, 4), nil, ConvParams{Residual: New(1, 4, 4, 1)}),
+		"dw residual":    DepthwiseConv2D(ws, dst, x, New(3, 3, 3, 1), nil, ConvParams{Residual: New(1, 4, 4, 3)}),
+	} {
+		if !errors.Is(err, ErrResidual) {
+			t.Errorf("%s: %v, want ErrResidual", name, err)
 		}
 	}
 }

@@ -11,3 +11,6 @@ func kern4x16(k int, a *float32, lda int, b *float32, c *float32, ldc int)
 
 //go:noescape
 func maddFMA(o, a, b *float32, n int)
+
+//go:noescape
+func epiFMA(o, bias, res, alpha *float32, rows, c, mode int)

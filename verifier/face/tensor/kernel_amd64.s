@@ -93,3 +93,66 @@ mloop:
 mdone:
 	VZEROUPPER
 	RET
+
+// func epiFMA(o, bias, res, alpha *float32, rows, c, mode int)
+// For each of rows rows of c floats (c a multiple of 8) at o: add bias
+// (per channel, skipped when nil) and res (element-wise, continuing
+// across rows, skipped when nil), then mode 0: nothing, 1: Relu
+// (max(v, 0)), 2: Prelu (max(v, 0) + min(v, 0)·alpha per channel).
+TEXT ·epiFMA(SB), NOSPLIT, $0-56
+	MOVQ   o+0(FP), DI
+	MOVQ   bias+8(FP), R8
+	MOVQ   res+16(FP), SI
+	MOVQ   alpha+24(FP), R9
+	MOVQ   rows+32(FP), R10
+	MOVQ   c+40(FP), R11
+	MOVQ   mode+48(FP), R12
+	VXORPS Y7, Y7, Y7
+
+erow:
+	TESTQ R10, R10
+	JEQ   edone
+	XORQ  BX, BX
+	MOVQ  R11, CX
+	SHRQ  $3, CX
+	JEQ   enext
+
+ecol:
+	VMOVUPS (DI)(BX*1), Y0
+	TESTQ   R8, R8
+	JEQ     enobias
+	VADDPS  (R8)(BX*1), Y0, Y0
+
+enobias:
+	TESTQ  SI, SI
+	JEQ    enores
+	VADDPS (SI), Y0, Y0
+	ADDQ   $32, SI
+
+enores:
+	CMPQ R12, $1
+	JLT  estore
+	JEQ  erelu
+	VMAXPS      Y7, Y0, Y1
+	VMINPS      Y7, Y0, Y2
+	VFMADD231PS (R9)(BX*1), Y2, Y1
+	VMOVUPS     Y1, Y0
+	JMP         estore
+
+erelu:
+	VMAXPS Y7, Y0, Y0
+
+estore:
+	VMOVUPS Y0, (DI)(BX*1)
+	ADDQ    $32, BX
+	DECQ    CX
+	JNE     ecol
+
+enext:
+	LEAQ (DI)(R11*4), DI
+	DECQ R10
+	JMP  erow
+
+edone:
+	VZEROUPPER
+	RET

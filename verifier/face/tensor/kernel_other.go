@@ -11,3 +11,7 @@ func kern4x16(k int, a *float32, lda int, b *float32, c *float32, ldc int) {
 func maddFMA(o, a, b *float32, n int) {
 	panic("tensor: maddFMA needs amd64")
 }
+
+func epiFMA(o, bias, res, alpha *float32, rows, c, mode int) {
+	panic("tensor: epiFMA needs amd64")
+}

@@ -47,7 +47,7 @@ func MatMul(ws *Workspace, dst, a, b *Tensor, transA, transB bool, bias []float3
 		}
 		bias = nil
 	}
-	act.applyRows(dst.Data, bias, n)
+	act.applyRows(dst.Data, bias, nil, n)
 	return nil
 }
 

@@ -49,6 +49,11 @@ const MaxElements = 1 << 26
 // ErrTooLarge: an operation's result would exceed MaxElements.
 var ErrTooLarge = errors.New("tensor: result too large")
 
+// ErrResidual: a fused residual does not have the convolution output's
+// shape (callers then add it separately, with broadcasting), or was given
+// to an operation that cannot fuse one.
+var ErrResidual = errors.New("tensor: residual cannot be fused")
+
 // checkSize returns ErrTooLarge (wrapped with the shape) when a shape has a
 // negative dimension or more than MaxElements values.
 func checkSize(shape ...int) error {

@@ -152,6 +152,11 @@ func build(nodes []nodeJSON, weights map[string]Weight) (*Model, error) {
 		return nil, fmt.Errorf("graph has %d inputs and %d outputs: %w", len(m.inputs), len(m.outputs), ErrFormat)
 	}
 	slices.Sort(m.names)
+	outputOf := make(map[int]bool, len(m.outputs))
+	for _, v := range m.outputs {
+		outputOf[v] = true
+	}
+	fuseResiduals(m, outputOf)
 	m.plan = makePlan(m)
 	return m, nil
 }

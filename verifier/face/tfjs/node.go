@@ -42,9 +42,12 @@ type node struct {
 	pad    string // SAME, VALID or EXPLICIT
 	expl   tensor.Padding
 	bias   bool // fused BiasAdd: the next extra input is the bias
-	transA bool
-	transB bool
-	keep   bool
+	// residual: the last input is added before the activation
+	// (fuseResiduals).
+	residual bool
+	transA   bool
+	transB   bool
+	keep     bool
 }
 
 var binops = map[string]tensor.BinOp{

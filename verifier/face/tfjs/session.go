@@ -1,6 +1,7 @@
 package tfjs
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/idgate/idgate/verifier/face/tensor"
@@ -177,7 +178,31 @@ func (s *Session) conv(nd *node, out, x *tensor.Tensor) error {
 	if nd.kind == kDepthwise {
 		return tensor.DepthwiseConv2D(&s.ws, out, x, f, bias, p)
 	}
-	return tensor.Conv2D(&s.ws, out, x, f, bias, p)
+	if !nd.residual {
+		return tensor.Conv2D(&s.ws, out, x, f, bias, p)
+	}
+	if p.Residual, err = s.in(nd, len(nd.in)-1); err != nil {
+		return err
+	}
+	err = tensor.Conv2D(&s.ws, out, x, f, bias, p)
+	if !errors.Is(err, tensor.ErrResidual) {
+		return err
+	}
+	// The shortcut broadcasts into the output rather than matching it:
+	// add it unfused (one that would enlarge the output cannot be added
+	// in place and is refused).
+	res := p.Residual
+	p.Residual, p.Act = nil, tensor.Activation{}
+	if err := tensor.Conv2D(&s.ws, out, x, f, bias, p); err != nil {
+		return err
+	}
+	if len(res.Data) > len(out.Data) {
+		return fmt.Errorf("residual %v is larger than the convolution output %v", res.Shape, out.Shape)
+	}
+	if err := tensor.Binary(out, out, res, tensor.OpAdd); err != nil {
+		return err
+	}
+	return tensor.Apply(out, out, act)
 }
 
 func (nd *node) padding(h, w, kh, kw int) tensor.Padding {
