@@ -196,6 +196,7 @@ func (t *dwTask) rows(oy0, oy1 int) {
 	rowLen := t.ow * cout
 	band := t.out[oy0*rowLen : oy1*rowLen]
 	clear(band)
+	rowFMA := haveFMA && t.mult == 1 && cout%8 == 0
 	for oy := oy0; oy < oy1; oy++ {
 		orow := t.out[oy*rowLen : (oy+1)*rowLen]
 		for ky := range t.kh {
@@ -215,6 +216,12 @@ func (t *dwTask) rows(oy0, oy1 int) {
 				hi := min(t.ow, (t.w-1-off)/t.p.StrideW+1)
 				if t.w-1-off < 0 {
 					hi = 0
+				}
+				if rowFMA && hi > lo {
+					// The whole row of this tap in one call: the
+					// per-pixel call cost dominated at 16–128 channels.
+					dwRowFMA(&orow[lo*cout], &irow[(lo*t.p.StrideW+off)*t.cin], &f[0], hi-lo, cout, t.p.StrideW*t.cin)
+					continue
 				}
 				for ox := lo; ox < hi; ox++ {
 					ix := ox*t.p.StrideW + off

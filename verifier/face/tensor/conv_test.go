@@ -19,6 +19,9 @@ var convCases = []struct {
 	{1, 6, 6, 8, 1, 1, 7, 2, 1, false, Padding{}},
 	{1, 10, 10, 3, 3, 3, 4, 1, 2, true, Padding{}},
 	{1, 5, 5, 3, 5, 5, 2, 1, 1, false, Padding{}},
+	// channels a multiple of 8: the depthwise row kernel, strided and padded
+	{1, 9, 9, 16, 3, 3, 8, 2, 1, true, Padding{}},
+	{1, 7, 8, 24, 3, 3, 8, 1, 1, false, Padding{1, 1, 1, 1}},
 	// large enough to take the parallel gemm path and cross k/n blocks
 	{1, 24, 24, 32, 3, 3, 140, 1, 1, true, Padding{}},
 }

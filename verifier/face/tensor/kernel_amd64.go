@@ -14,3 +14,6 @@ func maddFMA(o, a, b *float32, n int)
 
 //go:noescape
 func epiFMA(o, bias, res, alpha *float32, rows, c, mode int)
+
+//go:noescape
+func dwRowFMA(o, in, f *float32, n, c, step int)

@@ -156,3 +156,43 @@ enext:
 edone:
 	VZEROUPPER
 	RET
+
+// func dwRowFMA(o, in, f *float32, n, c, step int)
+// One depthwise tap over n output pixels of c channels (c a multiple of
+// 8): o[i·c + j] += in[i·step + j] · f[j].
+TEXT ·dwRowFMA(SB), NOSPLIT, $0-48
+	MOVQ  o+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  f+16(FP), DX
+	MOVQ  n+24(FP), R8
+	MOVQ  c+32(FP), R9
+	MOVQ  step+40(FP), R10
+	SHLQ  $2, R10
+	MOVQ  R9, R11
+	SHLQ  $2, R11
+	SHRQ  $3, R9
+	TESTQ R8, R8
+	JEQ   ddone
+	TESTQ R9, R9
+	JEQ   ddone
+
+dpix:
+	XORQ BX, BX
+	MOVQ R9, CX
+
+dblk:
+	VMOVUPS     (DI)(BX*1), Y0
+	VMOVUPS     (SI)(BX*1), Y1
+	VFMADD231PS (DX)(BX*1), Y1, Y0
+	VMOVUPS     Y0, (DI)(BX*1)
+	ADDQ        $32, BX
+	DECQ        CX
+	JNE         dblk
+	ADDQ        R11, DI
+	ADDQ        R10, SI
+	DECQ        R8
+	JNE         dpix
+
+ddone:
+	VZEROUPPER
+	RET

@@ -15,3 +15,7 @@ func maddFMA(o, a, b *float32, n int) {
 func epiFMA(o, bias, res, alpha *float32, rows, c, mode int) {
 	panic("tensor: epiFMA needs amd64")
 }
+
+func dwRowFMA(o, in, f *float32, n, c, step int) {
+	panic("tensor: dwRowFMA needs amd64")
+}
