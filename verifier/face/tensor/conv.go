@@ -126,6 +126,13 @@ func im2col(col, img []float32, h, w, cin, kh, kw, oh, ow int, p ConvParams) {
 			row := col[(oy*ow+ox)*k : (oy*ow+ox+1)*k]
 			for ky := range kh {
 				iy := oy*p.StrideH - p.Pad.Top + ky*p.DilH
+				ix0 := ox*p.StrideW - p.Pad.Left
+				if p.DilW == 1 && iy >= 0 && iy < h && ix0 >= 0 && ix0+kw <= w {
+					// The window's row is contiguous in the image: one
+					// copy instead of kw (first layers have 3 channels).
+					copy(row[ky*kw*cin:(ky+1)*kw*cin], img[(iy*w+ix0)*cin:(iy*w+ix0+kw)*cin])
+					continue
+				}
 				for kx := range kw {
 					ix := ox*p.StrideW - p.Pad.Left + kx*p.DilW
 					seg := row[(ky*kw+kx)*cin : (ky*kw+kx+1)*cin]

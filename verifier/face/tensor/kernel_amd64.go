@@ -17,3 +17,6 @@ func epiFMA(o, bias, res, alpha *float32, rows, c, mode int)
 
 //go:noescape
 func dwRowFMA(o, in, f *float32, n, c, step int)
+
+//go:noescape
+func maxFMA(o, a *float32, n int)

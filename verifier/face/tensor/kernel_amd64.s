@@ -196,3 +196,26 @@ dblk:
 ddone:
 	VZEROUPPER
 	RET
+
+// func maxFMA(o, a *float32, n int)
+// o[i] = max(o[i], a[i]) for n a multiple of 8 (AVX, with the FMA-level
+// CPUs the other kernels need).
+TEXT ·maxFMA(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ  xdone
+
+xloop:
+	VMOVUPS (DI), Y0
+	VMAXPS  (SI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	DECQ    CX
+	JNE     xloop
+
+xdone:
+	VZEROUPPER
+	RET

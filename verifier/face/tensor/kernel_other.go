@@ -19,3 +19,7 @@ func epiFMA(o, bias, res, alpha *float32, rows, c, mode int) {
 func dwRowFMA(o, in, f *float32, n, c, step int) {
 	panic("tensor: dwRowFMA needs amd64")
 }
+
+func maxFMA(o, a *float32, n int) {
+	panic("tensor: maxFMA needs amd64")
+}

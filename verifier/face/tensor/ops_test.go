@@ -64,44 +64,47 @@ func TestBinaryBroadcastsLikeNumPy(t *testing.T) {
 
 func TestPoolMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	x := randTensor(r, 2, 7, 6, 3)
-	for _, p := range []PoolParams{
-		{KH: 2, KW: 2, StrideH: 2, StrideW: 2},
-		{KH: 3, KW: 3, StrideH: 2, StrideW: 2, Pad: SamePadding(7, 6, 3, 3, 2, 2, 1, 1)},
-		{KH: 3, KW: 2, StrideH: 1, StrideW: 1, Pad: Padding{1, 1, 0, 1}},
-	} {
-		cp := ConvParams{StrideH: p.StrideH, StrideW: p.StrideW, DilH: 1, DilW: 1, Pad: p.Pad}
-		oh, ow, _ := cp.outSize(7, 6, p.KH, p.KW)
-		wantMax, wantAvg := New(2, oh, ow, 3), New(2, oh, ow, 3)
-		for b := range 2 {
-			for oy := range oh {
-				for ox := range ow {
-					for c := range 3 {
-						m, s, cnt := float32(math.Inf(-1)), float32(0), 0
-						for ky := range p.KH {
-							for kx := range p.KW {
-								iy, ix := oy*p.StrideH-p.Pad.Top+ky, ox*p.StrideW-p.Pad.Left+kx
-								if iy >= 0 && iy < 7 && ix >= 0 && ix < 6 {
-									v := at4(x, b, iy, ix, c)
-									m, s, cnt = max(m, v), s+v, cnt+1
+	// 3 channels: the scalar loop; 16: the eight-lane max.
+	for _, ch := range []int{3, 16} {
+		x := randTensor(r, 2, 7, 6, ch)
+		for _, p := range []PoolParams{
+			{KH: 2, KW: 2, StrideH: 2, StrideW: 2},
+			{KH: 3, KW: 3, StrideH: 2, StrideW: 2, Pad: SamePadding(7, 6, 3, 3, 2, 2, 1, 1)},
+			{KH: 3, KW: 2, StrideH: 1, StrideW: 1, Pad: Padding{1, 1, 0, 1}},
+		} {
+			cp := ConvParams{StrideH: p.StrideH, StrideW: p.StrideW, DilH: 1, DilW: 1, Pad: p.Pad}
+			oh, ow, _ := cp.outSize(7, 6, p.KH, p.KW)
+			wantMax, wantAvg := New(2, oh, ow, ch), New(2, oh, ow, ch)
+			for b := range 2 {
+				for oy := range oh {
+					for ox := range ow {
+						for c := range ch {
+							m, s, cnt := float32(math.Inf(-1)), float32(0), 0
+							for ky := range p.KH {
+								for kx := range p.KW {
+									iy, ix := oy*p.StrideH-p.Pad.Top+ky, ox*p.StrideW-p.Pad.Left+kx
+									if iy >= 0 && iy < 7 && ix >= 0 && ix < 6 {
+										v := at4(x, b, iy, ix, c)
+										m, s, cnt = max(m, v), s+v, cnt+1
+									}
 								}
 							}
+							i := ((b*oh+oy)*ow+ox)*ch + c
+							wantMax.Data[i], wantAvg.Data[i] = m, s/float32(cnt)
 						}
-						i := ((b*oh+oy)*ow+ox)*3 + c
-						wantMax.Data[i], wantAvg.Data[i] = m, s/float32(cnt)
 					}
 				}
 			}
+			got := &Tensor{}
+			if err := MaxPool(got, x, p); err != nil {
+				t.Fatal(err)
+			}
+			assertClose(t, fmt.Sprintf("maxpool %d channels %+v", ch, p), got, wantMax, 0)
+			if err := AvgPool(got, x, p); err != nil {
+				t.Fatal(err)
+			}
+			assertClose(t, fmt.Sprintf("avgpool %d channels %+v", ch, p), got, wantAvg, 1e-6)
 		}
-		got := &Tensor{}
-		if err := MaxPool(got, x, p); err != nil {
-			t.Fatal(err)
-		}
-		assertClose(t, fmt.Sprintf("maxpool %+v", p), got, wantMax, 0)
-		if err := AvgPool(got, x, p); err != nil {
-			t.Fatal(err)
-		}
-		assertClose(t, fmt.Sprintf("avgpool %+v", p), got, wantAvg, 1e-6)
 	}
 }
 

@@ -36,6 +36,11 @@ func pool(dst, x *Tensor, p PoolParams, isMax bool) error {
 		return fmt.Errorf("pool: %w", err)
 	}
 	dst.Resize(n, oh, ow, c)
+	// Eight lanes at a time where the channels allow (the scalar max,
+	// which must order NaNs and signed zeros, costs several instructions;
+	// VMAXPS keeps the running maximum when an input is NaN, where Go's
+	// max would propagate it — no finite input is affected).
+	vmax := haveFMA && c%8 == 0 && c > 0
 	for b := range n {
 		img := x.Data[b*h*w*c : (b+1)*h*w*c]
 		for oy := range oh {
@@ -54,6 +59,10 @@ func pool(dst, x *Tensor, p PoolParams, isMax bool) error {
 					for ix := x0; ix < x1; ix++ {
 						in := img[(iy*w+ix)*c : (iy*w+ix+1)*c]
 						in = in[:len(o)]
+						if isMax && vmax {
+							maxFMA(&o[0], &in[0], len(o))
+							continue
+						}
 						if isMax {
 							for i, v := range in {
 								o[i] = max(o[i], v)
