@@ -1,4 +1,4 @@
-package card
+package card_test
 
 import (
 	"errors"
@@ -7,14 +7,16 @@ import (
 	"math"
 	"testing"
 
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
 // Each found corner must lie within 1% of the card's width of the true one.
-func assertCorners(t *testing.T, name string, got [4]image.Point, want [4]raster.Point, cardW float64) {
+func assertCorners(t *testing.T, name string, got [4]image.Point, want [4]raster.Point, CardW float64) {
 	t.Helper()
 	for i := range got {
-		if d := math.Hypot(float64(got[i].X)-want[i].X, float64(got[i].Y)-want[i].Y); d > 0.01*cardW {
+		if d := math.Hypot(float64(got[i].X)-want[i].X, float64(got[i].Y)-want[i].Y); d > 0.01*CardW {
 			t.Errorf("%s: corner %d at %v, want %.0f,%.0f (off by %.1f px)", name, i, got[i], want[i].X, want[i].Y, d)
 		}
 	}
@@ -23,31 +25,31 @@ func assertCorners(t *testing.T, name string, got [4]image.Point, want [4]raster
 func TestAnalyzeFrontFindsTheCard(t *testing.T) {
 	cases := []struct {
 		name string
-		s    scene
+		s    cardtest.Scene
 	}{
-		{"level", scene{rotationDeg: 0}},
-		{"rotated 12°", scene{rotationDeg: 12}},
-		{"rotated -30°", scene{rotationDeg: -30}},
-		{"keystone", scene{keystone: 0.08, rotationDeg: 5}},
-		{"slightly soft", scene{blur: 0.8, rotationDeg: -7}},
+		{"level", cardtest.Scene{RotationDeg: 0}},
+		{"rotated 12°", cardtest.Scene{RotationDeg: 12}},
+		{"rotated -30°", cardtest.Scene{RotationDeg: -30}},
+		{"Keystone", cardtest.Scene{Keystone: 0.08, RotationDeg: 5}},
+		{"slightly soft", cardtest.Scene{Blur: 0.8, RotationDeg: -7}},
 	}
 	for i, tc := range cases {
 		s := tc.s
-		s.frameW, s.cardW, s.aspect, s.seed = 1600, 1000, ID1Aspect, uint64(i)
-		img, want := s.render()
-		c, err := AnalyzeFront(img)
+		s.FrameW, s.CardW, s.Aspect, s.Seed = 1600, 1000, card.ID1Aspect, uint64(i)
+		img, want := s.Render()
+		c, err := card.AnalyzeFront(img)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		assertCorners(t, tc.name, c.Corners, want, s.cardW)
+		assertCorners(t, tc.name, c.Corners, want, s.CardW)
 		tolerance := 0.02
-		if s.keystone > 0 {
-			tolerance = AspectTolerance // perspective shortens the far side
+		if s.Keystone > 0 {
+			tolerance = card.AspectTolerance // perspective shortens the far side
 		}
-		if math.Abs(c.Aspect/ID1Aspect-1) > tolerance || !c.AspectOK {
-			t.Errorf("%s: aspect %.3f (ok %v), want %.3f", tc.name, c.Aspect, c.AspectOK, ID1Aspect)
+		if math.Abs(c.Aspect/card.ID1Aspect-1) > tolerance || !c.AspectOK {
+			t.Errorf("%s: aspect %.3f (ok %v), want %.3f", tc.name, c.Aspect, c.AspectOK, card.ID1Aspect)
 		}
-		if c.Sharpness < MinSharpness || c.Glare > 0.01 {
+		if c.Sharpness < card.MinSharpness || c.Glare > 0.01 {
 			t.Errorf("%s: sharpness %.3f glare %.3f", tc.name, c.Sharpness, c.Glare)
 		}
 		if c.Coverage < 0.2 || c.Coverage > 0.4 {
@@ -61,7 +63,7 @@ func TestAnalyzeFrontFindsTheCard(t *testing.T) {
 // portrait's dark ground at its place, light card stock to its right.
 func assertUpright(t *testing.T, name string, img *image.RGBA) {
 	t.Helper()
-	if img.Rect.Dx() != Width || img.Rect.Dy() != Height {
+	if img.Rect.Dx() != card.Width || img.Rect.Dy() != card.Height {
 		t.Fatalf("%s: corrected card is %v", name, img.Rect)
 	}
 	mean := func(r image.Rectangle) float64 {
@@ -77,7 +79,7 @@ func assertUpright(t *testing.T, name string, img *image.RGBA) {
 	}
 	// The portrait's grey frame (outside the face oval) and a blank strip
 	// of card under the text block.
-	frame := image.Rect(portrait.Min.X+10, portrait.Max.Y-40, portrait.Min.X+40, portrait.Max.Y-10)
+	frame := image.Rect(cardtest.Portrait.Min.X+10, cardtest.Portrait.Max.Y-40, cardtest.Portrait.Min.X+40, cardtest.Portrait.Max.Y-10)
 	blank := image.Rect(400, 505, 800, 530)
 	if m := mean(frame); m > 130 {
 		t.Errorf("%s: portrait frame mean %.0f, want dark", name, m)
@@ -90,21 +92,21 @@ func assertUpright(t *testing.T, name string, img *image.RGBA) {
 // Held in portrait orientation, the card comes out with its long side
 // horizontal all the same.
 func TestAnalyzeFrontPortraitOrientation(t *testing.T) {
-	s := scene{frameW: 1600, cardW: 1000, aspect: ID1Aspect, rotationDeg: 88, seed: 9}
-	img, want := s.render()
-	c, err := AnalyzeFront(img)
+	s := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, RotationDeg: 88, Seed: 9}
+	img, want := s.Render()
+	c, err := card.AnalyzeFront(img)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertCorners(t, "portrait", c.Corners, want, s.cardW)
+	assertCorners(t, "portrait", c.Corners, want, s.CardW)
 	assertUpright(t, "portrait", c.Image)
 }
 
 func TestAnalyzeFrontWrongProportions(t *testing.T) {
 	// A badge-shaped card (5:4) is found but fails the ID-1 test.
-	s := scene{frameW: 1600, cardW: 900, aspect: 1.25, rotationDeg: 6, seed: 3}
-	img, _ := s.render()
-	c, err := AnalyzeFront(img)
+	s := cardtest.Scene{FrameW: 1600, CardW: 900, Aspect: 1.25, RotationDeg: 6, Seed: 3}
+	img, _ := s.Render()
+	c, err := card.AnalyzeFront(img)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,22 +116,22 @@ func TestAnalyzeFrontWrongProportions(t *testing.T) {
 }
 
 func TestAnalyzeFrontErrors(t *testing.T) {
-	noCard, _ := scene{frameW: 1200, noCard: true, aspect: ID1Aspect, cardW: 1, seed: 4}.render()
-	small, _ := scene{frameW: 1600, cardW: 380, aspect: ID1Aspect, rotationDeg: 4, seed: 5}.render()
-	blurred, _ := scene{frameW: 1600, cardW: 1000, aspect: ID1Aspect, rotationDeg: 4, blur: 4, seed: 6}.render()
+	NoCard, _ := cardtest.Scene{FrameW: 1200, NoCard: true, Aspect: card.ID1Aspect, CardW: 1, Seed: 4}.Render()
+	small, _ := cardtest.Scene{FrameW: 1600, CardW: 380, Aspect: card.ID1Aspect, RotationDeg: 4, Seed: 5}.Render()
+	blurred, _ := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, RotationDeg: 4, Blur: 4, Seed: 6}.Render()
 	for _, tc := range []struct {
 		name string
 		img  image.Image
 		want error
 	}{
-		{"table only", noCard, ErrNoCard},
-		{"card far away", small, ErrCardTooSmall},
-		{"defocused", blurred, ErrTooBlurred},
-		{"nil", nil, ErrNoCard},
-		{"tiny", image.NewGray(image.Rect(0, 0, 5, 5)), ErrNoCard},
-		{"huge", hugeImage{}, ErrImageTooLarge},
+		{"table only", NoCard, card.ErrNoCard},
+		{"card far away", small, card.ErrCardTooSmall},
+		{"defocused", blurred, card.ErrTooBlurred},
+		{"nil", nil, card.ErrNoCard},
+		{"tiny", image.NewGray(image.Rect(0, 0, 5, 5)), card.ErrNoCard},
+		{"huge", hugeImage{}, card.ErrImageTooLarge},
 	} {
-		_, err := AnalyzeFront(tc.img)
+		_, err := card.AnalyzeFront(tc.img)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
@@ -137,11 +139,11 @@ func TestAnalyzeFrontErrors(t *testing.T) {
 }
 
 func TestAnalyzeFrontGlare(t *testing.T) {
-	base := scene{frameW: 1600, cardW: 1000, aspect: ID1Aspect, rotationDeg: 3, seed: 8}
+	base := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, RotationDeg: 3, Seed: 8}
 	lit := base
-	lit.glare = true
-	img, _ := lit.render()
-	c, err := AnalyzeFront(img)
+	lit.Glare = true
+	img, _ := lit.Render()
+	c, err := card.AnalyzeFront(img)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,11 @@
-package card
+package card_test
 
 import (
 	"errors"
 	"image"
 	"testing"
+
+	"github.com/idgate/idgate/verifier/license/card"
 )
 
 func FuzzAnalyzeFront(f *testing.F) {
@@ -18,14 +20,14 @@ func FuzzAnalyzeFront(f *testing.F) {
 		for i := range img.Pix {
 			img.Pix[i] = data[2+i%(len(data)-2)]
 		}
-		c, err := AnalyzeFront(img)
+		c, err := card.AnalyzeFront(img)
 		if err != nil {
-			if !errors.Is(err, ErrNoCard) && !errors.Is(err, ErrCardTooSmall) && !errors.Is(err, ErrTooBlurred) {
+			if !errors.Is(err, card.ErrNoCard) && !errors.Is(err, card.ErrCardTooSmall) && !errors.Is(err, card.ErrTooBlurred) {
 				t.Fatalf("unexpected error kind: %v", err)
 			}
 			return
 		}
-		if c.Image == nil || c.Image.Rect.Dx() != Width {
+		if c.Image == nil || c.Image.Rect.Dx() != card.Width {
 			t.Fatalf("success without a corrected card: %+v", c)
 		}
 	})

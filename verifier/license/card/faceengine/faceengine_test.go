@@ -1,0 +1,143 @@
+package faceengine_test
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/card/faceengine"
+)
+
+var (
+	loadOnce sync.Once
+	finder   *faceengine.Finder
+	loadErr  error
+)
+
+// newFinder loads the engine once for the whole test binary.
+func newFinder(t *testing.T) *faceengine.Finder {
+	t.Helper()
+	set := modelstest.Set(t)
+	loadOnce.Do(func() {
+		var e *face.Engine
+		if e, loadErr = face.Load(set.Dir, face.DefaultOptions); loadErr == nil {
+			finder = faceengine.New(e)
+		}
+	})
+	if loadErr != nil {
+		t.Fatal(loadErr)
+	}
+	return finder
+}
+
+func labeledFace(t *testing.T, name string) image.Image {
+	t.Helper()
+	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", name[:len(name)-1], name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// frontPortrait renders a license front and runs the card and portrait
+// steps on it.
+func frontPortrait(t *testing.T, f *faceengine.Finder, s cardtest.Scene) (card.Portrait, error) {
+	t.Helper()
+	s.FrameW, s.CardW, s.Aspect = 1600, 1000, card.ID1Aspect
+	photo, _ := s.Render()
+	c, err := card.AnalyzeFront(photo)
+	if err != nil {
+		t.Fatalf("analyze front: %v", err)
+	}
+	return card.FindPortrait(c.Image, f)
+}
+
+// A real face printed in the portrait area is found there, on the left
+// third of the card, whichever way up the card was photographed.
+func TestPortraitOnSyntheticFronts(t *testing.T) {
+	f := newFinder(t)
+	cases := []struct {
+		name, face   string
+		rotation     float64
+		keystone     float64
+		wantRotation int
+	}{
+		{"level", "amy1", 0, 0, 0},
+		{"tilted 9°", "leonard2", 9, 0, 0},
+		{"keystone", "penny3", -4, 0.07, 0},
+		{"upside down", "raj1", 183, 0, 180},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := frontPortrait(t, f, cardtest.Scene{Face: labeledFace(t, tc.face), RotationDeg: tc.rotation, Keystone: tc.keystone, Seed: uint64(i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Rotation != tc.wantRotation {
+				t.Errorf("rotation %d, want %d", p.Rotation, tc.wantRotation)
+			}
+			centre := p.Face.Box.Min.Add(p.Face.Box.Max).Div(2)
+			// The face is printed in cardtest.FaceArea; corners found within 1%
+			// of the card keep it within a few pixels of there.
+			if !centre.In(cardtest.FaceArea) || centre.X > card.Width/3 {
+				t.Errorf("face centre %v (box %v), want inside %v on the left third", centre, p.Face.Box, cardtest.FaceArea)
+			}
+			if p.Face.Size < card.MinPortraitFace*card.Height {
+				t.Errorf("face %.0f px across", p.Face.Size)
+			}
+			t.Logf("box %v size %.0f score %.2f", p.Face.Box, p.Face.Size, p.Face.Score)
+			assertHeadshotHasFace(t, f, p)
+		})
+	}
+}
+
+// The license_photo crop is a JPEG within the documented bounds in which
+// the engine finds the same face again.
+func assertHeadshotHasFace(t *testing.T, f *faceengine.Finder, p card.Portrait) {
+	t.Helper()
+	jpg, err := card.Headshot(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(jpg))
+	if err != nil {
+		t.Fatalf("headshot is not a JPEG: %v", err)
+	}
+	if b := img.Bounds(); max(b.Dx(), b.Dy()) > card.HeadshotMaxSide || b.Dx() <= p.Face.Box.Dx() {
+		t.Errorf("headshot %v for a face box %v", b, p.Face.Box)
+	}
+	faces, err := f.FindFaces(img)
+	if err != nil || len(faces) == 0 {
+		t.Fatalf("no face in the headshot (%d bytes): %v", len(jpg), err)
+	}
+	t.Logf("headshot %v, %d bytes, face %.0f px", img.Bounds(), len(jpg), faces[0].Size)
+}
+
+// A card whose portrait holds no real face (the synthetic oval, or an
+// empty ground) has no portrait in any orientation.
+func TestNoPortraitOnFacelessCards(t *testing.T) {
+	f := newFinder(t)
+	for name, s := range map[string]cardtest.Scene{
+		"oval":  {RotationDeg: 5, Seed: 1},
+		"empty": {RotationDeg: -3, BlankPortrait: true, Seed: 2},
+	} {
+		if p, err := frontPortrait(t, f, s); !errors.Is(err, card.ErrNoPortrait) {
+			t.Errorf("%s: got %+v, %v; want ErrNoPortrait", name, p.Face, err)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package card
+
+import (
+	"errors"
+	"fmt"
+	"image"
+)
+
+// ErrNoPortrait means no face of at least MinPortraitFace was found on the
+// corrected card in any of its four orientations.
+var ErrNoPortrait = errors.New("card: no portrait face on the card")
+
+// MinPortraitFace is the least size of the portrait's face, across its
+// landmarks, as a share of the corrected card's short side: 0.15 × 540 =
+// 81 px, 8 mm on the card. A US license portrait is about 25 × 32 mm with
+// a face of 15–20 mm; the small "ghost" copy printed beside the text and
+// faces on a background pattern stay below it.
+const MinPortraitFace = 0.15
+
+// Face is a face a FaceFinder found on a card image.
+type Face struct {
+	// Box is the face's square region in the searched image's pixels.
+	Box image.Rectangle
+	// Size is the face's extent across its landmarks, in pixels.
+	Size float64
+	// Score is the finder's confidence, 0..1.
+	Score float32
+}
+
+// FaceFinder finds faces in an image, largest first. The face engine fills
+// it (package faceengine); the card package itself knows no faces.
+type FaceFinder interface {
+	FindFaces(img image.Image) ([]Face, error)
+}
+
+// Portrait is the license photo's face on the corrected card.
+type Portrait struct {
+	// Face is the largest face, in Upright's pixels.
+	Face Face
+	// Rotation is how far, in degrees clockwise (0, 90, 180, 270), the
+	// corrected card was turned for the face to stand upright: 180 for a
+	// card photographed upside down, 90 or 270 for a vertical (under-21)
+	// layout.
+	Rotation int
+	// Upright is the corrected card turned by Rotation.
+	Upright *image.RGBA
+}
+
+// FindPortrait looks for the portrait on a corrected card (Card.Image):
+// as it is first, then turned 180° (AnalyzeFront does not decide which
+// way up the card is), then 90° and 270°. The first orientation whose
+// largest face reaches MinPortraitFace wins. Face detectors find upright
+// faces only, so the orientation that finds one is the card's.
+func FindPortrait(cardImg *image.RGBA, f FaceFinder) (Portrait, error) {
+	if cardImg == nil {
+		return Portrait{}, fmt.Errorf("find portrait: %w: no card image", ErrNoPortrait)
+	}
+	short := min(cardImg.Rect.Dx(), cardImg.Rect.Dy())
+	var largest float64
+	for _, rot := range []int{0, 180, 90, 270} {
+		img := rotate(cardImg, rot)
+		faces, err := f.FindFaces(img)
+		if err != nil {
+			return Portrait{}, fmt.Errorf("find portrait at %d°: %w", rot, err)
+		}
+		if len(faces) == 0 {
+			continue
+		}
+		largest = max(largest, faces[0].Size)
+		if faces[0].Size >= MinPortraitFace*float64(short) {
+			return Portrait{Face: faces[0], Rotation: rot, Upright: img}, nil
+		}
+	}
+	if largest > 0 {
+		return Portrait{}, fmt.Errorf("find portrait: largest face %.0f px across, need %.0f: %w", largest, MinPortraitFace*float64(short), ErrNoPortrait)
+	}
+	return Portrait{}, fmt.Errorf("find portrait: %w", ErrNoPortrait)
+}
+
+// rotate turns img clockwise by deg (a multiple of 90); 0 returns img.
+func rotate(img *image.RGBA, deg int) *image.RGBA {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	var out *image.RGBA
+	var at func(x, y int) (int, int) // destination pixel → source pixel
+	switch deg {
+	case 90:
+		out = image.NewRGBA(image.Rect(0, 0, h, w))
+		at = func(x, y int) (int, int) { return y, h - 1 - x }
+	case 180:
+		out = image.NewRGBA(image.Rect(0, 0, w, h))
+		at = func(x, y int) (int, int) { return w - 1 - x, h - 1 - y }
+	case 270:
+		out = image.NewRGBA(image.Rect(0, 0, h, w))
+		at = func(x, y int) (int, int) { return w - 1 - y, x }
+	default:
+		return img
+	}
+	ow, oh := out.Rect.Dx(), out.Rect.Dy()
+	for y := 0; y < oh; y++ {
+		for x := 0; x < ow; x++ {
+			sx, sy := at(x, y)
+			copy(out.Pix[out.PixOffset(x, y):out.PixOffset(x, y)+4], img.Pix[img.PixOffset(img.Rect.Min.X+sx, img.Rect.Min.Y+sy):])
+		}
+	}
+	return out
+}
