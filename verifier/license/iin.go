@@ -11,6 +11,30 @@ type Jurisdiction struct {
 // Jurisdictions maps an IIN to its issuer: the 50 states, DC, the five
 // inhabited US territories and the 13 Canadian provinces and territories
 // (AAMVA's published IIN assignments).
+//
+// Every entry was checked in November 2026 against, most authoritative
+// first:
+//   - AAMVA's own list, "Issuer Identification Numbers (IIN)", as
+//     transcribed on 2023-12-29 in the open-source aamva_barcode_library
+//     (AAMVA's page itself was not reachable): all 69 numbers agree.
+//   - The IdParser and IdParser.Core issuer enumerations, which cite the
+//     same AAMVA page: they agree, but omit Northwest Territories, which
+//     AAMVA lists as 604434.
+//   - LEADTOOLS' AAMVAJurisdiction reference (a barcode SDK vendor): agrees
+//     on every entry of its page that could be read (Alabama to Louisiana
+//     in its alphabetical order, which includes AS, BC, DC and GU).
+//   - Barcode samples in IdParser's test data: the header IIN agrees with
+//     this table for 52 of these jurisdictions. There is no sample for NE,
+//     OK, SD, AS, GU, MP, VI, or the Canadian ones other than AB, NB, ON
+//     and PE; AB's carries another IIN (below).
+//
+// Where the sources differ: AAMVA's list gives Newfoundland and Labrador
+// the pre-2002 code NF; Code is the current Canada Post code, NL. IdParser's
+// Alberta sample carries 990876 instead of AAMVA's 604432 (IdParser lists it
+// as a second, non-ISO Alberta IIN); it is not in this table, which holds
+// one IIN per jurisdiction. AAMVA also lists the US Department of
+// State (636027) and the Mexican states Coahuila (636056) and Hidalgo
+// (636057), which are outside the jurisdictions we accept.
 var Jurisdictions = map[string]Jurisdiction{}
 
 func init() {
