@@ -104,6 +104,12 @@ func DecideReview(ctx context.Context, st VerificationStore, now time.Time, acco
 	return out, nil
 }
 
+// DecideReview records a reviewer's decision on a verification of the
+// account (see the function DecideReview).
+func (v *Verifications) DecideReview(ctx context.Context, accountID, id string, approved bool) (Verification, error) {
+	return DecideReview(ctx, v.Store, v.Now(), accountID, id, approved)
+}
+
 // ErrMalformedResult: a stored result is not a payload with a verification
 // object, so it cannot be edited.
 var ErrMalformedResult = errors.New("malformed stored result")

@@ -64,6 +64,10 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	plan, err := verifier.ParsePlan(cfg.Plan)
+	if err != nil {
+		return fmt.Errorf("IDGATE_PLAN: %w", err)
+	}
 	limiter, ready, closeLimiter, err := newLimiter(cfg, log)
 	if err != nil {
 		return err
@@ -80,7 +84,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
 			CreateLimit: vhttp.DefaultCreateLimit, GetLimit: vhttp.DefaultGetLimit,
-			PublicURL: cfg.PublicURL, Plan: verifier.DefaultPlan,
+			PublicURL: cfg.PublicURL, Plan: plan,
 		},
 	})
 	if err != nil {
@@ -102,7 +106,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	// the work. It stops with the server.
 	sweepCtx, stopSweeper := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSweeper()
-	go verifier.Sweeper{Store: store.(verifier.VerificationStore), Now: time.Now, Log: log}.Run(sweepCtx)
+	go verifier.Sweeper{Store: store.(verifier.VerificationStore), Now: time.Now, Interval: cfg.SweepInterval, Log: log}.Run(sweepCtx)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -160,7 +164,7 @@ func newLimiter(cfg config.Config, log *slog.Logger) (ratelimit.Limiter, []vhttp
 	// Short timeouts and no dial retries: a dead Redis should cost one
 	// quick failure per probe, not seconds per request.
 	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 500*time.Millisecond, 500*time.Millisecond, 500*time.Millisecond
-	opts.MaxRetries = 1
+	opts.MaxRetries, opts.DialerRetries = 1, 1
 	client := goredis.NewClient(opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	onError := func(err error) { log.Warn("rate limiter: Redis unavailable, counting in process", "err", err) }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idgate/idgate/internal/config"
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier"
 )
 
 // inTempDir runs the test from an empty directory with the default
@@ -251,5 +254,23 @@ func TestServeWithRedisDown(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	if code := stop(); code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// The documented default plan is the verifier's DefaultPlan, and a bad
+// IDGATE_PLAN stops serve with the variable's name.
+func TestServePlan(t *testing.T) {
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := verifier.ParsePlan(cfg.Plan)
+	if err != nil || !maps.Equal(plan, verifier.DefaultPlan) {
+		t.Fatalf("default IDGATE_PLAN %q = %v, %v; want %v", cfg.Plan, plan, err, verifier.DefaultPlan)
+	}
+	inTempDir(t)
+	t.Setenv("IDGATE_PLAN", "core=10")
+	if code, _, errOut := runCmd(t, "", "serve", "--dev"); code == 0 || !strings.Contains(errOut, "IDGATE_PLAN") {
+		t.Fatalf("serve with a bad plan: exit %d, %s", code, errOut)
 	}
 }

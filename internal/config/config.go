@@ -45,6 +45,10 @@ type Config struct {
 	// WebhookAllowLoopback lets webhooks reach loopback receivers: dev and
 	// tests only.
 	WebhookAllowLoopback bool
+	// Plan is the allowance per verification type ("core=1000,..."), parsed
+	// by verifier.ParsePlan when serve starts.
+	Plan          string
+	SweepInterval time.Duration
 }
 
 // Dev reports whether dev rules apply (text logs, generated JWT keys,
@@ -138,6 +142,11 @@ var specs = []spec{
 	}},
 	{Var{"IDGATE_SECRET_KEY", "", "base64 of 32 random bytes (openssl rand -base64 32) sealing webhook signing secrets at rest (AES-256-GCM); required in production; a different key cannot open secrets sealed before (rotate them)"}, str(func(c *Config) *string { return &c.SecretKey })},
 	{Var{"IDGATE_SECRET_KEY_FILE", "./var/secret-key", "dev only: where a generated IDGATE_SECRET_KEY persists (mode 0600) when IDGATE_SECRET_KEY is empty"}, str(func(c *Config) *string { return &c.SecretKeyFile })},
+	{Var{"IDGATE_PLAN", "core=1000,basic=500,full=250", "allowance of every account per verification type and calendar month (UTC); -1 is unlimited; unfinished links hold a slot"}, func(c *Config, v string) error {
+		c.Plan = v
+		return nil
+	}},
+	{Var{"IDGATE_SWEEP_INTERVAL", "1m", "how often each instance moves links past their lifetime to expired (instances share the work)"}, dur(func(c *Config) *time.Duration { return &c.SweepInterval })},
 	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, func(c *Config, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

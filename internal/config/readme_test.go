@@ -13,4 +13,3 @@ func TestREADMEListsEveryVariable(t *testing.T) {
 		t.Errorf("README.md configuration table is out of date; replace the block with:\n%s", want)
 	}
 }
-

@@ -157,6 +157,7 @@ func (s *Server) routes() {
 	a.Get("/verification", bearer, s.getVerification)
 	a.Delete("/verification", bearer, s.deleteVerification)
 	a.Post("/verification/cancel", bearer, s.cancelVerification)
+	a.Post("/verification/review", bearer, requireJSON, s.reviewVerification)
 	a.Get("/verifications", bearer, s.listVerifications)
 	a.Get("/quota", bearer, s.getQuota)
 	a.Post("/templates", bearer, requireJSON, s.postTemplate)

@@ -129,6 +129,30 @@ func (s *Server) cancelVerification(c *fiber.Ctx) error {
 	return c.JSON(toVerificationResponse(v))
 }
 
+// reviewVerification is POST /verification/review?id=: the human decision
+// on a verification in manual_review, which completes it.
+func (s *Server) reviewVerification(c *fiber.Ctx) error {
+	a, _ := Account(c)
+	id, err := queryID(c)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Approved *bool `json:"approved"`
+	}
+	if err := DecodeJSON(c.Body(), &req); err != nil {
+		return err
+	}
+	if req.Approved == nil {
+		return httperr.Validation(httperr.Detail{Field: "approved", Code: "required", Message: "must be true or false"})
+	}
+	v, err := s.verifications.DecideReview(c.UserContext(), a.ID, id, *req.Approved)
+	if err != nil {
+		return err
+	}
+	return c.JSON(toVerificationResponse(v))
+}
+
 // deleteVerification is DELETE /verification?id=: gone from every read,
 // data dropped, never a webhook.
 func (s *Server) deleteVerification(c *fiber.Ctx) error {
