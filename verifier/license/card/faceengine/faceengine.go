@@ -24,6 +24,16 @@ func New(e *face.Engine) *Finder {
 	return &Finder{analyzers: sync.Pool{New: func() any { return e.NewAnalyzer() }}}
 }
 
+// Load loads the engine from the verified model set in dir ("" = the
+// default, see models.DefaultDir) with face.DefaultOptions.
+func Load(dir string) (*Finder, error) {
+	e, err := face.Load(dir, face.DefaultOptions)
+	if err != nil {
+		return nil, fmt.Errorf("load face finder: %w", err)
+	}
+	return New(e), nil
+}
+
 // FindFaces runs the engine on img and returns its confirmed faces, largest
 // first.
 func (f *Finder) FindFaces(img image.Image) ([]card.Face, error) {

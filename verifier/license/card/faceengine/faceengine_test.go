@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
@@ -28,12 +27,7 @@ var (
 func newFinder(t *testing.T) *faceengine.Finder {
 	t.Helper()
 	set := modelstest.Set(t)
-	loadOnce.Do(func() {
-		var e *face.Engine
-		if e, loadErr = face.Load(set.Dir, face.DefaultOptions); loadErr == nil {
-			finder = faceengine.New(e)
-		}
-	})
+	loadOnce.Do(func() { finder, loadErr = faceengine.Load(set.Dir) })
 	if loadErr != nil {
 		t.Fatal(loadErr)
 	}
