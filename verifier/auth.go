@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -126,10 +127,11 @@ const maxTokenLen = 4096
 // Authenticator signs accounts in and checks their access tokens: HS256
 // JWTs with a kid header and iss, aud, sub (account ID), iat and exp claims.
 type Authenticator struct {
-	store Store
-	cfg   TokenConfig
-	keys  map[string][]byte
-	now   func() time.Time
+	store    Store
+	cfg      TokenConfig
+	keys     map[string][]byte
+	now      func() time.Time
+	accounts accountCache
 }
 
 // NewAuthenticator checks cfg and returns an Authenticator over store.
@@ -150,7 +152,8 @@ func NewAuthenticator(store Store, cfg TokenConfig, now func() time.Time) (*Auth
 		}
 		keys[k.ID] = k.Secret
 	}
-	return &Authenticator{store: store, cfg: cfg, keys: keys, now: now}, nil
+	return &Authenticator{store: store, cfg: cfg, keys: keys, now: now,
+		accounts: accountCache{ttl: AccountCacheTTL, max: accountCacheSize, m: map[string]cachedAccount{}}}, nil
 }
 
 // Login exchanges e-mail and password for an access token. Unknown e-mail
@@ -232,12 +235,23 @@ func (a *Authenticator) keyFor(t *jwt.Token) (any, error) {
 	return secret, nil
 }
 
-// Authenticate verifies a token and loads its account; a token whose
-// account no longer exists is ErrInvalidToken.
+// Authenticate verifies a token and returns its account's identity (ID,
+// e-mail, timestamps; never the password hash or webhook secrets, which no
+// request handler needs and a cached copy must not keep after a rotation).
+// A token whose account does not exist is ErrInvalidToken.
+//
+// An account found in the store is remembered for AccountCacheTTL, so a
+// bearer request costs no database round trip of its own (issue #3: it was
+// half the database work of a create). Only existing accounts are cached:
+// a token for an unknown account is checked against the store every time.
 func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account, error) {
 	id, err := a.Verify(token)
 	if err != nil {
 		return Account{}, err
+	}
+	now := a.now()
+	if acct, ok := a.accounts.get(id, now); ok {
+		return acct, nil
 	}
 	acct, err := a.store.GetAccount(ctx, id)
 	if errors.Is(err, ErrNotFound) {
@@ -246,7 +260,73 @@ func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account
 	if err != nil {
 		return Account{}, fmt.Errorf("authenticate: %w", err)
 	}
+	acct = Account{ID: acct.ID, Email: acct.Email, CreatedAt: acct.CreatedAt, UpdatedAt: acct.UpdatedAt}
+	a.accounts.put(acct, now)
 	return acct, nil
+}
+
+// AccountCacheTTL is how long Authenticate trusts that an account it found
+// still exists (and its e-mail is unchanged): an account removed from the
+// store stops authenticating within this time on every instance.
+const AccountCacheTTL = 30 * time.Second
+
+// accountCacheSize bounds the cache's memory (about 200 bytes an entry);
+// beyond it, expired entries are dropped and then arbitrary ones.
+const accountCacheSize = 10000
+
+type cachedAccount struct {
+	acct    Account
+	expires time.Time
+}
+
+// accountCache is a bounded, TTL'd map of accounts seen in the store, on
+// the Authenticator's clock.
+type accountCache struct {
+	ttl time.Duration
+	max int
+	mu  sync.Mutex
+	m   map[string]cachedAccount
+}
+
+func (c *accountCache) get(id string, now time.Time) (Account, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[id]
+	if !ok {
+		return Account{}, false
+	}
+	if !now.Before(e.expires) {
+		delete(c.m, id)
+		return Account{}, false
+	}
+	return e.acct, true
+}
+
+func (c *accountCache) put(acct Account, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[acct.ID]; !ok && len(c.m) >= c.max {
+		c.evict(now)
+	}
+	c.m[acct.ID] = cachedAccount{acct: acct, expires: now.Add(c.ttl)}
+}
+
+// evict makes room for one entry: every expired entry goes, and if none
+// had expired, one arbitrary entry (map order), which only costs that
+// account one more store read.
+func (c *accountCache) evict(now time.Time) {
+	for id, e := range c.m {
+		if !now.Before(e.expires) {
+			delete(c.m, id)
+		}
+	}
+	if len(c.m) < c.max {
+		return
+	}
+	for id := range c.m {
+		delete(c.m, id)
+		return
+	}
 }
 
 // SigningKey is one HS256 secret with the kid that names it in tokens.
