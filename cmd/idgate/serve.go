@@ -78,13 +78,24 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			return err
 		}
 	}
+	// Listen first: without IDGATE_PUBLIC_URL, end-user links point at the
+	// address actually bound (IDGATE_ADDR may ask for port 0).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
+	publicURL := cfg.PublicURL
+	if publicURL == "" {
+		publicURL = "http://" + ln.Addr().String()
+	}
 	srv, err := vhttp.New(vhttp.Deps{
 		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready,
 		Config: vhttp.Config{
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
 			CreateLimit: vhttp.DefaultCreateLimit, GetLimit: vhttp.DefaultGetLimit,
-			PublicURL: cfg.PublicURL, Plan: plan,
+			PublicURL: publicURL, Plan: plan,
 		},
 	})
 	if err != nil {
@@ -95,10 +106,6 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	defer stopWebhooks()
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
 	fmt.Fprintf(stdout, "idgate verifier listening on http://%s\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env)
 

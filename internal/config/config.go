@@ -94,7 +94,7 @@ var specs = []spec{
 		c.RedisURL = v
 		return nil
 	}},
-	{Var{"IDGATE_PUBLIC_URL", "", "external base URL of the verifier (links sent to end users); empty means http://IDGATE_ADDR"}, func(c *Config, v string) error {
+	{Var{"IDGATE_PUBLIC_URL", "", "external base URL of the verifier (links sent to end users); empty means http:// and the address serve listens on"}, func(c *Config, v string) error {
 		if v == "" {
 			return nil
 		}
@@ -204,9 +204,6 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.DatabaseURL == "" {
 		return Config{}, errors.New("load config: IDGATE_DATABASE_URL is empty")
-	}
-	if c.PublicURL == "" {
-		c.PublicURL = "http://" + c.Addr
 	}
 	return c, nil
 }

@@ -20,7 +20,7 @@ func TestDefaults(t *testing.T) {
 	if c.DatabaseURL != "sqlite:./var/idgate.db" || c.TokenTTL != time.Hour || c.BodyLimit != 1<<20 {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if c.PublicURL != "http://127.0.0.1:8080" || c.LogLevel != slog.LevelInfo || c.ShutdownTimeout != 15*time.Second {
+	if c.PublicURL != "" || c.LogLevel != slog.LevelInfo || c.ShutdownTimeout != 15*time.Second {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
