@@ -100,6 +100,39 @@ func TestPortraitOnSyntheticFronts(t *testing.T) {
 	}
 }
 
+// A vertical (under-21) layout prints the portrait turned a quarter
+// relative to the card's long side; the card comes out of AnalyzeFront
+// long side horizontal, so the face lies on its side until turned.
+func TestPortraitSideways(t *testing.T) {
+	f := newFinder(t)
+	p, err := frontPortrait(t, f, cardtest.Scene{Face: turnClockwise(labeledFace(t, "stuart1")), RotationDeg: 4, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Rotation != 270 || p.Upright.Rect.Dx() != card.Height {
+		t.Fatalf("rotation %d, upright %v; want 270 (a counter-clockwise quarter turn)", p.Rotation, p.Upright.Rect)
+	}
+	// FaceArea turned counter-clockwise with the card: (x, y) → (y, Width-1-x).
+	a := cardtest.FaceArea
+	want := image.Rect(a.Min.Y, card.Width-a.Max.X, a.Max.Y, card.Width-a.Min.X)
+	if c := p.Face.Box.Min.Add(p.Face.Box.Max).Div(2); !c.In(want) {
+		t.Errorf("face centre %v, want inside %v", c, want)
+	}
+	assertHeadshotHasFace(t, f, p)
+}
+
+// turnClockwise turns img a quarter clockwise.
+func turnClockwise(img image.Image) image.Image {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dy(), b.Dx()))
+	for y := 0; y < b.Dx(); y++ {
+		for x := 0; x < b.Dy(); x++ {
+			out.Set(x, y, img.At(b.Min.X+y, b.Max.Y-1-x))
+		}
+	}
+	return out
+}
+
 // The license_photo crop is a JPEG within the documented bounds in which
 // the engine finds the same face again.
 func assertHeadshotHasFace(t *testing.T, f *faceengine.Finder, p card.Portrait) {
