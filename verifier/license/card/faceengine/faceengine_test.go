@@ -24,7 +24,7 @@ var (
 )
 
 // newFinder loads the engine once for the whole test binary.
-func newFinder(t *testing.T) *faceengine.Finder {
+func newFinder(t testing.TB) *faceengine.Finder {
 	t.Helper()
 	set := modelstest.Set(t)
 	loadOnce.Do(func() { finder, loadErr = faceengine.Load(set.Dir) })
@@ -34,7 +34,7 @@ func newFinder(t *testing.T) *faceengine.Finder {
 	return finder
 }
 
-func labeledFace(t *testing.T, name string) image.Image {
+func labeledFace(t testing.TB, name string) image.Image {
 	t.Helper()
 	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", name[:len(name)-1], name+".png"))
 	if err != nil {
