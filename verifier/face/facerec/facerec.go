@@ -129,5 +129,7 @@ func conv(w map[string]tfjs.Weight, prefix string, cin int) (convLayer, error) {
 	for c := range cout {
 		folded[c] = bias[c]*scale[c] + shift[c]
 	}
-	return convLayer{filter: tensor.FromData(filter, f.Shape...), bias: folded}, nil
+	l := convLayer{filter: tensor.FromData(filter, f.Shape...), bias: folded}
+	tensor.PackFilter(l.filter)
+	return l, nil
 }

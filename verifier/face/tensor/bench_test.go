@@ -39,7 +39,7 @@ func BenchmarkGemm(b *testing.B) {
 		b.Run(fmt.Sprintf("parallel/%dx%dx%d", m, n, k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				parGemm(&ws, m, n, k, a, k, bm, n, c, n)
+				parGemm(&ws, m, n, k, a, k, bm, n, nil, c, n)
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})

@@ -107,7 +107,7 @@ func Conv2D(ws *Workspace, dst, x, filter *Tensor, bias []float32, p ConvParams)
 			a = ws.scratch(m * k)
 			im2col(a, img, h, w, cin, kh, kw, oh, ow, p)
 		}
-		parGemm(ws, m, cout, k, a, k, filter.Data, cout, out, cout)
+		parGemm(ws, m, cout, k, a, k, filter.Data, cout, filter.packed, out, cout)
 		var res []float32
 		if p.Residual != nil {
 			res = p.Residual.Data[b*m*cout : (b+1)*m*cout]

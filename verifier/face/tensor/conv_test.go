@@ -71,6 +71,13 @@ func TestConv2DMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		assertClose(t, fmt.Sprintf("conv case %d no bias", i), dst, refConv(x, f, nil, ConvParams{StrideH: c.stride, StrideW: c.stride, Pad: p.Pad, DilH: c.dil, DilW: c.dil}, false), 1e-4)
+		// A filter packed at load time gives the same result.
+		PackFilter(f)
+		p.Act = Activation{Kind: ActRelu}
+		if err := Conv2D(ws, dst, x, f, bias, p); err != nil {
+			t.Fatal(err)
+		}
+		assertClose(t, fmt.Sprintf("conv case %d packed filter", i), dst, refConv(x, f, bias, p, false), 1e-4)
 	}
 }
 

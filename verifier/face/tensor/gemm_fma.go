@@ -22,6 +22,19 @@ func packB(dst []float32, b []float32, ldb, k, n int) []float32 {
 	return dst
 }
 
+// PackFilter lays a convolution filter ([kh, kw, in, out]) out for the
+// FMA kernel once, so every convolution with it skips packing (it was a
+// sixth of a face analysis). Call it at load time on weights that never
+// change afterwards; Resize drops the packing. Without AVX2/FMA it does
+// nothing.
+func PackFilter(f *Tensor) {
+	if !haveFMA || len(f.Shape) != 4 || len(f.Data) != Size(f.Shape) {
+		return
+	}
+	k, n := f.Shape[0]*f.Shape[1]*f.Shape[2], f.Shape[3]
+	f.packed = packB(nil, f.Data, n, k, n)
+}
+
 // gemmPacked computes c = a·b from b packed by packB, with the 4×16
 // AVX2/FMA kernel; rows of a are read in place. Partial tiles (the last
 // rows, the last columns) go through a zero-padded copy and a 4×16 tile

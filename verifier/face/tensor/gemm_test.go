@@ -33,7 +33,7 @@ func TestGemmMatchesReference(t *testing.T) {
 				c.Data[i] = 42 // gemm must overwrite, not accumulate
 			}
 			if par {
-				parGemm(&ws, m, n, k, a, k, b, n, c.Data, n)
+				parGemm(&ws, m, n, k, a, k, b, n, nil, c.Data, n)
 			} else {
 				gemmGonum(m, n, k, a, k, b, n, c.Data, n)
 			}

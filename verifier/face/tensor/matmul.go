@@ -40,7 +40,7 @@ func MatMul(ws *Workspace, dst, a, b *Tensor, transA, transB bool, bias []float3
 		return fmt.Errorf("matmul: %w", err)
 	}
 	dst.Resize(m, n)
-	parGemm(ws, m, n, k, ad, k, bd, n, dst.Data, n)
+	parGemm(ws, m, n, k, ad, k, bd, n, nil, dst.Data, n)
 	if len(bias) == 1 && n != 1 {
 		for i := range dst.Data {
 			dst.Data[i] += bias[0]

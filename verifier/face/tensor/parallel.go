@@ -66,16 +66,20 @@ func startWorkers() {
 }
 
 // parGemm is gemm split into row bands across GOMAXPROCS cores for large
-// problems; with the FMA kernel, b is packed once (into ws) and shared by
-// the bands. Workspace and worker scratch mean no allocation once warm.
-func parGemm(ws *Workspace, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// problems; with the FMA kernel, b is packed once (into ws, unless pre
+// holds it packed already) and shared by the bands. Workspace and worker
+// scratch mean no allocation once warm.
+func parGemm(ws *Workspace, m, n, k int, a []float32, lda int, b []float32, ldb int, pre, c []float32, ldc int) {
 	procs := 1
 	if m*n*k >= parallelFlops && m >= 8 && runtime.GOMAXPROCS(0) > 1 {
 		workersOnce.Do(startWorkers)
 		procs = min(runtime.GOMAXPROCS(0), workers+1)
 	}
 	var packed []float32
-	if haveFMA {
+	switch {
+	case haveFMA && pre != nil:
+		packed = pre
+	case haveFMA:
 		ws.fma.packed = packB(ws.fma.packed, b, ldb, k, n)
 		packed = ws.fma.packed
 	}

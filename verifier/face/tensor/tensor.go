@@ -14,6 +14,9 @@ import (
 type Tensor struct {
 	Shape []int
 	Data  []float32
+	// packed is Data laid out for the FMA gemm kernel (PackFilter), for
+	// a convolution filter that never changes.
+	packed []float32
 }
 
 // New returns a zeroed tensor of the given shape.
@@ -75,6 +78,7 @@ func (t *Tensor) Len() int { return len(t.Data) }
 // Resize sets the shape, reusing the buffer when it is large enough. The
 // contents are unspecified afterwards; operations overwrite all of them.
 func (t *Tensor) Resize(shape ...int) {
+	t.packed = nil
 	t.Shape = append(t.Shape[:0], shape...)
 	n := Size(shape)
 	if cap(t.Data) < n {

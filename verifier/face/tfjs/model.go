@@ -157,6 +157,11 @@ func build(nodes []nodeJSON, weights map[string]Weight) (*Model, error) {
 		outputOf[v] = true
 	}
 	fuseResiduals(m, outputOf)
+	for _, nd := range m.nodes {
+		if nd.kind == kConv && m.values[nd.in[1]].konst != nil {
+			tensor.PackFilter(m.values[nd.in[1]].konst) // constant weights: packed once for every run
+		}
+	}
 	m.plan = makePlan(m)
 	return m, nil
 }
