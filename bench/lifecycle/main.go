@@ -5,9 +5,20 @@
 // the create/raw ratio. Targets (issue #3): create ≥ 50% of the raw insert
 // rate; GET /verification p99 < 5 ms.
 //
-// A create is an HTTP request, JWT check, account read, validation, a
-// random token, and the insert; the raw baseline is only the insert, so the
-// ratio is the price of everything around it.
+// A create is an HTTP request, JWT check (the account comes from the
+// Authenticator's cache after its first read), validation, a random token,
+// and the insert; the raw baseline is only the insert, so the ratio is the
+// price of everything around it.
+//
+// Each scenario also prints the CPU it cost per request, all in: this
+// process (the HTTP client and the server share it) plus the PostgreSQL
+// backends serving its pools. With every party on the same cores, that
+// figure bounds throughput (cores / CPU per request) and, by Little's law
+// (in flight = throughput × mean latency), the mean latency at concurrency
+// 32; the last line prints that bound next to the GET p99 target.
+//
+// -cpuprofile, -blockprofile and -mutexprofile write pprof profiles of the
+// whole run (client and server together) for go tool pprof.
 package main
 
 import (
@@ -17,6 +28,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +37,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -52,18 +65,62 @@ const (
 type result struct {
 	perSecond float64
 	p50, p99  time.Duration
+	// cpu is CPU time per request (this process and its PostgreSQL
+	// backends), db the backends' share; 0 when it could not be read.
+	cpu, db time.Duration
 }
 
 func (r result) String() string {
-	return fmt.Sprintf("%10.0f %10s %10s", r.perSecond, r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond))
+	cpu, db := "n/a", "n/a"
+	if r.cpu > 0 {
+		cpu, db = r.cpu.Round(time.Microsecond).String(), r.db.Round(time.Microsecond).String()
+	}
+	return fmt.Sprintf("%10.0f %10s %10s %10s %10s", r.perSecond, r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), cpu, db)
 }
 
 func main() {
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	blockProfile := flag.String("blockprofile", "", "write a blocking profile of the run to this file")
+	mutexProfile := flag.String("mutexprofile", "", "write a mutex contention profile of the run to this file")
+	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/lifecycle:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/lifecycle:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *blockProfile != "" {
+		runtime.SetBlockProfileRate(int(10 * time.Microsecond))
+		defer writeProfile("block", *blockProfile)
+	}
+	if *mutexProfile != "" {
+		runtime.SetMutexProfileFraction(5)
+		defer writeProfile("mutex", *mutexProfile)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	if err := run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/lifecycle:", err)
 		os.Exit(1)
+	}
+}
+
+func writeProfile(name, path string) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup(name).WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench/lifecycle: %s profile: %v\n", name, err)
 	}
 }
 
@@ -153,7 +210,8 @@ func run(ctx context.Context) error {
 	raw := func(ctx context.Context) error { return rawInsert(ctx, pool, acct.ID) }
 
 	fmt.Printf("verification lifecycle on PostgreSQL, concurrency %d, GOMAXPROCS=%d (quotas unlimited, rate limits off)\n", concurrency, runtime.GOMAXPROCS(0))
-	fmt.Printf("%-34s %8s %10s %10s %10s\n", "scenario", "requests", "req/s", "p50", "p99")
+	meter := newCPUMeter(dsn)
+	fmt.Printf("%-34s %8s %10s %10s %10s %10s %10s\n", "scenario", "requests", "req/s", "p50", "p99", "CPU/req", "of it PG")
 	results := map[string]result{}
 	for _, s := range []struct {
 		name string
@@ -171,18 +229,46 @@ func run(ctx context.Context) error {
 		if _, err := measure(ctx, warmup, s.conc, s.op); err != nil {
 			return fmt.Errorf("%s warm-up: %w", s.name, err)
 		}
+		before := meter.read(ctx)
 		r, err := measure(ctx, s.n, s.conc, s.op)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
+		r.cpu, r.db = meter.perRequest(ctx, before, s.n)
 		results[s.name] = r
 		fmt.Printf("%-34s %8d %s\n", s.name, s.n, r)
 	}
 	ratio := results["POST /verification"].perSecond / results["raw INSERT (pgx, baseline)"].perSecond
 	fmt.Printf("create / raw insert rate: %.2f (target ≥ 0.50)\n", ratio)
+	get32 := results["GET /verification?id="]
 	fmt.Printf("GET p99 at concurrency %d: %s, at concurrency 1: %s (target < 5ms)\n", concurrency,
-		results["GET /verification?id="].p99.Round(time.Microsecond), results["GET /verification?id= (conc 1)"].p99.Round(time.Microsecond))
+		get32.p99.Round(time.Microsecond), results["GET /verification?id= (conc 1)"].p99.Round(time.Microsecond))
+	printLittle(get32)
 	return nil
+}
+
+// target is issue #3's GET p99 bound.
+const target = 5 * time.Millisecond
+
+// printLittle prints what Little's law says about the GET target here:
+// with 32 requests always in flight, mean latency is 32 / throughput, and
+// throughput cannot exceed cores / CPU per request, since the client, the
+// server and PostgreSQL all run on this machine's cores.
+func printLittle(r result) {
+	mean := time.Duration(float64(concurrency) / r.perSecond * float64(time.Second))
+	need := float64(concurrency) / target.Seconds()
+	fmt.Printf("Little's law at concurrency %d: mean latency = %d / %.0f req/s = %s; p99 < %s needs mean < %s, i.e. > %.0f req/s",
+		concurrency, concurrency, r.perSecond, mean.Round(time.Microsecond), target, target, need)
+	cores := runtime.NumCPU()
+	if r.cpu <= 0 {
+		fmt.Println()
+		return
+	}
+	maxRate := float64(cores) / r.cpu.Seconds()
+	floor := time.Duration(float64(concurrency) * float64(r.cpu) / float64(cores))
+	fmt.Printf(",\n  i.e. at most %s CPU per GET all in; measured %s per GET, so %d cores cap it at %.0f req/s and the mean at >= %s\n",
+		time.Duration(float64(cores)/need*float64(time.Second)).Round(time.Microsecond), r.cpu.Round(time.Microsecond),
+		cores, maxRate, floor.Round(time.Microsecond))
 }
 
 // call sends req and checks the status, decoding the body into out if given.
@@ -251,7 +337,7 @@ func measure(ctx context.Context, n, conc int, op func(context.Context) error) (
 	elapsed := time.Since(start)
 	slices.Sort(lat)
 	pct := func(p float64) time.Duration { return lat[int(p*float64(n-1))] }
-	return result{float64(n) / elapsed.Seconds(), pct(0.50), pct(0.99)}, nil
+	return result{perSecond: float64(n) / elapsed.Seconds(), p50: pct(0.50), p99: pct(0.99)}, nil
 }
 
 // schema makes a schema of its own on the local server (dropped at the
@@ -286,6 +372,7 @@ func schema(ctx context.Context) (string, func(), error) {
 	q := u.Query()
 	q.Set("search_path", name)
 	q.Set("pool_max_conns", fmt.Sprint(concurrency))
+	q.Set("application_name", appName)
 	u.RawQuery = q.Encode()
 	return u.String(), drop, nil
 }
