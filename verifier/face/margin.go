@@ -12,9 +12,11 @@ import (
 // confirms. BlazeFace was trained on faces with context around them; on a
 // tight crop where the face fills the frame (license portraits, passport
 // crops) its best box can land off the face. labeled/leonard5.png is one:
-// Human's detector on tfjs-wasm gives the same off-face box (score 0.41),
-// so it is the model's, not our port's; with a quarter-side border both
-// find it at 0.84–0.88 and the mesh confirms it.
+// Human's detector on tfjs-wasm gives the same off-face box (score 0.41)
+// and Human then reports no face, so it is the model's limit, not our
+// port's; inside a quarter-side border the detector finds the face at 0.89
+// (borders of a sixth to a half of the side all work: 0.84–0.89) and the
+// mesh confirms it.
 const marginFraction = 0.25
 
 // marginMaxSide bounds the longer side of the image the bordered copy is
