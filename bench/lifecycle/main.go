@@ -82,6 +82,7 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	blockProfile := flag.String("blockprofile", "", "write a blocking profile of the run to this file")
 	mutexProfile := flag.String("mutexprofile", "", "write a mutex contention profile of the run to this file")
+	poolSize := flag.Int("pool", concurrency, "pool_max_conns of the server's store and of the baseline's pool")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -105,7 +106,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	if err := run(ctx); err != nil {
+	if err := run(ctx, *poolSize); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/lifecycle:", err)
 		os.Exit(1)
 	}
@@ -124,8 +125,8 @@ func writeProfile(name, path string) {
 	}
 }
 
-func run(ctx context.Context) error {
-	dsn, drop, err := schema(ctx)
+func run(ctx context.Context, poolSize int) error {
+	dsn, drop, err := schema(ctx, poolSize)
 	if err != nil {
 		fmt.Printf("bench/lifecycle: PostgreSQL unavailable, skipped (%v)\n", err)
 		return nil
@@ -209,7 +210,8 @@ func run(ctx context.Context) error {
 	}
 	raw := func(ctx context.Context) error { return rawInsert(ctx, pool, acct.ID) }
 
-	fmt.Printf("verification lifecycle on PostgreSQL, concurrency %d, GOMAXPROCS=%d (quotas unlimited, rate limits off)\n", concurrency, runtime.GOMAXPROCS(0))
+	fmt.Printf("verification lifecycle on PostgreSQL, concurrency %d, pool_max_conns %d, GOMAXPROCS=%d (quotas unlimited, rate limits off)\n",
+		concurrency, poolSize, runtime.GOMAXPROCS(0))
 	meter := newCPUMeter(dsn)
 	fmt.Printf("%-34s %8s %10s %10s %10s %10s %10s\n", "scenario", "requests", "req/s", "p50", "p99", "CPU/req", "of it PG")
 	results := map[string]result{}
@@ -341,8 +343,8 @@ func measure(ctx context.Context, n, conc int, op func(context.Context) error) (
 }
 
 // schema makes a schema of its own on the local server (dropped at the
-// end) and returns a DSN for it whose pool has a connection per worker.
-func schema(ctx context.Context) (string, func(), error) {
+// end) and returns a DSN for it with poolSize connections per pool.
+func schema(ctx context.Context, poolSize int) (string, func(), error) {
 	base := os.Getenv("IDGATE_TEST_DATABASE_URL")
 	if base == "" {
 		base = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
@@ -371,7 +373,7 @@ func schema(ctx context.Context) (string, func(), error) {
 	}
 	q := u.Query()
 	q.Set("search_path", name)
-	q.Set("pool_max_conns", fmt.Sprint(concurrency))
+	q.Set("pool_max_conns", fmt.Sprint(poolSize))
 	q.Set("application_name", appName)
 	u.RawQuery = q.Encode()
 	return u.String(), drop, nil
