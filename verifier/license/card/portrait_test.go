@@ -12,10 +12,11 @@ import (
 )
 
 // markerFinder stands in for the face engine to test the orientation
-// search on its own: it "sees" a face of the given size wherever a red
-// pixel sits at the image's top-left corner, as an upright-only detector
-// sees a face only in the orientation it was printed in. The real engine
-// is tested on real faces in package faceengine.
+// search on its own. A red pixel at one corner is the face: at the
+// top-left it is upright and full size; at the other corners it is a
+// partial fit of a turned face, smaller the further it is turned, as the
+// engine confirms some upside-down faces. The real engine is tested on
+// real faces in package faceengine.
 type markerFinder struct {
 	size  float64
 	calls int
@@ -23,8 +24,12 @@ type markerFinder struct {
 
 func (m *markerFinder) FindFaces(img image.Image) ([]card.Face, error) {
 	m.calls++
-	if r, g, _, _ := img.At(img.Bounds().Min.X, img.Bounds().Min.Y).RGBA(); r>>8 == 255 && g == 0 {
-		return []card.Face{{Box: image.Rect(10, 20, 110, 120), Size: m.size, Score: 0.9}}, nil
+	b := img.Bounds()
+	corners := []image.Point{b.Min, {b.Max.X - 1, b.Min.Y}, b.Max.Sub(image.Pt(1, 1)), {b.Min.X, b.Max.Y - 1}}
+	for i, c := range corners {
+		if r, g, _, _ := img.At(c.X, c.Y).RGBA(); r>>8 == 255 && g == 0 {
+			return []card.Face{{Box: image.Rect(10, 20, 110, 120), Size: m.size / float64(1+i), Score: 0.9}}, nil
+		}
 	}
 	return nil, nil
 }

@@ -91,6 +91,19 @@ func faceSample(img image.Image, fx, fy float64) color.RGBA {
 	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 255}
 }
 
+// Card draws the card alone, flat and upright at card.Width px wide, as
+// AnalyzeFront's corrected image of a perfect photo would be.
+func (s Scene) Card() *image.RGBA {
+	h := int(math.Round(float64(card.Width) / s.Aspect))
+	img := image.NewRGBA(image.Rect(0, 0, card.Width, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < card.Width; x++ {
+			img.SetRGBA(x, y, s.cardPixel(float64(x)+0.5, float64(y)+0.5))
+		}
+	}
+	return img
+}
+
 func sq(v float64) float64 { return v * v }
 
 // cardPixel is the printed card at card coordinate (u, v).

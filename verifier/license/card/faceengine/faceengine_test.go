@@ -3,6 +3,7 @@ package faceengine_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -75,6 +76,8 @@ func TestPortraitOnSyntheticFronts(t *testing.T) {
 		{"tilted 9°", "leonard2", 9, 0, 0},
 		{"keystone", "penny3", -4, 0.07, 0},
 		{"upside down", "raj1", 183, 0, 180},
+		// The engine also confirms this one upside down, smaller.
+		{"upside down, also confirmed upside down", "penny1", 183, 0.05, 180},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,6 +101,42 @@ func TestPortraitOnSyntheticFronts(t *testing.T) {
 			assertHeadshotHasFace(t, f, p)
 		})
 	}
+}
+
+// The engine confirms many faces upside down too, fitting an upright face
+// to part of one; every labeled face printed on a card turned 180° must
+// still come out upright, as the largest face, in its portrait area. Three
+// of each person's five photos keep the test short (all 40 passed when
+// the rule was chosen).
+func TestPortraitUpsideDownAllLabeledFaces(t *testing.T) {
+	f := newFinder(t)
+	area := cardtest.FaceArea
+	for _, who := range []string{"amy", "bernadette", "howard", "leonard", "penny", "raj", "sheldon", "stuart"} {
+		for _, k := range []int{1, 3, 5} {
+			name := fmt.Sprintf("%s%d", who, k)
+			flat := cardtest.Scene{Aspect: card.ID1Aspect, Face: labeledFace(t, name)}.Card()
+			p, err := card.FindPortrait(turnHalf(flat), f)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if c := p.Face.Box.Min.Add(p.Face.Box.Max).Div(2); p.Rotation != 180 || !c.In(area) {
+				t.Errorf("%s: rotation %d, face centre %v (size %.0f), want 180 and inside %v", name, p.Rotation, c, p.Face.Size, area)
+			}
+		}
+	}
+}
+
+// turnHalf turns img 180°.
+func turnHalf(img *image.RGBA) *image.RGBA {
+	b := img.Rect
+	out := image.NewRGBA(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			out.SetRGBA(x, y, img.RGBAAt(b.Max.X-1-x+b.Min.X, b.Max.Y-1-y+b.Min.Y))
+		}
+	}
+	return out
 }
 
 // A vertical (under-21) layout prints the portrait turned a quarter
