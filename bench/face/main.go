@@ -1,7 +1,8 @@
 // Command face measures the Go face engine against the reference
 // implementation (Human and face-api on tfjs-wasm, tools/reference) side by
 // side on the same images and machine, and prints both and the ratio
-// (Go / reference: below 1 means Go is faster).
+// (Go / reference: below 1 means Go is faster), in wall time and in process
+// CPU time (the steadier of the two on a shared, loaded machine).
 //
 //	per frame:      blazeface detection + 468-point mesh, and the same
 //	                + iris eyelid refinement (what liveness runs per frame)
