@@ -3,6 +3,7 @@ package verifier
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -131,7 +132,7 @@ type Authenticator struct {
 	cfg      TokenConfig
 	keys     map[string][]byte
 	now      func() time.Time
-	accounts accountCache
+	sessions sessionCache
 }
 
 // NewAuthenticator checks cfg and returns an Authenticator over store.
@@ -153,7 +154,7 @@ func NewAuthenticator(store Store, cfg TokenConfig, now func() time.Time) (*Auth
 		keys[k.ID] = k.Secret
 	}
 	return &Authenticator{store: store, cfg: cfg, keys: keys, now: now,
-		accounts: accountCache{ttl: AccountCacheTTL, max: accountCacheSize, m: map[string]cachedAccount{}}}, nil
+		sessions: sessionCache{max: sessionCacheSize, m: map[[sha256.Size]byte]cachedSession{}}}, nil
 }
 
 // Login exchanges e-mail and password for an access token. Unknown e-mail
@@ -204,8 +205,17 @@ func (a *Authenticator) Issue(accountID string) (AccessToken, error) {
 // Verify checks a token and returns its subject (the account ID). Every
 // failure is ErrInvalidToken, wrapping the reason for logs.
 func (a *Authenticator) Verify(token string) (string, error) {
+	claims, err := a.verify(token)
+	if err != nil {
+		return "", err
+	}
+	return claims.Subject, nil
+}
+
+// verify is Verify returning the checked claims.
+func (a *Authenticator) verify(token string) (jwt.RegisteredClaims, error) {
 	if token == "" || len(token) > maxTokenLen {
-		return "", ErrInvalidToken
+		return jwt.RegisteredClaims{}, ErrInvalidToken
 	}
 	var claims jwt.RegisteredClaims
 	_, err := jwt.ParseWithClaims(token, &claims, a.keyFor,
@@ -218,12 +228,12 @@ func (a *Authenticator) Verify(token string) (string, error) {
 		jwt.WithTimeFunc(a.now),
 	)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrInvalidToken, err)
+		return jwt.RegisteredClaims{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	}
 	if claims.Subject == "" {
-		return "", fmt.Errorf("%w: no subject", ErrInvalidToken)
+		return jwt.RegisteredClaims{}, fmt.Errorf("%w: no subject", ErrInvalidToken)
 	}
-	return claims.Subject, nil
+	return claims, nil
 }
 
 func (a *Authenticator) keyFor(t *jwt.Token) (any, error) {
@@ -240,28 +250,39 @@ func (a *Authenticator) keyFor(t *jwt.Token) (any, error) {
 // request handler needs and a cached copy must not keep after a rotation).
 // A token whose account does not exist is ErrInvalidToken.
 //
-// An account found in the store is remembered for AccountCacheTTL, so a
-// bearer request costs no database round trip of its own (issue #3: it was
-// half the database work of a create). Only existing accounts are cached:
-// a token for an unknown account is checked against the store every time.
+// A token that passed, with its account found in the store, is remembered
+// (by its SHA-256) for AccountCacheTTL or until it expires, whichever is
+// first, so a repeated bearer request costs neither a database round trip
+// (issue #3: it was half the database work of a create) nor the JWT's
+// parsing and HMAC. Only successes are cached: a refused token, or one for
+// an unknown account, is checked in full every time.
 func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account, error) {
-	id, err := a.Verify(token)
+	if token == "" || len(token) > maxTokenLen {
+		return Account{}, ErrInvalidToken
+	}
+	now := a.now()
+	key := sha256.Sum256([]byte(token))
+	if acct, ok := a.sessions.get(key, now); ok {
+		return acct, nil
+	}
+	claims, err := a.verify(token)
 	if err != nil {
 		return Account{}, err
 	}
-	now := a.now()
-	if acct, ok := a.accounts.get(id, now); ok {
-		return acct, nil
-	}
-	acct, err := a.store.GetAccount(ctx, id)
+	acct, err := a.store.GetAccount(ctx, claims.Subject)
 	if errors.Is(err, ErrNotFound) {
-		return Account{}, fmt.Errorf("%w: account %s gone", ErrInvalidToken, id)
+		return Account{}, fmt.Errorf("%w: account %s gone", ErrInvalidToken, claims.Subject)
 	}
 	if err != nil {
 		return Account{}, fmt.Errorf("authenticate: %w", err)
 	}
 	acct = Account{ID: acct.ID, Email: acct.Email, CreatedAt: acct.CreatedAt, UpdatedAt: acct.UpdatedAt}
-	a.accounts.put(acct, now)
+	// verify required exp; past exp+leeway verify would refuse the token.
+	until := now.Add(AccountCacheTTL)
+	if exp := claims.ExpiresAt.Add(tokenLeeway); exp.Before(until) {
+		until = exp
+	}
+	a.sessions.put(key, cachedSession{acct: acct, from: now, until: until})
 	return acct, nil
 }
 
@@ -270,61 +291,67 @@ func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account
 // store stops authenticating within this time on every instance.
 const AccountCacheTTL = 30 * time.Second
 
-// accountCacheSize bounds the cache's memory (about 200 bytes an entry);
+// sessionCacheSize bounds the cache's memory (about 250 bytes an entry);
 // beyond it, expired entries are dropped and then arbitrary ones.
-const accountCacheSize = 10000
+const sessionCacheSize = 10000
 
-type cachedAccount struct {
-	acct    Account
-	expires time.Time
+// cachedSession is a verified token's account, trusted on [from, until).
+// from guards against a clock set back: nbf and iat were only checked
+// against times from on.
+type cachedSession struct {
+	acct        Account
+	from, until time.Time
 }
 
-// accountCache is a bounded, TTL'd map of accounts seen in the store, on
-// the Authenticator's clock.
-type accountCache struct {
-	ttl time.Duration
+func (e cachedSession) live(now time.Time) bool {
+	return !now.Before(e.from) && now.Before(e.until)
+}
+
+// sessionCache is a bounded map of verified tokens (by SHA-256, so a lookup
+// compares digests, never secret bytes) on the Authenticator's clock.
+type sessionCache struct {
 	max int
 	mu  sync.Mutex
-	m   map[string]cachedAccount
+	m   map[[sha256.Size]byte]cachedSession
 }
 
-func (c *accountCache) get(id string, now time.Time) (Account, bool) {
+func (c *sessionCache) get(key [sha256.Size]byte, now time.Time) (Account, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.m[id]
+	e, ok := c.m[key]
 	if !ok {
 		return Account{}, false
 	}
-	if !now.Before(e.expires) {
-		delete(c.m, id)
+	if !e.live(now) {
+		delete(c.m, key)
 		return Account{}, false
 	}
 	return e.acct, true
 }
 
-func (c *accountCache) put(acct Account, now time.Time) {
+func (c *sessionCache) put(key [sha256.Size]byte, e cachedSession) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.m[acct.ID]; !ok && len(c.m) >= c.max {
-		c.evict(now)
+	if _, ok := c.m[key]; !ok && len(c.m) >= c.max {
+		c.evict(e.from)
 	}
-	c.m[acct.ID] = cachedAccount{acct: acct, expires: now.Add(c.ttl)}
+	c.m[key] = e
 }
 
-// evict makes room for one entry: every expired entry goes, and if none
-// had expired, one arbitrary entry (map order), which only costs that
-// account one more store read.
-func (c *accountCache) evict(now time.Time) {
-	for id, e := range c.m {
-		if !now.Before(e.expires) {
-			delete(c.m, id)
+// evict makes room for one entry: every dead entry goes, and if none was
+// dead, one arbitrary entry (map order), which only costs that token one
+// more full check.
+func (c *sessionCache) evict(now time.Time) {
+	for k, e := range c.m {
+		if !e.live(now) {
+			delete(c.m, k)
 		}
 	}
 	if len(c.m) < c.max {
 		return
 	}
-	for id := range c.m {
-		delete(c.m, id)
+	for k := range c.m {
+		delete(c.m, k)
 		return
 	}
 }

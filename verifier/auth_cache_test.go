@@ -130,3 +130,36 @@ func TestAuthenticateUnknownAccountIsNeverCached(t *testing.T) {
 		}
 	}
 }
+
+// A cached token still expires when its exp (plus the 30 s leeway) says
+// so, even inside AccountCacheTTL.
+func TestAuthenticateCachedTokenStillExpires(t *testing.T) {
+	s, auth, c := newCountingAuth(t)
+	ctx := context.Background()
+	a := storeAccount(t, s, "owner@example.com", "correct horse battery staple")
+	tok, _ := auth.Issue(a.ID) // exp: authEpoch + 1 h
+	c.now = authEpoch.Add(time.Hour + 29*time.Second)
+	if _, err := auth.Authenticate(ctx, tok.Token); err != nil {
+		t.Fatalf("inside the leeway: %v", err)
+	}
+	c.now = authEpoch.Add(time.Hour + 30*time.Second) // 1 s later, well inside AccountCacheTTL
+	if _, err := auth.Authenticate(ctx, tok.Token); !errors.Is(err, verifier.ErrInvalidToken) {
+		t.Fatalf("expired token accepted from the cache: %v", err)
+	}
+}
+
+// A clock set back before the token was cached gets a full check again
+// (iat and nbf were only checked from then on).
+func TestAuthenticateClockSetBack(t *testing.T) {
+	s, auth, c := newCountingAuth(t)
+	ctx := context.Background()
+	a := storeAccount(t, s, "owner@example.com", "correct horse battery staple")
+	tok, _ := auth.Issue(a.ID)
+	if _, err := auth.Authenticate(ctx, tok.Token); err != nil {
+		t.Fatal(err)
+	}
+	c.now = authEpoch.Add(-time.Hour) // the token's iat is now an hour ahead
+	if _, err := auth.Authenticate(ctx, tok.Token); !errors.Is(err, verifier.ErrInvalidToken) {
+		t.Fatalf("token from the future accepted from the cache: %v", err)
+	}
+}
