@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and tests need, when missing:
 # libzxing-dev (PDF417 via cgo), chromium (browser tests), openssh-client and
-# openssl (interoperability tests), nodejs (WebCrypto interop tests, make models).
+# openssl (interoperability tests), nodejs (WebCrypto interop tests, make models),
+# webp (cwebp/dwebp make and check the WebP fixtures of the image decoder).
 # Elsewhere, install their equivalents by hand.
 set -euo pipefail
 need=()
@@ -10,6 +11,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
+command -v cwebp >/dev/null 2>&1 || need+=(webp)
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2
