@@ -3,7 +3,9 @@
 // limits off), next to a raw single-row INSERT into the same verifications
 // table with pgx at the same concurrency, and prints requests/s, p50/p99 and
 // the create/raw ratio. Targets (issue #3): create ≥ 50% of the raw insert
-// rate; GET /verification p99 < 5 ms.
+// rate; GET /verification p99 < 5 ms. It also times creates under a finite
+// plan (the production path: account row lock, slot count, insert), which
+// the targets do not cover.
 //
 // A create is an HTTP request, the bearer check (after the first request
 // the Authenticator answers from its cache of verified tokens: no JWT
@@ -58,8 +60,13 @@ import (
 const (
 	concurrency = 32
 	creates     = 4000
-	gets        = 8000
-	warmup      = 200
+	// quotaCreates is fewer: each counts the account's slots so far.
+	quotaCreates = 1000
+	// quotaAllowance is the finite plan's allowance per type, far above
+	// what the run creates, so none is refused.
+	quotaAllowance = 1000000
+	gets           = 8000
+	warmup         = 200
 	// budget bounds the whole run (make bench runs every program).
 	budget = 80 * time.Second
 )
@@ -142,13 +149,6 @@ func run(ctx context.Context, poolSize int) error {
 	if err := store.Migrate(ctx); err != nil {
 		return err
 	}
-	acct, err := verifier.NewAccount("bench@example.com", "benchmark password", time.Now())
-	if err != nil {
-		return err
-	}
-	if err := store.CreateAccount(ctx, acct); err != nil {
-		return err
-	}
 	key, err := verifier.GenerateSigningKey()
 	if err != nil {
 		return err
@@ -157,27 +157,26 @@ func run(ctx context.Context, poolSize int) error {
 	if err != nil {
 		return err
 	}
-	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second,
-			PublicURL: "https://verify.example.com", Plan: verifier.UnlimitedPlan},
-	})
+	base, stop, err := serve(store, auth, verifier.UnlimitedPlan)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	defer stop()
+	// The same API with a finite allowance, so every create takes the
+	// quota path: lock the account row, count its slots, insert.
+	quotaBase, stopQuota, err := serve(store, auth, verifier.Plan{verifier.TypeCore: quotaAllowance, verifier.TypeBasic: quotaAllowance, verifier.TypeFull: quotaAllowance})
 	if err != nil {
 		return err
 	}
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
-	base := "http://" + ln.Addr().String()
-	tok, err := auth.Issue(acct.ID)
+	defer stopQuota()
+	acct, bearer, err := benchAccount(ctx, store, auth, "bench@example.com")
 	if err != nil {
 		return err
 	}
-	bearer := "Bearer " + tok.Token
+	_, quotaBearer, err := benchAccount(ctx, store, auth, "bench-quota@example.com")
+	if err != nil {
+		return err
+	}
 
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
@@ -190,19 +189,26 @@ func run(ctx context.Context, poolSize int) error {
 	body := []byte(`{"external_id":"order-10423","requested_fields":["first_names","last_name"],"encryption_key_mode":"none","webhook_url":"https://shop.example.com/hooks","message":"Please verify your ID"}`)
 	var ids []string
 	var idsMu sync.Mutex
-	create := func(ctx context.Context) error {
-		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/verification", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", bearer)
-		var v struct{ ID string }
-		if err := call(client, req, http.StatusCreated, &v); err != nil {
-			return err
+	// creator makes the create op; keep collects the IDs GET then reads.
+	creator := func(base, bearer string, keep bool) func(context.Context) error {
+		return func(ctx context.Context) error {
+			req, _ := http.NewRequestWithContext(ctx, "POST", base+"/verification", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", bearer)
+			var v struct{ ID string }
+			if err := call(client, req, http.StatusCreated, &v); err != nil {
+				return err
+			}
+			if !keep {
+				return nil
+			}
+			idsMu.Lock()
+			ids = append(ids, v.ID)
+			idsMu.Unlock()
+			return nil
 		}
-		idsMu.Lock()
-		ids = append(ids, v.ID)
-		idsMu.Unlock()
-		return nil
 	}
+	create, createQuota := creator(base, bearer, true), creator(quotaBase, quotaBearer, false)
 	var next atomic.Int64
 	get := func(ctx context.Context) error {
 		id := ids[int(next.Add(1))%len(ids)]
@@ -212,7 +218,7 @@ func run(ctx context.Context, poolSize int) error {
 	}
 	raw := func(ctx context.Context) error { return rawInsert(ctx, pool, acct.ID) }
 
-	fmt.Printf("verification lifecycle on PostgreSQL, concurrency %d, pool_max_conns %d, GOMAXPROCS=%d (quotas unlimited, rate limits off)\n",
+	fmt.Printf("verification lifecycle on PostgreSQL, concurrency %d, pool_max_conns %d, GOMAXPROCS=%d (quotas unlimited unless said, rate limits off)\n",
 		concurrency, poolSize, runtime.GOMAXPROCS(0))
 	meter := newCPUMeter(dsn)
 	fmt.Printf("%-34s %8s %10s %10s %10s %10s %10s\n", "scenario", "requests", "req/s", "p50", "p99", "CPU/req", "of it PG")
@@ -225,6 +231,7 @@ func run(ctx context.Context, poolSize int) error {
 	}{
 		{"raw INSERT (pgx, baseline)", creates, concurrency, raw},
 		{"POST /verification", creates, concurrency, create},
+		{"POST /verification (quota plan)", quotaCreates, concurrency, createQuota},
 		{"GET /verification?id=", gets, concurrency, get},
 		// One at a time: the latency of a read without queueing behind 31
 		// others for the machine's cores.
@@ -273,6 +280,42 @@ func printLittle(r result) {
 	fmt.Printf(",\n  i.e. at most %s CPU per GET all in; measured %s per GET, so %d cores cap it at %.0f req/s and the mean at >= %s\n",
 		time.Duration(float64(cores)/need*float64(time.Second)).Round(time.Microsecond), r.cpu.Round(time.Microsecond),
 		cores, maxRate, floor.Round(time.Microsecond))
+}
+
+// serve starts the API over store with plan on a loopback port and
+// returns its base URL and its stop function.
+func serve(store *vpostgres.Store, auth *verifier.Authenticator, plan verifier.Plan) (string, func(), error) {
+	srv, err := vhttp.New(vhttp.Deps{
+		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second,
+			PublicURL: "https://verify.example.com", Plan: plan},
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown(context.Background()) }, nil
+}
+
+// benchAccount stores an account and returns it with a bearer header.
+func benchAccount(ctx context.Context, store *vpostgres.Store, auth *verifier.Authenticator, email string) (verifier.Account, string, error) {
+	acct, err := verifier.NewAccount(email, "benchmark password", time.Now())
+	if err != nil {
+		return verifier.Account{}, "", err
+	}
+	if err := store.CreateAccount(ctx, acct); err != nil {
+		return verifier.Account{}, "", err
+	}
+	tok, err := auth.Issue(acct.ID)
+	if err != nil {
+		return verifier.Account{}, "", err
+	}
+	return acct, "Bearer " + tok.Token, nil
 }
 
 // call sends req and checks the status, decoding the body into out if given.
