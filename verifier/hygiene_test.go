@@ -12,11 +12,11 @@ import (
 	"database/sql"
 	"encoding/base64"
 	"fmt"
+	"github.com/idgate/idgate/internal/testkit"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -67,24 +67,6 @@ func personalNeedles(photo []byte) []needle {
 // webhookRetryDelay is the spec's wait before the second attempt.
 const webhookRetryDelay = 5 * time.Second
 
-// lockedBuffer collects log output written from the worker's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return bytes.Clone(l.b.Bytes())
-}
-
 func TestStorageHygiene(t *testing.T) {
 	_, pubPEM, passKey := encryptionKeys(t)
 	photo := headshot(t)
@@ -93,7 +75,7 @@ func TestStorageHygiene(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			onBackends(t, func(t *testing.T, b backend) {
 				ctx := context.Background()
-				logs := &lockedBuffer{}
+				logs := &testkit.LogBuffer{}
 				// The first delivery fails, so the worker logs about it.
 				f := newFlow(t, b.store, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 					webhooktest.FailFirst(1, 500))

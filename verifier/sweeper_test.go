@@ -1,13 +1,11 @@
 package verifier_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -47,7 +45,7 @@ func TestSweeperRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -69,22 +67,4 @@ func TestSweeperRun(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("batched sweep: %d %v", n, err)
 	}
-}
-
-// syncBuffer is written by Run's goroutine and read by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

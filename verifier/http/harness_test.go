@@ -69,24 +69,6 @@ func (c *testClock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// syncBuffer collects log output written from handler goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 var testKey = verifier.SigningKey{ID: "test-1", Secret: []byte("0123456789abcdef0123456789abcdef")}
 
 func testTokens() verifier.TokenConfig {
@@ -101,7 +83,7 @@ type harness struct {
 	store verifier.Store
 	auth  *verifier.Authenticator
 	clock *testClock
-	logs  *syncBuffer
+	logs  *testkit.LogBuffer
 }
 
 // newHarness serves on a real SQLite store in a temp dir with the
@@ -168,7 +150,7 @@ func newHarnessOn(t *testing.T, store verifier.Store, edit ...func(*Deps)) *harn
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	d := Deps{
 		Store:   store,
 		Limiter: memory.New(clock.Now),

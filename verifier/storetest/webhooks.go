@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,7 +60,7 @@ func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) verif
 			e := &hookEnv{t: t, open: open, s: st, clock: testkit.NewClock(), serverKey: make([]byte, 32)}
 			_, _ = rand.Read(e.serverKey)
 			st.OnWebhookEnqueued(func() { e.wakes.Add(1) })
-			e.log = &lockedBuffer{}
+			e.log = &testkit.LogBuffer{}
 			tc.fn(t, e)
 		})
 	}
@@ -77,26 +76,9 @@ type hookEnv struct {
 	serverKey []byte
 	r         *webhooktest.Receiver
 	wakes     atomic.Int64
-	log       *lockedBuffer
+	log       *testkit.LogBuffer
 	account   verifier.Account
 	secret    string // the account's current signing secret, in plain text
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // setup starts a receiver answering with respond and makes the account with
