@@ -3,8 +3,6 @@ package blazeface
 import (
 	"math"
 	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -14,12 +12,6 @@ import (
 	"github.com/idgate/idgate/verifier/face/tensor"
 	"github.com/idgate/idgate/verifier/face/tfjs"
 )
-
-// images maps reference image names to their place in ../shared.
-var images = map[string]string{
-	"bbt4.jpg": "groups/bbt4.jpg", "bbt2.jpg": "groups/bbt2.jpg", "neutral.jpg": "groups/neutral.jpg",
-	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",
-}
 
 // TestParityWithHuman checks every face Human's detector found against
 // ours: same count, box IoU ≥ 0.95, score within Human's 0.01 rounding,
@@ -33,22 +25,11 @@ func TestParityWithHuman(t *testing.T) {
 	d := New(m, Defaults)
 	var ref reftest.Human
 	reftest.Load(t, "human.json", &ref)
-	names := make([]string, 0, len(ref.Results))
-	for n := range ref.Results {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := reftest.SortedKeys(ref.Results)
 	worstIoU, worstKP := 1.0, 0.0
 	for _, name := range names {
 		want := ref.Results[name]
-		data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(images[name])))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := imgio.Decode(data, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := reftest.FaceImage(t, reftest.HumanImages[name])
 		faces, err := d.Detect(img)
 		if err != nil {
 			t.Fatal(err)

@@ -3,8 +3,6 @@ package facemesh
 import (
 	"math"
 	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -14,11 +12,6 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tfjs"
 )
-
-var images = map[string]string{
-	"bbt4.jpg": "groups/bbt4.jpg", "bbt2.jpg": "groups/bbt2.jpg", "neutral.jpg": "groups/neutral.jpg",
-	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",
-}
 
 // TestParityWithHuman compares our 468 points with Human's (mesh on, iris
 // off) for every face: Human truncates coordinates to whole pixels, so we
@@ -36,22 +29,11 @@ func TestParityWithHuman(t *testing.T) {
 	mesher := New(load(ModelFile))
 	var ref reftest.Human
 	reftest.Load(t, "human.json", &ref)
-	names := make([]string, 0, len(ref.Results))
-	for n := range ref.Results {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := reftest.SortedKeys(ref.Results)
 	worst, over1, total := 0.0, 0, 0
 	for _, name := range names {
 		want := ref.Results[name]
-		data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(images[name])))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := imgio.Decode(data, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := reftest.FaceImage(t, reftest.HumanImages[name])
 		faces, err := det.Detect(img)
 		if err != nil {
 			t.Fatal(err)

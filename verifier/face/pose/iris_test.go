@@ -2,24 +2,14 @@ package pose
 
 import (
 	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
-	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
-	"github.com/idgate/idgate/verifier/face/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tfjs"
 )
-
-var images = map[string]string{
-	"bbt4.jpg": "groups/bbt4.jpg", "bbt2.jpg": "groups/bbt2.jpg", "neutral.jpg": "groups/neutral.jpg",
-	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",
-}
 
 // refFace pairs one of Human's faces (mesh with iris on) with our mesh of
 // the same face before and after eyelid refinement.
@@ -44,21 +34,10 @@ func refFaces(t *testing.T) []refFace {
 	lids := NewEyelids(load(IrisModelFile))
 	var ref reftest.Human
 	reftest.Load(t, "human.json", &ref)
-	names := make([]string, 0, len(ref.Results))
-	for n := range ref.Results {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := reftest.SortedKeys(ref.Results)
 	var out []refFace
 	for _, name := range names {
-		data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(images[name])))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := imgio.Decode(data, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := reftest.FaceImage(t, reftest.HumanImages[name])
 		faces, err := det.Detect(img)
 		if err != nil {
 			t.Fatal(err)

@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/face/tensor"
 )
 
 // Human is human.json: per image, Human's detector-only and mesh results.
@@ -99,4 +102,37 @@ func Centre(p []Point68) Point68 {
 		c.Y += q.Y / float64(len(p))
 	}
 	return c
+}
+
+// HumanImages maps the image names in human.json to their place under
+// ../shared/testdata/faces.
+var HumanImages = map[string]string{
+	"bbt4.jpg": "groups/bbt4.jpg", "bbt2.jpg": "groups/bbt2.jpg", "neutral.jpg": "groups/neutral.jpg",
+	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",
+}
+
+// SortedKeys returns m's keys in order, so parity tests walk the reference
+// (and report) deterministically.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// FaceImage decodes ../shared/testdata/faces/<rel> (slash-separated) the
+// way the engine decodes uploads.
+func FaceImage(t testing.TB, rel string) *tensor.Tensor {
+	t.Helper()
+	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := imgio.Decode(data, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return img
 }
