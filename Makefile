@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 1
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
-run: deps
+run: deps models
 	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/idgate/idgate/verifier/face/models"
 	"io"
 	"log/slog"
 	"net"
@@ -50,6 +51,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		cfg.Env = config.EnvDev
 	}
 	log := newLogger(cfg, stderr)
+	if err := checkModels(cfg.ModelsDir); err != nil {
+		return err
+	}
 
 	store, err := storage.Open(ctx, cfg.DatabaseURL) // applies migrations
 	if err != nil {
@@ -203,5 +207,19 @@ func ensureDemoAccount(ctx context.Context, store verifier.Store, stdout io.Writ
 		return fmt.Errorf("demo account: %w", err)
 	}
 	fmt.Fprintf(stdout, "demo account created: email %s password %s\n", demoEmail, pw)
+	return nil
+}
+
+// checkModels verifies every face model file (sha256) before serving, so a
+// missing or corrupt model stops start-up, with a message naming `make
+// models`, instead of failing a verification halfway through.
+func checkModels(dir string) error {
+	set, err := models.Open(dir, models.Hashes)
+	if err != nil {
+		return fmt.Errorf("face models: %w", err)
+	}
+	if err := set.Check(); err != nil {
+		return fmt.Errorf("face models: %w", err)
+	}
 	return nil
 }

@@ -19,11 +19,15 @@ import (
 	"github.com/idgate/idgate/internal/config"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
 )
 
 // inTempDir runs the test from an empty directory with the default
 // IDGATE_DATABASE_URL (./var/idgate.db), as `make run` does.
 func inTempDir(t *testing.T) string {
+	// serve checks the face models at start; point it at the installed set
+	// (fails under CI, skips loudly otherwise, when they are missing).
+	t.Setenv("IDGATE_MODELS_DIR", modelstest.Set(t).Dir)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	for _, name := range []string{"IDGATE_DATABASE_URL", "IDGATE_REDIS_URL", "IDGATE_JWT_KEYS", "IDGATE_JWT_KEYS_FILE", "IDGATE_ENV"} {
@@ -272,5 +276,14 @@ func TestServePlan(t *testing.T) {
 	t.Setenv("IDGATE_PLAN", "core=10")
 	if code, _, errOut := runCmd(t, "", "serve", "--dev"); code == 0 || !strings.Contains(errOut, "IDGATE_PLAN") {
 		t.Fatalf("serve with a bad plan: exit %d, %s", code, errOut)
+	}
+}
+
+// A missing model stops serve at start, naming the command that installs it.
+func TestServeRefusesMissingModels(t *testing.T) {
+	inTempDir(t)
+	t.Setenv("IDGATE_MODELS_DIR", t.TempDir())
+	if code, _, errOut := runCmd(t, "", "serve", "--dev"); code == 0 || !strings.Contains(errOut, "make models") {
+		t.Fatalf("serve without models: exit %d, %s", code, errOut)
 	}
 }

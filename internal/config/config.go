@@ -49,6 +49,8 @@ type Config struct {
 	// by verifier.ParsePlan when serve starts.
 	Plan          string
 	SweepInterval time.Duration
+	// ModelsDir holds the face model files `make models` installs.
+	ModelsDir string
 }
 
 // Dev reports whether dev rules apply (text logs, generated JWT keys,
@@ -147,6 +149,7 @@ var specs = []spec{
 		return nil
 	}},
 	{Var{"IDGATE_SWEEP_INTERVAL", "1m", "how often each instance moves links past their lifetime to expired (instances share the work)"}, dur(func(c *Config) *time.Duration { return &c.SweepInterval })},
+	{Var{"IDGATE_MODELS_DIR", "./var/models", "face model files installed by make models; serve checks each one's sha256 at start and refuses to start when one is missing or corrupt"}, str(func(c *Config) *string { return &c.ModelsDir })},
 	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, func(c *Config, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
