@@ -3,13 +3,10 @@ package verifier_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/sqlite"
 )
 
 // TestTransitionRefusesIllegalMoves: a step the state machine does not
@@ -17,22 +14,7 @@ import (
 // step set; an allowed one writes status, fields and UpdatedAt together.
 func TestTransitionRefusesIllegalMoves(t *testing.T) {
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	clock := testkit.NewClock()
-	a, err := verifier.NewAccount("transition@example.com", "correct horse battery", clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateAccount(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	store, a, clock := sqliteAccount(t, "transition@example.com")
 	vs := &verifier.Verifications{Store: store, Keys: store, Now: clock.Now, Plan: verifier.UnlimitedPlan}
 	c, err := vs.Create(ctx, a.ID, verifier.CreateRequest{})
 	if err != nil {

@@ -3,7 +3,6 @@ package verifier_test
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,29 +12,13 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/sqlite"
 )
 
 // TestSweeperRun: Run sweeps at once, logs what it expired, and returns
 // when its context ends (no waiting for the interval).
 func TestSweeperRun(t *testing.T) {
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	clock := testkit.NewClock()
-	a, err := verifier.NewAccount("sweep@example.com", "correct horse battery", clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateAccount(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	store, a, clock := sqliteAccount(t, "sweep@example.com")
 	for i := 0; i < 3; i++ {
 		now := clock.Now().UTC().Truncate(time.Microsecond)
 		v := verifier.Verification{ID: uuid.NewString(), AccountID: a.ID, TokenHash: []byte(uuid.NewString()),
