@@ -1,0 +1,108 @@
+// Package flow owns the end-user side of a verification: the per-link
+// session that the browser behind a verification's url walks through
+// (license front, license back, liveness challenge, submit, review offer),
+// its step machine and limits. It calls the CPU-heavy engines through the
+// Engines port and ends the flow with verifier's completion.
+package flow
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/match"
+	"github.com/idgate/idgate/verifier/license"
+)
+
+// ErrBusy: every engine worker stayed busy for the engines' bounded wait.
+// The HTTP layer answers 503 with Retry-After; nothing was judged, so the
+// same request may be sent again.
+var ErrBusy = errors.New("engines busy")
+
+// Engines is the barcode, card, face and liveness work of the flow.
+// verifier/engines implements it: models loaded once, a bounded pool of
+// workers, ErrBusy (wrapped) when none frees up in time. Bad images are
+// not errors: they come back as Problems, so the user can retake them.
+type Engines interface {
+	// Front judges a photo of the license front (JPEG, PNG or WebP bytes).
+	Front(ctx context.Context, image []byte) (FrontReport, error)
+	// Back reads and validates the PDF417 barcode on a photo of the
+	// license back.
+	Back(ctx context.Context, image []byte) (BackReport, error)
+	// NewChallenge draws a liveness challenge (random step order from rnd,
+	// crypto/rand when nil) issued at now, and the frame budget the client
+	// must keep to.
+	NewChallenge(rnd io.Reader, now time.Time) (liveness.Challenge, FrameBudget, error)
+	// Liveness judges frames (in capture order) against ch at server time
+	// now, and picks the selfie.
+	Liveness(ctx context.Context, ch liveness.Challenge, frames []liveness.Frame, now time.Time) (LivenessReport, error)
+	// Compare scores the license portrait against the selfie by their
+	// face descriptors (no images needed, so it never waits for a worker).
+	Compare(portrait, selfie []float32) (match.Result, error)
+}
+
+// Problem is one thing wrong with an image that the user can fix by
+// retaking it. Code is stable (the API's details[].code); the flow owns
+// the human sentences.
+type Problem string
+
+// Problem codes. Image problems apply to every upload.
+const (
+	ProblemImageUnsupported Problem = "image_unsupported" // not JPEG, PNG or WebP, or corrupt
+	ProblemImageTooLarge    Problem = "image_too_large"   // over the byte or pixel bound
+
+	ProblemCardNotFound Problem = "card_not_found"
+	ProblemCardTooSmall Problem = "card_too_small"
+	ProblemTooBlurry    Problem = "too_blurry"
+	ProblemGlare        Problem = "glare"
+	ProblemAspect       Problem = "card_proportions" // edges found, but not ID-1 proportions
+	ProblemNoPortrait   Problem = "no_portrait"
+
+	ProblemBarcodeNotFound   Problem = "barcode_not_found"
+	ProblemBarcodeUnreadable Problem = "barcode_unreadable"
+	ProblemBarcodeInvalid    Problem = "barcode_invalid"
+)
+
+// FrontReport is the judgement of a front photo. Accepted exactly when
+// Problems is empty.
+type FrontReport struct {
+	Problems []Problem
+	// The license_appears_real inputs the front provides.
+	CardFound, ProportionsOK, FacePresent bool
+	// Measures, for the answer's checks and for calibration.
+	Aspect, Sharpness, Glare float64
+	// Headshot is the license portrait cropped (JPEG, at most 400 px);
+	// nil when no portrait was found.
+	Headshot []byte
+	// Portrait is the face descriptor of the license portrait; nil when
+	// no portrait was found.
+	Portrait []float32
+}
+
+// BackReport is the judgement of a back photo. Accepted exactly when
+// Problems is empty; then License is the validated barcode's content.
+type BackReport struct {
+	Problems []Problem
+	License  license.License
+}
+
+// FrameBudget is what the client must send for a challenge.
+type FrameBudget struct {
+	MinFrames, MaxFrames int
+	// MaxFrameBytes bounds each encoded frame; MaxWidth/MaxHeight its size.
+	MaxFrameBytes       int
+	MaxWidth, MaxHeight int
+	// FPS is the capture rate to aim for.
+	FPS int
+}
+
+// LivenessReport is the judgement of a challenge's frames.
+type LivenessReport struct {
+	Result liveness.Result
+	// Selfie is the chosen frontal frame as sent (JPEG), and
+	// SelfieDescriptor its face descriptor; both nil when none qualified.
+	Selfie           []byte
+	SelfieDescriptor []float32
+}
