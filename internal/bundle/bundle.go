@@ -52,7 +52,9 @@ type Bundle struct {
 const namespace = "idgate-sources"
 
 // loaders maps the source extensions a bundle may import to their loader.
-var loaders = map[string]api.Loader{".ts": api.LoaderTS, ".js": api.LoaderJS}
+// JSON lets a table shared with Go code (the end-user pages' strings) be
+// imported as a module instead of copied into TypeScript.
+var loaders = map[string]api.Loader{".ts": api.LoaderTS, ".js": api.LoaderJS, ".json": api.LoaderJSON}
 
 // Once returns a function that builds o on its first call and returns the
 // same result (or error) on every later call: one build per process.
@@ -67,7 +69,7 @@ func Build(o Options) (*Bundle, error) {
 		return nil, errors.New("bundle: Sources and Entry are required")
 	}
 	if _, ok := loaders[path.Ext(o.Entry)]; !ok {
-		return nil, fmt.Errorf("bundle %s: only .ts and .js sources", o.Entry)
+		return nil, fmt.Errorf("bundle %s: only .ts, .js and .json sources", o.Entry)
 	}
 	nodeDir := ""
 	if o.NodeModules != "" {
@@ -157,7 +159,7 @@ func sources(fsys fs.FS, nodeDir string) api.Plugin {
 			case path.Ext(p) == "":
 				p += ".ts"
 			case !ok:
-				return api.OnResolveResult{}, fmt.Errorf("import %q: only .ts and .js sources", a.Path)
+				return api.OnResolveResult{}, fmt.Errorf("import %q: only .ts, .js and .json sources", a.Path)
 			}
 			return api.OnResolveResult{Path: p, Namespace: namespace}, nil
 		})

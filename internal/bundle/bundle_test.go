@@ -114,8 +114,8 @@ func TestErrorsSurface(t *testing.T) {
 		"leaves sources":     {fstest.MapFS{"a.ts": {Data: []byte(`import "../etc/passwd";`)}}, "a.ts", []string{"leaves the sources"}},
 		"npm without dir":    {fstest.MapFS{"a.ts": {Data: []byte(`import "left-pad";`)}}, "a.ts", []string{`"left-pad"`, "NodeModules"}},
 		"missing entry":      {fstest.MapFS{}, "main.ts", []string{"no source main.ts"}},
-		"entry of no loader": {fstest.MapFS{"a.css": {Data: []byte("a{}")}}, "a.css", []string{"a.css", "only .ts and .js"}},
-		"css is refused":     {fstest.MapFS{"a.ts": {Data: []byte(`import "./x.css";`)}, "x.css": {Data: []byte("a{}")}}, "a.ts", []string{`"./x.css"`, "only .ts and .js"}},
+		"entry of no loader": {fstest.MapFS{"a.css": {Data: []byte("a{}")}}, "a.css", []string{"a.css", "only .ts, .js and .json"}},
+		"css is refused":     {fstest.MapFS{"a.ts": {Data: []byte(`import "./x.css";`)}, "x.css": {Data: []byte("a{}")}}, "a.ts", []string{`"./x.css"`, "only .ts, .js and .json"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := bundle.Build(bundle.Options{Sources: tc.fs, Entry: tc.entry})
@@ -146,5 +146,20 @@ func TestNodeModules(t *testing.T) {
 	missing := fstest.MapFS{"main.ts": {Data: []byte(`import "not-installed";`)}}
 	if _, err := bundle.Build(bundle.Options{Sources: missing, Entry: "main.ts", NodeModules: "testdata/node_modules"}); err == nil || !strings.Contains(err.Error(), "not-installed") {
 		t.Fatalf("uninstalled package: %v", err)
+	}
+}
+
+// A JSON file imports as a module: its content is bundled, not fetched.
+func TestJSONImport(t *testing.T) {
+	src := fstest.MapFS{
+		"main.ts":      {Data: []byte(`import table from "./strings.json"; document.title = table.en.hello;`)},
+		"strings.json": {Data: []byte(`{"en":{"hello":"hello from json"}}`)},
+	}
+	b, err := bundle.Build(bundle.Options{Sources: src, Entry: "main.ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b.JS), "hello from json") {
+		t.Fatalf("bundle lacks the JSON content: %s", b.JS)
 	}
 }
