@@ -8,13 +8,6 @@ import (
 	"time"
 )
 
-// CompletionStore is what completing a verification reads and writes: the
-// verification, and the account's passphrase keys to seal for.
-type CompletionStore interface {
-	VerificationStore
-	PassphraseKeyStore
-}
-
 // Complete ends the end-user flow of a started verification: it builds the
 // result from the outcome (BuildResult), seals it by the verification's
 // encryption mode (SealResult) and, in one store transaction, moves the
@@ -29,7 +22,7 @@ type CompletionStore interface {
 // ErrInvalidTransition (the API's 409) and changes nothing. An outcome the
 // engines cannot produce is ErrInvalidOutcome; an unusable key
 // ErrEncryptionKeyUnavailable.
-func Complete(ctx context.Context, st CompletionStore, now time.Time, accountID, id string, o Outcome) (Verification, error) {
+func Complete(ctx context.Context, st Store, now time.Time, accountID, id string, o Outcome) (Verification, error) {
 	now = now.UTC().Truncate(time.Microsecond)
 	v, err := st.GetVerification(ctx, accountID, id)
 	if err != nil {
@@ -85,7 +78,7 @@ func completable(v Verification, now time.Time) error {
 // "undetermined". manual_review_requested stays true: the end user did
 // request it. completed_at becomes the decision time. Any other status is
 // an error wrapping ErrInvalidTransition (409).
-func DecideReview(ctx context.Context, st VerificationStore, now time.Time, accountID, id string, approved bool) (Verification, error) {
+func DecideReview(ctx context.Context, st Store, now time.Time, accountID, id string, approved bool) (Verification, error) {
 	now = now.UTC().Truncate(time.Microsecond)
 	out, err := st.UpdateVerification(ctx, accountID, id, func(cur *Verification) error {
 		if cur.Status != StatusManualReview {

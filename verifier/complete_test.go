@@ -22,7 +22,6 @@ import (
 // completionStore is what both backends are for these tests.
 type completionStore interface {
 	verifier.Store
-	verifier.CompletionStore
 	WebhookQueue() webhook.Queue
 }
 
@@ -89,7 +88,7 @@ func newFlow(t *testing.T, st completionStore, log *slog.Logger, respond func(n 
 		Secrets: webhook.AccountSecrets{Store: st, ServerKey: serverKey, Now: clock.Now}})
 	return &flow{
 		t: t, st: st, clock: clock, receiver: r,
-		svc:     &verifier.Verifications{Store: st, Keys: st, Now: clock.Now, Plan: verifier.UnlimitedPlan},
+		svc:     &verifier.Verifications{Store: st, Now: clock.Now, Plan: verifier.UnlimitedPlan},
 		account: newAccount(t, st),
 		worker:  webhook.NewWorker(st.WebhookQueue(), sender, webhook.WorkerOptions{Now: clock.Now, Log: log}),
 	}

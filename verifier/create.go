@@ -36,8 +36,7 @@ func WellFormedLinkToken(token string) bool {
 // status change goes through Store.UpdateVerification (one transaction,
 // checked by Transition) or the store's ExpireDue.
 type Verifications struct {
-	Store VerificationStore
-	Keys  PassphraseKeyStore
+	Store Store
 	Now   func() time.Time
 	Plan  Plan
 	// CheckHeaders validates webhook_headers (the webhook package owns the
@@ -209,7 +208,7 @@ func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID 
 			fe.add("encryption_key", "required", "passphrase mode needs the ID of one of the account's passphrase keys")
 			break
 		}
-		pk, ok, err := lookupPassphraseKey(ctx, s.Keys, accountID, key)
+		pk, ok, err := lookupPassphraseKey(ctx, s.Store, accountID, key)
 		if err != nil {
 			return Settings{}, err
 		}

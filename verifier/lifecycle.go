@@ -60,7 +60,7 @@ func (s *Verifications) Cancel(ctx context.Context, accountID, id string) (Verif
 }
 
 // Delete hides the verification and drops its data; it never sends a
-// webhook (see VerificationStore.DeleteVerification).
+// webhook (see Store.DeleteVerification).
 func (s *Verifications) Delete(ctx context.Context, accountID, id string) error {
 	if err := s.Store.DeleteVerification(ctx, accountID, id, s.Now().UTC().Truncate(time.Microsecond)); err != nil {
 		return fmt.Errorf("delete verification: %w", err)

@@ -15,7 +15,7 @@ import (
 func TestTransitionRefusesIllegalMoves(t *testing.T) {
 	ctx := context.Background()
 	store, a, clock := sqliteAccount(t, "transition@example.com")
-	vs := &verifier.Verifications{Store: store, Keys: store, Now: clock.Now, Plan: verifier.UnlimitedPlan}
+	vs := &verifier.Verifications{Store: store, Now: clock.Now, Plan: verifier.UnlimitedPlan}
 	c, err := vs.Create(ctx, a.ID, verifier.CreateRequest{})
 	if err != nil {
 		t.Fatal(err)

@@ -20,24 +20,12 @@ type PassphraseKey struct {
 	CreatedAt time.Time
 }
 
-// PassphraseKeyStore persists passphrase keys (table passphrase_keys). Both
-// backends implement it and pass verifier/storetest; the Store rules apply
-// (ErrNotFound for other accounts' keys too, UTC microsecond times, copies).
-type PassphraseKeyStore interface {
-	// CreatePassphraseKey stores k; ErrNotFound if its account does not exist.
-	CreatePassphraseKey(ctx context.Context, k PassphraseKey) error
-	GetPassphraseKey(ctx context.Context, accountID, id string) (PassphraseKey, error)
-	// ListPassphraseKeys returns the account's keys, oldest first.
-	ListPassphraseKeys(ctx context.Context, accountID string) ([]PassphraseKey, error)
-	DeletePassphraseKey(ctx context.Context, accountID, id string) error
-}
-
 // MaxPassphraseKeys bounds an account's keys (a dashboard lists them all).
 const MaxPassphraseKeys = 50
 
 // PassphraseKeys manages the keys an account uploads.
 type PassphraseKeys struct {
-	Store PassphraseKeyStore
+	Store Store
 	Now   func() time.Time
 }
 
@@ -82,7 +70,7 @@ var validKDF = e2ee.KDFParams{Alg: e2ee.AlgPassphrase, Salt: make([]byte, e2ee.S
 
 // lookupPassphraseKey resolves a create request's key ID; a malformed or
 // unknown ID, or another account's, is the same validation detail.
-func lookupPassphraseKey(ctx context.Context, st PassphraseKeyStore, accountID, id string) (*e2ee.PassphraseKey, bool, error) {
+func lookupPassphraseKey(ctx context.Context, st Store, accountID, id string) (*e2ee.PassphraseKey, bool, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return nil, false, nil
 	}

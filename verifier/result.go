@@ -312,7 +312,7 @@ const DefaultCustomKeyName = "custom key"
 // license_photo (docs/encryption.md). In passphrase and custom modes the
 // returned bytes hold no plaintext personal data, and the plaintext is
 // never written anywhere by this package.
-func SealResult(ctx context.Context, keys PassphraseKeyStore, v Verification, p Payload) (json.RawMessage, error) {
+func SealResult(ctx context.Context, keys Store, v Verification, p Payload) (json.RawMessage, error) {
 	s, err := ParseSettings(v.Options)
 	if err != nil {
 		return nil, fmt.Errorf("seal result: %w", err)
@@ -343,7 +343,7 @@ func SealResult(ctx context.Context, keys PassphraseKeyStore, v Verification, p 
 
 // sealingSession opens a content key for the verification's custom or
 // passphrase key.
-func sealingSession(ctx context.Context, keys PassphraseKeyStore, accountID string, s Settings) (*e2ee.Session, error) {
+func sealingSession(ctx context.Context, keys Store, accountID string, s Settings) (*e2ee.Session, error) {
 	if s.EncryptionKeyMode == e2ee.ModeCustom {
 		pub, err := e2ee.ParseRSAPublicKey([]byte(s.EncryptionKey))
 		if err != nil {

@@ -3,6 +3,7 @@ package verifier
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Errors of the Store contract. Implementations return these (wrapped with
@@ -15,8 +16,10 @@ var (
 	ErrConflict = errors.New("conflict")
 )
 
-// Store is the verifier's persistence. Every backend (sqlite, postgres)
-// passes the conformance suite in verifier/storetest.
+// Store is the verifier's one persistence port: accounts, integration keys,
+// verifications, templates and passphrase keys. Each backend checks at
+// compile time that it implements all of it, and passes the conformance
+// suite in verifier/storetest.
 //
 // Contract:
 //   - Times are stored and returned in UTC, truncated to microseconds.
@@ -26,8 +29,9 @@ var (
 //   - Returned values are copies: mutating them never changes the store.
 //   - The store never reads a clock: callers set CreatedAt/UpdatedAt (in fn,
 //     for updates) from their injected Now.
-//   - IDs are UUIDs; a malformed ID names no record (ErrNotFound). fn cannot
-//     change a record's ID or owner: those fields are restored before writing.
+//   - IDs are UUIDs; a malformed ID names no record (ErrNotFound), and so
+//     does another account's record. fn cannot change a record's ID or
+//     owner: those fields are restored before writing.
 //   - fn runs inside the transaction and must not call the Store (the SQLite
 //     backend has a single writer connection, which fn's caller holds).
 //   - Backends: verifier/sqlite and verifier/postgres; verifier/storage.Open
@@ -49,6 +53,55 @@ type Store interface {
 	UpdateIntegrationKey(ctx context.Context, accountID string, fn func(*IntegrationKey) error) (IntegrationKey, error)
 	// DeleteIntegrationKey revokes the account's key; ErrNotFound if none.
 	DeleteIntegrationKey(ctx context.Context, accountID string) error
+
+	// CreateVerification stores v (Status must be pending) if its account
+	// has a slot left under a for v.Type; otherwise a *QuotaError. The check
+	// and the insert are atomic per account. ErrNotFound if the account, or
+	// a TemplateID of that account, does not exist; ErrConflict on a
+	// duplicate ID or token hash.
+	CreateVerification(ctx context.Context, v Verification, a Allowance) error
+	GetVerification(ctx context.Context, accountID, id string) (Verification, error)
+	// GetVerificationByTokenHash finds the verification behind an end user's
+	// link, whatever its account.
+	GetVerificationByTokenHash(ctx context.Context, hash []byte) (Verification, error)
+	ListVerifications(ctx context.Context, accountID string, f VerificationFilter) (VerificationPage, error)
+	// UpdateVerification is the one way a verification changes, including
+	// every status change: a changed Status must pass Transition, else
+	// ErrInvalidTransition and nothing is written. fn cannot change ID,
+	// AccountID, TokenHash, Type, TemplateID or CreatedAt.
+	UpdateVerification(ctx context.Context, accountID, id string, fn func(*Verification) error) (Verification, error)
+	// DeleteVerification hides the verification from every read and drops
+	// its result, message and webhook settings; an unfinished one is
+	// canceled first, releasing its slot, while a completed one keeps using
+	// its allowance. Deleted verifications never send a webhook.
+	DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error
+	// ExpireDue moves up to limit pending or started verifications whose
+	// ExpiresAt is at or before now to expired, and returns their IDs. It is
+	// idempotent and safe to run from several instances at once: each
+	// verification is expired by exactly one call.
+	ExpireDue(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// QuotaUsage counts, per type, the account's slot-holding verifications
+	// created at or after since (zero: all).
+	QuotaUsage(ctx context.Context, accountID string, since time.Time) (map[Type]int, error)
+
+	// CreateTemplate stores t; ErrNotFound if its account does not exist.
+	CreateTemplate(ctx context.Context, t Template) error
+	GetTemplate(ctx context.Context, accountID, id string) (Template, error)
+	// ListTemplates returns the account's templates, oldest first.
+	ListTemplates(ctx context.Context, accountID string) ([]Template, error)
+	// UpdateTemplate cannot change ID, AccountID or CreatedAt.
+	UpdateTemplate(ctx context.Context, accountID, id string, fn func(*Template) error) (Template, error)
+	// DeleteTemplate removes the template; verifications made from it keep
+	// their copied settings and lose only the TemplateID reference.
+	DeleteTemplate(ctx context.Context, accountID, id string) error
+
+	// Passphrase keys (table passphrase_keys): only their public part.
+	// CreatePassphraseKey stores k; ErrNotFound if its account does not exist.
+	CreatePassphraseKey(ctx context.Context, k PassphraseKey) error
+	GetPassphraseKey(ctx context.Context, accountID, id string) (PassphraseKey, error)
+	// ListPassphraseKeys returns the account's keys, oldest first.
+	ListPassphraseKeys(ctx context.Context, accountID string) ([]PassphraseKey, error)
+	DeletePassphraseKey(ctx context.Context, accountID, id string) error
 
 	// Ping checks the database answers (used by /readyz).
 	Ping(ctx context.Context) error

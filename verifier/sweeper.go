@@ -17,7 +17,7 @@ const (
 // slots. Store.ExpireDue expires each verification exactly once, so any
 // number of instances may sweep at the same time and a sweep may repeat.
 type Sweeper struct {
-	Store    VerificationStore
+	Store    Store
 	Now      func() time.Time
 	Interval time.Duration // between sweeps; DefaultSweepInterval if zero
 	Batch    int           // verifications per statement; DefaultSweepBatch if zero

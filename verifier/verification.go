@@ -1,7 +1,6 @@
 package verifier
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,7 +47,7 @@ func Transition(from, to Status) error {
 	return fmt.Errorf("%w: %s → %s", ErrInvalidTransition, from, to)
 }
 
-// CheckUpdate is what every VerificationStore does with an updater's
+// CheckUpdate is what every Store does with an updater's
 // result v of old before writing it: it restores the fields an update may
 // not change (ID, AccountID, TokenHash, Type, TemplateID, CreatedAt) and
 // checks a status change with Transition.
@@ -195,52 +194,4 @@ type VerificationFilter struct {
 type VerificationPage struct {
 	Items      []Verification
 	NextCursor string // empty on the last page
-}
-
-// VerificationStore persists verifications and templates. Both Store
-// backends implement it (and pass verifier/storetest); the same rules as
-// Store apply: UTC microsecond times set by the caller, ErrNotFound for
-// missing records and for other accounts' records alike, updaters in one
-// transaction, copies returned.
-type VerificationStore interface {
-	// CreateVerification stores v (Status must be pending) if its account
-	// has a slot left under a for v.Type; otherwise a *QuotaError. The check
-	// and the insert are atomic per account. ErrNotFound if the account, or
-	// a TemplateID of that account, does not exist; ErrConflict on a
-	// duplicate ID or token hash.
-	CreateVerification(ctx context.Context, v Verification, a Allowance) error
-	GetVerification(ctx context.Context, accountID, id string) (Verification, error)
-	// GetVerificationByTokenHash finds the verification behind an end user's
-	// link, whatever its account.
-	GetVerificationByTokenHash(ctx context.Context, hash []byte) (Verification, error)
-	ListVerifications(ctx context.Context, accountID string, f VerificationFilter) (VerificationPage, error)
-	// UpdateVerification is the one way a verification changes, including
-	// every status change: a changed Status must pass Transition, else
-	// ErrInvalidTransition and nothing is written. fn cannot change ID,
-	// AccountID, TokenHash, Type, TemplateID or CreatedAt.
-	UpdateVerification(ctx context.Context, accountID, id string, fn func(*Verification) error) (Verification, error)
-	// DeleteVerification hides the verification from every read and drops
-	// its result, message and webhook settings; an unfinished one is
-	// canceled first, releasing its slot, while a completed one keeps using
-	// its allowance. Deleted verifications never send a webhook.
-	DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error
-	// ExpireDue moves up to limit pending or started verifications whose
-	// ExpiresAt is at or before now to expired, and returns their IDs. It is
-	// idempotent and safe to run from several instances at once: each
-	// verification is expired by exactly one call.
-	ExpireDue(ctx context.Context, now time.Time, limit int) ([]string, error)
-	// QuotaUsage counts, per type, the account's slot-holding verifications
-	// created at or after since (zero: all).
-	QuotaUsage(ctx context.Context, accountID string, since time.Time) (map[Type]int, error)
-
-	// CreateTemplate stores t; ErrNotFound if its account does not exist.
-	CreateTemplate(ctx context.Context, t Template) error
-	GetTemplate(ctx context.Context, accountID, id string) (Template, error)
-	// ListTemplates returns the account's templates, oldest first.
-	ListTemplates(ctx context.Context, accountID string) ([]Template, error)
-	// UpdateTemplate cannot change ID, AccountID or CreatedAt.
-	UpdateTemplate(ctx context.Context, accountID, id string, fn func(*Template) error) (Template, error)
-	// DeleteTemplate removes the template; verifications made from it keep
-	// their copied settings and lose only the TemplateID reference.
-	DeleteTemplate(ctx context.Context, accountID, id string) error
 }

@@ -43,6 +43,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 	vpostgres "github.com/idgate/idgate/verifier/postgres"
 	vsqlite "github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier/storage"
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
@@ -63,20 +64,11 @@ func main() {
 	}
 }
 
-// store is what both verifier stores are.
-type store interface {
-	verifier.Store
-	verifier.VerificationStore
-	Migrate(ctx context.Context) error
-	WebhookQueue() webhook.Queue
-	OnWebhookEnqueued(fn func())
-}
-
 // backend is one verifier store with an account whose verifications
 // deliver to the receiver.
 type backend struct {
 	name    string
-	s       store
+	s       storage.Store
 	account verifier.Account
 	rcv     *receiver
 }
@@ -111,7 +103,7 @@ func run(ctx context.Context) error {
 	return nil
 }
 
-func measure(ctx context.Context, name string, s store, rcv *receiver) error {
+func measure(ctx context.Context, name string, s storage.Store, rcv *receiver) error {
 	if err := s.Migrate(ctx); err != nil {
 		return err
 	}
@@ -376,7 +368,7 @@ func (r *receiver) waitFor(ctx context.Context, n int) error {
 
 // openPostgres makes a schema of its own on the test server, dropped at the
 // end, and opens the verifier store on it.
-func openPostgres(ctx context.Context) (store, func(), error) {
+func openPostgres(ctx context.Context) (storage.Store, func(), error) {
 	base := os.Getenv("IDGATE_TEST_DATABASE_URL")
 	if base == "" {
 		base = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"

@@ -31,11 +31,7 @@ func runMigrate(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wr
 		return err
 	}
 	defer store.Close()
-	m, ok := store.(storage.Migrator)
-	if !ok {
-		return fmt.Errorf("migrate: store %T reports no schema version", store)
-	}
-	v, err := m.SchemaVersion(ctx)
+	v, err := store.SchemaVersion(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}

@@ -117,7 +117,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	// the work. It stops with the server.
 	sweepCtx, stopSweeper := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSweeper()
-	go verifier.Sweeper{Store: store.(verifier.VerificationStore), Now: time.Now, Interval: cfg.SweepInterval, Log: log}.Run(sweepCtx)
+	go verifier.Sweeper{Store: store, Now: time.Now, Interval: cfg.SweepInterval, Log: log}.Run(sweepCtx)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -8,18 +8,10 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/config"
-	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
+	"github.com/idgate/idgate/verifier/storage"
 	"github.com/idgate/idgate/verifier/webhook"
 )
-
-// webhookStore is what both verifier stores offer the webhook worker.
-type webhookStore interface {
-	verifier.Store
-	verifier.VerificationStore
-	WebhookQueue() webhook.Queue
-	OnWebhookEnqueued(fn func())
-}
 
 // startWebhooks wires webhook delivery into serve: the SSRF-safe sender
 // signing with the accounts' secrets, the worker over the store's outbox
@@ -27,11 +19,7 @@ type webhookStore interface {
 // that enqueues, and the webhook endpoints on srv. The worker runs until ctx
 // ends; the returned stop then waits until the attempts in flight are
 // recorded (each within webhook.Timeout), so a shutdown loses nothing.
-func startWebhooks(ctx context.Context, cfg config.Config, store verifier.Store, srv *vhttp.Server, log *slog.Logger) (func(), error) {
-	ws, ok := store.(webhookStore)
-	if !ok {
-		return nil, fmt.Errorf("webhooks: store %T has no delivery outbox", store)
-	}
+func startWebhooks(ctx context.Context, cfg config.Config, store storage.Store, srv *vhttp.Server, log *slog.Logger) (func(), error) {
 	key, err := serverKey(cfg)
 	if err != nil {
 		return nil, err
@@ -41,10 +29,10 @@ func startWebhooks(ctx context.Context, cfg config.Config, store verifier.Store,
 	}
 	secrets := webhook.AccountSecrets{Store: store, ServerKey: key, Now: time.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
-	queue := ws.WebhookQueue()
+	queue := store.WebhookQueue()
 	worker := webhook.NewWorker(queue, sender, webhook.WorkerOptions{Log: log})
-	ws.OnWebhookEnqueued(worker.Wake)
-	srv.MountWebhooks(vhttp.WebhookDeps{Verifications: ws, Queue: queue, Secrets: secrets, Wake: worker.Wake, Now: time.Now})
+	store.OnWebhookEnqueued(worker.Wake)
+	srv.MountWebhooks(vhttp.WebhookDeps{Verifications: store, Queue: queue, Secrets: secrets, Wake: worker.Wake, Now: time.Now})
 
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -57,7 +45,7 @@ func startWebhooks(ctx context.Context, cfg config.Config, store verifier.Store,
 	return func() {
 		cancel()
 		<-done
-		ws.OnWebhookEnqueued(nil)
+		store.OnWebhookEnqueued(nil)
 	}, nil
 }
 

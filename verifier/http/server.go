@@ -7,7 +7,6 @@ package http
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"time"
@@ -101,14 +100,6 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, ok := d.Store.(verifier.VerificationStore)
-	if !ok {
-		return nil, fmt.Errorf("new http server: %T is not a verifier.VerificationStore", d.Store)
-	}
-	ks, ok := d.Store.(verifier.PassphraseKeyStore)
-	if !ok {
-		return nil, fmt.Errorf("new http server: %T is not a verifier.PassphraseKeyStore", d.Store)
-	}
 	plan := d.Config.Plan
 	if plan == nil {
 		plan = verifier.DefaultPlan
@@ -120,8 +111,8 @@ func New(d Deps) (*Server, error) {
 		proxies: proxies,
 		metrics: newMetrics(),
 
-		verifications:  &verifier.Verifications{Store: vs, Keys: ks, Now: d.Now, Plan: plan, CheckHeaders: checkWebhookHeaders},
-		passphraseKeys: verifier.PassphraseKeys{Store: ks, Now: d.Now},
+		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan, CheckHeaders: checkWebhookHeaders},
+		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
 	}
 	s.app = fiber.New(fiber.Config{
 		BodyLimit:             d.Config.BodyLimit,

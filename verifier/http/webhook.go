@@ -18,7 +18,7 @@ import (
 type WebhookDeps struct {
 	// Verifications checks that a verification is the caller's before its
 	// deliveries are shown or retried.
-	Verifications verifier.VerificationStore
+	Verifications verifier.Store
 	Queue         webhook.Queue
 	Secrets       webhook.AccountSecrets
 	// Wake tells the worker a retry is due now.

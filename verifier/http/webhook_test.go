@@ -61,17 +61,16 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) verifier.Store) *we
 func (h *webhookHarness) completed(accountID string) verifier.Verification {
 	h.t.Helper()
 	ctx := context.Background()
-	vs := h.store.(verifier.VerificationStore)
 	now := h.clock.Now()
 	v := verifier.Verification{ID: uuid.NewString(), AccountID: accountID, TokenHash: []byte(uuid.NewString()),
 		Status: verifier.StatusPending, Type: verifier.TypeCore, WebhookURL: h.rcv.URL,
 		WebhookHeaders: map[string]string{"X-Receiver-Token": "t0ken"}, LifetimeDays: 14,
 		ExpiresAt: now.Add(14 * 24 * time.Hour), CreatedAt: now, UpdatedAt: now}
-	if err := vs.CreateVerification(ctx, v, verifier.Allowance{Limit: -1}); err != nil {
+	if err := h.store.CreateVerification(ctx, v, verifier.Allowance{Limit: -1}); err != nil {
 		h.t.Fatal(err)
 	}
 	for _, st := range []verifier.Status{verifier.StatusStarted, verifier.StatusCompleted} {
-		if _, err := vs.UpdateVerification(ctx, accountID, v.ID, func(x *verifier.Verification) error {
+		if _, err := h.store.UpdateVerification(ctx, accountID, v.ID, func(x *verifier.Verification) error {
 			x.Status = st
 			if st == verifier.StatusCompleted {
 				x.Result = json.RawMessage(fmt.Sprintf(`{"request_id":%q,"verification":{"over_21":true}}`, v.ID))
@@ -81,7 +80,7 @@ func (h *webhookHarness) completed(accountID string) verifier.Verification {
 			h.t.Fatal(err)
 		}
 	}
-	v, err := vs.GetVerification(ctx, accountID, v.ID)
+	v, err := h.store.GetVerification(ctx, accountID, v.ID)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestRoundTripsPerRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs := &verifier.Verifications{Store: s, Keys: s, Now: clock, Plan: verifier.UnlimitedPlan}
+	vs := &verifier.Verifications{Store: s, Now: clock, Plan: verifier.UnlimitedPlan}
 	fields := []string{"first_names", "last_name"}
 	mode := "none"
 	req := verifier.CreateRequest{Options: verifier.Options{RequestedFields: &fields, EncryptionKeyMode: &mode}}

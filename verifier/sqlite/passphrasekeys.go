@@ -8,8 +8,6 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-var _ verifier.PassphraseKeyStore = (*Store)(nil)
-
 const passphraseKeyCols = `id, account_id, name, public_key, kdf, created_at`
 
 func (s *Store) CreatePassphraseKey(ctx context.Context, k verifier.PassphraseKey) error {

@@ -13,8 +13,6 @@ import (
 	whsqlite "github.com/idgate/idgate/verifier/webhook/sqlite"
 )
 
-var _ verifier.VerificationStore = (*Store)(nil)
-
 const verificationCols = `id, account_id, token_hash, status, type, options, external_id, webhook_url, webhook_headers,
 	message, lifetime_days, expires_at, started_at, completed_at, result, pii_purged_at, template_id, created_at, updated_at`
 

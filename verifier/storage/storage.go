@@ -24,10 +24,10 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/postgres"
 	"github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier/webhook"
 )
 
-// Migrator is implemented by every store Open returns (assert to it to
-// report the schema version).
+// Migrator is the schema side of a store.
 type Migrator interface {
 	// Migrate applies pending migrations (idempotent, safe concurrently).
 	Migrate(ctx context.Context) error
@@ -35,11 +35,23 @@ type Migrator interface {
 	SchemaVersion(ctx context.Context) (int, error)
 }
 
-// store is what both backends are.
-type store interface {
+// Store is what Open returns: the verifier's Store, its schema and its
+// webhook delivery outbox. Both backends are checked against it at compile
+// time, so callers never assert.
+type Store interface {
 	verifier.Store
 	Migrator
+	// WebhookQueue is the outbox the webhook worker claims from.
+	WebhookQueue() webhook.Queue
+	// OnWebhookEnqueued sets fn to run after every commit that enqueued a
+	// delivery (the worker's Wake); nil turns it off.
+	OnWebhookEnqueued(fn func())
 }
+
+var (
+	_ Store = (*postgres.Store)(nil)
+	_ Store = (*sqlite.Store)(nil)
+)
 
 // ErrUnsupportedDSN is returned for an empty DSN or an unknown scheme.
 var ErrUnsupportedDSN = errors.New("unsupported database URL")
@@ -75,14 +87,13 @@ func Parse(dsn string) (Backend, string, error) {
 	return SQLite, dsn, nil
 }
 
-// Open opens the store dsn names and migrates it. The caller closes it. The
-// store also implements verifier.VerificationStore and Migrator.
-func Open(ctx context.Context, dsn string) (verifier.Store, error) {
+// Open opens the store dsn names and migrates it. The caller closes it.
+func Open(ctx context.Context, dsn string) (Store, error) {
 	backend, loc, err := Parse(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open storage: %w", err)
 	}
-	var s store
+	var s Store
 	switch backend {
 	case Postgres:
 		s, err = postgres.Open(ctx, loc)

@@ -14,13 +14,13 @@ import (
 // so sharing would let it expire other tests' verifications.
 func testExpireDue(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 	ctx := context.Background()
-	fresh := func(t *testing.T) (verifier.VerificationStore, verifier.Account) {
+	fresh := func(t *testing.T) (verifier.Store, verifier.Account) {
 		st := newStore(t)
-		return st.(verifier.VerificationStore), mustAccount(t, st)
+		return st, mustAccount(t, st)
 	}
 	// seed makes one verification per status, all due at base, plus a
 	// pending one not yet due, and returns the IDs that must expire.
-	seed := func(t *testing.T, s verifier.VerificationStore, a verifier.Account, copies int) []string {
+	seed := func(t *testing.T, s verifier.Store, a verifier.Account, copies int) []string {
 		t.Helper()
 		paths := map[verifier.Status][]verifier.Status{
 			verifier.StatusPending:      nil,

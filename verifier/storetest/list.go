@@ -11,10 +11,10 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-func testList(t *testing.T, s verifier.VerificationStore, accounts verifier.Store) {
+func testList(t *testing.T, s verifier.Store) {
 	ctx := context.Background()
 	t.Parallel()
-	a, other := mustAccount(t, accounts), mustAccount(t, accounts)
+	a, other := mustAccount(t, s), mustAccount(t, s)
 	mustVerification(t, s, newVerification(other.ID))
 
 	// Eleven verifications: pairs share a created_at so the id tie-break is

@@ -34,11 +34,11 @@ func equalPassphraseKey(t *testing.T, what string, got, want verifier.Passphrase
 	}
 }
 
-func testPassphraseKeys(t *testing.T, s verifier.PassphraseKeyStore, st verifier.Store) {
+func testPassphraseKeys(t *testing.T, s verifier.Store) {
 	ctx := context.Background()
 	t.Run("RoundTripAndOrder", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, st)
+		a := mustAccount(t, s)
 		k1, k2 := newPassphraseKey(a.ID), newPassphraseKey(a.ID)
 		k2.CreatedAt = base.Add(time.Second) // more than the microsecond the stores keep
 		k2.Key.Name = "Second"
@@ -67,7 +67,7 @@ func testPassphraseKeys(t *testing.T, s verifier.PassphraseKeyStore, st verifier
 	})
 	t.Run("TenantIsolationAndDelete", func(t *testing.T) {
 		t.Parallel()
-		a, b := mustAccount(t, st), mustAccount(t, st)
+		a, b := mustAccount(t, s), mustAccount(t, s)
 		k := newPassphraseKey(a.ID)
 		if err := s.CreatePassphraseKey(ctx, k); err != nil {
 			t.Fatal(err)

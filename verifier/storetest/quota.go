@@ -11,7 +11,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-func testQuota(t *testing.T, s verifier.VerificationStore, accounts verifier.Store) {
+func testQuota(t *testing.T, s verifier.Store) {
 	ctx := context.Background()
 
 	create := func(accountID string, typ verifier.Type, created time.Time, a verifier.Allowance) (verifier.Verification, error) {
@@ -45,7 +45,7 @@ func testQuota(t *testing.T, s verifier.VerificationStore, accounts verifier.Sto
 
 	t.Run("SlotsPerType", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		two := verifier.Allowance{Limit: 2}
 		var made []verifier.Verification
 		for range 2 {
@@ -110,7 +110,7 @@ func testQuota(t *testing.T, s verifier.VerificationStore, accounts verifier.Sto
 
 	t.Run("PeriodStart", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		period := base.Add(30 * 24 * time.Hour)
 		for range 3 {
 			if _, err := create(a.ID, verifier.TypeBasic, base, unlimited); err != nil {
@@ -133,7 +133,7 @@ func testQuota(t *testing.T, s verifier.VerificationStore, accounts verifier.Sto
 
 	t.Run("ConcurrentCreatesAgainstLastSlots", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		const used, free, tries = 3, 4, 24
 		al := verifier.Allowance{Limit: used + free}
 		for range used {

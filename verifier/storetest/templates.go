@@ -22,7 +22,7 @@ func newTemplate(accountID string) verifier.Template {
 	}
 }
 
-func mustTemplate(t *testing.T, s verifier.VerificationStore, accountID string) verifier.Template {
+func mustTemplate(t *testing.T, s verifier.Store, accountID string) verifier.Template {
 	t.Helper()
 	tpl := newTemplate(accountID)
 	if err := s.CreateTemplate(context.Background(), tpl); err != nil {
@@ -41,12 +41,12 @@ func equalTemplate(t *testing.T, what string, got, want verifier.Template) {
 	}
 }
 
-func testTemplates(t *testing.T, s verifier.VerificationStore, accounts verifier.Store) {
+func testTemplates(t *testing.T, s verifier.Store) {
 	ctx := context.Background()
 
 	t.Run("CRUD", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		first := mustTemplate(t, s, a.ID)
 		second := newTemplate(a.ID)
 		second.Name, second.Settings = "Empty", nil
@@ -105,7 +105,7 @@ func testTemplates(t *testing.T, s verifier.VerificationStore, accounts verifier
 
 	t.Run("Rules", func(t *testing.T) {
 		t.Parallel()
-		a, b := mustAccount(t, accounts), mustAccount(t, accounts)
+		a, b := mustAccount(t, s), mustAccount(t, s)
 		tpl := mustTemplate(t, s, a.ID)
 		wantErr(t, "CreateTemplate(missing account)", s.CreateTemplate(ctx, newTemplate(uuid.NewString())), verifier.ErrNotFound)
 		dup := newTemplate(a.ID)
@@ -129,7 +129,7 @@ func testTemplates(t *testing.T, s verifier.VerificationStore, accounts verifier
 
 	t.Run("DeletingKeepsVerifications", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		tpl := mustTemplate(t, s, a.ID)
 		v := newVerification(a.ID)
 		v.TemplateID = tpl.ID

@@ -63,7 +63,7 @@ func storedV(v verifier.Verification) verifier.Verification {
 	return v
 }
 
-func mustVerification(t *testing.T, s verifier.VerificationStore, v verifier.Verification) verifier.Verification {
+func mustVerification(t *testing.T, s verifier.Store, v verifier.Verification) verifier.Verification {
 	t.Helper()
 	if err := s.CreateVerification(context.Background(), v, unlimited); err != nil {
 		t.Fatalf("CreateVerification: %v", err)
@@ -110,12 +110,12 @@ func zeroOrSame(got, want time.Time) bool {
 	return sameTime(got, want)
 }
 
-func testVerifications(t *testing.T, s verifier.VerificationStore, accounts verifier.Store) {
+func testVerifications(t *testing.T, s verifier.Store) {
 	ctx := context.Background()
 
 	t.Run("CreateAndGet", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		want := mustVerification(t, s, newVerification(a.ID))
 		got, err := s.GetVerification(ctx, a.ID, want.ID)
 		if err != nil {
@@ -131,7 +131,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("EmptyOptionalFieldsRoundTrip", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		v := newVerification(a.ID)
 		v.Options, v.ExternalID, v.WebhookURL, v.WebhookHeaders, v.Message = nil, "", "", map[string]string{}, ""
 		want := mustVerification(t, s, v)
@@ -144,7 +144,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("CreateRules", func(t *testing.T) {
 		t.Parallel()
-		a, other := mustAccount(t, accounts), mustAccount(t, accounts)
+		a, other := mustAccount(t, s), mustAccount(t, s)
 		started := newVerification(a.ID)
 		started.Status = verifier.StatusStarted
 		wantErr(t, "create started", s.CreateVerification(ctx, started, unlimited), verifier.ErrInvalidTransition)
@@ -184,7 +184,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("TenantIsolation", func(t *testing.T) {
 		t.Parallel()
-		a, b := mustAccount(t, accounts), mustAccount(t, accounts)
+		a, b := mustAccount(t, s), mustAccount(t, s)
 		v := mustVerification(t, s, newVerification(a.ID))
 		_, err := s.GetVerification(ctx, b.ID, v.ID)
 		wantErr(t, "GetVerification(other account)", err, verifier.ErrNotFound)
@@ -214,7 +214,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("Lifecycle", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		want := mustVerification(t, s, newVerification(a.ID))
 		step := func(to verifier.Status, edit func(*verifier.Verification)) {
 			t.Helper()
@@ -263,7 +263,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("EveryTransitionThroughUpdate", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		// reach puts a fresh verification in status st along allowed steps.
 		paths := map[verifier.Status][]verifier.Status{
 			verifier.StatusPending:      nil,
@@ -298,7 +298,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("UpdaterRules", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		tpl := mustTemplate(t, s, a.ID)
 		v := newVerification(a.ID)
 		v.TemplateID = tpl.ID
@@ -336,7 +336,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("ConcurrentUpdatesLoseNothing", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		v := newVerification(a.ID)
 		v.Message = ""
 		mustVerification(t, s, v)
@@ -370,7 +370,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("ConcurrentStartsOnlyOneWins", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		v := mustVerification(t, s, newVerification(a.ID))
 		const n = 10
 		var wg sync.WaitGroup
@@ -405,7 +405,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("Delete", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		v := mustVerification(t, s, newVerification(a.ID))
 		if err := s.DeleteVerification(ctx, a.ID, v.ID, base.Add(time.Hour)); err != nil {
 			t.Fatalf("DeleteVerification: %v", err)
@@ -426,7 +426,7 @@ func testVerifications(t *testing.T, s verifier.VerificationStore, accounts veri
 
 	t.Run("ValuesAreCopies", func(t *testing.T) {
 		t.Parallel()
-		a := mustAccount(t, accounts)
+		a := mustAccount(t, s)
 		in := newVerification(a.ID)
 		want := mustVerification(t, s, in)
 		in.Options[0], in.TokenHash[0], in.WebhookHeaders["X-Shop"] = ' ', in.TokenHash[0]^0xff, "mutated input"

@@ -25,7 +25,6 @@ import (
 // outbox, and the hook UpdateVerification calls after committing an enqueue.
 type WebhookStore interface {
 	verifier.Store
-	verifier.VerificationStore
 	WebhookQueue() webhook.Queue
 	OnWebhookEnqueued(fn func())
 }
@@ -35,7 +34,7 @@ type WebhookStore interface {
 // on loopback (the test switch on), with an injected clock. newDB makes a
 // fresh, empty database and returns a function that opens a migrated store
 // on it; every call of that function is a new process's store.
-func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) verifier.Store) {
+func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) WebhookStore) {
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, e *hookEnv)
@@ -53,10 +52,7 @@ func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) verif
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			open := newDB(t)
-			st, ok := open(t).(WebhookStore)
-			if !ok {
-				t.Fatalf("the store does not implement storetest.WebhookStore")
-			}
+			st := open(t)
 			e := &hookEnv{t: t, open: open, s: st, clock: testkit.NewClock(), serverKey: make([]byte, 32)}
 			_, _ = rand.Read(e.serverKey)
 			st.OnWebhookEnqueued(func() { e.wakes.Add(1) })
@@ -70,7 +66,7 @@ func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) verif
 // account with a known signing secret.
 type hookEnv struct {
 	t         *testing.T
-	open      func(t *testing.T) verifier.Store
+	open      func(t *testing.T) WebhookStore
 	s         WebhookStore
 	clock     *testkit.Clock
 	serverKey []byte
@@ -378,10 +374,10 @@ func testHookCrash(t *testing.T, e *hookEnv) {
 	t0 := e.clock.Now()
 	e.run(e.worker(e.s, true), t0, 1)
 	// The process dies between attempts; a new one opens its own store.
-	restarted := e.open(t).(WebhookStore)
+	restarted := e.open(t)
 	e.run(e.worker(restarted, true), t0.Add(5*time.Second), 1)
 	// And again: the success is never repeated.
-	e.run(e.worker(e.open(t).(WebhookStore), true), t0.Add(time.Hour), 0)
+	e.run(e.worker(e.open(t), true), t0.Add(time.Hour), 0)
 	e.checkRequests(done, 2)
 	if h := e.history(v.ID); len(h) != 1 || h[0].State != webhook.StateDelivered || len(h[0].Attempts) != 2 {
 		t.Fatalf("history %+v", h)
