@@ -246,7 +246,7 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8082", "where the demo storefront listens")
 	proxyAddr := fs.String("proxy-addr", "127.0.0.1:8083", "where the demo's proxy listens")
-	contracts := fs.String("contracts", "../shared/contracts/bigcommerce", "BigCommerce OpenAPI documents the test double validates against")
+	contracts := fs.String("contracts", "", "directory of BigCommerce's OpenAPI documents to validate the double's traffic against (make testdata puts them in var/contracts/bigcommerce); empty serves them unchecked")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

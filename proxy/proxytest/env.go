@@ -52,7 +52,8 @@ type Options struct {
 	Now func() time.Time
 	// Cache defaults to the in-process cache.
 	Cache cache.Cache
-	// ContractsDir holds BigCommerce's documents (Start: ../shared).
+	// ContractsDir holds BigCommerce's documents (Start: the test data);
+	// empty runs the doubles unchecked (the demo).
 	ContractsDir string
 	// OnViolation gets the doubles' contract violations (Start: t.Errorf).
 	OnViolation func(error)

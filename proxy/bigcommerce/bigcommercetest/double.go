@@ -1,9 +1,10 @@
 // Package bigcommercetest is an in-memory BigCommerce Management API for
-// tests and the local demo. Every request it receives and every response it
-// returns is validated against BigCommerce's own OpenAPI documents; a
-// mismatch is reported through Options.OnViolation (t.Errorf in tests), so a
-// client that drifts from the contract fails its tests even when the double
-// could have answered it.
+// tests and the local demo. In tests, every request it receives and every
+// response it returns is validated against BigCommerce's own OpenAPI
+// documents; a mismatch is reported through Options.OnViolation (t.Errorf
+// in tests), so a client that drifts from the contract fails its tests even
+// when the double could have answered it. The demo runs without the
+// documents and serves the same operations unchecked.
 package bigcommercetest
 
 import (
@@ -14,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,8 +40,10 @@ const (
 
 // Options configures a Double.
 type Options struct {
-	// ContractsDir holds the BigCommerce documents (../shared/contracts/
-	// bigcommerce). Required: tests get it from Start, the demo passes it.
+	// ContractsDir holds the BigCommerce documents (`make testdata` puts
+	// them under var/contracts/bigcommerce); Start always sets it. Empty
+	// serves the same operations without validating them: the demo's mode,
+	// since contract checks are a test concern.
 	ContractsDir string
 	StoreHash    string // default DefaultStoreHash
 	Token        string // the only X-Auth-Token accepted; required
@@ -79,7 +83,7 @@ type Double struct {
 	URL string
 
 	opts      Options
-	contracts *contracts
+	contracts *contracts // nil: route by the operations table, validate nothing
 
 	mu          sync.Mutex
 	faults      []Fault
@@ -91,8 +95,8 @@ type Double struct {
 
 // New builds a Double from opts.
 func New(opts Options) (*Double, error) {
-	if opts.ContractsDir == "" || opts.Token == "" || opts.OnViolation == nil {
-		return nil, errors.New("bigcommercetest: ContractsDir, Token and OnViolation are required")
+	if opts.Token == "" || opts.OnViolation == nil {
+		return nil, errors.New("bigcommercetest: Token and OnViolation are required")
 	}
 	if opts.StoreHash == "" {
 		opts.StoreHash = DefaultStoreHash
@@ -106,11 +110,15 @@ func New(opts Options) (*Double, error) {
 	if opts.Window <= 0 {
 		opts.Window = DefaultWindow
 	}
-	c, err := loadContracts(opts.ContractsDir)
-	if err != nil {
-		return nil, fmt.Errorf("bigcommercetest: %w", err)
+	d := &Double{opts: opts, state: newState()}
+	if opts.ContractsDir != "" {
+		c, err := loadContracts(opts.ContractsDir)
+		if err != nil {
+			return nil, fmt.Errorf("bigcommercetest: %w", err)
+		}
+		d.contracts = c
 	}
-	return &Double{opts: opts, contracts: c, state: newState()}, nil
+	return d, nil
 }
 
 // StartServer serves d on a local httptest server and sets d.URL.
@@ -160,13 +168,21 @@ func (d *Double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 	d.mu.Unlock()
 
-	route, params, in, ok := d.route(w, r, body)
-	if !ok {
-		return
-	}
 	rec := httptest.NewRecorder()
-	platform := d.serve(rec, route, params, in, body)
-	d.validateResponse(in, rec, platform)
+	if d.contracts == nil {
+		op, params, ok := d.routeUnchecked(w, r)
+		if !ok {
+			return
+		}
+		d.serve(rec, op, params, r.URL.Query(), body)
+	} else {
+		route, params, in, ok := d.route(w, r, body)
+		if !ok {
+			return
+		}
+		platform := d.serve(rec, route.Operation.OperationID, params, in.Request.URL.Query(), body)
+		d.validateResponse(in, rec, platform)
+	}
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}
@@ -222,6 +238,24 @@ func (d *Double) route(w http.ResponseWriter, r *http.Request, body []byte) (*ro
 	return nil, nil, nil, false
 }
 
+// routeUnchecked finds the operation by the operations table and checks
+// the token, as route does, but validates nothing else.
+func (d *Double) routeUnchecked(w http.ResponseWriter, r *http.Request) (string, map[string]string, bool) {
+	rest, found := strings.CutPrefix(r.URL.Path, "/stores/"+d.opts.StoreHash+"/")
+	version, sub, _ := strings.Cut(rest, "/")
+	op, params, ok := matchOperation(version, r.Method, "/"+sub)
+	if !found || !ok {
+		d.violation("%s %s: not an operation the double implements", r.Method, r.URL.Path)
+		writeError(w, http.StatusNotFound, "The requested resource was not found.")
+		return "", nil, false
+	}
+	if r.Header.Get("X-Auth-Token") != d.opts.Token {
+		writeError(w, http.StatusUnauthorized, "Unauthorized")
+		return "", nil, false
+	}
+	return op.id, params, true
+}
+
 // onlySecurity reports whether every validation error is a security one.
 func onlySecurity(err error) bool {
 	var multi openapi3.MultiError
@@ -252,7 +286,7 @@ func (d *Double) authenticate(_ context.Context, in *openapi3filter.Authenticati
 // serve answers a valid request: a queued fault, a 429 when the window's
 // quota is spent, or the operation's handler. platform is true for the
 // gateway's own answers (faults, 429), which no operation documents.
-func (d *Double) serve(w *httptest.ResponseRecorder, route *routers.Route, params map[string]string, in *openapi3filter.RequestValidationInput, body []byte) (platform bool) {
+func (d *Double) serve(w *httptest.ResponseRecorder, opID string, params map[string]string, query url.Values, body []byte) (platform bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	now := d.opts.Now()
@@ -283,13 +317,13 @@ func (d *Double) serve(w *httptest.ResponseRecorder, route *routers.Route, param
 	}
 	d.used++
 	h.Set("X-Rate-Limit-Requests-Left", strconv.Itoa(d.opts.Quota-d.used))
-	handler, ok := handlers[route.Operation.OperationID]
+	handler, ok := handlers[opID]
 	if !ok {
-		d.violation("operation %s is in the contract but the double does not implement it", route.Operation.OperationID)
+		d.violation("operation %s is in the contract but the double does not implement it", opID)
 		writeError(w, http.StatusNotImplemented, "not implemented by the test double")
 		return true
 	}
-	handler(&d.state, call{w: w, params: params, query: in.Request.URL.Query(), body: body, now: now, storeHash: d.opts.StoreHash})
+	handler(&d.state, call{w: w, params: params, query: query, body: body, now: now, storeHash: d.opts.StoreHash})
 	return false
 }
 
