@@ -28,7 +28,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/face/facerec"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/face/pose"
 	"github.com/idgate/idgate/verifier/face/tensor"
@@ -202,7 +202,7 @@ func decode(path string) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return imgio.Decode(data, 0)
+	return imgio.Decode(data, imgio.Limits{})
 }
 
 // timeIt returns mean wall and process CPU milliseconds per call after 3

@@ -7,12 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/face/tensor"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 func init() {
@@ -27,10 +27,6 @@ func init() {
 		Run:     runFaceCompare,
 	})
 }
-
-// maxFaceImageFile bounds an image file before decoding: a 12 MP photo
-// (imgio.DefaultMaxPixels) is a few MB as JPEG and under 40 MB as PNG.
-const maxFaceImageFile = 48 << 20
 
 // faceJSON is one analysed face as the face commands print it.
 type faceJSON struct {
@@ -157,17 +153,9 @@ func loadFaceAnalyzer(ms *float64) (*face.Analyzer, error) {
 // decodeFaceImage reads a bounded file and decodes it within the engine's
 // pixel bound (EXIF orientation applied).
 func decodeFaceImage(an *face.Analyzer, name string, ms *float64) (*tensor.Tensor, error) {
-	f, err := os.Open(name)
+	data, err := imgio.ReadFile(name, imageFile)
 	if err != nil {
-		return nil, fmt.Errorf("read image: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFaceImageFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read image %s: %w", name, err)
-	}
-	if len(data) > maxFaceImageFile {
-		return nil, fmt.Errorf("read image %s: more than %d bytes", name, maxFaceImageFile)
+		return nil, err
 	}
 	start := time.Now()
 	img, err := an.Decode(data)

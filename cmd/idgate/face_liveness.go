@@ -7,12 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/models"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // livenessNow is the server clock the challenge is judged at; tests
@@ -27,8 +27,8 @@ func init() {
 	})
 }
 
-// maxFrameFile bounds one frame file: frames are ~320–480 px JPEGs.
-const maxFrameFile = 8 << 20
+// frameFile bounds one frame file: frames are ~320–480 px JPEGs.
+var frameFile = imgio.Limits{MaxBytes: 8 << 20}
 
 // livenessReport is what face liveness prints: the verdict, the selfie's
 // file and each frame's signals.
@@ -69,7 +69,7 @@ func runFaceLiveness(_ context.Context, args []string, _ io.Reader, stdout, stde
 	}
 	frames := make([]liveness.Frame, fs.NArg())
 	for i, name := range fs.Args() {
-		if frames[i].Data, err = readFrame(name); err != nil {
+		if frames[i].Data, err = imgio.ReadFile(name, frameFile); err != nil {
 			return err
 		}
 		frames[i].T = time.Duration(float64(i) / *fps * float64(time.Second))
@@ -112,20 +112,4 @@ func runFaceLiveness(_ context.Context, args []string, _ io.Reader, stdout, stde
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
-}
-
-func readFrame(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("read frame: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFrameFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read frame %s: %w", name, err)
-	}
-	if len(data) > maxFrameFile {
-		return nil, fmt.Errorf("read frame %s: more than %d bytes", name, maxFrameFile)
-	}
-	return data, nil
 }

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(command{
 		Name:    "license front",
-		Summary: "find the card in a photo of a license front (JPEG or PNG) and print its corners, aspect, sharpness, glare, portrait face box (when the face models are installed) and timings as JSON: [--headshot OUT.jpg] IMAGE",
+		Summary: "find the card in a photo of a license front (JPEG, PNG or WebP) and print its corners, aspect, sharpness, glare, portrait face box (when the face models are installed) and timings as JSON: [--headshot OUT.jpg] IMAGE",
 		Run:     runLicenseFront,
 	})
 }

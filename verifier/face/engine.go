@@ -11,7 +11,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/face/facerec"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/face/spoof"
@@ -119,7 +119,7 @@ func (e *Engine) NewAnalyzer() *Analyzer {
 
 // Decode reads untrusted image bytes within the engine's pixel bound.
 func (a *Analyzer) Decode(data []byte) (*tensor.Tensor, error) {
-	return imgio.Decode(data, a.e.opt.MaxPixels)
+	return imgio.Decode(data, imgio.Limits{MaxPixels: a.e.opt.MaxPixels})
 }
 
 // Analyze finds every face in img ([1, h, w, 3] RGB 0..255) whose mesh

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tensor"
@@ -108,7 +108,7 @@ func BenchmarkDetect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	img, err := imgio.Decode(data, 0)
+	img, err := imgio.Decode(data, imgio.Limits{})
 	if err != nil {
 		b.Fatal(err)
 	}

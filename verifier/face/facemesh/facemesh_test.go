@@ -7,7 +7,7 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/blazeface"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tfjs"
@@ -88,7 +88,7 @@ func BenchmarkMesh(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	img, err := imgio.Decode(data, 0)
+	img, err := imgio.Decode(data, imgio.Limits{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tensor"
@@ -48,7 +48,7 @@ func decodeShared(t *testing.T, rel string) *tensor.Tensor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := imgio.Decode(data, 0)
+	img, err := imgio.Decode(data, imgio.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // stream is a deterministic byte source (SHA-256 in counter mode) so the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/pose"
 	"github.com/idgate/idgate/verifier/face/tensor"
 )
@@ -56,7 +56,7 @@ type Analyzer struct {
 // would leave gaps a spliced-in face could hide in.
 func (a *Analyzer) Frame(f Frame) (Signal, error) {
 	s := Signal{T: f.T}
-	img, err := imgio.Decode(f.Data, a.Cfg.MaxFramePixels)
+	img, err := imgio.Decode(f.Data, imgio.Limits{MaxPixels: a.Cfg.MaxFramePixels})
 	if err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/facerec"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 )
 
@@ -71,7 +71,7 @@ func TestCalibration(t *testing.T) {
 	}
 	sort.Strings(files)
 	desc := func(data []byte) []float32 {
-		img, err := imgio.Decode(data, 0)
+		img, err := imgio.Decode(data, imgio.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/tensor"
 )
 
@@ -130,7 +130,7 @@ func FaceImage(t testing.TB, rel string) *tensor.Tensor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := imgio.Decode(data, 0)
+	img, err := imgio.Decode(data, imgio.Limits{})
 	if err != nil {
 		t.Fatalf("%s: %v", rel, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/idgate/idgate/verifier/face"
-	"github.com/idgate/idgate/verifier/face/imgio"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/license/card"
 )
 

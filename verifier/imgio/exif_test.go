@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"slices"
 	"testing"
 
 	"github.com/idgate/idgate/verifier/face/tensor"
@@ -73,7 +74,7 @@ func TestDecodeHonoursEXIFOrientation(t *testing.T) {
 		{7, 16, 8, [2]int{3, 14}, [2]int{3, 1}},
 	} {
 		for _, bo := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
-			img, err := Decode(withOrientation(base, c.o, bo), 0)
+			img, err := Decode(withOrientation(base, c.o, bo), Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,6 +88,35 @@ func TestDecodeHonoursEXIFOrientation(t *testing.T) {
 	}
 	if o := jpegOrientation(base); o != 1 {
 		t.Errorf("no EXIF: orientation %d", o)
+	}
+}
+
+// TestDecodeImageMatchesDecode: the image.Image path turns and colours
+// every orientation as the tensor path does.
+func TestDecodeImageMatchesDecode(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 24, 16))
+	for y := range 16 {
+		for x := range 24 {
+			img.Set(x, y, color.RGBA{R: uint8(10 * x), G: uint8(15 * y), B: uint8(5 * (x + y)), A: 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	for o := uint16(1); o <= 8; o++ {
+		data := withOrientation(buf.Bytes(), o, binary.BigEndian)
+		want, err := Decode(data, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeImage(data, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := ToTensor(got); !sameShape(g, want) || !slices.Equal(g.Data, want.Data) {
+			t.Errorf("orientation %d: image %v differs from tensor %v", o, got.Bounds(), want.Shape)
+		}
 	}
 }
 

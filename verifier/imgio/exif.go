@@ -2,6 +2,7 @@ package imgio
 
 import (
 	"encoding/binary"
+	"image"
 
 	"github.com/idgate/idgate/verifier/face/tensor"
 )
@@ -151,32 +152,62 @@ func orient(img *tensor.Tensor, o int) *tensor.Tensor {
 		return img
 	}
 	h, w := img.Shape[1], img.Shape[2]
-	oh, ow := h, w
-	if o >= 5 { // the four orientations that swap the axes
-		oh, ow = w, h
-	}
+	ow, oh := uprightSize(o, w, h)
 	out := tensor.New(1, oh, ow, 3)
 	for y := range oh {
 		for x := range ow {
-			var sx, sy int
-			switch o {
-			case 2: // mirrored
-				sx, sy = w-1-x, y
-			case 3: // upside down
-				sx, sy = w-1-x, h-1-y
-			case 4: // mirrored upside down
-				sx, sy = x, h-1-y
-			case 5: // transposed
-				sx, sy = y, x
-			case 6: // needs 90° clockwise
-				sx, sy = y, h-1-x
-			case 7: // transverse
-				sx, sy = w-1-y, h-1-x
-			case 8: // needs 90° counter-clockwise
-				sx, sy = w-1-y, x
-			}
+			sx, sy := source(o, x, y, w, h)
 			copy(out.Data[(y*ow+x)*3:(y*ow+x)*3+3], img.Data[(sy*w+sx)*3:(sy*w+sx)*3+3])
 		}
 	}
 	return out
+}
+
+// orientRGBA returns img (origin at 0, 0) turned upright for EXIF
+// orientation o.
+func orientRGBA(img *image.RGBA, o int) *image.RGBA {
+	if o <= 1 || o > 8 {
+		return img
+	}
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	ow, oh := uprightSize(o, w, h)
+	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	for y := range oh {
+		for x := range ow {
+			sx, sy := source(o, x, y, w, h)
+			copy(out.Pix[out.PixOffset(x, y):][:4], img.Pix[img.PixOffset(sx, sy):])
+		}
+	}
+	return out
+}
+
+// uprightSize is the upright picture's width and height for a w × h
+// stored one.
+func uprightSize(o, w, h int) (int, int) {
+	if o >= 5 { // the four orientations that swap the axes
+		return h, w
+	}
+	return w, h
+}
+
+// source maps upright pixel (x, y) to the stored w × h picture's pixel
+// for EXIF orientation o (2..8).
+func source(o, x, y, w, h int) (sx, sy int) {
+	switch o {
+	case 2: // mirrored
+		return w - 1 - x, y
+	case 3: // upside down
+		return w - 1 - x, h - 1 - y
+	case 4: // mirrored upside down
+		return x, h - 1 - y
+	case 5: // transposed
+		return y, x
+	case 6: // needs 90° clockwise
+		return y, h - 1 - x
+	case 7: // transverse
+		return w - 1 - y, h - 1 - x
+	case 8: // needs 90° counter-clockwise
+		return w - 1 - y, x
+	}
+	return x, y
 }

@@ -58,7 +58,7 @@ func shared(t *testing.T, path ...string) []byte {
 
 func mustDecode(t *testing.T, data []byte) *tensor.Tensor {
 	t.Helper()
-	img, err := Decode(data, 0)
+	img, err := Decode(data, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +99,14 @@ func TestDecodeWebPLossy(t *testing.T) {
 	}
 	if worst > 1 {
 		t.Errorf("max |Δ| %v levels against dwebp", worst)
+	}
+	// The image.Image path applies the same studio-range conversion.
+	img, err := DecodeImage(webp, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := ToTensor(img); !sameShape(again, got) || !slices.Equal(again.Data, got.Data) {
+		t.Errorf("DecodeImage's pixels differ from Decode's")
 	}
 }
 
