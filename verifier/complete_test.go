@@ -85,7 +85,7 @@ func newFlow(t *testing.T, st completionStore, log *slog.Logger, respond func(n 
 	}
 	r := webhooktest.NewReceiver(t, respond)
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: r.Pool, Now: clock.Now,
-		Secrets: webhook.AccountSecrets{Store: st, ServerKey: serverKey, Now: clock.Now}})
+		Secrets: verifier.WebhookSecrets{Store: st, ServerKey: serverKey, Now: clock.Now}})
 	return &flow{
 		t: t, st: st, clock: clock, receiver: r,
 		svc:     &verifier.Verifications{Store: st, Now: clock.Now, Plan: verifier.UnlimitedPlan},

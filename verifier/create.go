@@ -39,9 +39,6 @@ type Verifications struct {
 	Store Store
 	Now   func() time.Time
 	Plan  Plan
-	// CheckHeaders validates webhook_headers (the webhook package owns the
-	// rule; it is injected so this package does not import it).
-	CheckHeaders func(map[string]string) []FieldError
 }
 
 // CreateRequest is the body of POST /verification.
@@ -153,7 +150,7 @@ func (s *Verifications) template(ctx context.Context, accountID, id string) (Tem
 // mode is ignored and stored as none. A template (not final) may leave the
 // mode to its requests.
 func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID string, o Options, final bool) (Settings, error) {
-	o.checkShape(fe, s.CheckHeaders)
+	o.checkShape(fe)
 	st := Settings{
 		PhoneVerification: isSet(o.PhoneVerification), AddressVerification: isSet(o.AddressVerification),
 		LocationConsistency: isSet(o.LocationConsistency), IncludeLicensePhoto: isSet(o.IncludeLicensePhoto),

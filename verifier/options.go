@@ -9,6 +9,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/webhook"
 )
 
 // Limits on verification and template settings.
@@ -141,9 +142,10 @@ func isSet(b *bool) bool { return b != nil && *b }
 
 // checkShape validates what can be checked without the store or the
 // template: field names, the not-yet-supported switch, URLs, headers,
-// message, lifetime, mode name and key text. headers checks
-// webhook_headers (the webhook package owns that rule).
-func (o Options) checkShape(fe *fieldErrors, headers func(map[string]string) []FieldError) {
+// message, lifetime, mode name and key text. webhook_headers are checked by
+// the webhook package's rule, so a verification never stores headers the
+// sender would refuse.
+func (o Options) checkShape(fe *fieldErrors) {
 	if o.RequestedFields != nil {
 		seen := map[string]bool{}
 		for i, name := range *o.RequestedFields {
@@ -162,8 +164,10 @@ func (o Options) checkShape(fe *fieldErrors, headers func(map[string]string) []F
 	if o.WebhookURL != nil && *o.WebhookURL != "" {
 		checkWebhookURL(fe, *o.WebhookURL)
 	}
-	if o.WebhookHeaders != nil && headers != nil {
-		*fe = append(*fe, headers(*o.WebhookHeaders)...)
+	if o.WebhookHeaders != nil {
+		for _, d := range webhook.ValidateHeaders(*o.WebhookHeaders) {
+			*fe = append(*fe, FieldError(d))
+		}
 	}
 	if o.Message != nil {
 		if !utf8.ValidString(*o.Message) || utf8.RuneCountInString(*o.Message) > MaxMessageLen {

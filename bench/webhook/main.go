@@ -117,7 +117,7 @@ func measure(ctx context.Context, name string, s storage.Store, rcv *receiver) e
 	}
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	secrets := webhook.AccountSecrets{Store: s, ServerKey: key, Now: time.Now}
+	secrets := verifier.WebhookSecrets{Store: s, ServerKey: key, Now: time.Now}
 	if _, _, err := secrets.Rotate(ctx, b.account.ID); err != nil {
 		return err
 	}

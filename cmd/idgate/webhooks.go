@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/config"
+	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/storage"
 	"github.com/idgate/idgate/verifier/webhook"
@@ -27,7 +28,7 @@ func startWebhooks(ctx context.Context, cfg config.Config, store storage.Store, 
 	if cfg.WebhookAllowLoopback {
 		log.Warn("webhooks may reach loopback receivers (IDGATE_WEBHOOK_ALLOW_LOOPBACK): for dev and tests only")
 	}
-	secrets := webhook.AccountSecrets{Store: store, ServerKey: key, Now: time.Now}
+	secrets := verifier.WebhookSecrets{Store: store, ServerKey: key, Now: time.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
 	queue := store.WebhookQueue()
 	worker := webhook.NewWorker(queue, sender, webhook.WorkerOptions{Log: log})

@@ -111,7 +111,7 @@ func New(d Deps) (*Server, error) {
 		proxies: proxies,
 		metrics: newMetrics(),
 
-		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan, CheckHeaders: checkWebhookHeaders},
+		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan},
 		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
 	}
 	s.app = fiber.New(fiber.Config{

@@ -20,7 +20,7 @@ type WebhookDeps struct {
 	// deliveries are shown or retried.
 	Verifications verifier.Store
 	Queue         webhook.Queue
-	Secrets       webhook.AccountSecrets
+	Secrets       verifier.WebhookSecrets
 	// Wake tells the worker a retry is due now.
 	Wake func()
 	Now  func() time.Time

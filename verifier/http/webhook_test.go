@@ -48,7 +48,7 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) verifier.Store) *we
 	})
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	secrets := webhook.AccountSecrets{Store: h.store, ServerKey: key, Now: h.clock.Now}
+	secrets := verifier.WebhookSecrets{Store: h.store, ServerKey: key, Now: h.clock.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
 	h.worker = webhook.NewWorker(st.WebhookQueue(), sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
 	h.srv.MountWebhooks(WebhookDeps{Verifications: st, Queue: st.WebhookQueue(), Secrets: secrets,

@@ -44,10 +44,10 @@ func (s *Store) OnWebhookEnqueued(fn func()) {
 func (s *Store) WebhookQueue() webhook.Queue { return whsqlite.New(s.w) }
 
 // enqueueWebhook enqueues, inside an UpdateVerification transaction, the
-// delivery the update calls for (webhook.ForUpdate), due at the update's
+// delivery the update calls for (verifier.DeliveryFor), due at the update's
 // UpdatedAt. It reports whether it enqueued one.
 func enqueueWebhook(ctx context.Context, tx *sql.Tx, old, v verifier.Verification) (bool, error) {
-	d, ok := webhook.ForUpdate(old, v)
+	d, ok := verifier.DeliveryFor(old, v)
 	if !ok {
 		return false, nil
 	}

@@ -90,8 +90,8 @@ func (e *hookEnv) setup(respond func(n int) int) {
 	e.secret = secret
 }
 
-func (e *hookEnv) secrets(s verifier.Store) webhook.AccountSecrets {
-	return webhook.AccountSecrets{Store: s, ServerKey: e.serverKey, Now: e.clock.Now}
+func (e *hookEnv) secrets(s verifier.Store) verifier.WebhookSecrets {
+	return verifier.WebhookSecrets{Store: s, ServerKey: e.serverKey, Now: e.clock.Now}
 }
 
 // worker is a fresh worker on s's outbox, as a (re)started server builds it.

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // Limits on webhook_headers, checked at creation by ValidateHeaders.
@@ -16,7 +16,7 @@ const (
 	MaxHeaderValueLen = 1024
 )
 
-// Detail codes ValidateHeaders uses.
+// Problem codes ValidateHeaders uses.
 const (
 	CodeTooManyHeaders = "too_many_headers"
 	CodeHeaderName     = "invalid_header_name"
@@ -42,15 +42,15 @@ func reserved(name string) bool {
 }
 
 // ValidateHeaders checks a verification's webhook_headers and returns one
-// detail per bad header (field "webhook_headers.<name>"), sorted by field,
+// problem per bad header (field "webhook_headers.<name>"), sorted by field,
 // or nil. Names are RFC 9110 tokens of at most 64 characters and not
 // reserved; values are at most 1024 bytes of visible ASCII, space, tab or
 // non-ASCII bytes — never CR, LF or other control characters, so a value
 // cannot smuggle a second header. Names differing only in case collide.
-func ValidateHeaders(h map[string]string) []httperr.Detail {
-	var out []httperr.Detail
+func ValidateHeaders(h map[string]string) []problem.Detail {
+	var out []problem.Detail
 	if len(h) > MaxHeaders {
-		out = append(out, httperr.Detail{Field: "webhook_headers", Code: CodeTooManyHeaders,
+		out = append(out, problem.Detail{Field: "webhook_headers", Code: CodeTooManyHeaders,
 			Message: fmt.Sprintf("at most %d headers, got %d", MaxHeaders, len(h))})
 	}
 	names := make([]string, 0, len(h))
@@ -62,7 +62,7 @@ func ValidateHeaders(h map[string]string) []httperr.Detail {
 	for _, name := range names {
 		field := "webhook_headers." + name
 		bad := func(code, msg string) {
-			out = append(out, httperr.Detail{Field: field, Code: code, Message: msg})
+			out = append(out, problem.Detail{Field: field, Code: code, Message: msg})
 		}
 		switch {
 		case name == "" || len(name) > MaxHeaderName || !isToken(name):
