@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED ?= 1
 
-.PHONY: run test test-go fuzz bench models deps build lint
+.PHONY: run test test-go fuzz bench models deps npm build lint
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
@@ -29,9 +29,17 @@ bench: deps
 models:
 	@scripts/models.sh
 
-## deps: system packages the build needs (Debian); no-op when present
+## deps: system packages the build needs (Debian), then the npm packages; no-op when present
 deps:
 	@scripts/deps.sh
+	@$(MAKE) --no-print-directory npm
+
+## npm: browser dependencies pinned by package-lock.json into ./node_modules (npm ci), again when the lockfile changes
+npm: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
 
 build:
 	$(GO) build -o bin/idgate ./cmd/idgate

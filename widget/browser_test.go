@@ -6,7 +6,6 @@ import (
 	"fmt"
 	pngpkg "image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,35 +16,11 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/internal/testkit/axe"
+	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/proxy/proxytest"
 	"github.com/idgate/idgate/widget/internal/qrread"
 )
-
-// browser starts headless Chromium with a fresh profile. Under CI=true a
-// missing browser fails the test; elsewhere it skips loudly.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("chromium not found under CI: %v", err)
-		}
-		t.Skipf("SKIPPING browser tests — chromium not found (%v); they run in CI", err)
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1000, 800),
-	)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-	return ctx
-}
 
 // requests records every request the page makes, with its headers.
 type requests struct {
@@ -105,6 +80,14 @@ func state(t *testing.T, ctx context.Context, want string) string {
 	return text
 }
 
+// accessible fails on any WCAG A/AA violation inside the widget.
+func accessible(t *testing.T, ctx context.Context, state string) {
+	t.Helper()
+	if vs := axe.Check(t, ctx, "[data-idgate-widget]"); len(vs) != 0 {
+		t.Fatalf("%s widget: %d accessibility violations:\n%v", state, len(vs), vs)
+	}
+}
+
 func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
@@ -129,7 +112,7 @@ const (
 // passing verification arriving by signed webhook, the page updating
 // without a reload, and the customer recognised on a later cart.
 func TestWidgetInChromium(t *testing.T) {
-	ctx := browser(t)
+	ctx := chromium.New(t)
 	ln, origin := proxytest.ListenStorefront(t)
 	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin}, HoldCheckout: true})
 	hash := "idgatetest1"
@@ -156,6 +139,7 @@ func TestWidgetInChromium(t *testing.T) {
 	if eval[bool](t, ctx, `document.querySelector(".cart-actions .button--primary").dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}))`) {
 		t.Fatal("a click on the held checkout button was not cancelled")
 	}
+	accessible(t, ctx, "unverified")
 	screenshot(t, ctx, "1-unverified-checkout-held")
 
 	// Verify ID, from the keyboard: the proxy creates the verification.
@@ -182,6 +166,7 @@ func TestWidgetInChromium(t *testing.T) {
 	if text, err := qrread.Read(img); err != nil || text != env.Verifier.URL+"/v/"+created[0].ID {
 		t.Fatalf("QR code reads %q (%v), want the verification link", text, err)
 	}
+	accessible(t, ctx, "pending")
 	screenshot(t, ctx, "2-pending-link-and-qr")
 
 	// A failing result keeps checkout held, with a message.
@@ -195,6 +180,7 @@ func TestWidgetInChromium(t *testing.T) {
 	if !eval[bool](t, ctx, checkoutHeld) {
 		t.Fatal("checkout released after a failure")
 	}
+	accessible(t, ctx, "failed")
 	screenshot(t, ctx, "3-failed-checkout-held")
 
 	// Try again; a passing result flips the page to Verified and frees checkout.
@@ -213,6 +199,7 @@ func TestWidgetInChromium(t *testing.T) {
 	if !eval[bool](t, ctx, checkoutFree) {
 		t.Fatal("checkout still held after verification")
 	}
+	accessible(t, ctx, "verified")
 	screenshot(t, ctx, "4-verified-checkout-enabled")
 
 	// The same customer on a new cart is recognised on load; the script

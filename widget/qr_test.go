@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/widget"
 	"github.com/idgate/idgate/widget/internal/qrread"
 )
@@ -17,7 +18,7 @@ import (
 // lengths spanning versions 1 to 10 (version information from 7 on), with
 // non-ASCII bytes; text beyond version 10 gets no code.
 func TestQRCodesScan(t *testing.T) {
-	ctx := browser(t)
+	ctx := chromium.New(t)
 	b, err := widget.BuildEntry("qr.ts", "idgateQRTest")
 	if err != nil {
 		t.Fatal(err)

@@ -30,10 +30,12 @@ type Options struct {
 	Sources fs.FS
 	// Entry is the entry point's path inside Sources, e.g. "src/main.ts".
 	Entry string
-	// NodeModules is a node_modules directory on disk (installed by `npm ci`
-	// from the committed package-lock.json). Bare imports ("axe-core",
+	// NodeModules is a node_modules directory on disk (installed by `make
+	// npm` from the committed package-lock.json). Bare imports ("axe-core",
 	// "@scope/pkg") resolve there; when empty they are an error, so a bundle
-	// cannot depend on a package by accident.
+	// cannot depend on a package by accident. Build time and tests only: a
+	// served bundle must not read node_modules at run time (README, Browser
+	// dependencies).
 	NodeModules string
 	// GlobalName, when set, assigns the entry's exports to this global
 	// (tests use it to drive parts of a bundle; served scripts leave it empty).
