@@ -161,6 +161,7 @@ func (s *Server) routes() {
 	a.Get("/passphrase-keys/:id", bearer, s.getPassphraseKey)
 	a.Delete("/passphrase-keys/:id", bearer, s.deletePassphraseKey)
 	a.Get("/v/:token", s.openLink)
+	a.Get("/assets/:name", s.asset)
 }
 
 // App is the fiber application, for app.Test and for later features to add

@@ -25,12 +25,15 @@ type Validator struct {
 	seen   map[string]bool // "GET /me"
 }
 
-// HTML pages (the end user's link) are validated as strings.
+// The end user's pages, their script and stylesheet and the QR code of
+// the link are validated as strings.
 func init() {
-	openapi3filter.RegisterBodyDecoder("text/html", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-		b, err := io.ReadAll(body)
-		return string(b), err
-	})
+	for _, ct := range []string{"text/html", "text/javascript", "text/css", "image/svg+xml"} {
+		openapi3filter.RegisterBodyDecoder(ct, func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+			b, err := io.ReadAll(body)
+			return string(b), err
+		})
+	}
 }
 
 // NewValidator loads the document and routes requests by path only.

@@ -1,0 +1,95 @@
+package http
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/web"
+)
+
+// openLink is GET /v/{token}: the end user's pages (verifier/web). The
+// first open of a pending link marks it started; a live link gets the app,
+// which walks the flow API under /v/{token}/; expired, canceled, finished
+// and unknown links get a page that says so (410 for ended links, 404 for
+// unknown ones), rendered here without script.
+func (s *Server) openLink(c *fiber.Ctx) error {
+	pageHeaders(c)
+	// The token is the credential: keep it out of caches and Referer.
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderVary, fiber.HeaderAcceptLanguage)
+	lang := web.Lang(c.Get(fiber.HeaderAcceptLanguage))
+	v, err := s.verifications.Open(c.UserContext(), c.Params("token"))
+	if errors.Is(err, verifier.ErrUnknownLink) {
+		return sendEnded(c, fiber.StatusNotFound, lang, web.Unknown)
+	}
+	if err != nil {
+		return err
+	}
+	switch v.Status {
+	case verifier.StatusPending, verifier.StatusStarted:
+		page, err := web.App(lang)
+		if err != nil {
+			return err
+		}
+		return sendHTML(c, fiber.StatusOK, page)
+	case verifier.StatusExpired:
+		return sendEnded(c, fiber.StatusGone, lang, web.Expired)
+	case verifier.StatusCanceled:
+		return sendEnded(c, fiber.StatusGone, lang, web.Canceled)
+	case verifier.StatusManualReview:
+		return sendEnded(c, fiber.StatusOK, lang, web.InReview)
+	}
+	return sendEnded(c, fiber.StatusOK, lang, web.Completed)
+}
+
+// asset is GET /assets/{name}: the pages' script and stylesheet. Their
+// paths change with their content and carry no token, so they are cached
+// for good.
+func (s *Server) asset(c *fiber.Ctx) error {
+	assets, err := web.Assets()
+	if err != nil {
+		return err
+	}
+	a, ok := assets[c.Path()]
+	if !ok {
+		return fiber.ErrNotFound
+	}
+	pageHeaders(c)
+	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+	c.Set(fiber.HeaderETag, a.ETag)
+	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	c.Set(fiber.HeaderContentType, a.ContentType)
+	if c.Get(fiber.HeaderIfNoneMatch) == a.ETag {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	if strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+		return c.Send(a.Gzip)
+	}
+	return c.Send(a.Body)
+}
+
+// pageHeaders are the security headers of every page and asset.
+func pageHeaders(c *fiber.Ctx) {
+	c.Set(fiber.HeaderContentSecurityPolicy, web.CSP)
+	c.Set(fiber.HeaderReferrerPolicy, web.ReferrerPolicy)
+	c.Set(fiber.HeaderPermissionsPolicy, web.PermissionsPolicy)
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set("X-Robots-Tag", "noindex")
+}
+
+func sendEnded(c *fiber.Ctx, status int, lang string, why web.Ended) error {
+	page, err := web.EndedPage(lang, why)
+	if err != nil {
+		return err
+	}
+	return sendHTML(c, status, page)
+}
+
+func sendHTML(c *fiber.Ctx, status int, page []byte) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Status(status).Send(page)
+}

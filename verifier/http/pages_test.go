@@ -1,0 +1,62 @@
+package http
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/idgate/idgate/verifier/web"
+)
+
+// The app's script and stylesheet: gzipped when asked, cached for good
+// under content paths, revalidated by ETag, under the pages' CSP.
+func TestPageAssets(t *testing.T) {
+	h := newHarness(t)
+	assets, err := web.Assets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, a := range assets {
+		r := h.do("GET", path, "", "Accept-Encoding", "gzip")
+		if r.status != 200 || r.header.Get("Content-Encoding") != "gzip" || r.header.Get("Content-Type") != a.ContentType ||
+			r.header.Get("Cache-Control") != "public, max-age=31536000, immutable" || r.header.Get("ETag") != a.ETag ||
+			r.header.Get("Content-Security-Policy") != web.CSP || r.header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Fatalf("%s: %d %v", path, r.status, r.header)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(r.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, a.Body) {
+			t.Fatalf("%s: gzip body is not the asset (%v)", path, err)
+		}
+		if r := h.do("GET", path, "", "Accept-Encoding", "identity"); r.status != 200 || !bytes.Equal(r.body, a.Body) || r.header.Get("Content-Encoding") != "" {
+			t.Fatalf("%s plain: %d %v", path, r.status, r.header)
+		}
+		if r := h.do("GET", path, "", "If-None-Match", a.ETag); r.status != 304 || len(r.body) != 0 {
+			t.Fatalf("%s revalidation: %d", path, r.status)
+		}
+	}
+	if r := h.do("GET", "/assets/flow-0000000000000000.js", ""); r.status != 404 {
+		t.Fatalf("unknown asset: %d", r.status)
+	}
+}
+
+// The page speaks the language of Accept-Language, ended pages included.
+func TestLinkPageLanguage(t *testing.T) {
+	h := newHarness(t)
+	_, bearer := h.owner()
+	v := h.create(bearer, `{}`)
+	r := h.do("GET", "/v/"+token(t, v), "", "Accept-Language", "es-MX,es;q=0.9,en;q=0.5")
+	if r.status != 200 || !strings.Contains(string(r.body), `<html lang="es">`) || !strings.Contains(string(r.body), "<h1>Verifica tu identidad</h1>") ||
+		r.header.Get("Vary") != "Accept-Language" || r.header.Get("Cache-Control") != "no-store" || r.header.Get("Referrer-Policy") != "no-referrer" {
+		t.Fatalf("%d %v %s", r.status, r.header, r.body)
+	}
+	h.do("POST", "/verification/cancel?id="+v.ID, "", "Authorization", bearer)
+	r = h.do("GET", "/v/"+token(t, v), "", "Accept-Language", "es")
+	if r.status != 410 || !strings.Contains(string(r.body), "<h1>Verificación cancelada</h1>") || strings.Contains(string(r.body), "<script") {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+}

@@ -1,0 +1,151 @@
+// The end-user API behind the link (issue #11): the link token in the
+// page's own path is the only credential. Every call is same-origin and
+// sends no cookies.
+
+export type StepName = "license_front" | "license_back" | "liveness" | "phone";
+
+export interface Session {
+  status: string; // pending | started | completed | manual_review | expired | canceled
+  steps: { name: StepName; done: boolean }[];
+  message: string;
+  requested_fields: string[];
+  expires_at: string;
+  review_offered: boolean;
+  manual_review_allowed: boolean;
+  license_photo: boolean;
+}
+
+export interface Challenge {
+  challenge_id: string;
+  steps: string[];
+  frames: { min: number; max: number; width: number; height: number; fps: number; max_bytes: number };
+  expires_in: number;
+}
+
+export interface LivenessAnswer {
+  passed: boolean;
+  steps: { step: string; passed: boolean; reason?: string }[];
+  failures: string[];
+  attempts_left: number;
+}
+
+export interface Detail {
+  code: string;
+  message: string;
+}
+
+// APIError is a non-2xx answer in the one error format.
+export class APIError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly details: Detail[],
+    readonly retryAfter: number,
+  ) {
+    super(code || "HTTP " + status);
+  }
+}
+
+// NetworkError: the request never got an answer.
+export class NetworkError extends Error {}
+
+export class API {
+  readonly base: string;
+  constructor(token: string) {
+    this.base = "/v/" + encodeURIComponent(token);
+  }
+
+  session(): Promise<Session> {
+    return this.call("GET", "/session").then(normalSession);
+  }
+  front(img: Blob): Promise<unknown> {
+    return this.call("POST", "/license/front", img);
+  }
+  back(img: Blob): Promise<unknown> {
+    return this.call("POST", "/license/back", img);
+  }
+  challenge(): Promise<Challenge> {
+    return this.call("POST", "/liveness").then(normalChallenge);
+  }
+  answer(id: string, frames: Blob[], times: number[]): Promise<LivenessAnswer> {
+    const f = new FormData();
+    frames.forEach((b, i) => f.append("frame", b, "f" + i + ".jpg"));
+    f.append("timestamps", JSON.stringify(times));
+    return this.call("POST", "/liveness/" + encodeURIComponent(id), f).then(normalAnswer);
+  }
+  submit(): Promise<{ status: string }> {
+    return this.call("POST", "/submit") as Promise<{ status: string }>;
+  }
+  review(): Promise<{ status: string }> {
+    return this.call("POST", "/review") as Promise<{ status: string }>;
+  }
+  decline(): Promise<{ status: string }> {
+    return this.call("POST", "/decline-review") as Promise<{ status: string }>;
+  }
+
+  private async call(method: string, path: string, body?: Blob | FormData): Promise<any> {
+    let r: Response;
+    try {
+      r = await fetch(this.base + path, {
+        method,
+        body,
+        credentials: "omit",
+        cache: "no-store",
+        headers: body instanceof Blob ? { "Content-Type": body.type || "image/jpeg", Accept: "application/json" } : { Accept: "application/json" },
+      });
+    } catch {
+      throw new NetworkError("network");
+    }
+    let data: any = null;
+    try {
+      data = await r.json();
+    } catch {
+      // An answer that is not JSON (a proxy's error page) is handled by status.
+    }
+    if (!r.ok) {
+      const e = (data && data.error) || {};
+      const details: Detail[] = Array.isArray(e.details) ? e.details.filter((d: any) => d && typeof d.code === "string") : [];
+      throw new APIError(r.status, String(e.code || ""), details, Number(r.headers.get("Retry-After")) || 0);
+    }
+    return data;
+  }
+}
+
+function normalSession(d: any): Session {
+  return {
+    status: String(d.status || ""),
+    steps: Array.isArray(d.steps) ? d.steps.map((s: any) => ({ name: s.name, done: !!s.done })) : [],
+    message: typeof d.message === "string" ? d.message : "",
+    requested_fields: Array.isArray(d.requested_fields) ? d.requested_fields.map(String) : [],
+    expires_at: String(d.expires_at || ""),
+    review_offered: !!d.review_offered,
+    manual_review_allowed: !!d.manual_review_allowed,
+    license_photo: !!d.license_photo,
+  };
+}
+
+function normalChallenge(d: any): Challenge {
+  const f = d.frames || {};
+  return {
+    challenge_id: String(d.challenge_id),
+    steps: Array.isArray(d.steps) ? d.steps.map(String) : [],
+    frames: {
+      min: Number(f.min) || 10,
+      max: Number(f.max) || 90,
+      width: Number(f.width) || 480,
+      height: Number(f.height) || 480,
+      fps: Number(f.fps) || 15,
+      max_bytes: Number(f.max_bytes) || 200000,
+    },
+    expires_in: Number(d.expires_in) || 120,
+  };
+}
+
+function normalAnswer(d: any): LivenessAnswer {
+  return {
+    passed: !!d.passed,
+    steps: Array.isArray(d.steps) ? d.steps : [],
+    failures: Array.isArray(d.failures) ? d.failures.map(String) : [],
+    attempts_left: Number(d.attempts_left) || 0,
+  };
+}

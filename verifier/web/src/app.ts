@@ -1,0 +1,88 @@
+// The app shell: one <main> whose content is replaced per screen, a
+// heading that takes focus on every change (so screen readers and keyboard
+// users start at the top of the new screen), an aria-live region for
+// instructions, and the one place that turns API errors into words.
+import { API, APIError, NetworkError, type Session, type StepName } from "./api";
+import { button, h } from "./dom";
+import { t, type Key } from "./i18n";
+
+export class App {
+  session!: Session;
+  private timer = 0;
+
+  constructor(
+    readonly root: HTMLElement,
+    readonly api: API,
+    readonly link: string,
+  ) {}
+
+  // show replaces the screen. name is for tests and styles
+  // (data-screen), title becomes the heading and the document title.
+  show(name: string, title: string, ...body: (Node | null | false)[]): HTMLElement {
+    clearTimeout(this.timer);
+    const head = h("h1", { tabindex: "-1" }, title);
+    const progress = this.progress(name);
+    this.root.replaceChildren(...[progress, head, ...body].filter((n): n is Node => !!n));
+    this.root.setAttribute("data-screen", name);
+    document.title = title + " · " + t("app.title");
+    head.focus({ preventScroll: false });
+    return head;
+  }
+
+  // flowSteps are the session's steps in order ("phone" too, once it exists).
+  flowSteps(): StepName[] {
+    return this.session.steps.map((s) => s.name);
+  }
+
+  private progress(screen: string): HTMLElement | null {
+    const steps = this.flowSteps();
+    const i = steps.indexOf(screenStep[screen]);
+    if (i < 0) return null;
+    return h("p", { class: "progress" }, t("app.step", { n: i + 1, total: steps.length }));
+  }
+
+  // fail shows what went wrong with a way on: a 503 retries by itself
+  // after Retry-After, an ended link shows why it ended, anything else
+  // offers to try again.
+  fail(err: unknown, retry: () => void): void {
+    if (err instanceof APIError && err.status === 410) {
+      void this.api.session().then(
+        (s) => this.ended(s.status),
+        () => this.ended("expired"),
+      );
+      return;
+    }
+    if (err instanceof APIError && err.status === 404) return this.ended("unknown");
+    if (err instanceof APIError && err.status === 503) {
+      let n = Math.min(Math.max(err.retryAfter || 5, 1), 60);
+      const p = h("p", { role: "status" }, t("error.busy", { n }));
+      this.show("busy", t("app.title"), p);
+      const tick = () => {
+        if (--n <= 0) return retry();
+        p.textContent = t("error.busy", { n });
+        this.timer = window.setTimeout(tick, 1000);
+      };
+      this.timer = window.setTimeout(tick, 1000);
+      return;
+    }
+    let key: Key = "error.generic";
+    if (err instanceof NetworkError) key = "error.network";
+    else if (err instanceof APIError && err.status === 429) key = "error.limit";
+    this.show("error", t("app.title"), h("p", { class: "err", role: "alert" }, t(key)), h("div", { class: "actions" }, button(t("error.retry"), retry)));
+  }
+
+  // ended is the page of a link that can no longer be used.
+  ended(status: string): void {
+    const kind = status === "manual_review" ? "review" : status === "completed" || status === "expired" || status === "canceled" ? status : "unknown";
+    this.show("ended-" + kind, t(("ended." + kind + ".title") as Key), h("p", null, t(("ended." + kind + ".body") as Key)));
+  }
+}
+
+// screenStep says which session step a screen belongs to, for "Step n of N".
+const screenStep: Record<string, StepName> = {
+  front: "license_front",
+  back: "license_back",
+  live: "liveness",
+  "live-capture": "liveness",
+  "live-failed": "liveness",
+};

@@ -1,0 +1,112 @@
+// The license steps: the rear camera with a card-shaped guide and a
+// shutter, or a file input when the camera is unavailable; the photo is
+// downscaled here, checked by the server, and its retake reasons shown in
+// plain words.
+import { APIError } from "./api";
+import type { App } from "./app";
+import { CameraError, help, open, stop } from "./camera";
+import { button, h, spinner } from "./dom";
+import { has, t } from "./i18n";
+import { fromFile, fromVideo } from "./image";
+
+type Side = "front" | "back";
+
+// maxSide per side: the barcode's thin bars need more pixels than the
+// card's edges and portrait do.
+const maxSide: Record<Side, number> = { front: 1600, back: 2400 };
+
+export function license(app: App, side: Side, done: () => void): void {
+  let stream: MediaStream | null = null;
+  const title = t(side === "front" ? "front.title" : "back.title");
+  const status = h("div", { class: "status", "aria-live": "polite" });
+  const video = h("video", { muted: true, playsinline: true, autoplay: true, "aria-hidden": "true" });
+  const stage = h(
+    "div",
+    { class: "stage " + side },
+    video,
+    h("div", { class: "guide", role: "img", "aria-label": t("license.guide") }),
+  );
+  const file = h("input", { type: "file", accept: "image/*", capture: "environment", id: "file-" + side, class: "vh" });
+  const fileLabel = h("label", { for: "file-" + side, class: "button sec" }, t("license.upload"));
+  const shutter = button(t("license.shutter"), () => void shoot());
+  const retryCam = button(t("camera.retry"), () => void startCamera(), "sec");
+  retryCam.hidden = true;
+  const actions = h("div", { class: "actions" }, shutter, file, fileLabel, retryCam);
+
+  app.show(side, title, h("p", null, t(side === "front" ? "front.hint" : "back.hint")), stage, status, actions);
+  stage.hidden = true;
+  shutter.hidden = true;
+  status.replaceChildren(spinner(t("camera.starting")));
+
+  const busy = (on: boolean) => {
+    shutter.disabled = on;
+    file.disabled = on;
+    fileLabel.classList.toggle("off", on);
+  };
+
+  const send = async (img: Blob) => {
+    busy(true);
+    status.replaceChildren(spinner(t("license.checking")));
+    try {
+      await (side === "front" ? app.api.front(img) : app.api.back(img));
+    } catch (e) {
+      busy(false);
+      if (e instanceof APIError && e.status === 422) {
+        retake(e);
+        return;
+      }
+      stop(stream);
+      app.fail(e, () => license(app, side, done));
+      return;
+    }
+    stop(stream);
+    status.replaceChildren(h("p", null, t("license.ok")));
+    done();
+  };
+
+  // retake lists the server's reasons, each in the table's words.
+  const retake = (e: APIError) => {
+    const items = e.details.length > 0 ? e.details : [{ code: "", message: "" }];
+    const list = h("ul", { class: "problems" }, ...items.map((d) => h("li", null, has("problem." + d.code) ? t(("problem." + d.code) as any) : d.message || t("error.generic"))));
+    status.replaceChildren(h("div", { class: "alert", role: "alert" }, h("h2", null, t("license.retake")), list));
+    if (!video.paused || stream) void video.play().catch(() => undefined);
+  };
+
+  const shoot = async () => {
+    if (!stream) return;
+    const img = await fromVideo(video, maxSide[side], 0.9);
+    video.pause();
+    await send(img);
+  };
+
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    file.value = "";
+    if (!f) return;
+    await send(await fromFile(f, maxSide[side], 0.9));
+  });
+
+  const startCamera = async () => {
+    status.replaceChildren(spinner(t("camera.starting")));
+    try {
+      stream = await open(video, "environment", { width: 1920, height: 1080 });
+    } catch (e) {
+      const p = e instanceof CameraError ? e.problem : "none";
+      const hp = help(p);
+      status.replaceChildren(
+        h("div", { class: "alert", role: "alert" }, h("h2", null, hp.title), h("p", null, hp.body), h("p", null, t("camera.fallback"))),
+      );
+      fileLabel.textContent = t("license.choose");
+      fileLabel.className = "button";
+      retryCam.hidden = p !== "denied";
+      return;
+    }
+    stage.hidden = false;
+    shutter.hidden = false;
+    retryCam.hidden = true;
+    fileLabel.className = "button sec";
+    status.replaceChildren();
+    shutter.focus();
+  };
+  void startCamera();
+}

@@ -1,0 +1,57 @@
+// The end user's pages behind a verification's url (GET /v/{token}): one
+// small app that walks the session's steps in order. The token is read
+// from the page's own path and sent only back to this origin.
+import { API } from "./api";
+import { App } from "./app";
+import { offer, submit } from "./finish";
+import { pickLang } from "./i18n";
+import { license } from "./license";
+import { liveness } from "./liveness";
+import { start } from "./start";
+
+function boot(): void {
+  const root = document.getElementById("app");
+  const m = location.pathname.match(/^\/v\/([^/]+)\/?$/);
+  if (!root || !m) return;
+  pickLang(document, navigator);
+  const app = new App(root, new API(decodeURIComponent(m[1])), location.origin + location.pathname);
+  const load = async () => {
+    try {
+      app.session = await app.api.session();
+    } catch (e) {
+      app.fail(e, () => void load());
+      return;
+    }
+    const s = app.session;
+    if (s.status !== "pending" && s.status !== "started") return app.ended(s.status);
+    if (s.review_offered) return offer(app);
+    if (s.steps.some((x) => x.done)) return next(app);
+    start(app, () => next(app));
+  };
+  void load();
+}
+
+// next goes to the first step not done yet, and to submit after the last.
+function next(app: App): void {
+  const todo = app.session.steps.find((s) => !s.done);
+  const mark = (name: string) => () => {
+    for (const s of app.session.steps) if (s.name === name) s.done = true;
+    next(app);
+  };
+  switch (todo?.name) {
+    case "license_front":
+      return license(app, "front", mark("license_front"));
+    case "license_back":
+      return license(app, "back", mark("license_back"));
+    case "liveness":
+      return liveness(app, mark("liveness"));
+    case undefined:
+      void submit(app);
+      return;
+  }
+  // A step this page does not know yet (phone): reload the session
+  // rather than skipping it.
+  app.fail(new Error("unknown step " + todo?.name), () => location.reload());
+}
+
+boot();

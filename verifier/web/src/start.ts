@@ -1,0 +1,97 @@
+// The first screen: who asks, what is checked, what they receive, that
+// photos are not kept; on a computer, a QR code to continue on a phone
+// while this page follows the session.
+import type { App } from "./app";
+import { button, h } from "./dom";
+import { currentLang, has, t } from "./i18n";
+
+export function start(app: App, go: () => void): void {
+  const s = app.session;
+  const fields = s.requested_fields.map((f) => (has("field." + f) ? t(("field." + f) as any) : f.replace(/_/g, " ")));
+  const expires = formatDate(s.expires_at);
+  const desktop = isDesktop();
+  const body: Node[] = [];
+  if (s.message) body.push(h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, s.message)));
+  body.push(
+    h("h2", null, t("start.checks")),
+    h("ul", null, h("li", null, t("start.check.license")), h("li", null, t("start.check.selfie"))),
+    h("h2", null, t("start.shares")),
+    h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") }))),
+    h("p", { class: "note" }, t("start.kept")),
+  );
+  if (expires) body.push(h("p", { class: "note" }, t("start.expires", { date: expires })));
+  body.push(h("p", null, t("start.time")));
+  const startBtn = button(desktop ? t("start.here") : t("start.button"), () => {
+    stopFollow();
+    go();
+  }, desktop ? "sec" : "");
+  let stopFollow = () => {};
+  if (desktop) {
+    const status = h("p", { role: "status", class: "note" }, t("handoff.waiting"));
+    body.unshift(
+      h(
+        "section",
+        { class: "handoff", "aria-labelledby": "handoff-h" },
+        h("h2", { id: "handoff-h" }, t("handoff.title")),
+        h("img", { class: "qr", src: app.api.base + "/qr.svg", alt: t("handoff.qr"), width: "200", height: "200" }),
+        h("p", null, t("handoff.body")),
+        status,
+      ),
+    );
+    stopFollow = follow(app, status);
+  }
+  body.push(h("div", { class: "actions" }, startBtn));
+  app.show("start", t("start.title"), ...body);
+}
+
+// follow polls the session while the person continues on a phone, shows
+// progress, and ends on "Completed on your phone".
+function follow(app: App, status: HTMLElement): () => void {
+  let live = true;
+  let last = -1;
+  const tick = async () => {
+    if (!live) return;
+    try {
+      const s = await app.api.session();
+      if (!live) return;
+      app.session = s;
+      if (s.status === "completed" || s.status === "manual_review") {
+        live = false;
+        app.show("handoff-done", t("handoff.done.title"), h("p", null, t(s.status === "completed" ? "handoff.done.body" : "handoff.review.body")));
+        return;
+      }
+      if (s.status === "expired" || s.status === "canceled") {
+        live = false;
+        app.ended(s.status);
+        return;
+      }
+      const done = s.steps.filter((x) => x.done).length;
+      if (done !== last && done > 0) status.textContent = t("handoff.progress", { done, total: s.steps.length });
+      last = done;
+    } catch {
+      // A dropped poll is retried on the next tick.
+    }
+    if (live) setTimeout(tick, 2000);
+  };
+  setTimeout(tick, 2000);
+  return () => (live = false);
+}
+
+// isDesktop: a fine pointer and no phone or tablet in the user agent
+// (iPadOS claims to be a Mac but has touch points).
+export function isDesktop(): boolean {
+  const ua = navigator.userAgent;
+  if (/Android|iPhone|iPad|iPod|Mobile/i.test(ua)) return false;
+  if (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1) return false;
+  return window.matchMedia("(pointer: fine)").matches;
+}
+
+function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (!iso || isNaN(d.getTime())) return "";
+  try {
+    return d.toLocaleString(currentLang(), { dateStyle: "long", timeStyle: "short" });
+  } catch {
+    return d.toISOString();
+  }
+}

@@ -1,0 +1,80 @@
+package web
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Every language has exactly English's keys, none empty, and the same
+// {placeholders} in each string.
+func TestStringsTableComplete(t *testing.T) {
+	en := table["en"]
+	if len(Langs()) < 2 {
+		t.Fatalf("languages %v: want English and at least one more", Langs())
+	}
+	for _, lang := range Langs() {
+		got := table[lang]
+		for k, v := range en {
+			tr, ok := got[k]
+			if !ok || strings.TrimSpace(tr) == "" {
+				t.Errorf("%s lacks %q", lang, k)
+				continue
+			}
+			if a, b := placeholders(v), placeholders(tr); !slices.Equal(a, b) {
+				t.Errorf("%s %q: placeholders %v, English has %v", lang, k, b, a)
+			}
+		}
+		for k := range got {
+			if _, ok := en[k]; !ok {
+				t.Errorf("%s has %q, which English lacks", lang, k)
+			}
+		}
+	}
+	t.Logf("%d strings in %v", len(en), slices.Sorted(maps.Keys(table)))
+}
+
+func placeholders(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "{")
+		j := strings.Index(s, "}")
+		if i < 0 || j < i {
+			break
+		}
+		out = append(out, s[i:j+1])
+		s = s[j+1:]
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestLang(t *testing.T) {
+	for accept, want := range map[string]string{
+		"":                                  "en",
+		"es":                                "es",
+		"es-MX,es;q=0.9,en;q=0.8":           "es",
+		"en-US,en;q=0.9,es;q=0.8":           "en",
+		"fr-FR,fr;q=0.9,es;q=0.5":           "es",
+		"fr, de":                            "en",
+		"en;q=0.2, es;q=0.7":                "es",
+		"es;q=bogus, en":                    "en",
+		"ES-419":                            "es",
+		";;;,,,q=1":                         "en",
+		strings.Repeat("es-xx;q=0.1,", 200): "es",
+	} {
+		if got := Lang(accept); got != want {
+			t.Errorf("Lang(%.40q) = %s, want %s", accept, got, want)
+		}
+	}
+}
+
+func FuzzLang(f *testing.F) {
+	f.Add("es-MX,es;q=0.9,en;q=0.8")
+	f.Fuzz(func(t *testing.T, accept string) {
+		if l := Lang(accept); table[l] == nil {
+			t.Fatalf("Lang(%q) = %q, not in the table", accept, l)
+		}
+	})
+}
