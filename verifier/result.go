@@ -35,8 +35,9 @@ type Outcome struct {
 	// FaceMatch compares the selfie with the license photo
 	// (face.Analyzer.Compare).
 	FaceMatch match.Result
-	// ReviewRequested: after an inconclusive match (possible_match) the end
-	// user submitted the images for human review.
+	// ReviewRequested: after an inconclusive or failed match (possible_match
+	// or no_match, ReviewOffered) the end user submitted the images for
+	// human review.
 	ReviewRequested bool
 	// Live is the liveness decision (liveness.Result.Live).
 	Live bool
@@ -159,18 +160,23 @@ func (f FaceVerdict) MarshalJSON() ([]byte, error) {
 }
 
 // faceVerdict is the rule for webcam_face_matches_license_photo:
-// definite_match and likely_match are true; possible_match (inconclusive) is
-// undetermined when the end user requested manual review and false when
-// they did not; no_match is false.
+// definite_match and likely_match are true; possible_match (inconclusive)
+// and no_match (failed) are undetermined when the end user requested
+// manual review, which a human then decides, and false when they did not.
 func faceVerdict(t match.Tier, reviewRequested bool) FaceVerdict {
 	switch {
 	case t == match.DefiniteMatch || t == match.LikelyMatch:
 		return FaceMatches
-	case t == match.PossibleMatch && reviewRequested:
+	case reviewRequested:
 		return FaceUndetermined
 	}
 	return FaceDoesNotMatch
 }
+
+// ReviewOffered reports whether the end user may ask for manual review
+// after a match of tier t: when it was inconclusive or failed, never after
+// a match (spec: "manual review after a failed face match").
+func ReviewOffered(t match.Tier) bool { return t == match.PossibleMatch || t == match.NoMatch }
 
 // Zones the age and expiry checks read the calendar day in. The result
 // must hold wherever the customer is, so each check takes the day that is
@@ -192,8 +198,8 @@ var jpegMagic = []byte{0xFF, 0xD8, 0xFF}
 
 // BuildResult builds the plaintext result payload of v from the flow's
 // outcome at now, and the status the verification completes to:
-// manual_review when the match was inconclusive (possible_match) and the
-// end user requested review, completed otherwise. Optional members follow
+// manual_review when the match was inconclusive or failed and the end user
+// requested review, completed otherwise. Optional members follow
 // v's settings: license_data is exactly the requested fields ({} when
 // none), phone_verification only when phone verification was requested
 // and the check ran, license_photo only when include_license_photo was
@@ -259,8 +265,8 @@ func (o Outcome) check() error {
 	if !(fm.Confidence >= 0 && fm.Confidence <= 1) || !(fm.Cosine >= -1 && fm.Cosine <= 1) {
 		return fmt.Errorf("%w: face match confidence %v or cosine %v out of range", ErrInvalidOutcome, fm.Confidence, fm.Cosine)
 	}
-	if o.ReviewRequested && fm.Tier != match.PossibleMatch {
-		return fmt.Errorf("%w: manual review is only offered after an inconclusive match, not %s", ErrInvalidOutcome, fm.Tier)
+	if o.ReviewRequested && !ReviewOffered(fm.Tier) {
+		return fmt.Errorf("%w: manual review is only offered after an inconclusive or failed match, not %s", ErrInvalidOutcome, fm.Tier)
 	}
 	if o.IP.Proxy && !o.IP.Found {
 		return fmt.Errorf("%w: is_proxy without ip_found", ErrInvalidOutcome)

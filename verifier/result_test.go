@@ -265,6 +265,18 @@ func TestBuildResultShape(t *testing.T) {
 			"face_match_score": "possible_match", "face_match_cosine_similarity": 0.0},
 		extra: []string{"manual_review_requested"},
 	}, {
+		name:     "no match with review requested: manual_review, undetermined, the tier kept",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.FaceMatch = match.Result{Tier: match.NoMatch, Confidence: 0.1, Cosine: 0.2}
+			o.ReviewRequested = true
+		},
+		status: verifier.StatusManualReview,
+		top:    []string{"license_data", "request_id", "verification"},
+		ver: map[string]any{"webcam_face_matches_license_photo": "undetermined", "manual_review_requested": true,
+			"face_match_score": "no_match"},
+		extra: []string{"manual_review_requested"},
+	}, {
 		name:     "no match, not live, document evidence missing",
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
 		edit: func(o *verifier.Outcome) {
@@ -385,7 +397,6 @@ func TestBuildResultRefusesImpossibleOutcomes(t *testing.T) {
 		"cosine NaN":             func(o *verifier.Outcome) { o.FaceMatch.Cosine = math.NaN() },
 		"cosine below -1":        func(o *verifier.Outcome) { o.FaceMatch.Cosine = -1.5 },
 		"review on definite":     func(o *verifier.Outcome) { o.ReviewRequested = true },
-		"review on no_match":     func(o *verifier.Outcome) { o.ReviewRequested, o.FaceMatch.Tier = true, match.NoMatch },
 		"proxy without ip_found": func(o *verifier.Outcome) { o.IP = verifier.IPIntel{Proxy: true} },
 		"photo not a JPEG":       func(o *verifier.Outcome) { o.LicensePhoto = []byte("\x89PNG\r\n\x1a\n") },
 	} {

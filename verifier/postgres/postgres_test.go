@@ -47,3 +47,13 @@ func TestOpenHidesURL(t *testing.T) {
 		t.Fatalf("error leaks the password: %s", got)
 	}
 }
+
+func TestFlowConformance(t *testing.T) {
+	storetest.RunFlow(t, func(t *testing.T) storetest.FlowStore {
+		s := open(t, testkit.PostgresURL(t))
+		if err := s.Migrate(context.Background()); err != nil {
+			t.Fatalf("Migrate: %v", err)
+		}
+		return s
+	})
+}

@@ -103,3 +103,13 @@ func TestPathsNeedNoEscaping(t *testing.T) {
 		}
 	}
 }
+
+func TestFlowConformance(t *testing.T) {
+	storetest.RunFlow(t, func(t *testing.T) storetest.FlowStore {
+		s := open(t, filepath.Join(t.TempDir(), "idgate.db"))
+		if err := s.Migrate(context.Background()); err != nil {
+			t.Fatalf("Migrate: %v", err)
+		}
+		return s
+	})
+}

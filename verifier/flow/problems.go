@@ -1,0 +1,43 @@
+package flow
+
+// Problems of a liveness upload, beside the image problems of engines.go:
+// the client broke the frame budget or sent unusable timestamps. They are
+// refused before any frame is judged and do not use the challenge.
+const (
+	ProblemFramesCount       Problem = "frames_count"
+	ProblemFrameTooLarge     Problem = "frame_too_large"
+	ProblemFrameNotJPEG      Problem = "frame_not_jpeg"
+	ProblemTimestampsInvalid Problem = "timestamps_invalid"
+)
+
+// sentences is the one table of what the end user reads for each problem:
+// what went wrong and what to do about it.
+var sentences = map[Problem]string{
+	ProblemImageUnsupported: "The photo could not be read. Send a JPEG, PNG or WebP photo taken with your camera.",
+	ProblemImageTooLarge:    "The photo is too large. Send a photo of at most 10 MB and 40 megapixels.",
+
+	ProblemCardNotFound: "We could not find your license in the photo. Lay it on a plain, dark surface and fit all four corners in the frame.",
+	ProblemCardTooSmall: "Your license is too small in the photo. Hold the camera closer so the card fills most of the frame.",
+	ProblemTooBlurry:    "The photo is blurry. Hold still, let the camera focus and try again.",
+	ProblemGlare:        "Light is reflecting off your license. Tilt it slightly or move away from direct light.",
+	ProblemAspect:       "The card does not have the shape of a driver's license. Photograph the whole card straight from above.",
+	ProblemNoPortrait:   "We could not find the portrait on your license. Photograph the front side, with the photo visible.",
+
+	ProblemBarcodeNotFound:   "We could not find the barcode. Photograph the back of your license with the whole barcode in the frame.",
+	ProblemBarcodeUnreadable: "The barcode could not be read. Move closer, avoid glare and hold still.",
+	ProblemBarcodeInvalid:    "The barcode does not hold valid license data. Make sure you photograph a driver's license or ID card.",
+
+	ProblemFramesCount:       "The camera sent too few or too many frames. Start the check again and keep your face in view.",
+	ProblemFrameTooLarge:     "A camera frame was too large. Start the check again.",
+	ProblemFrameNotJPEG:      "A camera frame could not be read. Start the check again.",
+	ProblemTimestampsInvalid: "The camera frames came without valid capture times. Start the check again.",
+}
+
+// Sentence is the human sentence for p; an unknown code (a newer engine)
+// still gets a sentence the user can act on.
+func Sentence(p Problem) string {
+	if s, ok := sentences[p]; ok {
+		return s
+	}
+	return "Something is wrong with this upload. Please try again."
+}
