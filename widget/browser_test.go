@@ -15,11 +15,11 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/qr/qrtest"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/axe"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/proxy/proxytest"
-	"github.com/idgate/idgate/widget/internal/qrread"
 )
 
 // requests records every request the page makes, with its headers.
@@ -154,7 +154,7 @@ func TestWidgetInChromium(t *testing.T) {
 	if len(created) != 1 || created[0].Origin != origin {
 		t.Fatalf("verifier creates: %+v", created)
 	}
-	// The QR code shown on a desktop scans (with zxing-cpp) to the link.
+	// The QR code the proxy drew, shown on a desktop, scans to the link.
 	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.JSPath(`document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("svg[data-idgate-qr]")`)))
 	if err != nil {
 		t.Fatalf("screenshot of the QR code: %v", err)
@@ -163,7 +163,7 @@ func TestWidgetInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text, err := qrread.Read(img); err != nil || text != env.Verifier.URL+"/v/"+created[0].ID {
+	if text, err := qrtest.Read(img); err != nil || text != env.Verifier.URL+"/v/"+created[0].ID {
 		t.Fatalf("QR code reads %q (%v), want the verification link", text, err)
 	}
 	accessible(t, ctx, "pending")

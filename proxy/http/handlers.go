@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/qr"
 	"github.com/idgate/idgate/proxy"
 )
 
@@ -41,7 +42,20 @@ func (h *handlers) start(c *fiber.Ctx) error {
 	if err != nil {
 		return toHTTP(err)
 	}
-	return c.Status(fiber.StatusCreated).JSON(created)
+	out := started{Created: created}
+	// The QR code is drawn here, not in the widget, so the footer script
+	// carries no encoder; a link too long to encode just shows no code.
+	if code, err := qr.New(created.URL); err == nil {
+		out.QR = &code
+	}
+	return c.Status(fiber.StatusCreated).JSON(out)
+}
+
+// started is the start answer: the verification, and its link as a QR code
+// for a desktop shopper's phone.
+type started struct {
+	proxy.Created
+	QR *qr.Code `json:"qr,omitempty"`
 }
 
 // webhook: POST /proxy/v1/stores/{hash}/webhook, from the verifier.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/internal/qr"
+	"github.com/idgate/idgate/internal/qr/qrtest"
 	"github.com/idgate/idgate/proxy"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/proxytest"
@@ -44,9 +46,20 @@ func TestStartBindsShopperAndWebhook(t *testing.T) {
 	if code != http.StatusCreated {
 		t.Fatalf("start: %d %s", code, body)
 	}
-	var created proxy.Created
+	var created struct {
+		proxy.Created
+		QR qr.Code `json:"qr"`
+	}
 	if err := json.Unmarshal(body, &created); err != nil || created.ID == "" || !strings.HasPrefix(created.URL, env.Verifier.URL+"/v/") {
 		t.Fatalf("start answer %s (%v)", body, err)
+	}
+	// The answer carries the link as a QR code, which reads back to it.
+	img, err := qrtest.Draw(created.QR, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, err := qrtest.Read(img); err != nil || text != created.URL {
+		t.Fatalf("start answer's QR code reads %q (%v), want %q", text, err, created.URL)
 	}
 	got := env.Verifier.Created()
 	if len(got) != 1 {

@@ -17,9 +17,17 @@ export interface Status {
   checkout_selectors: string[];
 }
 
+// QRCode is the link drawn by the proxy (internal/qr): a size×size grid,
+// quiet zone included, and SVG path data of its dark modules.
+export interface QRCode {
+  size: number;
+  path: string;
+}
+
 export interface Started {
   id: string;
   url: string;
+  qr?: QRCode; // absent when the link does not fit a code
 }
 
 // HTTPError is a non-2xx answer from the proxy.

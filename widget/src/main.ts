@@ -3,7 +3,7 @@
 // <script src="https://PROXY/widget/v1/idgate.js?store=HASH&client=APP_CLIENT_ID">.
 // Bundled as an IIFE: it defines no globals and runs once per page even if
 // the script is included twice.
-import { cartId, customerToken, HTTPError, start, status, type Status, type Target } from "./api";
+import { cartId, customerToken, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
 import { CheckoutHold } from "./checkout";
 import { mergeStrings } from "./strings";
 import { View, type Mode } from "./view";
@@ -35,6 +35,7 @@ async function run(t: Target): Promise<void> {
   const hold = new CheckoutHold(document);
   let mode: Mode = "loading";
   let link: string | undefined;
+  let qr: QRCode | undefined;
   let holding = false;
   let cart: string | null = null;
   let token = "";
@@ -45,7 +46,7 @@ async function run(t: Target): Promise<void> {
 
   const view = new View(document, mergeStrings(cfg?.strings), () => void verify());
   mount(view);
-  const draw = (): void => view.render({ mode, hold: holding && mode !== "verified", link });
+  const draw = (): void => view.render({ mode, hold: holding && mode !== "verified", link, qr });
 
   // apply renders a status. While a verification we started is pending,
   // the outcome that was there before it (staleID) does not count.
@@ -54,7 +55,7 @@ async function run(t: Target): Promise<void> {
     const waiting = mode === "pending" && (s.state === "unverified" || s.verification_id === staleID);
     if (s.verified) mode = "verified";
     else if (!waiting) mode = s.state === "failed" ? "failed" : s.state === "expired" ? "expired" : "unverified";
-    if (mode !== "pending") link = undefined;
+    if (mode !== "pending") link = qr = undefined;
     lastID = s.verification_id;
     holding = s.hold_checkout;
     hold.set(s.hold_checkout && !s.verified, s.checkout_selectors ?? []);
@@ -97,6 +98,7 @@ async function run(t: Target): Promise<void> {
         return;
       }
       link = v.url;
+      qr = v.qr;
       draw();
       pollSoon();
     } catch {

@@ -2,7 +2,7 @@
 // cannot break the theme (open, so tests and assistive tools can read it).
 // Themed through CSS variables set on the page: --idgate-accent, --idgate-accent-text, --idgate-ok, --idgate-error,
 // --idgate-radius, --idgate-font.
-import { qr } from "./qr";
+import type { QRCode } from "./api";
 import type { Strings } from "./strings";
 
 const CSS = `
@@ -24,6 +24,7 @@ export interface ViewState {
   mode: Mode;
   hold: boolean;
   link?: string;
+  qr?: QRCode;
   copied?: boolean;
 }
 
@@ -94,8 +95,7 @@ export class View {
       a.rel = "noopener";
       p.append(a);
       this.box.append(p);
-      const code = qrSVG(d, st.link, this.s.qrLabel);
-      if (code) this.box.append(code);
+      if (st.qr) this.box.append(qrSVG(d, st.qr, this.s.qrLabel));
       const copy = el("button", "sec", st.copied ? this.s.copied : this.s.copyLink);
       copy.type = "button";
       copy.addEventListener("click", () => {
@@ -109,12 +109,10 @@ export class View {
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// qrSVG draws the link as a QR code (4-module quiet zone) for a phone to
-// scan, or returns null when it does not fit.
-function qrSVG(d: Document, text: string, label: string): SVGSVGElement | null {
-  const m = qr(text);
-  if (!m) return null;
-  const n = m.length + 8;
+// qrSVG draws the proxy's QR code of the link for a phone to scan. The
+// path data goes in through setAttribute, so it can never become markup.
+function qrSVG(d: Document, code: QRCode, label: string): SVGSVGElement {
+  const n = String(Number(code.size));
   const svg = d.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 " + n + " " + n);
   svg.setAttribute("role", "img");
@@ -122,9 +120,7 @@ function qrSVG(d: Document, text: string, label: string): SVGSVGElement | null {
   svg.setAttribute("data-idgate-qr", "");
   svg.setAttribute("shape-rendering", "crispEdges");
   const path = d.createElementNS(SVG, "path");
-  let dpath = "";
-  m.forEach((row, y) => row.forEach((dark, x) => dark && (dpath += "M" + (x + 4) + " " + (y + 4) + "h1v1h-1z")));
-  path.setAttribute("d", dpath);
+  path.setAttribute("d", code.path);
   svg.append(path);
   return svg;
 }
