@@ -11,7 +11,11 @@ run: deps models
 	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
-test: deps models test-go fuzz
+test: deps models lint test-go fuzz
+
+## lint: go.mod and go.sum must be tidy (every requirement used and marked direct or indirect correctly)
+lint:
+	@$(GO) mod tidy -diff || { echo "lint: go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result" >&2; exit 1; }
 
 test-go:
 	$(GO) vet ./...
