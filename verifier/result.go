@@ -29,7 +29,7 @@ var ErrInvalidOutcome = errors.New("invalid verification outcome")
 // SealResult encrypts for passphrase and custom modes before anything is
 // stored.
 type Outcome struct {
-	// License is the parsed barcode (license.Scan / license.ParseAAMVA).
+	// License is the parsed barcode (engines.Scan / license.ParseAAMVA).
 	License  license.License
 	Document DocumentEvidence
 	// FaceMatch compares the selfie with the license photo

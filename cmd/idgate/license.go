@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/pdf417"
 )
@@ -61,7 +62,7 @@ func runLicenseScan(ctx context.Context, args []string, _ io.Reader, stdout, _ i
 	if err != nil {
 		return err
 	}
-	l, rep, err := license.Scanner{}.Scan(ctx, img)
+	l, rep, err := engines.Scan(ctx, pdf417.Decoder{}, img)
 	if err != nil {
 		return err
 	}

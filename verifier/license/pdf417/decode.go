@@ -52,7 +52,12 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 		deadline = dl
 	}
 	s := newSession(raster.Luminance(img))
-	finish := func() { rep.Total = now().Sub(start) }
+	finish := func() {
+		rep.Total = now().Sub(start)
+		if s.loc != nil {
+			rep.Regions = len(s.loc.regions)
+		}
+	}
 	for _, st := range strategies {
 		if err := ctx.Err(); err != nil {
 			finish()

@@ -41,6 +41,10 @@ type Report struct {
 	Steps []Step `json:"steps"`
 	// Total is the wall time of the whole call.
 	Total time.Duration `json:"total_ns"`
+	// Regions is how many barcode-like regions the locator found (at most
+	// two); 0 also when no step needed it. With Strategy empty, a region
+	// means a symbol was seen but not read.
+	Regions int `json:"regions"`
 }
 
 // Step is one attempt.

@@ -43,11 +43,16 @@ func (f *Finder) FindFaces(img image.Image) ([]card.Face, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find faces: %w", err)
 	}
+	return CardFaces(found, img.Bounds()), nil
+}
+
+// CardFaces turns the engine's faces, found in an image with bounds b,
+// into card faces (same order).
+func CardFaces(found []face.Face, b image.Rectangle) []card.Face {
 	out := make([]card.Face, len(found))
 	for i, fc := range found {
 		x, y, w, h := fc.Box[0], fc.Box[1], fc.Box[2], fc.Box[3]
-		b := img.Bounds()
 		out[i] = card.Face{Box: image.Rect(x, y, x+w, y+h).Add(b.Min), Size: fc.Size, Score: fc.MeshScore}
 	}
-	return out, nil
+	return out
 }

@@ -1,0 +1,122 @@
+package engines_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+)
+
+var (
+	sharedOnce sync.Once
+	shared     *engines.Engines
+	sharedErr  error
+)
+
+// loaded is one Engines for the test binary (loading the models is the
+// slow part), with two workers.
+func loaded(t testing.TB) *engines.Engines {
+	t.Helper()
+	modelstest.Set(t) // skip (or fail under CI) before doing anything
+	sharedOnce.Do(func() { shared, sharedErr = engines.Load(engines.Config{Workers: 2}) })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return shared
+}
+
+func encodeJPEG(t testing.TB, img image.Image) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// labeledFace is a real face photo of the labeled test set.
+func labeledFace(t testing.TB, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// frontPhoto renders a license front photo (JPEG) of s, 1600 px wide with
+// the card 1000 px across unless s says otherwise.
+func frontPhoto(t testing.TB, s cardtest.Scene) []byte {
+	t.Helper()
+	if s.FrameW == 0 {
+		s.FrameW = 1600
+	}
+	if s.CardW == 0 {
+		s.CardW = 1000
+	}
+	if s.Aspect == 0 {
+		s.Aspect = card.ID1Aspect
+	}
+	img, _ := s.Render()
+	return encodeJPEG(t, img)
+}
+
+// aamvaFixtures are the licenses of the shared AAMVA fixtures (real
+// barcode texts, transcribed with their separators lost, so none passes
+// license.ValidateStructure as it stands), encoded again by license.Encode
+// as the barcode payload a card would carry.
+func aamvaFixtures(t testing.TB) [][]byte {
+	t.Helper()
+	raw, err := os.ReadFile(testkit.Shared(t, "testdata", "aamva", "fixtures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx []struct{ Kind, Data string }
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, f := range fx {
+		l, err := license.ParseAAMVA([]byte(f.Data))
+		if f.Kind != "pdf417" || err != nil || l.LastName == "" || l.ExpiryDate.IsZero() {
+			continue
+		}
+		payload := license.Encode(l, license.MaxVersion)
+		if err := license.ValidateStructure(payload); err != nil {
+			t.Fatalf("Encode wrote an invalid payload: %v", err)
+		}
+		out = append(out, payload)
+	}
+	if len(out) < 3 {
+		t.Fatalf("only %d PDF417 fixtures parse", len(out))
+	}
+	return out
+}
+
+// backPhoto renders payload as the PDF417 on a photo of a license back
+// (JPEG).
+func backPhoto(t testing.TB, payload []byte, seed uint64, d synth.Degradation) []byte {
+	t.Helper()
+	img, err := synth.Case{Name: "back", Payload: payload, EC: 4, Module: 3, Seed: seed, Degradation: d}.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return encodeJPEG(t, img)
+}
