@@ -141,10 +141,13 @@ func (a *Analyzer) Analyze(img *tensor.Tensor) ([]Face, error) {
 }
 
 // confirm runs the mesh on each detection and completes the faces it
-// confirms (scores, box, descriptor), largest first.
+// confirms (scores, box, descriptor), largest first. A face found again
+// inside one already confirmed (Region.Duplicate) is dropped before the
+// costly steps; dets come strongest first, as the detector returns them.
 func (a *Analyzer) confirm(img *tensor.Tensor, dets []blazeface.Face) ([]Face, error) {
 	h, w := img.Shape[1], img.Shape[2]
 	var faces []Face
+	var kept []Region
 	for _, d := range dets {
 		m, err := a.mesh.Run(img, d)
 		if err != nil {
@@ -153,17 +156,19 @@ func (a *Analyzer) confirm(img *tensor.Tensor, dets []blazeface.Face) ([]Face, e
 		if m.Score < a.e.opt.MinScore {
 			continue
 		}
-		f := Face{DetectorScore: d.Score, MeshScore: m.Score, Mesh: &m.Points}
+		r := MeshRegion(&m.Points, d.Score)
+		if r.Duplicate(kept) {
+			continue
+		}
+		kept = append(kept, r)
+		f := Face{DetectorScore: d.Score, MeshScore: m.Score, Mesh: &m.Points, Size: r.Size,
+			Box: clampBox(r.Box[0], r.Box[1], r.Box[2], r.Box[3], w, h)}
 		if f.Real, err = a.anti.Score(a.mesh.Crop()); err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
 		if f.Live, err = a.liv.Score(a.mesh.Crop()); err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
-		lo, hi := extent(&m.Points)
-		f.Size = math.Max(hi.X-lo.X, hi.Y-lo.Y)
-		x0, y0, x1, y1 := squareAround(lo, hi)
-		f.Box = clampBox(x0, y0, x1, y1, w, h)
 		if f.Size >= a.e.opt.MinFaceSize {
 			// The aligned descriptor crop, zero outside the image.
 			if err := tensor.WarpAffine(&a.crop, img, alignMatrix(&m.Points), facerec.InputSize, facerec.InputSize); err != nil {
@@ -211,28 +216,30 @@ func alignMatrix(p *[facemesh.Points][3]float64) [6]float64 {
 	return [6]float64{c, -sn, mx - c*u0 + sn*v0, sn, c, my - sn*u0 - c*v0}
 }
 
-// DominantRatio: Single accepts the largest face when every other face is
-// at most this fraction of its size. Licenses often carry a small "ghost"
-// copy of the portrait, and selfies catch people far behind; a second face
-// of comparable size is ambiguous and rejected.
-const DominantRatio = 0.5
-
-// Single analyses img and requires one usable face: the only one, or one
-// that dominates all others (DominantRatio).
+// Single analyses img and requires one usable face: the subject, with no
+// other face that counts beside it (Subject: faces far weaker or far
+// smaller are ignored).
 func (a *Analyzer) Single(img *tensor.Tensor) (Face, error) {
 	faces, err := a.Analyze(img)
 	if err != nil {
 		return Face{}, err
 	}
-	switch {
-	case len(faces) == 0:
+	if len(faces) == 0 {
 		return Face{}, ErrNoFace
-	case len(faces) > 1 && faces[1].Size > DominantRatio*faces[0].Size:
-		return Face{}, fmt.Errorf("%w (%d of similar size)", ErrMultipleFaces, len(faces))
-	case faces[0].Size < a.e.opt.MinFaceSize:
-		return Face{}, fmt.Errorf("%w: %.0f px across, need %.0f", ErrFaceTooSmall, faces[0].Size, a.e.opt.MinFaceSize)
 	}
-	return faces[0], nil
+	regions := make([]Region, len(faces))
+	for i, f := range faces {
+		regions[i] = Region{Size: f.Size, Score: f.DetectorScore}
+	}
+	subject, others := Subject(regions)
+	f := faces[subject]
+	switch {
+	case len(others) > 0:
+		return Face{}, fmt.Errorf("%w (%d of similar size and score)", ErrMultipleFaces, 1+len(others))
+	case f.Size < a.e.opt.MinFaceSize:
+		return Face{}, fmt.Errorf("%w: %.0f px across, need %.0f", ErrFaceTooSmall, f.Size, a.e.opt.MinFaceSize)
+	}
+	return f, nil
 }
 
 // Compare matches the single face of each image.

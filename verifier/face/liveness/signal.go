@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/imgio"
@@ -20,9 +21,12 @@ type Frame struct {
 
 // Signal is what Decide needs of one frame.
 type Signal struct {
-	T     time.Duration
-	Faces int // faces the mesh model confirmed
-	// The rest describe the best face when Faces ≥ 1.
+	T time.Duration
+	// Faces counts the people in view: the subject and every other face
+	// that counts beside it (face.Subject), among those the mesh model
+	// confirmed; 0 when none.
+	Faces int
+	// The rest describe the subject when Faces ≥ 1.
 	Pose pose.Pose
 	Eyes pose.Eyes
 	// Centre (x, y) and Size (the longer side of the mesh's extent) of
@@ -60,27 +64,35 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 	if err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
-	faces, err := a.Detector.Detect(img)
+	dets, err := a.Detector.Detect(img)
 	if err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
-	var best facemesh.Mesh
-	for _, face := range faces {
-		m, err := a.Mesher.Run(img, face)
+	// Faces are counted as the face engine counts them in a photo: a
+	// face found again inside another is one face, and faces far weaker
+	// or far smaller than the subject are not counted (face.Subject).
+	var meshes []facemesh.Mesh
+	var regions []face.Region
+	for _, d := range dets {
+		m, err := a.Mesher.Run(img, d)
 		if err != nil {
 			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 		}
 		if m.Score < a.Cfg.MinMeshScore {
 			continue
 		}
-		if s.Faces == 0 || m.Score > best.Score {
-			best = m
+		r := face.MeshRegion(&m.Points, d.Score)
+		if r.Duplicate(regions) {
+			continue
 		}
-		s.Faces++
+		meshes, regions = append(meshes, m), append(regions, r)
 	}
-	if s.Faces == 0 {
+	subject, others := face.Subject(regions)
+	if subject < 0 {
 		return s, nil
 	}
+	s.Faces = 1 + len(others)
+	best := meshes[subject]
 	if err := a.Eyelids.Refine(img, &best); err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
