@@ -6,6 +6,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/qr"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/web"
 )
@@ -43,6 +45,28 @@ func (s *Server) openLink(c *fiber.Ctx) error {
 		return sendEnded(c, fiber.StatusOK, lang, web.InReview)
 	}
 	return sendEnded(c, fiber.StatusOK, lang, web.Completed)
+}
+
+// linkQR is GET /v/{token}/qr.svg: the link itself as a QR code, which a
+// computer shows so the end user can continue on a phone. Only live links
+// have one.
+func (s *Server) linkQR(c *fiber.Ctx) error {
+	pageHeaders(c)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	token := c.Params("token")
+	v, err := s.verifications.Open(c.UserContext(), token)
+	if errors.Is(err, verifier.ErrUnknownLink) || (err == nil && v.Status != verifier.StatusPending && v.Status != verifier.StatusStarted) {
+		return httperr.New(httperr.NotFound, "no live verification behind this link")
+	}
+	if err != nil {
+		return err
+	}
+	code, err := qr.New(s.linkURL(token))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "image/svg+xml")
+	return c.SendString(code.SVG(web.T(web.Lang(c.Get(fiber.HeaderAcceptLanguage)), "handoff.qr")))
 }
 
 // asset is GET /assets/{name}: the pages' script and stylesheet. Their

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/qr"
+	"github.com/idgate/idgate/internal/qr/qrtest"
 	"github.com/idgate/idgate/verifier/web"
 )
 
@@ -59,4 +64,34 @@ func TestLinkPageLanguage(t *testing.T) {
 	if r.status != 410 || !strings.Contains(string(r.body), "<h1>Verificación cancelada</h1>") || strings.Contains(string(r.body), "<script") {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
+}
+
+var qrSVG = regexp.MustCompile(`^<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 (\d+) \d+" role="img" aria-label="([^"]+)".*<path d="([^"]+)"/></svg>$`)
+
+// The QR code of a live link reads back to the link; ended and unknown
+// links have none.
+func TestLinkQR(t *testing.T) {
+	h := newHarness(t)
+	_, bearer := h.owner()
+	v := h.create(bearer, `{}`)
+	tok := token(t, v)
+	r := h.do("GET", "/v/"+tok+"/qr.svg", "", "Accept-Language", "es")
+	m := qrSVG.FindStringSubmatch(string(r.body))
+	if r.status != 200 || r.header.Get("Content-Type") != "image/svg+xml" || r.header.Get("Cache-Control") != "no-store" || m == nil {
+		t.Fatalf("%d %v %s", r.status, r.header, r.body)
+	}
+	if m[2] != web.T("es", "handoff.qr") {
+		t.Fatalf("label %q", m[2])
+	}
+	size, _ := strconv.Atoi(m[1])
+	img, err := qrtest.Draw(qr.Code{Size: size, Path: m[3]}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := qrtest.Read(img); err != nil || got != v.URL {
+		t.Fatalf("QR code reads %q (%v), want %q", got, err, v.URL)
+	}
+	h.do("POST", "/verification/cancel?id="+v.ID, "", "Authorization", bearer)
+	expectError(t, h.do("GET", "/v/"+tok+"/qr.svg", ""), 404, httperr.NotFound)
+	expectError(t, h.do("GET", "/v/"+strings.Repeat("A", 43)+"/qr.svg", ""), 404, httperr.NotFound)
 }

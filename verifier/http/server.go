@@ -161,6 +161,7 @@ func (s *Server) routes() {
 	a.Get("/passphrase-keys/:id", bearer, s.getPassphraseKey)
 	a.Delete("/passphrase-keys/:id", bearer, s.deletePassphraseKey)
 	a.Get("/v/:token", s.openLink)
+	a.Get("/v/:token/qr.svg", s.linkQR)
 	a.Get("/assets/:name", s.asset)
 }
 

@@ -14,9 +14,10 @@ import (
 
 // New starts headless Chromium (Debian's `chromium`) with a fresh profile
 // and a 1000×800 window, and returns a tab's context, cancelled (with the
-// browser stopped) when the test ends. Under CI=true a missing browser fails
-// the test; elsewhere it skips loudly.
-func New(t testing.TB) context.Context {
+// browser stopped) when the test ends. extra adds or overrides flags (the
+// end-user pages' tests feed a fake camera). Under CI=true a missing
+// browser fails the test; elsewhere it skips loudly.
+func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -25,7 +26,7 @@ func New(t testing.TB) context.Context {
 		}
 		t.Skipf("SKIPPING browser tests — chromium not found (%v); they run in CI", err)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-background-networking", true),
@@ -33,6 +34,7 @@ func New(t testing.TB) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1000, 800),
+	}, extra...)...,
 	)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)

@@ -5,21 +5,23 @@
 export type StepName = "license_front" | "license_back" | "liveness" | "phone";
 
 export interface Session {
-  status: string; // pending | started | completed | manual_review | expired | canceled
+  // pending | started | review_offered | completed | manual_review
+  status: string;
   steps: { name: StepName; done: boolean }[];
   message: string;
   requested_fields: string[];
   expires_at: string;
-  review_offered: boolean;
-  manual_review_allowed: boolean;
-  license_photo: boolean;
+  review_available: boolean;
+  liveness_attempts_left: number;
 }
 
 export interface Challenge {
   challenge_id: string;
   steps: string[];
-  frames: { min: number; max: number; width: number; height: number; fps: number; max_bytes: number };
+  budget: { min: number; max: number; width: number; height: number; fps: number; maxBytes: number };
   expires_in: number;
+  step_timeout_ms: number;
+  attempts_left: number;
 }
 
 export interface LivenessAnswer {
@@ -118,26 +120,27 @@ function normalSession(d: any): Session {
     message: typeof d.message === "string" ? d.message : "",
     requested_fields: Array.isArray(d.requested_fields) ? d.requested_fields.map(String) : [],
     expires_at: String(d.expires_at || ""),
-    review_offered: !!d.review_offered,
-    manual_review_allowed: !!d.manual_review_allowed,
-    license_photo: !!d.license_photo,
+    review_available: !!d.review_available,
+    liveness_attempts_left: Number(d.liveness_attempts_left) || 0,
   };
 }
 
 function normalChallenge(d: any): Challenge {
-  const f = d.frames || {};
+  const b = d.frame_budget || {};
   return {
     challenge_id: String(d.challenge_id),
     steps: Array.isArray(d.steps) ? d.steps.map(String) : [],
-    frames: {
-      min: Number(f.min) || 10,
-      max: Number(f.max) || 90,
-      width: Number(f.width) || 480,
-      height: Number(f.height) || 480,
-      fps: Number(f.fps) || 15,
-      max_bytes: Number(f.max_bytes) || 200000,
+    budget: {
+      min: Number(b.min_frames) || 10,
+      max: Number(b.max_frames) || 90,
+      width: Number(b.max_width) || 480,
+      height: Number(b.max_height) || 480,
+      fps: Number(b.fps) || 15,
+      maxBytes: Number(b.max_frame_bytes) || 0,
     },
     expires_in: Number(d.expires_in) || 120,
+    step_timeout_ms: Number(d.step_timeout_ms) || 8000,
+    attempts_left: Number(d.attempts_left) || 0,
   };
 }
 

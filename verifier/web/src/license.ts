@@ -106,7 +106,6 @@ export function license(app: App, side: Side, done: () => void): void {
     retryCam.hidden = true;
     fileLabel.className = "button sec";
     status.replaceChildren();
-    shutter.focus();
   };
   void startCamera();
 }

@@ -3,12 +3,12 @@
 // in one request; a failed attempt says why and retries while attempts
 // remain. The server decides when each step was done, from the frames, so
 // the cues only pace the person.
+import { APIError, type Challenge, type LivenessAnswer } from "./api";
 import type { App } from "./app";
-import type { Challenge, LivenessAnswer } from "./api";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
 import { has, t, type Key } from "./i18n";
-import { canvasOf, fit, toJPEG } from "./image";
+import { canvasOf, toJPEG } from "./image";
 
 // perStepMs is how long each cue stays up (a turn and back takes about
 // 1.5 s; a blink far less).
@@ -20,7 +20,7 @@ export function liveness(app: App, done: () => void): void {
   app.show(
     "live",
     t("live.title"),
-    h("p", null, t("live.hint", { n: 3 })),
+    h("p", null, t("live.hint")),
     h("p", { class: "note" }, t("live.needcam")),
     h("div", { class: "actions" }, button(t("live.start"), () => void attempt(app, done))),
   );
@@ -67,6 +67,12 @@ async function attempt(app: App, done: () => void): Promise<void> {
   try {
     ans = await app.api.answer(ch.challenge_id, shot.frames, shot.times);
   } catch (e) {
+    // Frames the server refused before judging them leave the attempt
+    // unused: say why and try again.
+    if (e instanceof APIError && e.status === 422) {
+      const lines = e.details.map((d) => (has("problem." + d.code) ? t(("problem." + d.code) as Key) : d.message || t("live.reason.other")));
+      return retry(app, lines, ch.attempts_left, done);
+    }
     app.fail(e, () => void attempt(app, done));
     return;
   }
@@ -75,19 +81,27 @@ async function attempt(app: App, done: () => void): Promise<void> {
 }
 
 function failed(app: App, ans: LivenessAnswer, done: () => void): void {
-  const reasons = new Set<string>();
-  for (const f of ans.failures) reasons.add(reasonText(f));
-  for (const s of ans.steps) if (!s.passed && s.reason) reasons.add(reasonText(s.reason));
-  if (reasons.size === 0) reasons.add(t("live.reason.other"));
-  const list = h("ul", { class: "problems" }, ...[...reasons].map((r) => h("li", null, r)));
-  if (ans.attempts_left <= 0) {
+  const lines = new Set<string>();
+  for (const s of ans.steps) {
+    const key = "live.stepfail." + (s.reason || "");
+    if (!s.passed && has(key)) lines.add(t(key as Key, { step: stepText(s.step) }));
+  }
+  for (const f of ans.failures) if (f !== "steps_not_completed" || lines.size === 0) lines.add(reasonText(f));
+  if (lines.size === 0) lines.add(t("live.reason.other"));
+  retry(app, [...lines], ans.attempts_left, done);
+}
+
+// retry explains a failed attempt and offers another while attempts remain.
+function retry(app: App, lines: string[], attemptsLeft: number, done: () => void): void {
+  const list = h("ul", { class: "problems" }, ...lines.map((r) => h("li", null, r)));
+  if (attemptsLeft <= 0) {
     app.show("live-nomore", t("live.nomore.title"), list, h("p", null, t("live.nomore.body")));
     return;
   }
   app.show(
     "live-failed",
     t("live.failed.title"),
-    h("div", { class: "alert", role: "alert" }, list, h("p", null, ans.attempts_left === 1 ? t("live.attempt") : t("live.attempts", { n: ans.attempts_left }))),
+    h("div", { class: "alert", role: "alert" }, list, h("p", null, attemptsLeft === 1 ? t("live.attempt") : t("live.attempts", { n: attemptsLeft }))),
     h("div", { class: "actions" }, button(t("live.failed.retry"), () => void attempt(app, done))),
   );
 }
@@ -104,24 +118,28 @@ function reasonText(code: string): string {
 // cues take (bounded by the budget's frame count), calling onStep as each
 // cue comes up. Times are ms since the first frame.
 async function capture(video: HTMLVideoElement, ch: Challenge, onStep: (i: number) => void): Promise<{ frames: Blob[]; times: number[] }> {
-  const b = ch.frames;
+  const b = ch.budget;
   const fps = Math.max(1, b.fps);
-  const total = Math.min(ch.steps.length * perStepMs, ((b.max - 1) / fps) * 1000);
-  const [w, h0] = fit(video.videoWidth, video.videoHeight, Math.min(b.width, b.height));
+  const total = Math.min(ch.steps.length * Math.min(perStepMs, ch.step_timeout_ms), ((b.max - 1) / fps) * 1000);
+  const scale = Math.min(1, b.width / video.videoWidth, b.height / video.videoHeight);
+  const [w, h0] = [Math.round(video.videoWidth * scale), Math.round(video.videoHeight * scale)];
   const canvas = canvasOf(w, h0);
   const ctx = canvas.getContext("2d")!;
   const frames: Promise<Blob>[] = [];
   const times: number[] = [];
-  const t0 = performance.now();
+  let t0 = -1;
   let step = -1;
   await new Promise<void>((resolve) => {
     const tick = () => {
-      const now = performance.now() - t0;
+      const at = performance.now();
+      if (t0 < 0) t0 = at;
+      const now = at - t0;
       const i = Math.min(ch.steps.length - 1, Math.floor(now / (total / ch.steps.length)));
       if (i !== step) onStep((step = i));
       ctx.drawImage(video, 0, 0, w, h0);
       frames.push(toJPEG(canvas, 0.8));
-      times.push(Math.round(now));
+      // Strictly increasing, as the server requires.
+      times.push(Math.max(Math.round(now), times.length ? times[times.length - 1] + 1 : 0));
       if (now >= total || frames.length >= b.max) {
         clearInterval(timer);
         resolve();

@@ -23,8 +23,8 @@ function boot(): void {
       return;
     }
     const s = app.session;
+    if (s.status === "review_offered") return offer(app);
     if (s.status !== "pending" && s.status !== "started") return app.ended(s.status);
-    if (s.review_offered) return offer(app);
     if (s.steps.some((x) => x.done)) return next(app);
     start(app, () => next(app));
   };

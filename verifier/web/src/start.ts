@@ -21,11 +21,11 @@ export function start(app: App, go: () => void): void {
   );
   if (expires) body.push(h("p", { class: "note" }, t("start.expires", { date: expires })));
   body.push(h("p", null, t("start.time")));
+  let stopFollow = () => {};
   const startBtn = button(desktop ? t("start.here") : t("start.button"), () => {
     stopFollow();
     go();
   }, desktop ? "sec" : "");
-  let stopFollow = () => {};
   if (desktop) {
     const status = h("p", { role: "status", class: "note" }, t("handoff.waiting"));
     body.unshift(
