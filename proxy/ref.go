@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/seal"
 )
 
 // Shopper is whom a verification is for: always a cart, and the customer
@@ -23,7 +25,7 @@ func refContext(storeHash string) string { return "external_id/" + storeHash }
 // webhook, so the proxy keeps no record of started verifications, and the
 // external_id carries no readable identifier (the spec forbids personal
 // data there). 16-byte cart UUID + 8-byte customer ID: 73 characters.
-func (s *Sealer) SealRef(storeHash string, sh Shopper) (string, error) {
+func SealRef(s *seal.Sealer, storeHash string, sh Shopper) (string, error) {
 	id, err := uuid.Parse(sh.CartID)
 	if err != nil {
 		return "", fmt.Errorf("seal reference: cart ID: %w", err)
@@ -35,18 +37,18 @@ func (s *Sealer) SealRef(storeHash string, sh Shopper) (string, error) {
 }
 
 // OpenRef reverses SealRef for the store whose webhook received it.
-func (s *Sealer) OpenRef(storeHash, ref string) (Shopper, error) {
+func OpenRef(s *seal.Sealer, storeHash, ref string) (Shopper, error) {
 	plain, err := s.Open(ref, refContext(storeHash))
 	if err != nil {
 		return Shopper{}, fmt.Errorf("open reference: %w", err)
 	}
 	if len(plain) != 24 {
-		return Shopper{}, fmt.Errorf("open reference: %w: %d bytes", ErrSealed, len(plain))
+		return Shopper{}, fmt.Errorf("open reference: %w: %d bytes", seal.ErrOpen, len(plain))
 	}
 	id, _ := uuid.FromBytes(plain[:16]) // 16 bytes always parse
 	cust := int64(binary.BigEndian.Uint64(plain[16:]))
 	if cust < 0 {
-		return Shopper{}, fmt.Errorf("open reference: %w: negative customer", ErrSealed)
+		return Shopper{}, fmt.Errorf("open reference: %w: negative customer", seal.ErrOpen)
 	}
 	return Shopper{CartID: id.String(), CustomerID: cust}, nil
 }

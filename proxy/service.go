@@ -11,6 +11,7 @@ import (
 
 	"github.com/idgate/idgate/internal/cache"
 	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 )
 
@@ -65,7 +66,7 @@ type Created struct {
 // Service is the proxy's logic, independent of HTTP.
 type Service struct {
 	Stores   Stores
-	Sealer   *Sealer
+	Sealer   *seal.Sealer
 	Cache    cache.Cache
 	Verifier Verifier
 	// NewPlatform builds the Management API client of a store; by default

@@ -34,7 +34,7 @@ func (s *Service) Start(ctx context.Context, hash, origin, clientIP, cartID, cus
 	if err := s.allowStart(ctx, st.Hash, clientIP, sh.CartID); err != nil {
 		return Created{}, fmt.Errorf("start verification: %w", err)
 	}
-	ref, err := s.Sealer.SealRef(st.Hash, sh)
+	ref, err := SealRef(s.Sealer, st.Hash, sh)
 	if err != nil {
 		return Created{}, fmt.Errorf("start verification: %w", &InputError{Field: "cart_id", Message: err.Error()})
 	}

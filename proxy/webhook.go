@@ -88,7 +88,7 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	if _, err := uuid.Parse(b.RequestID); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "request_id", Message: "want a UUID"})
 	}
-	sh, err := s.Sealer.OpenRef(st.Hash, b.ExternalID)
+	sh, err := OpenRef(s.Sealer, st.Hash, b.ExternalID)
 	if err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "external_id", Message: "not a reference this proxy issued for this store"})
 	}

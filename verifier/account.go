@@ -11,10 +11,10 @@ type Account struct {
 	ID           string // UUID
 	Email        string // normalised (trimmed, lower-case); unique across accounts
 	PasswordHash string // argon2id in PHC string format; never the password
-	// Webhook signing secrets, sealed with the server key (webhook.SealSecret,
-	// account ID bound in), never in plain text: the current one and, for a
-	// grace period after a rotation, the previous one, which co-signs until
-	// WebhookSecretPreviousUntil. "" means none.
+	// Webhook signing secrets, sealed with the server key (internal/seal,
+	// the account ID as context), never in plain text: the current one and,
+	// for a grace period after a rotation, the previous one, which co-signs
+	// until WebhookSecretPreviousUntil. "" means none.
 	WebhookSecret              string
 	WebhookSecretPrevious      string
 	WebhookSecretPreviousUntil time.Time

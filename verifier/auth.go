@@ -8,10 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/mail"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/idgate/idgate/internal/password"
+	"github.com/idgate/idgate/internal/seal"
 )
 
 // Errors of sign-in and access tokens. The HTTP layer answers both with the
@@ -447,43 +445,20 @@ func GenerateSigningKey() (SigningKey, error) {
 }
 
 // LoadOrCreateKeyFile is the dev-mode key source: it reads path, or on first
-// use writes a fresh key there with mode 0600 so tokens survive restarts.
-// A file others can read is refused rather than trusted.
+// use writes a fresh key there (seal.LoadOrCreateFile: mode 0600, a file
+// others can read refused) so tokens survive restarts.
 func LoadOrCreateKeyFile(path string) ([]SigningKey, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("jwt key file: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err == nil {
-		k, gerr := GenerateSigningKey()
-		if gerr != nil {
-			f.Close()
-			return nil, gerr
+	text, err := seal.LoadOrCreateFile(path, func() (string, error) {
+		k, err := GenerateSigningKey()
+		if err != nil {
+			return "", err
 		}
-		_, werr := f.WriteString(FormatSigningKeys([]SigningKey{k}))
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return nil, fmt.Errorf("jwt key file: write %s: %w", path, werr)
-		}
-		return []SigningKey{k}, nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("jwt key file: %w", err)
-	}
-	info, err := os.Stat(path)
+		return FormatSigningKeys([]SigningKey{k}), nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("jwt key file: %w", err)
+		return nil, fmt.Errorf("jwt keys: %w", err)
 	}
-	if info.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("jwt key file %s is accessible by others (mode %o); chmod 600 it", path, info.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("jwt key file: %w", err)
-	}
-	keys, err := ParseSigningKeys(string(b))
+	keys, err := ParseSigningKeys(text)
 	if err != nil {
 		return nil, fmt.Errorf("jwt key file %s: %w", path, err)
 	}

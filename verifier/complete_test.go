@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/client"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/face/match"
@@ -79,13 +80,15 @@ type flow struct {
 func newFlow(t *testing.T, st completionStore, log *slog.Logger, respond func(n int) int) *flow {
 	t.Helper()
 	clock := testkit.NewClock()
-	serverKey := make([]byte, 32)
-	if _, err := rand.Read(serverKey); err != nil {
+	key := make([]byte, seal.KeySize)
+	_, _ = rand.Read(key)
+	sealer, err := seal.New(key)
+	if err != nil {
 		t.Fatal(err)
 	}
 	r := webhooktest.NewReceiver(t, respond)
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: r.Pool, Now: clock.Now,
-		Secrets: verifier.WebhookSecrets{Store: st, ServerKey: serverKey, Now: clock.Now}})
+		Secrets: verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: clock.Now}})
 	return &flow{
 		t: t, st: st, clock: clock, receiver: r,
 		svc:     &verifier.Verifications{Store: st, Now: clock.Now, Plan: verifier.UnlimitedPlan},

@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
 // WebhookSecrets keeps each account's webhook signing secrets on its
-// Account (sealed under the server key, IDGATE_SECRET_KEY). It is the
+// Account, sealed under the server key (IDGATE_SECRET_KEY). It is the
 // webhook Sender's SecretSource in the server, and rotates secrets for the
 // API.
 type WebhookSecrets struct {
-	Store     Store
-	ServerKey []byte // 32 bytes
-	Now       func() time.Time
+	Store  Store
+	Sealer *seal.Sealer // under the server key
+	Now    func() time.Time
 }
 
 var _ webhook.SecretSource = WebhookSecrets{}
@@ -33,7 +34,7 @@ func (s WebhookSecrets) Rotate(ctx context.Context, accountID string) (string, w
 	var keys webhook.SigningKeys
 	_, err := s.Store.UpdateAccount(ctx, accountID, func(a *Account) error {
 		now := s.Now()
-		next, plain, err := webhook.Rotate(s.ServerKey, a.ID, keysOf(*a), now)
+		next, plain, err := webhook.Rotate(s.Sealer, a.ID, keysOf(*a), now)
 		if err != nil {
 			return err
 		}
@@ -65,7 +66,7 @@ func (s WebhookSecrets) SigningSecrets(ctx context.Context, accountID string) ([
 			return nil, err
 		}
 	}
-	src := webhook.KeySource{ServerKey: s.ServerKey, Now: s.Now,
+	src := webhook.KeySource{Sealer: s.Sealer, Now: s.Now,
 		Lookup: func(context.Context, string) (webhook.SigningKeys, error) { return keys, nil }}
 	return src.SigningSecrets(ctx, accountID)
 }
@@ -79,7 +80,7 @@ func (s WebhookSecrets) ensure(ctx context.Context, accountID string) (webhook.S
 		if keys.Current != "" {
 			return nil
 		}
-		next, _, err := webhook.Rotate(s.ServerKey, a.ID, keys, s.Now())
+		next, _, err := webhook.Rotate(s.Sealer, a.ID, keys, s.Now())
 		if err != nil {
 			return err
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/idgate/idgate/internal/cache"
 	"github.com/idgate/idgate/internal/cache/memory"
 	rediscache "github.com/idgate/idgate/internal/cache/redis"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
@@ -129,9 +130,9 @@ var errReadOnly = errors.New("read-only benchmark platform")
 // statusLoop serves the proxy with c on loopback and polls status for
 // every cart as many widgets would.
 func statusLoop(c cache.Cache, ids []string) (result, error) {
-	key := make([]byte, proxy.KeySize)
+	key := make([]byte, seal.KeySize)
 	_, _ = rand.Read(key)
-	sealer, err := proxy.NewSealer(key)
+	sealer, err := seal.New(key)
 	if err != nil {
 		return result{}, err
 	}

@@ -40,6 +40,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
 	vpostgres "github.com/idgate/idgate/verifier/postgres"
 	vsqlite "github.com/idgate/idgate/verifier/sqlite"
@@ -115,9 +116,13 @@ func measure(ctx context.Context, name string, s storage.Store, rcv *receiver) e
 	if err := s.CreateAccount(ctx, b.account); err != nil {
 		return err
 	}
-	key := make([]byte, 32)
+	key := make([]byte, seal.KeySize)
 	_, _ = rand.Read(key)
-	secrets := verifier.WebhookSecrets{Store: s, ServerKey: key, Now: time.Now}
+	sealer, err := seal.New(key)
+	if err != nil {
+		return err
+	}
+	secrets := verifier.WebhookSecrets{Store: s, Sealer: sealer, Now: time.Now}
 	if _, _, err := secrets.Rotate(ctx, b.account.ID); err != nil {
 		return err
 	}

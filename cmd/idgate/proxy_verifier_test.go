@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/verifierapi"
 )
@@ -55,11 +56,11 @@ func TestProxyCreatesOnTheRealVerifier(t *testing.T) {
 
 	sealKey := make([]byte, 32)
 	rand.Read(sealKey)
-	sealer, err := proxy.NewSealer(sealKey)
+	sealer, err := seal.New(sealKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := sealer.SealRef("abc123", proxy.Shopper{CartID: uuid.NewString(), CustomerID: 42})
+	ref, err := proxy.SealRef(sealer, "abc123", proxy.Shopper{CartID: uuid.NewString(), CustomerID: 42})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
@@ -74,16 +75,16 @@ type storeSecrets struct {
 }
 
 // proxySealer reads IDGATE_PROXY_KEY.
-func proxySealer() (*proxy.Sealer, error) {
+func proxySealer() (*seal.Sealer, error) {
 	text := os.Getenv(envProxyKey)
 	if text == "" {
 		return nil, fmt.Errorf("%s is not set (generate one with: openssl rand -base64 32)", envProxyKey)
 	}
-	key, err := proxy.ParseKey(text)
+	key, err := seal.ParseKey(text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", envProxyKey, err)
 	}
-	return proxy.NewSealer(key)
+	return seal.New(key)
 }
 
 func storesPath(flagValue string) string {

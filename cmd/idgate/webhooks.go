@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/config"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/storage"
@@ -21,14 +22,14 @@ import (
 // ends; the returned stop then waits until the attempts in flight are
 // recorded (each within webhook.Timeout), so a shutdown loses nothing.
 func startWebhooks(ctx context.Context, cfg config.Config, store storage.Store, srv *vhttp.Server, log *slog.Logger) (func(), error) {
-	key, err := serverKey(cfg)
+	sealer, err := serverSealer(cfg)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.WebhookAllowLoopback {
 		log.Warn("webhooks may reach loopback receivers (IDGATE_WEBHOOK_ALLOW_LOOPBACK): for dev and tests only")
 	}
-	secrets := verifier.WebhookSecrets{Store: store, ServerKey: key, Now: time.Now}
+	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
 	queue := store.WebhookQueue()
 	worker := webhook.NewWorker(queue, sender, webhook.WorkerOptions{Log: log})
@@ -50,18 +51,23 @@ func startWebhooks(ctx context.Context, cfg config.Config, store storage.Store, 
 	}, nil
 }
 
-// serverKey: IDGATE_SECRET_KEY always wins; without it production refuses
-// to start and dev generates (once) and reuses IDGATE_SECRET_KEY_FILE.
-func serverKey(cfg config.Config) ([]byte, error) {
+// serverSealer seals under the server key. IDGATE_SECRET_KEY always wins;
+// without it production refuses to start and dev generates (once) and
+// reuses IDGATE_SECRET_KEY_FILE.
+func serverSealer(cfg config.Config) (*seal.Sealer, error) {
+	var key []byte
+	var err error
 	switch {
 	case cfg.SecretKey != "":
-		key, err := webhook.ParseServerKey(cfg.SecretKey)
-		if err != nil {
+		if key, err = seal.ParseKey(cfg.SecretKey); err != nil {
 			return nil, fmt.Errorf("IDGATE_SECRET_KEY: %w", err)
 		}
-		return key, nil
 	case cfg.Dev():
-		return webhook.LoadOrCreateServerKey(cfg.SecretKeyFile)
+		if key, err = seal.LoadOrCreateKey(cfg.SecretKeyFile); err != nil {
+			return nil, fmt.Errorf("IDGATE_SECRET_KEY_FILE: %w", err)
+		}
+	default:
+		return nil, errors.New("IDGATE_SECRET_KEY is required in production (base64 of 32 random bytes, e.g. $(openssl rand -base64 32)), or run serve --dev")
 	}
-	return nil, errors.New("IDGATE_SECRET_KEY is required in production (base64 of 32 random bytes, e.g. $(openssl rand -base64 32)), or run serve --dev")
+	return seal.New(key)
 }

@@ -74,7 +74,7 @@ func TestStartBindsShopperAndWebhook(t *testing.T) {
 	if strings.Contains(c.ExternalID, cartA) || len(c.ExternalID) > 100 {
 		t.Fatalf("external_id %q exposes the cart or is over 100 characters", c.ExternalID)
 	}
-	sh, err := env.Service.Sealer.OpenRef(storeHash, c.ExternalID)
+	sh, err := proxy.OpenRef(env.Service.Sealer, storeHash, c.ExternalID)
 	if err != nil || sh != (proxy.Shopper{CartID: cartA, CustomerID: 7}) {
 		t.Fatalf("external_id opens to %+v (%v)", sh, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier/webhook"
 	"io"
 	"log/slog"
@@ -110,9 +111,9 @@ func New(opts Options) (*Env, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	key := make([]byte, proxy.KeySize)
+	key := make([]byte, seal.KeySize)
 	_, _ = rand.Read(key)
-	sealer, err := proxy.NewSealer(key)
+	sealer, err := seal.New(key)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +210,7 @@ func (e *Env) customer(id int64) bigcommerce.CurrentCustomer {
 // Ref is the external_id the proxy would give a verification for shopper.
 func (e *Env) Ref(hash string, sh proxy.Shopper) string {
 	e.t.Helper()
-	ref, err := e.Service.Sealer.SealRef(hash, sh)
+	ref, err := proxy.SealRef(e.Service.Sealer, hash, sh)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/idgate/idgate/internal/config"
+	"github.com/idgate/idgate/internal/seal"
 	"log/slog"
 	"net"
 	"net/url"
@@ -74,7 +75,7 @@ func Load(getenv func(string) string) (Config, error) {
 	} else if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("IDGATE_PROXY_PUBLIC_URL=%q: want an absolute http(s) URL", c.PublicURL))
 	}
-	key, err := proxy.ParseKey(get("IDGATE_PROXY_KEY"))
+	key, err := seal.ParseKey(get("IDGATE_PROXY_KEY"))
 	if err != nil {
 		errs = append(errs, fmt.Errorf("IDGATE_PROXY_KEY: %w (generate one with: openssl rand -base64 32)", err))
 	}
@@ -104,7 +105,7 @@ func Load(getenv func(string) string) (Config, error) {
 // Build opens everything the proxy needs and returns its app and a close
 // function for what it opened.
 func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
-	sealer, err := proxy.NewSealer(c.Key)
+	sealer, err := seal.New(c.Key)
 	if err != nil {
 		return nil, nil, err
 	}

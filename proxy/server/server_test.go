@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/storefile"
@@ -41,7 +42,7 @@ func TestLoad(t *testing.T) {
 func TestBuildServesConfiguredStore(t *testing.T) {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	sealer, _ := proxy.NewSealer(key)
+	sealer, _ := seal.New(key)
 	file := filepath.Join(t.TempDir(), "stores.json")
 	st := &proxy.Store{Hash: "abc", AccessToken: "t", AppClientID: "c", AppClientSecret: "s", IntegrationKey: "k",
 		WebhookSecret: "w", WebhookHeaderValue: "h", AllowedOrigins: []string{"https://shop.example"}}

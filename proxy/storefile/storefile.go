@@ -18,6 +18,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/rulesets"
@@ -34,7 +35,7 @@ type file struct {
 	Stores  []entry `json:"stores"`
 }
 
-// entry is one store at rest. Secret members hold Sealer text ("v1.…"),
+// entry is one store at rest. Secret members hold sealed text (internal/seal),
 // sealed under "<hash>/<member>" so they cannot be moved between stores or
 // members.
 type entry struct {
@@ -99,7 +100,7 @@ func (s *Stores) List() []*proxy.Store {
 
 // Load reads and opens the file at path. A missing file is an empty set of
 // stores (a fresh install).
-func Load(path string, sealer *proxy.Sealer) (*Stores, error) {
+func Load(path string, sealer *seal.Sealer) (*Stores, error) {
 	f, err := read(path)
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ func read(path string) (file, error) {
 	return f, nil
 }
 
-func open(e *entry, sealer *proxy.Sealer) (*proxy.Store, error) {
+func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 	st := &proxy.Store{
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
@@ -165,7 +166,7 @@ func open(e *entry, sealer *proxy.Sealer) (*proxy.Store, error) {
 // Put validates st, seals its secrets and writes it into the file at path,
 // replacing a store with the same hash. The file is replaced atomically and
 // is readable by its owner only.
-func Put(path string, sealer *proxy.Sealer, st *proxy.Store) error {
+func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
 	if err := st.Normalize(); err != nil {
 		return fmt.Errorf("put store: %w", err)
 	}

@@ -9,16 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/rulesets"
 )
 
-func sealer(t *testing.T) *proxy.Sealer {
+func sealer(t *testing.T) *seal.Sealer {
 	t.Helper()
-	key := make([]byte, proxy.KeySize)
+	key := make([]byte, seal.KeySize)
 	_, _ = rand.Read(key)
-	s, err := proxy.NewSealer(key)
+	s, err := seal.New(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 		t.Fatalf("unknown store: %v", err)
 	}
 	// Another key cannot open the file, and says why.
-	if _, err := Load(path, sealer(t)); !errors.Is(err, proxy.ErrSealed) || !strings.Contains(err.Error(), "IDGATE_PROXY_KEY") {
+	if _, err := Load(path, sealer(t)); !errors.Is(err, seal.ErrOpen) || !strings.Contains(err.Error(), "IDGATE_PROXY_KEY") {
 		t.Fatalf("wrong key: %v", err)
 	}
 }

@@ -1,22 +1,18 @@
 package flow
 
-import (
-	"github.com/idgate/idgate/verifier/webhook"
-)
+import "github.com/idgate/idgate/internal/seal"
 
-// ServerKey seals under the 32-byte server key (IDGATE_SECRET_KEY) with
-// AES-256-GCM and the context as associated data, through the sealing the
-// webhook secrets already use, until the shared internal/seal lands.
-type ServerKey []byte
+// SealWith adapts the server's sealer (internal/seal, under
+// IDGATE_SECRET_KEY: AES-256-GCM with the context as associated data) to
+// Sealer.
+func SealWith(s *seal.Sealer) Sealer { return serverSealer{s} }
 
-// Seal implements Sealer.
-func (k ServerKey) Seal(plaintext []byte, context string) ([]byte, error) {
-	s, err := webhook.SealSecret(k, context, string(plaintext))
-	return []byte(s), err
+type serverSealer struct{ s *seal.Sealer }
+
+func (k serverSealer) Seal(plaintext []byte, context string) ([]byte, error) {
+	return []byte(k.s.Seal(plaintext, context)), nil
 }
 
-// Open implements Sealer.
-func (k ServerKey) Open(sealed []byte, context string) ([]byte, error) {
-	s, err := webhook.OpenSecret(k, context, string(sealed))
-	return []byte(s), err
+func (k serverSealer) Open(sealed []byte, context string) ([]byte, error) {
+	return k.s.Open(string(sealed), context)
 }

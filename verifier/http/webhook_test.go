@@ -17,6 +17,7 @@ import (
 
 	"github.com/idgate/idgate/client"
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/storetest"
 	"github.com/idgate/idgate/verifier/webhook"
@@ -46,9 +47,13 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) verifier.Store) *we
 		}
 		return nethttp.StatusInternalServerError
 	})
-	key := make([]byte, 32)
+	key := make([]byte, seal.KeySize)
 	_, _ = rand.Read(key)
-	secrets := verifier.WebhookSecrets{Store: h.store, ServerKey: key, Now: h.clock.Now}
+	sealer, err := seal.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := verifier.WebhookSecrets{Store: h.store, Sealer: sealer, Now: h.clock.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
 	h.worker = webhook.NewWorker(st.WebhookQueue(), sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
 	h.srv.MountWebhooks(WebhookDeps{Verifications: st, Queue: st.WebhookQueue(), Secrets: secrets,

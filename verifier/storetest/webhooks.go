@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/client"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/webhook"
@@ -53,8 +54,13 @@ func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) Webho
 		t.Run(tc.name, func(t *testing.T) {
 			open := newDB(t)
 			st := open(t)
-			e := &hookEnv{t: t, open: open, s: st, clock: testkit.NewClock(), serverKey: make([]byte, 32)}
-			_, _ = rand.Read(e.serverKey)
+			key := make([]byte, seal.KeySize)
+			_, _ = rand.Read(key)
+			sealer, err := seal.New(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &hookEnv{t: t, open: open, s: st, clock: testkit.NewClock(), sealer: sealer}
 			st.OnWebhookEnqueued(func() { e.wakes.Add(1) })
 			e.log = &testkit.LogBuffer{}
 			tc.fn(t, e)
@@ -65,16 +71,16 @@ func RunWebhooks(t *testing.T, newDB func(t *testing.T) func(t *testing.T) Webho
 // hookEnv is one subtest's world: a database, a clock, a receiver, an
 // account with a known signing secret.
 type hookEnv struct {
-	t         *testing.T
-	open      func(t *testing.T) WebhookStore
-	s         WebhookStore
-	clock     *testkit.Clock
-	serverKey []byte
-	r         *webhooktest.Receiver
-	wakes     atomic.Int64
-	log       *testkit.LogBuffer
-	account   verifier.Account
-	secret    string // the account's current signing secret, in plain text
+	t       *testing.T
+	open    func(t *testing.T) WebhookStore
+	s       WebhookStore
+	clock   *testkit.Clock
+	sealer  *seal.Sealer // under a random server key
+	r       *webhooktest.Receiver
+	wakes   atomic.Int64
+	log     *testkit.LogBuffer
+	account verifier.Account
+	secret  string // the account's current signing secret, in plain text
 }
 
 // setup starts a receiver answering with respond and makes the account with
@@ -91,7 +97,7 @@ func (e *hookEnv) setup(respond func(n int) int) {
 }
 
 func (e *hookEnv) secrets(s verifier.Store) verifier.WebhookSecrets {
-	return verifier.WebhookSecrets{Store: s, ServerKey: e.serverKey, Now: e.clock.Now}
+	return verifier.WebhookSecrets{Store: s, Sealer: e.sealer, Now: e.clock.Now}
 }
 
 // worker is a fresh worker on s's outbox, as a (re)started server builds it.

@@ -2,11 +2,10 @@ package webhook
 
 import (
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/idgate/idgate/internal/seal"
 )
 
 // RotationGrace is how long the previous signing secret keeps signing (a
@@ -15,7 +14,10 @@ import (
 const RotationGrace = 24 * time.Hour
 
 // SigningKeys is what the account store keeps per account: sealed secrets
-// only (SealSecret), never plain ones.
+// only, never plain ones. A secret is sealed under the server key with the
+// account's ID as the context, so a sealed secret copied onto another
+// account does not open (the ID is a UUID, which no other purpose's context
+// equals).
 type SigningKeys struct {
 	Current       string
 	Previous      string    // "" when none
@@ -26,16 +28,12 @@ type SigningKeys struct {
 // until now+RotationGrace. It returns the new keys to store and the new
 // secret in plain text, to show the account holder once. On an account
 // without keys it simply creates the first.
-func Rotate(serverKey []byte, accountID string, k SigningKeys, now time.Time) (SigningKeys, string, error) {
+func Rotate(sealer *seal.Sealer, accountID string, k SigningKeys, now time.Time) (SigningKeys, string, error) {
 	secret, err := NewSecret()
 	if err != nil {
 		return SigningKeys{}, "", fmt.Errorf("rotate webhook secret: %w", err)
 	}
-	sealed, err := SealSecret(serverKey, accountID, secret)
-	if err != nil {
-		return SigningKeys{}, "", fmt.Errorf("rotate webhook secret: %w", err)
-	}
-	next := SigningKeys{Current: sealed}
+	next := SigningKeys{Current: sealer.Seal([]byte(secret), accountID)}
 	if k.Current != "" {
 		next.Previous, next.PreviousUntil = k.Current, now.Add(RotationGrace).UTC()
 	}
@@ -57,9 +55,9 @@ func (k SigningKeys) Active(now time.Time) []string {
 // KeySource is the SecretSource over the account store: it looks up an
 // account's SigningKeys and opens the active ones with the server key.
 type KeySource struct {
-	ServerKey []byte
-	Lookup    func(ctx context.Context, accountID string) (SigningKeys, error)
-	Now       func() time.Time
+	Sealer *seal.Sealer
+	Lookup func(ctx context.Context, accountID string) (SigningKeys, error)
+	Now    func() time.Time
 }
 
 // SigningSecrets implements SecretSource.
@@ -70,26 +68,11 @@ func (s KeySource) SigningSecrets(ctx context.Context, accountID string) ([][]by
 	}
 	var out [][]byte
 	for _, sealed := range k.Active(s.Now()) {
-		secret, err := OpenSecret(s.ServerKey, accountID, sealed)
+		secret, err := s.Sealer.Open(sealed, accountID)
 		if err != nil {
 			return nil, fmt.Errorf("signing keys of %s: %w", accountID, err)
 		}
 		out = append(out, []byte(secret))
 	}
 	return out, nil
-}
-
-// ParseServerKey reads IDGATE_SECRET_KEY: standard or URL-safe base64
-// (padded or not) of exactly 32 random bytes, e.g. `openssl rand -base64 32`.
-func ParseServerKey(text string) ([]byte, error) {
-	text = strings.TrimSpace(text)
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if key, err := enc.DecodeString(text); err == nil {
-			if len(key) != 32 {
-				return nil, fmt.Errorf("server key: %d bytes, want 32", len(key))
-			}
-			return key, nil
-		}
-	}
-	return nil, errors.New("server key: not base64")
 }

@@ -30,7 +30,7 @@
 //
 // At rest, a delivery holds the result payload and the custom headers
 // (often the receiver's credentials) in plain text, as the verification
-// itself does; signing secrets are sealed (SealSecret). Once a delivery has
+// itself does; signing secrets are sealed (internal/seal). Once a delivery has
 // been delivered for the worker's Retention (a day by default) its payload
 // and headers are emptied; failed ones keep theirs for a manual retry until
 // retried or the verification is deleted.
