@@ -116,7 +116,8 @@ func timing(sig []Signal, elapsed time.Duration, cfg Config) []Reason {
 	return out
 }
 
-// presence checks one face throughout: never two, no long or frequent
+// presence checks one face throughout: never a second one for long
+// (multiFace), no long or frequent
 // absences, and no jump in place or size from one face frame to the next
 // (descriptors are only taken near frontal, so a face swapped in while
 // the head is turned must show up here).
@@ -124,12 +125,9 @@ func presence(sig []Signal, cfg Config) []Reason {
 	var out []Reason
 	missing, lost := 0, false
 	var gapStart time.Duration = -1
-	multiple, jumped := false, false
+	jumped := false
 	prev := -1 // last frame with a face
 	for i, s := range sig {
-		if s.Faces > 1 {
-			multiple = true
-		}
 		if s.Faces > 0 {
 			if prev >= 0 && jump(sig[prev], s, cfg) {
 				jumped = true
@@ -148,7 +146,7 @@ func presence(sig []Signal, cfg Config) []Reason {
 		}
 		gapStart = -1
 	}
-	if multiple {
+	if multiFace(sig, cfg) {
 		out = append(out, MultipleFaces)
 	}
 	if lost || (len(sig) > 0 && float64(missing)/float64(len(sig)) > cfg.MaxNoFaceFrac) {
@@ -158,6 +156,27 @@ func presence(sig []Signal, cfg Config) []Reason {
 		out = append(out, FaceJumped)
 	}
 	return out
+}
+
+// multiFace reports whether a second face stayed in view for
+// MultiFaceSpan: frames with more than one face, each at most one frame
+// after the previous such frame, from the run's first to its last. One
+// frame with a stray second face does not decide the stream.
+func multiFace(sig []Signal, cfg Config) bool {
+	start, last := -1, -1
+	for i, s := range sig {
+		if s.Faces < 2 {
+			continue
+		}
+		if start < 0 || i-last > 2 {
+			start = i
+		}
+		last = i
+		if sig[last].T-sig[start].T >= cfg.MultiFaceSpan {
+			return true
+		}
+	}
+	return false
 }
 
 // jump reports whether the face moved or scaled too far between a and b.

@@ -178,9 +178,33 @@ func TestChallengeImplausibleTiming(t *testing.T) {
 
 func TestChallengeFacePresence(t *testing.T) {
 	ch := challenge(Blink, TurnLeft, TurnRight)
+	// A second face in one frame, or in every other frame for 400 ms, is
+	// not a second person in view; one in view for 533 ms is.
 	seq := sequence(t, seqFrom, seqTo)
 	seq[3].Faces = 2
+	if r := decide(t, ch, seq); !r.Live {
+		t.Fatalf("a second face in one frame: %v", r.Failures)
+	}
+	seq = sequence(t, seqFrom, seqTo)
+	for i := 10; i <= 16; i += 2 {
+		seq[i].Faces = 2
+	}
+	if r := decide(t, ch, seq); !r.Live {
+		t.Fatalf("a second face in 4 frames over 400 ms: %v", r.Failures)
+	}
+	seq = sequence(t, seqFrom, seqTo)
+	for i := 10; i <= 18; i += 2 {
+		seq[i].Faces = 2
+	}
 	wantFailure(t, decide(t, ch, seq), MultipleFaces)
+	// Runs do not join across two frames without the second face.
+	seq = sequence(t, seqFrom, seqTo)
+	for _, i := range []int{10, 11, 14, 15, 18, 19} {
+		seq[i].Faces = 2
+	}
+	if r := decide(t, ch, seq); !r.Live {
+		t.Fatalf("a second face in three separate pairs of frames: %v", r.Failures)
+	}
 
 	// Nine frames (600 ms) without a face.
 	seq = sequence(t, seqFrom, seqTo)

@@ -7,9 +7,9 @@ import (
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/pose"
 	"github.com/idgate/idgate/verifier/face/tensor"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // Frame is one client frame: JPEG/PNG/WebP bytes and the client's capture
