@@ -20,7 +20,7 @@ import (
 // JPEG and the portrait is described.
 func TestFrontAccepted(t *testing.T) {
 	e := loaded(t)
-	rep, err := e.Front(context.Background(), frontPhoto(t, cardtest.Scene{Face: labeledFace(t, "sheldon/sheldon2.png"), RotationDeg: 6, Keystone: 0.05, Seed: 1}))
+	rep, err := e.Front(context.Background(), frontPhoto(t, frontScene(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,4 +87,3 @@ func pngHeader(w, h uint32) []byte {
 	b = append(b, ihdr...)
 	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(ihdr))
 }
-

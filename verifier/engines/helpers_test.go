@@ -120,3 +120,8 @@ func backPhoto(t testing.TB, payload []byte, seed uint64, d synth.Degradation) [
 	}
 	return encodeJPEG(t, img)
 }
+
+// frontScene is an accepted license front with a real face.
+func frontScene(t testing.TB) cardtest.Scene {
+	return cardtest.Scene{Face: labeledFace(t, "sheldon/sheldon2.png"), RotationDeg: 6, Keystone: 0.05, Seed: 1}
+}
