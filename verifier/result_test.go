@@ -82,7 +82,7 @@ var holderBirth = license.Date{Year: 1987, Month: 6, Day: 5}
 // the flow crops from the license.
 func headshot(t testing.TB) []byte {
 	t.Helper()
-	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", "amy", "amy1.png"))
+	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", "amy", "amy1.png"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
@@ -52,8 +53,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	frameFile := filepath.Join(root, "..", "shared", "testdata", "liveness", "foreman", "f001.jpg")
-	faceFile := filepath.Join(root, "..", "shared", "testdata", "faces", "labeled", "raj", "raj1.png")
+	frameFile, err := testkit.FindData(root, "testdata", "liveness", "foreman", "f001.jpg")
+	if err != nil {
+		return err
+	}
+	faceFile, err := testkit.FindData(root, "testdata", "faces", "labeled", "raj", "raj1.png")
+	if err != nil {
+		return err
+	}
 
 	set, err := models.Open("", models.Hashes)
 	if err != nil {
@@ -156,18 +163,25 @@ func verificationCompute(root string) (time.Duration, error) {
 		return 0, err
 	}
 	a := eng.NewAnalyzer()
-	shared := filepath.Join(root, "..", "shared", "testdata")
-	license, err := decode(filepath.Join(shared, "faces", "labeled", "raj", "raj2.png"))
+	faces, err := testkit.FindData(root, "testdata", "faces")
 	if err != nil {
 		return 0, err
 	}
-	selfie, err := decode(filepath.Join(shared, "faces", "labeled", "raj", "raj1.png"))
+	foreman, err := testkit.FindData(root, "testdata", "liveness", "foreman")
+	if err != nil {
+		return 0, err
+	}
+	license, err := decode(filepath.Join(faces, "labeled", "raj", "raj2.png"))
+	if err != nil {
+		return 0, err
+	}
+	selfie, err := decode(filepath.Join(faces, "labeled", "raj", "raj1.png"))
 	if err != nil {
 		return 0, err
 	}
 	frames := make([]*tensor.Tensor, 20)
 	for i := range frames {
-		if frames[i], err = decode(filepath.Join(shared, "liveness", "foreman", fmt.Sprintf("f%03d.jpg", 1+5*i))); err != nil {
+		if frames[i], err = decode(filepath.Join(foreman, fmt.Sprintf("f%03d.jpg", 1+5*i))); err != nil {
 			return 0, err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/models"
@@ -34,9 +35,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	foreman, err := testkit.FindData(root, "testdata", "liveness", "foreman")
+	if err != nil {
+		return err
+	}
 	var frames []liveness.Frame
 	for n := 36; n <= 96; n += 2 {
-		data, err := os.ReadFile(filepath.Join(root, "..", "shared", "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+		data, err := os.ReadFile(filepath.Join(foreman, fmt.Sprintf("f%03d.jpg", n)))
 		if err != nil {
 			return err
 		}

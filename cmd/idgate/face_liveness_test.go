@@ -18,7 +18,7 @@ func TestFaceLivenessCommand(t *testing.T) {
 	modelstest.Set(t)
 	args := []string{"face", "liveness", "--challenge", "blink,turn_left,turn_right", "--fps", "15"}
 	for n := 36; n <= 96; n += 2 {
-		args = append(args, testkit.Shared(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+		args = append(args, testkit.Data(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
 	}
 	var out, errOut bytes.Buffer
 	if code := run(context.Background(), args, nil, &out, &errOut); code != 0 {

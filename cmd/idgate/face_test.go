@@ -25,7 +25,7 @@ func runFace(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 func TestFaceDetectCommand(t *testing.T) {
 	modelstest.Set(t)
-	img := testkit.Shared(t, "testdata", "faces", "groups", "bbt4.jpg")
+	img := testkit.Data(t, "testdata", "faces", "groups", "bbt4.jpg")
 	code, out, errOut := runFace(t, "detect", "--landmarks", "--descriptor", img)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -71,7 +71,7 @@ func TestFaceDetectCommand(t *testing.T) {
 
 func TestFaceCompareCommand(t *testing.T) {
 	modelstest.Set(t)
-	labeled := func(who, file string) string { return testkit.Shared(t, "testdata", "faces", "labeled", who, file) }
+	labeled := func(who, file string) string { return testkit.Data(t, "testdata", "faces", "labeled", who, file) }
 	for _, c := range []struct {
 		a, b string
 		same bool
@@ -111,8 +111,8 @@ func TestFaceCompareCommand(t *testing.T) {
 
 func TestFaceCommandErrors(t *testing.T) {
 	modelstest.Set(t)
-	group := testkit.Shared(t, "testdata", "faces", "groups", "bbt4.jpg")
-	raj := testkit.Shared(t, "testdata", "faces", "labeled", "raj", "raj1.png")
+	group := testkit.Data(t, "testdata", "faces", "groups", "bbt4.jpg")
+	raj := testkit.Data(t, "testdata", "faces", "labeled", "raj", "raj1.png")
 	notImage := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(notImage, []byte("not an image"), 0o600); err != nil {
 		t.Fatal(err)

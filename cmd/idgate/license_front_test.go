@@ -53,7 +53,7 @@ func runLicenseFrontJSON(t *testing.T, args ...string) frontReport {
 func TestLicenseFrontCommand(t *testing.T) {
 	set := modelstest.Set(t)
 	t.Setenv(models.EnvDir, set.Dir)
-	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", "howard", "howard1.png"))
+	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", "howard", "howard1.png"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // Package testkit holds helpers shared by the tests of every package: where
-// the shared test data lives, and isolated handles on the real PostgreSQL and
+// the test data lives, and isolated handles on the real PostgreSQL and
 // Redis servers that the conformance suites run against.
 package testkit
 
@@ -19,23 +19,6 @@ func RepoRoot(t testing.TB) string {
 		t.Fatal("testkit: cannot locate source file")
 	}
 	return filepath.Join(filepath.Dir(file), "..", "..")
-}
-
-// SharedDir is ../shared beside the repository: the specification, vendor
-// contracts and test data. Tests read it in place; nothing is copied.
-func SharedDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(RepoRoot(t), "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("testkit: shared data not found at %s: %v", dir, err)
-	}
-	return dir
-}
-
-// Shared joins elements onto SharedDir.
-func Shared(t testing.TB, elem ...string) string {
-	t.Helper()
-	return filepath.Join(append([]string{SharedDir(t)}, elem...)...)
 }
 
 // unavailable fails under CI=true and skips loudly otherwise: a missing

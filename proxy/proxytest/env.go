@@ -80,7 +80,7 @@ type Env struct {
 func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
 	if opts.ContractsDir == "" {
-		opts.ContractsDir = testkit.Shared(t, "contracts", "bigcommerce")
+		opts.ContractsDir = testkit.Data(t, "contracts", "bigcommerce")
 	}
 	if opts.OnViolation == nil {
 		opts.OnViolation = func(err error) { t.Errorf("%v", err) }

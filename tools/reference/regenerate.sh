@@ -2,11 +2,12 @@
 # Regenerates the committed reference outputs the Go parity tests compare
 # against (verifier/face/testdata/reference/). Run after changing models,
 # the harness or the image list; review the diff like code.
-# Needs: Node 20 + npm, `make models` done.
+# Needs: Node 20 + npm, `make models` and `make testdata` done.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
-faces="$root/../shared/testdata/faces"
+faces="$root/var/testdata/faces"
+[ -d "$faces" ] || { echo "regenerate: $faces is absent: run make testdata" >&2; exit 1; }
 out="$root/verifier/face/testdata/reference"
 cd "$here"
 [ -d node_modules ] || npm ci --no-audit --no-fund

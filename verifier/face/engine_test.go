@@ -42,7 +42,7 @@ func TestLoadNamesMakeModels(t *testing.T) {
 
 func sharedImage(t *testing.T, a *face.Analyzer, rel string) *tensor.Tensor {
 	t.Helper()
-	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(rel)))
+	data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func composite(t *testing.T, a *face.Analyzer, faces []placed) *tensor.Tensor {
 		canvas.Pix[i] = 210
 	}
 	for _, p := range faces {
-		data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(p.rel)))
+		data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", filepath.FromSlash(p.rel)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func licenseLike(t *testing.T, data []byte) []byte {
 // same person never no_match, different people never likely or definite.
 func TestPipelineCalibration(t *testing.T) {
 	a := engine(t, face.DefaultOptions).NewAnalyzer()
-	files, err := filepath.Glob(testkit.Shared(t, "testdata", "faces", "labeled", "*", "*.png"))
+	files, err := filepath.Glob(testkit.Data(t, "testdata", "faces", "labeled", "*", "*.png"))
 	if err != nil || len(files) < 10 {
 		t.Fatalf("labeled faces: %d, %v", len(files), err)
 	}

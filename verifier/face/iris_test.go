@@ -27,7 +27,7 @@ type irisRef struct {
 	} `json:"results"`
 }
 
-// irisImages maps iris.json's image names to ../shared/testdata/faces.
+// irisImages maps iris.json's image names to testdata/faces.
 var irisImages = map[string]string{
 	"bbt4.jpg": "groups/bbt4.jpg", "bbt2.jpg": "groups/bbt2.jpg", "neutral.jpg": "groups/neutral.jpg",
 	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",

@@ -44,7 +44,7 @@ func TestDecodeConvertsToRGB(t *testing.T) {
 
 func TestDecodeRealFaces(t *testing.T) {
 	for _, f := range []string{"labeled/raj/raj1.png", "groups/bbt4.jpg"} {
-		data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", f))
+		data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", f))
 		if err != nil {
 			t.Fatal(err)
 		}

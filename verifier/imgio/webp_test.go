@@ -49,7 +49,7 @@ func libwebp(t *testing.T, tool string, in []byte, args ...string) []byte {
 func cwebp(t *testing.T, in []byte, args ...string) []byte { return libwebp(t, "cwebp", in, args...) }
 
 func shared(t *testing.T, path ...string) []byte {
-	data, err := os.ReadFile(testkit.Shared(t, append([]string{"testdata", "faces"}, path...)...))
+	data, err := os.ReadFile(testkit.Data(t, append([]string{"testdata", "faces"}, path...)...))
 	if err != nil {
 		t.Fatal(err)
 	}

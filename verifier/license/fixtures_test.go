@@ -9,7 +9,7 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 )
 
-// fixture is one entry of ../shared/testdata/aamva/fixtures.json.
+// fixture is one entry of testdata/aamva/fixtures.json.
 type fixture struct {
 	Source    string `json:"source"`
 	Kind      string `json:"kind"`
@@ -22,7 +22,7 @@ type fixture struct {
 
 func loadFixtures(t testing.TB) []fixture {
 	t.Helper()
-	b, err := os.ReadFile(testkit.Shared(t, "testdata", "aamva", "fixtures.json"))
+	b, err := os.ReadFile(testkit.Data(t, "testdata", "aamva", "fixtures.json"))
 	if err != nil {
 		t.Fatalf("read fixtures: %v", err)
 	}

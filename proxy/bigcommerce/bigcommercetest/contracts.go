@@ -89,7 +89,7 @@ func loadDocument(path string) (*openapi3.T, error) {
 			return nil, err
 		}
 	}
-	// Documented quirks (../shared/contracts/README.md): empty required
+	// Documented quirks of these documents when loaded: empty required
 	// info members, and servers that pin api.bigcommerce.com, which the
 	// router would match against the double's host.
 	if doc.Info != nil && doc.Info.Version == "" {

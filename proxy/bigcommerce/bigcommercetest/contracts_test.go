@@ -96,7 +96,7 @@ paths:
 // patched operations accept the platform's real answers, and the shared
 // schemas they came from are untouched.
 func TestErrataApplyToTheSharedDocuments(t *testing.T) {
-	dir := testkit.Shared(t, "contracts", "bigcommerce")
+	dir := testkit.Data(t, "contracts", "bigcommerce")
 	carts, err := loadDocument(filepath.Join(dir, "carts.v3.yml"))
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func startRecording(t *testing.T) (*Double, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	d, err := New(Options{
-		ContractsDir: testkit.Shared(t, "contracts", "bigcommerce"), Token: DefaultToken, OnViolation: rec.add,
+		ContractsDir: testkit.Data(t, "contracts", "bigcommerce"), Token: DefaultToken, OnViolation: rec.add,
 		Now: NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)).Now,
 	})
 	if err != nil {
@@ -132,7 +132,7 @@ func TestFaultsAndQuota(t *testing.T) {
 	clock := NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	rec := &recorder{}
 	d, err := New(Options{
-		ContractsDir: testkit.Shared(t, "contracts", "bigcommerce"), Token: DefaultToken, OnViolation: rec.add,
+		ContractsDir: testkit.Data(t, "contracts", "bigcommerce"), Token: DefaultToken, OnViolation: rec.add,
 		Now: clock.Now, Quota: 2, Window: 10 * time.Second,
 	})
 	if err != nil {

@@ -28,7 +28,7 @@ func TestOperationsCoverTheHandlers(t *testing.T) {
 // path to the same operation, with the same path parameter names, so the
 // demo's unchecked routing is the tests' checked one.
 func TestOperationsAgreeWithTheDocuments(t *testing.T) {
-	c, err := loadContracts(testkit.Shared(t, "contracts", "bigcommerce"))
+	c, err := loadContracts(testkit.Data(t, "contracts", "bigcommerce"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ const DefaultToken = "bc-test-token-6f1d0c2a"
 func Start(t testing.TB, opts Options) *Double {
 	t.Helper()
 	if opts.ContractsDir == "" {
-		opts.ContractsDir = testkit.Shared(t, "contracts", "bigcommerce")
+		opts.ContractsDir = testkit.Data(t, "contracts", "bigcommerce")
 	}
 	if opts.Token == "" {
 		opts.Token = DefaultToken

@@ -104,7 +104,7 @@ func BenchmarkDetect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data, err := os.ReadFile(testkit.Shared(b, "testdata", "liveness", "foreman", "f001.jpg"))
+	data, err := os.ReadFile(testkit.Data(b, "testdata", "liveness", "foreman", "f001.jpg"))
 	if err != nil {
 		b.Fatal(err)
 	}

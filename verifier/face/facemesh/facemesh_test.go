@@ -84,7 +84,7 @@ func BenchmarkMesh(b *testing.B) {
 		}
 		return m
 	}
-	data, err := os.ReadFile(testkit.Shared(b, "testdata", "liveness", "foreman", "f001.jpg"))
+	data, err := os.ReadFile(testkit.Data(b, "testdata", "liveness", "foreman", "f001.jpg"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func embedder(t *testing.T) *Embedder {
 
 func decodeShared(t *testing.T, rel string) *tensor.Tensor {
 	t.Helper()
-	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(rel)))
+	data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestFaceAPITestSuiteDescriptors(t *testing.T) {
 		{"reference/face1.png", "reference/faceDescriptor1.json"},
 		{"reference/face2.png", "reference/faceDescriptor2.json"},
 	} {
-		raw, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(c.want)))
+		raw, err := os.ReadFile(testkit.Data(t, "testdata", "faces", filepath.FromSlash(c.want)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func analyzer(t testing.TB) *Analyzer {
 }
 
 func foremanFile(t testing.TB, n int) []byte {
-	data, err := os.ReadFile(testkit.Shared(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+	data, err := os.ReadFile(testkit.Data(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
 		}
 		fixture.others = map[string]Signal{}
 		for _, p := range []string{"sheldon/sheldon1.png", "howard/howard1.png"} {
-			data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", "labeled", p))
+			data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", "labeled", p))
 			if err != nil {
 				fixture.err = err
 				return

@@ -65,7 +65,7 @@ func TestCalibration(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := net.NewEmbedder()
-	files, err := filepath.Glob(testkit.Shared(t, "testdata", "faces", "labeled", "*", "*.png"))
+	files, err := filepath.Glob(testkit.Data(t, "testdata", "faces", "labeled", "*", "*.png"))
 	if err != nil || len(files) < 10 {
 		t.Fatalf("labeled faces: %d files, %v", len(files), err)
 	}

@@ -27,7 +27,7 @@ type Thresholds struct {
 }
 
 // Default thresholds, calibrated on the 40 labeled faces in
-// ../shared/testdata/faces/labeled (8 people × 5 crops): 80 same-person and
+// testdata/faces/labeled (8 people × 5 crops): 80 same-person and
 // 700 different-person pairs clean against clean, and 160 / 1400 with one
 // side degraded like a license photo (grey, 100 px, 3×3 blur, JPEG 40).
 // Measured distances:

@@ -17,7 +17,7 @@ import (
 // ones and non-ASCII bytes included, survives encode → tilted, compressed
 // photo → Decode byte for byte.
 func TestSharedFixturesRoundTrip(t *testing.T) {
-	raw, err := os.ReadFile(testkit.Shared(t, "testdata", "aamva", "fixtures.json"))
+	raw, err := os.ReadFile(testkit.Data(t, "testdata", "aamva", "fixtures.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,10 +76,10 @@ func IoU(a, b [4]float64) float64 {
 type Point68 struct{ X, Y float64 }
 
 // FaceAPIShared decodes one of face-api.js's own expected outputs,
-// ../shared/testdata/faces/reference/<name>, into v.
+// testdata/faces/reference/<name>, into v.
 func FaceAPIShared(t testing.TB, name string, v any) {
 	t.Helper()
-	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", "reference", name))
+	data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", "reference", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func Centre(p []Point68) Point68 {
 }
 
 // HumanImages maps the image names in human.json to their place under
-// ../shared/testdata/faces.
+// testdata/faces.
 var HumanImages = map[string]string{
 	"bbt4.jpg": "groups/bbt4.jpg", "bbt2.jpg": "groups/bbt2.jpg", "neutral.jpg": "groups/neutral.jpg",
 	"face1.png": "reference/face1.png", "raj1.png": "labeled/raj/raj1.png", "penny2.png": "labeled/penny/penny2.png",
@@ -122,11 +122,11 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// FaceImage decodes ../shared/testdata/faces/<rel> (slash-separated) the
+// FaceImage decodes testdata/faces/<rel> (slash-separated) the
 // way the engine decodes uploads.
 func FaceImage(t testing.TB, rel string) *tensor.Tensor {
 	t.Helper()
-	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(rel)))
+	data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}

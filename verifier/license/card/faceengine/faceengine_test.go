@@ -37,7 +37,7 @@ func newFinder(t testing.TB) *faceengine.Finder {
 
 func labeledFace(t testing.TB, name string) image.Image {
 	t.Helper()
-	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", name[:len(name)-1], name+".png"))
+	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", name[:len(name)-1], name+".png"))
 	if err != nil {
 		t.Fatal(err)
 	}

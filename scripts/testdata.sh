@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `make testdata`: the third-party test data whose licence keeps it out of
+# the repository, into var/ (what testdata/README.md lists). Every file in
+# testdata/sources.csv is taken from a local mirror when one is present
+# (SHARED, by default the directory CI keeps beside the clone), otherwise
+# downloaded from its pinned public source; either way its sha256 must match.
+# Unreachable sources leave their tests skipping (loudly); under CI=true they
+# fail this step instead. A wrong checksum always fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+mirror="${SHARED:-$(dirname "$repo")/shared}"
+dest=var
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# fetch puts one pinned file at $dest/$path: from the mirror, or from GitHub
+# at the pinned commit. It returns 1 when the source is unreachable.
+fetch() {
+  local path=$1 repository=$2 commit=$3 source_path=$4 want=$5 out="$dest/$1"
+  [ -f "$out" ] && [ "$(sha "$out")" = "$want" ] && return 0
+  mkdir -p "$(dirname "$out")"
+  if [ -f "$mirror/$path" ]; then
+    cp "$mirror/$path" "$out.part"
+  elif [ -n "$offline" ]; then
+    return 1
+  elif ! curl -fsSL --connect-timeout 10 --max-time 120 -o "$out.part" \
+      "https://raw.githubusercontent.com/$repository/$commit/$source_path"; then
+    # One unreachable host is enough to know: do not wait on the rest.
+    offline=1
+    rm -f "$out.part"
+    return 1
+  fi
+  local got
+  got=$(sha "$out.part")
+  if [ "$got" != "$want" ]; then
+    rm -f "$out.part"
+    echo "testdata: FAILED: $path has sha256 $got, pinned $want ($repository@$commit:$source_path)" >&2
+    exit 1
+  fi
+  mv "$out.part" "$out"
+}
+
+offline=""
+missing=0
+while IFS=, read -r path repository commit source_path sha256; do
+  [ "$path" = path ] && continue
+  fetch "$path" "$repository" "$commit" "$source_path" "$sha256" || missing=$((missing + 1))
+done < testdata/sources.csv
+
+# The Foreman frames are decoded from the pinned H.264 clip: the mirror has
+# them already; elsewhere ffmpeg decodes them (JPEG bytes then differ from
+# the mirror's, the frames do not).
+frames="$dest/testdata/liveness/foreman"
+clip="$frames/foreman_352x288.264"
+mkdir -p "$frames"
+if [ ! -f "$frames/f299.jpg" ]; then
+  if [ -f "$mirror/testdata/liveness/foreman/f299.jpg" ]; then
+    cp "$mirror"/testdata/liveness/foreman/f[0-9][0-9][0-9].jpg "$frames/"
+  elif [ -f "$clip" ] && command -v ffmpeg >/dev/null; then
+    ffmpeg -loglevel error -y -i "$clip" -q:v 2 "$frames/f%03d.jpg"
+  else
+    missing=$((missing + 1))
+    [ -f "$clip" ] && echo "testdata: ffmpeg is needed to decode the Foreman frames from $clip" >&2
+  fi
+fi
+
+if [ "$missing" -gt 0 ]; then
+  msg="testdata: $missing item(s) could not be fetched (no mirror at $mirror, sources unreachable); tests that need them SKIP"
+  if [ "${CI:-}" = true ]; then
+    echo "$msg: FAILED under CI=true" >&2
+    exit 1
+  fi
+  echo "$msg" >&2
+fi
