@@ -15,34 +15,37 @@ dest=var
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
 # fetch puts one pinned file at $dest/$path: from the mirror, or from GitHub
-# at the pinned commit. It returns 1 when the source is unreachable.
+# at the pinned commit. It returns 1 when the source is unreachable. Nothing
+# is created under $dest until the file is there and checked: tests take a
+# data set's directory as the sign that the set is present.
 fetch() {
   local path=$1 repository=$2 commit=$3 source_path=$4 want=$5 out="$dest/$1"
   [ -f "$out" ] && [ "$(sha "$out")" = "$want" ] && return 0
-  mkdir -p "$(dirname "$out")"
   if [ -f "$mirror/$path" ]; then
-    cp "$mirror/$path" "$out.part"
+    cp "$mirror/$path" "$part"
   elif [ -n "$offline" ]; then
     return 1
-  elif ! curl -fsSL --connect-timeout 10 --max-time 120 -o "$out.part" \
+  elif ! curl -fsSL --connect-timeout 10 --max-time 120 -o "$part" \
       "https://raw.githubusercontent.com/$repository/$commit/$source_path"; then
     # One unreachable host is enough to know: do not wait on the rest.
     offline=1
-    rm -f "$out.part"
     return 1
   fi
   local got
-  got=$(sha "$out.part")
+  got=$(sha "$part")
   if [ "$got" != "$want" ]; then
-    rm -f "$out.part"
     echo "testdata: FAILED: $path has sha256 $got, pinned $want ($repository@$commit:$source_path)" >&2
     exit 1
   fi
-  mv "$out.part" "$out"
+  mkdir -p "$(dirname "$out")"
+  mv -f "$part" "$out"
 }
 
 offline=""
 missing=0
+mkdir -p "$dest"
+part=$(mktemp "$dest/.testdata.XXXXXX")
+trap 'rm -f "$part"' EXIT
 while IFS=, read -r path repository commit source_path sha256; do
   [ "$path" = path ] && continue
   fetch "$path" "$repository" "$commit" "$source_path" "$sha256" || missing=$((missing + 1))
@@ -53,9 +56,9 @@ done < testdata/sources.csv
 # the mirror's, the frames do not).
 frames="$dest/testdata/liveness/foreman"
 clip="$frames/foreman_352x288.264"
-mkdir -p "$frames"
 if [ ! -f "$frames/f299.jpg" ]; then
   if [ -f "$mirror/testdata/liveness/foreman/f299.jpg" ]; then
+    mkdir -p "$frames"
     cp "$mirror"/testdata/liveness/foreman/f[0-9][0-9][0-9].jpg "$frames/"
   elif [ -f "$clip" ] && command -v ffmpeg >/dev/null; then
     ffmpeg -loglevel error -y -i "$clip" -q:v 2 "$frames/f%03d.jpg"

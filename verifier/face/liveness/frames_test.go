@@ -57,6 +57,8 @@ func foremanFile(t testing.TB, n int) []byte {
 func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
 	t.Helper()
 	modelstest.Set(t) // skip (or fail under CI) before doing anything
+	testkit.Data(t, "testdata", "liveness", "foreman") // likewise: a skip inside the Once would leave it half-built
+	testkit.Data(t, "testdata", "faces")
 	fixtureOnce.Do(func() {
 		an := analyzer(t)
 		fixture.an = an
