@@ -49,7 +49,7 @@ func encodeJPEG(t testing.TB, img image.Image) []byte {
 // labeledFace is a real face photo of the labeled test set.
 func labeledFace(t testing.TB, path string) image.Image {
 	t.Helper()
-	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", path))
+	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func frontPhoto(t testing.TB, s cardtest.Scene) []byte {
 // as the barcode payload a card would carry.
 func aamvaFixtures(t testing.TB) [][]byte {
 	t.Helper()
-	raw, err := os.ReadFile(testkit.Shared(t, "testdata", "aamva", "fixtures.json"))
+	raw, err := os.ReadFile(testkit.Data(t, "testdata", "aamva", "fixtures.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
