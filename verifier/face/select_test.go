@@ -105,7 +105,7 @@ func TestStrayBoxes(t *testing.T) {
 // canvas canvas times its size, JPEG quality 85.
 func scaled(t *testing.T, a *face.Analyzer, rel string, scale, canvas float64) *tensor.Tensor {
 	t.Helper()
-	data, err := os.ReadFile(testkit.Shared(t, "testdata", "faces", filepath.FromSlash(rel)))
+	data, err := os.ReadFile(testkit.Data(t, "testdata", "faces", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
