@@ -27,7 +27,7 @@ func foreman(t testing.TB, from, to int) []liveness.Frame {
 	t.Helper()
 	var out []liveness.Frame
 	for n := from; n <= to; n += 2 {
-		data, err := os.ReadFile(testkit.Shared(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+		data, err := os.ReadFile(testkit.Data(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func secondPerson(t *testing.T, n int, at time.Duration) Signal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(testkit.Shared(t, "testdata", "faces", "labeled", "sheldon", "sheldon1.png"))
+	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", "sheldon", "sheldon1.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
