@@ -1,4 +1,6 @@
-// webhook.go verifies the Idgate-Signature header of webhook deliveries.
+// webhook.go signs and verifies the Idgate-Signature header of webhook
+// deliveries: the verifier's sender signs with Sign, receivers check with
+// VerifySignature, so the two cannot drift apart.
 
 package client
 
@@ -13,7 +15,8 @@ import (
 	"time"
 )
 
-// SignatureHeader is the header VerifySignature checks.
+// SignatureHeader is the header Sign's value goes in and VerifySignature
+// checks.
 const SignatureHeader = "Idgate-Signature"
 
 // DefaultTolerance is how far a delivery's timestamp may be from now when
@@ -36,6 +39,31 @@ var (
 	ErrSignatureExpired = errors.New("webhook signature timestamp outside tolerance")
 )
 
+// Sign returns the Idgate-Signature value for body sent at t:
+// "t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>", one v1 per
+// secret (newest first) so receivers keep verifying across a rotation. The
+// HMAC key is the secret string's bytes, "whsec_" prefix included.
+func Sign(secrets [][]byte, t time.Time, body []byte) string {
+	ts := t.Unix()
+	var b strings.Builder
+	b.WriteString("t=")
+	b.WriteString(strconv.FormatInt(ts, 10))
+	for _, s := range secrets {
+		b.WriteString(",v1=")
+		b.WriteString(hex.EncodeToString(mac(s, ts, body)))
+	}
+	return b.String()
+}
+
+// mac is HMAC-SHA256(secret, "<ts>.<body>"), the v1 scheme.
+func mac(secret []byte, ts int64, body []byte) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(strconv.FormatInt(ts, 10)))
+	m.Write([]byte{'.'})
+	m.Write(body)
+	return m.Sum(nil)
+}
+
 // VerifySignature checks that body (the raw request body, byte for byte as
 // received) was signed by idgate with secret (the "whsec_..." string's
 // bytes) at a time within tolerance of now (DefaultTolerance if ≤ 0).
@@ -52,11 +80,7 @@ func VerifySignature(secret []byte, header string, body []byte, now time.Time, t
 	if err != nil {
 		return err
 	}
-	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte(strconv.FormatInt(ts, 10)))
-	mac.Write([]byte{'.'})
-	mac.Write(body)
-	want := mac.Sum(nil)
+	want := mac(secret, ts, body)
 	matched := false
 	for _, s := range sigs {
 		// Keep going after a match so timing does not reveal which matched.

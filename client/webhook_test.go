@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/idgate/idgate/verifier/webhook"
 )
 
 // Known answer computed independently with
@@ -29,16 +27,16 @@ func TestVerifySignatureKnownAnswer(t *testing.T) {
 	if err := VerifySignature([]byte(kaSecret), h, []byte(kaBody), kaTime.Add(time.Minute), 0); err != nil {
 		t.Fatalf("valid signature refused: %v", err)
 	}
-	// The server's signer produces the same header.
-	if got := webhook.Signature([][]byte{[]byte(kaSecret)}, kaTime, []byte(kaBody)); got != h {
-		t.Fatalf("webhook.Signature = %q, want %q", got, h)
+	// The signer produces the same header.
+	if got := Sign([][]byte{[]byte(kaSecret)}, kaTime, []byte(kaBody)); got != h {
+		t.Fatalf("Sign = %q, want %q", got, h)
 	}
 }
 
 func TestVerifySignatureRotation(t *testing.T) {
 	old, cur := []byte("whsec_old"), []byte("whsec_new")
 	body := []byte(`{"request_id":"r2","verification":{}}`)
-	h := webhook.Signature([][]byte{cur, old}, kaTime, body)
+	h := Sign([][]byte{cur, old}, kaTime, body)
 	for _, s := range [][]byte{old, cur} {
 		if err := VerifySignature(s, h, body, kaTime, time.Minute); err != nil {
 			t.Errorf("secret %s refused: %v", s, err)
@@ -101,7 +99,7 @@ func FuzzVerifySignature(f *testing.F) {
 		if err == nil {
 			// Only a genuine signature may pass: re-sign and compare. Hex
 			// digits are decoded, so their case does not matter.
-			want := webhook.Signature([][]byte{[]byte(kaSecret)}, kaTime, body)
+			want := Sign([][]byte{[]byte(kaSecret)}, kaTime, body)
 			if !strings.Contains(strings.ToLower(header), want[strings.Index(want, "v1="):]) {
 				t.Fatalf("accepted %q for body %q", header, body)
 			}
@@ -129,12 +127,12 @@ func ExampleVerifySignature() {
 
 	body := []byte(`{"request_id":"r1","verification":{}}`)
 	req := httptest.NewRequest(http.MethodPost, "/hooks/idgate", bytes.NewReader(body))
-	req.Header.Set(SignatureHeader, webhook.Signature([][]byte{secret}, time.Now(), body))
+	req.Header.Set(SignatureHeader, Sign([][]byte{secret}, time.Now(), body))
 	req.Header.Set("Idgate-Delivery-Id", "d-1")
 	handler(httptest.NewRecorder(), req)
 
 	req = httptest.NewRequest(http.MethodPost, "/hooks/idgate", bytes.NewReader([]byte(`{"forged":true}`)))
-	req.Header.Set(SignatureHeader, webhook.Signature([][]byte{secret}, time.Now(), body))
+	req.Header.Set(SignatureHeader, Sign([][]byte{secret}, time.Now(), body))
 	rec := httptest.NewRecorder()
 	handler(rec, req)
 	fmt.Println("forged body:", rec.Code)

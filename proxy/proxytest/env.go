@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"github.com/idgate/idgate/internal/seal"
-	"github.com/idgate/idgate/verifier/webhook"
 	"io"
 	"log/slog"
 	"net"
@@ -18,9 +16,11 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/client"
 	"github.com/idgate/idgate/internal/cache"
 	"github.com/idgate/idgate/internal/cache/memory"
 	rlmemory "github.com/idgate/idgate/internal/ratelimit/memory"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
@@ -238,9 +238,9 @@ func Result(requestID, externalID string, verification map[string]any) []byte {
 func NewRequestID() string { return uuid.NewString() }
 
 // Sign returns the Idgate-Signature of body at t with the store's secret,
-// made by the verifier's own signer.
+// made by the signer the verifier's sender uses (client.Sign).
 func (e *Env) Sign(hash string, body []byte, at time.Time) string {
-	return webhook.Signature([][]byte{[]byte(e.Stores[hash].WebhookSecret)}, at, body)
+	return client.Sign([][]byte{[]byte(e.Stores[hash].WebhookSecret)}, at, body)
 }
 
 // Deliver posts body to the store's webhook as the verifier would: the

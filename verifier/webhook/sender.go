@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/idgate/idgate/client"
 )
 
 // Sender timing and size limits.
@@ -146,7 +148,7 @@ func (s *Sender) Deliver(ctx context.Context, d Delivery) (res AttemptResult) {
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set(HeaderDeliveryID, d.ID)
 	req.Header.Set(HeaderAttempt, strconv.Itoa(d.Attempt))
-	req.Header.Set(HeaderSignature, Signature(secrets, res.StartedAt, d.Payload))
+	req.Header.Set(HeaderSignature, client.Sign(secrets, res.StartedAt, d.Payload))
 
 	resp, err := s.client.Do(req)
 	if err != nil {
