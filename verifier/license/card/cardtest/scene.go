@@ -1,6 +1,8 @@
 // Package cardtest renders synthetic photos of license fronts for tests:
 // a card with a portrait, a header band and lines of text, placed on a
-// textured table in a 4:3 frame, with rotation, keystone, blur and glare.
+// textured table in a 4:3 frame (or another shape), with rotation,
+// keystone, blur and glare; horizontal or vertical (under-21) layouts,
+// with or without a ghost copy of the portrait.
 package cardtest
 
 import (
@@ -31,12 +33,29 @@ type Scene struct {
 	// oval; BlankPortrait leaves the portrait an empty grey ground.
 	Face          image.Image
 	BlankPortrait bool
+	// Ghost prints a second, smaller, faded grey copy of Face in
+	// GhostArea (VerticalGhostArea), as many licenses do.
+	Ghost bool
+	// Vertical lays the card out upright on its short side (the under-21
+	// layout): portrait at the top in VerticalFaceArea, text below. The
+	// card's outline is the same; hold it upright in the photo with a
+	// RotationDeg of ±90.
+	Vertical bool
+	// FrameAspect is the photo's width over height; 0 means 4:3.
+	FrameAspect float64
+	// Centred puts the card's centre at the frame's; otherwise it sits a
+	// little off centre, as in a hand-held photo.
+	Centred bool
 }
 
 // Render draws the photo and returns the card's true corners in it.
 func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
 	rng := rand.New(rand.NewPCG(s.Seed, 77))
-	fw, fh := s.FrameW, s.FrameW*3/4
+	aspect := s.FrameAspect
+	if aspect == 0 {
+		aspect = 4.0 / 3
+	}
+	fw, fh := s.FrameW, int(math.Round(float64(s.FrameW)/aspect))
 	cw := s.CardW
 	ch := cw / s.Aspect
 	k := s.Keystone
@@ -44,7 +63,11 @@ func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
 		{X: -cw / 2 * (1 - k), Y: -ch / 2 * (1 - k/2)}, {X: cw / 2 * (1 - k), Y: -ch / 2 * (1 - k/2)},
 		{X: cw / 2, Y: ch / 2}, {X: -cw / 2, Y: ch / 2},
 	}
-	toFrame := raster.Affine(s.RotationDeg*math.Pi/180, 1, float64(fw)/2+float64(fw)*0.03, float64(fh)/2-float64(fh)*0.02)
+	cx, cy := float64(fw)/2+float64(fw)*0.03, float64(fh)/2-float64(fh)*0.02
+	if s.Centred {
+		cx, cy = float64(fw)/2, float64(fh)/2
+	}
+	toFrame := raster.Affine(s.RotationDeg*math.Pi/180, 1, cx, cy)
 	for i, p := range quad {
 		quad[i].X, quad[i].Y = toFrame.Apply(p.X, p.Y)
 	}
@@ -81,14 +104,28 @@ func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
 }
 
 // FaceArea is where a real face photo is printed: the upper part of the
-// portrait, as on a license.
-var FaceArea = image.Rect(50, 140, 280, 370)
+// portrait, as on a license. GhostArea holds the ghost copy, 0.45 of its
+// side, over the text at the bottom right.
+var (
+	FaceArea  = image.Rect(50, 140, 280, 370)
+	GhostArea = image.Rect(690, 380, 794, 484)
+)
 
-// faceSample reads img at the relative position (fx, fy) in [0, 1).
-func faceSample(img image.Image, fx, fy float64) color.RGBA {
+// The vertical layout, in the coordinates of the card standing upright
+// (card.Height wide, card.Width high): the face at the top centre, the
+// ghost at the bottom right beside the text.
+var (
+	VerticalPortrait  = image.Rect(145, 110, 395, 440)
+	VerticalFaceArea  = image.Rect(155, 120, 385, 350)
+	VerticalGhostArea = image.Rect(400, 690, 504, 794)
+)
+
+// faceSample reads img stretched over r at the card position (x, y).
+func faceSample(img image.Image, r image.Rectangle, x, y float64) color.RGBA {
+	fx, fy := (x-float64(r.Min.X))/float64(r.Dx()), (y-float64(r.Min.Y))/float64(r.Dy())
 	b := img.Bounds()
-	r, g, bl, _ := img.At(b.Min.X+int(fx*float64(b.Dx())), b.Min.Y+int(fy*float64(b.Dy()))).RGBA()
-	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 255}
+	cr, cg, cb, _ := img.At(b.Min.X+int(fx*float64(b.Dx())), b.Min.Y+int(fy*float64(b.Dy()))).RGBA()
+	return color.RGBA{uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), 255}
 }
 
 // Card draws the card alone, flat and upright at card.Width px wide, as
@@ -108,25 +145,71 @@ func sq(v float64) float64 { return v * v }
 
 // cardPixel is the printed card at card coordinate (u, v).
 func (s Scene) cardPixel(u, v float64) color.RGBA {
+	if s.Vertical {
+		// The upright vertical card turned a quarter counter-clockwise
+		// lies in the horizontal card's coordinates.
+		return s.verticalPixel(card.Height-v, u)
+	}
 	p := image.Pt(int(u), int(v))
 	switch {
 	case p.In(FaceArea) && s.Face != nil:
-		return faceSample(s.Face, (u-float64(FaceArea.Min.X))/float64(FaceArea.Dx()), (v-float64(FaceArea.Min.Y))/float64(FaceArea.Dy()))
-	case p.In(Portrait) && s.BlankPortrait:
-		return color.RGBA{90, 95, 110, 255}
+		return faceSample(s.Face, FaceArea, u, v)
+	case p.In(GhostArea) && s.Ghost && s.Face != nil:
+		return ghostSample(s.Face, GhostArea, u, v)
 	case p.In(Portrait):
-		// A face-like oval on a grey ground.
-		cx, cy := float64(Portrait.Min.X+Portrait.Max.X)/2, float64(Portrait.Min.Y+Portrait.Max.Y)/2
-		if sq((u-cx)/80)+sq((v-cy+20)/105) < 1 {
-			return color.RGBA{190, 150, 120, 255}
-		}
-		return color.RGBA{90, 95, 110, 255}
+		return s.portraitGround(u, v, Portrait)
 	case v > 20 && v < 90 && u > 20 && u < card.Width-20:
-		return color.RGBA{30, 70, 150, 255} // header band, inside the card's margin
+		return headerBand
 	case u > 330 && v >= 140 && v < 500 && int(v-140)%46 < 18 && int(u)%97 < 80:
-		return color.RGBA{25, 25, 35, 255} // text
+		return text
 	}
-	return color.RGBA{228, 232, 238, 255}
+	return stock
+}
+
+// verticalPixel is the vertical layout at upright coordinate (x, y).
+func (s Scene) verticalPixel(x, y float64) color.RGBA {
+	p := image.Pt(int(x), int(y))
+	switch {
+	case p.In(VerticalFaceArea) && s.Face != nil:
+		return faceSample(s.Face, VerticalFaceArea, x, y)
+	case p.In(VerticalGhostArea) && s.Ghost && s.Face != nil:
+		return ghostSample(s.Face, VerticalGhostArea, x, y)
+	case p.In(VerticalPortrait):
+		return s.portraitGround(x, y, VerticalPortrait)
+	case y > 20 && y < 90 && x > 20 && x < card.Height-20:
+		return headerBand
+	case x > 40 && x < 380 && y >= 470 && y < 820 && int(y-470)%46 < 18 && int(x)%97 < 80:
+		return text
+	}
+	return stock
+}
+
+var (
+	stock      = color.RGBA{228, 232, 238, 255}
+	headerBand = color.RGBA{30, 70, 150, 255} // inside the card's margin
+	text       = color.RGBA{25, 25, 35, 255}
+)
+
+// portraitGround is the portrait's grey ground, with a face-like oval
+// unless the portrait is blank or a real face is printed over it.
+func (s Scene) portraitGround(x, y float64, r image.Rectangle) color.RGBA {
+	ground := color.RGBA{90, 95, 110, 255}
+	if s.BlankPortrait {
+		return ground
+	}
+	cx, cy := float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2
+	if sq((x-cx)/80)+sq((y-cy+20)/105) < 1 {
+		return color.RGBA{190, 150, 120, 255}
+	}
+	return ground
+}
+
+// ghostSample is the face in grey, faded halfway to the card stock.
+func ghostSample(img image.Image, r image.Rectangle, x, y float64) color.RGBA {
+	c := faceSample(img, r, x, y)
+	l := 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
+	fade := func(stock uint8) uint8 { return raster.Clamp8(0.5*l + 0.5*float64(stock)) }
+	return color.RGBA{fade(stock.R), fade(stock.G), fade(stock.B), 255}
 }
 
 func blurRGBA(img *image.RGBA, sigma float64) *image.RGBA {
