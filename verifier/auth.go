@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/idgate/idgate/internal/password"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/internal/seal"
 )
 
@@ -35,16 +36,9 @@ var (
 	ErrInvalid = errors.New("invalid input")
 )
 
-// FieldError is one broken rule on one input field.
-type FieldError struct {
-	Field   string // JSON name, with an index for list items: allowed_domains[2]
-	Code    string // machine-readable: invalid_email, too_short, ...
-	Message string
-}
-
 // ValidationError lists every broken rule of one input.
 type ValidationError struct {
-	Fields []FieldError
+	Fields []problem.Detail
 }
 
 func (e *ValidationError) Error() string {
@@ -81,14 +75,14 @@ func NewAccount(email, pw string, now time.Time) (Account, error) {
 	email = NormalizeEmail(email)
 	var ve ValidationError
 	if err := validateEmail(email); err != nil {
-		ve.Fields = append(ve.Fields, FieldError{Field: "email", Code: "invalid_email", Message: err.Error()})
+		ve.Fields = append(ve.Fields, problem.Detail{Field: "email", Code: "invalid_email", Message: err.Error()})
 	}
 	if err := password.Validate(pw); err != nil {
 		code := "too_short"
 		if errors.Is(err, password.ErrTooLong) {
 			code = "too_long"
 		}
-		ve.Fields = append(ve.Fields, FieldError{Field: "password", Code: code, Message: err.Error()})
+		ve.Fields = append(ve.Fields, problem.Detail{Field: "password", Code: code, Message: err.Error()})
 	}
 	if len(ve.Fields) > 0 {
 		return Account{}, &ve

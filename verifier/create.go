@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier/e2ee"
 )
 
@@ -125,7 +126,7 @@ func (s *Verifications) Create(ctx context.Context, accountID string, r CreateRe
 	if err := s.Store.CreateVerification(ctx, v, s.Plan.Allowance(v.Type, now)); err != nil {
 		if errors.Is(err, ErrNotFound) && templateID != "" {
 			// The template was deleted between the read and the insert.
-			return Created{}, &ValidationError{Fields: []FieldError{{Field: "template_id", Code: "unknown_template",
+			return Created{}, &ValidationError{Fields: []problem.Detail{{Field: "template_id", Code: "unknown_template",
 				Message: "no template with this ID in the account"}}}
 		}
 		return Created{}, fmt.Errorf("create verification: %w", err)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // Integration key values are "idgk_" followed by the unpadded base64url
@@ -75,7 +77,7 @@ func (s KeySettings) apply(k *IntegrationKey) error {
 	if s.RateLimitPerHour != nil {
 		n := *s.RateLimitPerHour
 		if n < 1 || n > MaxKeyRateLimit {
-			ve.Fields = append(ve.Fields, FieldError{Field: "rate_limit_per_hour", Code: "out_of_range",
+			ve.Fields = append(ve.Fields, problem.Detail{Field: "rate_limit_per_hour", Code: "out_of_range",
 				Message: fmt.Sprintf("must be between 1 and %d", MaxKeyRateLimit)})
 		}
 		k.RateLimitPerHour = n

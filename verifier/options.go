@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/webhook"
@@ -125,10 +126,10 @@ func ParseSettings(raw json.RawMessage) (Settings, error) {
 }
 
 // fieldErrors collects validation details.
-type fieldErrors []FieldError
+type fieldErrors []problem.Detail
 
 func (f *fieldErrors) add(field, code, format string, args ...any) {
-	*f = append(*f, FieldError{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
+	*f = append(*f, problem.Detail{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
 func (f fieldErrors) err() error {
@@ -165,9 +166,7 @@ func (o Options) checkShape(fe *fieldErrors) {
 		checkWebhookURL(fe, *o.WebhookURL)
 	}
 	if o.WebhookHeaders != nil {
-		for _, d := range webhook.ValidateHeaders(*o.WebhookHeaders) {
-			*fe = append(*fe, FieldError(d))
-		}
+		*fe = append(*fe, webhook.ValidateHeaders(*o.WebhookHeaders)...)
 	}
 	if o.Message != nil {
 		if !utf8.ValidString(*o.Message) || utf8.RuneCountInString(*o.Message) > MaxMessageLen {

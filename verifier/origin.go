@@ -5,6 +5,8 @@ import (
 	"net"
 	"strconv"
 	"strings"
+
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // Integration-key allowlists. Rules (documented in the README and OpenAPI):
@@ -31,7 +33,7 @@ const (
 // duplicates. Problems are reported per entry as allowed_domains[i].
 func NormalizeAllowlist(entries []string) ([]string, error) {
 	if len(entries) > MaxAllowedDomains {
-		return nil, &ValidationError{Fields: []FieldError{{Field: "allowed_domains", Code: "too_many",
+		return nil, &ValidationError{Fields: []problem.Detail{{Field: "allowed_domains", Code: "too_many",
 			Message: fmt.Sprintf("at most %d domains", MaxAllowedDomains)}}}
 	}
 	out := make([]string, 0, len(entries))
@@ -40,7 +42,7 @@ func NormalizeAllowlist(entries []string) ([]string, error) {
 	for i, e := range entries {
 		p, err := parsePattern(e)
 		if err != nil {
-			ve.Fields = append(ve.Fields, FieldError{Field: fmt.Sprintf("allowed_domains[%d]", i), Code: "invalid_domain", Message: err.Error()})
+			ve.Fields = append(ve.Fields, problem.Detail{Field: fmt.Sprintf("allowed_domains[%d]", i), Code: "invalid_domain", Message: err.Error()})
 			continue
 		}
 		if s := p.String(); !seen[s] {

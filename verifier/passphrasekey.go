@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier/e2ee"
 )
 
@@ -52,7 +53,7 @@ func (s PassphraseKeys) Create(ctx context.Context, accountID string, k e2ee.Pas
 		return PassphraseKey{}, fmt.Errorf("create passphrase key: %w", err)
 	}
 	if len(have) >= MaxPassphraseKeys {
-		return PassphraseKey{}, &ValidationError{Fields: []FieldError{{Field: "body", Code: "too_many",
+		return PassphraseKey{}, &ValidationError{Fields: []problem.Detail{{Field: "body", Code: "too_many",
 			Message: fmt.Sprintf("an account holds at most %d passphrase keys; delete one first", MaxPassphraseKeys)}}}
 	}
 	k.ID = uuid.NewString()

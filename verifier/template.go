@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // Rules are a template's Request Rules. They are stored and returned for
@@ -77,7 +79,7 @@ func (s *Verifications) CreateTemplate(ctx context.Context, accountID string, r 
 		return Template{}, fmt.Errorf("create template: %w", err)
 	}
 	if len(have) >= MaxTemplates {
-		return Template{}, &ValidationError{Fields: []FieldError{{Field: "body", Code: "too_many",
+		return Template{}, &ValidationError{Fields: []problem.Detail{{Field: "body", Code: "too_many",
 			Message: fmt.Sprintf("an account holds at most %d templates; delete one first", MaxTemplates)}}}
 	}
 	now := s.Now().UTC().Truncate(time.Microsecond)

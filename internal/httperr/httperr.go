@@ -2,7 +2,8 @@
 //
 //	{"error":{"code":"VALIDATION_FAILED","message":"...","details":[{"field":"webhook_url","code":"must_be_https","message":"..."}]}}
 //
-// Codes map to statuses in exactly one table (statusOf). Details appear only
+// Codes map to statuses in exactly one table (statusOf). Details
+// (internal/problem, the one field-error type of domain and API) appear only
 // on validation errors; QUOTA_EXCEEDED also carries "verification_type".
 // Internal causes are logged with the request's logger and never sent.
 package httperr
@@ -14,6 +15,8 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // Code is the stable, machine-readable error code of the public API.
@@ -68,20 +71,13 @@ func Codes() map[Code]int {
 	return out
 }
 
-// Detail is one validation issue.
-type Detail struct {
-	Field   string `json:"field"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
 // Error is an API error. Build it with New or Validation so Status always
 // agrees with the table.
 type Error struct {
 	Status  int
 	Code    Code
 	Message string
-	Details []Detail
+	Details []problem.Detail
 	// VerificationType is the allowance that ran out (QUOTA_EXCEEDED only).
 	VerificationType string
 	// Headers are sent with the error (Retry-After, RateLimit-*).
@@ -100,7 +96,7 @@ func New(code Code, message string) *Error {
 }
 
 // Validation returns a VALIDATION_FAILED error listing every issue.
-func Validation(details ...Detail) *Error {
+func Validation(details ...problem.Detail) *Error {
 	e := New(ValidationFailed, "the request is invalid; see details")
 	e.Details = details
 	return e
@@ -129,10 +125,10 @@ type Body struct {
 
 // BodyError is the member of Body.
 type BodyError struct {
-	Code             Code     `json:"code"`
-	Message          string   `json:"message"`
-	Details          []Detail `json:"details,omitempty"`
-	VerificationType string   `json:"verification_type,omitempty"`
+	Code             Code             `json:"code"`
+	Message          string           `json:"message"`
+	Details          []problem.Detail `json:"details,omitempty"`
+	VerificationType string           `json:"verification_type,omitempty"`
 }
 
 // fromFiber maps fiber's own errors (unknown route, oversize body, unreadable

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // serve runs one request through an app whose only handler returns err and
@@ -58,7 +60,7 @@ func TestNewPanicsOnUnlistedCode(t *testing.T) {
 }
 
 func TestValidationBodyCarriesDetails(t *testing.T) {
-	resp, body, _ := serve(t, Validation(Detail{Field: "webhook_url", Code: "must_be_https", Message: "use https"}))
+	resp, body, _ := serve(t, Validation(problem.Detail{Field: "webhook_url", Code: "must_be_https", Message: "use https"}))
 	if resp.StatusCode != 422 || body.Error.Code != ValidationFailed {
 		t.Fatalf("got %d %s", resp.StatusCode, body.Error.Code)
 	}

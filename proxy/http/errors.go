@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/verifierapi"
@@ -43,7 +44,7 @@ func toHTTP(err error) error {
 		}
 		var in *proxy.InputError
 		if d.code == httperr.ValidationFailed && errors.As(err, &in) {
-			return httperr.Validation(httperr.Detail{Field: in.Field, Code: "invalid", Message: in.Message})
+			return httperr.Validation(problem.Detail{Field: in.Field, Code: "invalid", Message: in.Message})
 		}
 		return httperr.New(d.code, d.message)
 	}

@@ -39,11 +39,7 @@ func toHTTP(err error) error {
 	}
 	var ve *verifier.ValidationError
 	if errors.As(err, &ve) {
-		details := make([]httperr.Detail, len(ve.Fields))
-		for i, f := range ve.Fields {
-			details[i] = httperr.Detail{Field: f.Field, Code: f.Code, Message: f.Message}
-		}
-		return httperr.Validation(details...)
+		return httperr.Validation(ve.Fields...)
 	}
 	for _, d := range domainErrors {
 		if errors.Is(err, d.target) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -36,7 +37,7 @@ func TestDomainErrorTable(t *testing.T) {
 	if e.VerificationType != "basic" || e.Status != 402 {
 		t.Errorf("quota: %+v", e)
 	}
-	errors.As(toHTTP(&verifier.ValidationError{Fields: []verifier.FieldError{{Field: "a", Code: "x", Message: "m"}, {Field: "b", Code: "y", Message: "n"}}}), &e)
+	errors.As(toHTTP(&verifier.ValidationError{Fields: []problem.Detail{{Field: "a", Code: "x", Message: "m"}, {Field: "b", Code: "y", Message: "n"}}}), &e)
 	if e.Code != httperr.ValidationFailed || len(e.Details) != 2 || e.Details[1].Field != "b" {
 		t.Errorf("validation: %+v", e)
 	}

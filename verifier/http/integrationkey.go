@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -81,7 +82,7 @@ func (s *Server) patchIntegrationKey(c *fiber.Ctx) error {
 		return err
 	}
 	if req.AllowedDomains == nil && req.RateLimitPerHour == nil {
-		return httperr.Validation(httperr.Detail{Field: "body", Code: "empty_patch", Message: "give allowed_domains and/or rate_limit_per_hour"})
+		return httperr.Validation(problem.Detail{Field: "body", Code: "empty_patch", Message: "give allowed_domains and/or rate_limit_per_hour"})
 	}
 	a, _ := Account(c)
 	k, err := s.keys.Update(c.UserContext(), a.ID, req.settings())

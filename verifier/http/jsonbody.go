@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // requireJSON refuses a non-empty body that is not application/json (an
@@ -60,7 +61,7 @@ func decodeError(err error) error {
 		if field == "" {
 			field = "body"
 		}
-		return httperr.Validation(httperr.Detail{Field: field, Code: "wrong_type", Message: "must be " + jsonKind(typ.Type)})
+		return httperr.Validation(problem.Detail{Field: field, Code: "wrong_type", Message: "must be " + jsonKind(typ.Type)})
 	}
 	// encoding/json has no typed error for unknown fields.
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
@@ -68,7 +69,7 @@ func decodeError(err error) error {
 		if name == "" {
 			name = "body" // an empty key: name the whole body
 		}
-		return httperr.Validation(httperr.Detail{Field: name, Code: "unknown_field", Message: "is not a field of this request"})
+		return httperr.Validation(problem.Detail{Field: name, Code: "unknown_field", Message: "is not a field of this request"})
 	}
 	return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/e2ee"
 )
@@ -52,14 +53,14 @@ func (s *Server) postPassphraseKey(c *fiber.Ctx) error {
 	if err := DecodeJSON(c.Body(), &req); err != nil {
 		return err
 	}
-	var details []httperr.Detail
+	var details []problem.Detail
 	pub, err := base64.StdEncoding.DecodeString(req.PublicKey)
 	if err != nil {
-		details = append(details, httperr.Detail{Field: "public_key", Code: "invalid_base64", Message: "must be standard base64"})
+		details = append(details, problem.Detail{Field: "public_key", Code: "invalid_base64", Message: "must be standard base64"})
 	}
 	salt, err := base64.StdEncoding.DecodeString(req.KDF.Salt)
 	if err != nil {
-		details = append(details, httperr.Detail{Field: "kdf.salt", Code: "invalid_base64", Message: "must be standard base64"})
+		details = append(details, problem.Detail{Field: "kdf.salt", Code: "invalid_base64", Message: "must be standard base64"})
 	}
 	if len(details) > 0 {
 		return httperr.Validation(details...)

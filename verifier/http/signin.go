@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/verifier"
 )
@@ -30,12 +31,12 @@ func (s *Server) postAuth(c *fiber.Ctx) error {
 	if err := DecodeJSON(c.Body(), &req); err != nil {
 		return err
 	}
-	var missing []httperr.Detail
+	var missing []problem.Detail
 	if strings.TrimSpace(req.Email) == "" {
-		missing = append(missing, httperr.Detail{Field: "email", Code: "required", Message: "is required"})
+		missing = append(missing, problem.Detail{Field: "email", Code: "required", Message: "is required"})
 	}
 	if req.Password == "" {
-		missing = append(missing, httperr.Detail{Field: "password", Code: "required", Message: "is required"})
+		missing = append(missing, problem.Detail{Field: "password", Code: "required", Message: "is required"})
 	}
 	if len(missing) > 0 {
 		return httperr.Validation(missing...)

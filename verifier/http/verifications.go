@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -91,7 +92,7 @@ func (s *Server) linkURL(token string) string {
 func queryID(c *fiber.Ctx) (string, error) {
 	id := c.Query("id")
 	if id == "" {
-		return "", httperr.Validation(httperr.Detail{Field: "id", Code: "required", Message: "give the verification's id as ?id="})
+		return "", httperr.Validation(problem.Detail{Field: "id", Code: "required", Message: "give the verification's id as ?id="})
 	}
 	return id, nil
 }
@@ -144,7 +145,7 @@ func (s *Server) reviewVerification(c *fiber.Ctx) error {
 		return err
 	}
 	if req.Approved == nil {
-		return httperr.Validation(httperr.Detail{Field: "approved", Code: "required", Message: "must be true or false"})
+		return httperr.Validation(problem.Detail{Field: "approved", Code: "required", Message: "must be true or false"})
 	}
 	v, err := s.verifications.DecideReview(c.UserContext(), a.ID, id, *req.Approved)
 	if err != nil {
@@ -195,7 +196,7 @@ func (s *Server) listVerifications(c *fiber.Ctx) error {
 
 func listFilter(c *fiber.Ctx) (verifier.VerificationFilter, error) {
 	var f verifier.VerificationFilter
-	var details []httperr.Detail
+	var details []problem.Detail
 	if s := c.Query("status"); s != "" {
 		for _, st := range strings.Split(s, ",") {
 			f.Statuses = append(f.Statuses, verifier.Status(strings.TrimSpace(st)))
@@ -208,7 +209,7 @@ func listFilter(c *fiber.Ctx) (verifier.VerificationFilter, error) {
 		if s := c.Query(p.name); s != "" {
 			t, err := time.Parse(time.RFC3339Nano, s)
 			if err != nil {
-				details = append(details, httperr.Detail{Field: p.name, Code: "invalid_time", Message: "must be an RFC 3339 time such as 2026-11-01T00:00:00Z"})
+				details = append(details, problem.Detail{Field: p.name, Code: "invalid_time", Message: "must be an RFC 3339 time such as 2026-11-01T00:00:00Z"})
 			}
 			*p.dst = t
 		}
@@ -217,7 +218,7 @@ func listFilter(c *fiber.Ctx) (verifier.VerificationFilter, error) {
 	if s := c.Query("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > verifier.MaxListLimit {
-			details = append(details, httperr.Detail{Field: "limit", Code: "out_of_range", Message: "must be 1 to " + strconv.Itoa(verifier.MaxListLimit)})
+			details = append(details, problem.Detail{Field: "limit", Code: "out_of_range", Message: "must be 1 to " + strconv.Itoa(verifier.MaxListLimit)})
 		}
 		f.Limit = n
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/webhook"
 )
@@ -51,7 +52,7 @@ type webhookHandlers struct{ WebhookDeps }
 func webhookIDQuery(c *fiber.Ctx) (string, error) {
 	id := c.Query("id")
 	if id == "" {
-		return "", httperr.Validation(httperr.Detail{Field: "id", Code: "required", Message: "give the verification's id as ?id="})
+		return "", httperr.Validation(problem.Detail{Field: "id", Code: "required", Message: "give the verification's id as ?id="})
 	}
 	return id, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -73,7 +74,7 @@ func Build(accountID string, f verifier.VerificationFilter, ts func(time.Time) a
 }
 
 func invalid(field, code, msg string) error {
-	return &verifier.ValidationError{Fields: []verifier.FieldError{{Field: field, Code: code, Message: msg}}}
+	return &verifier.ValidationError{Fields: []problem.Detail{{Field: field, Code: code, Message: msg}}}
 }
 
 // ErrCursor: a cursor no list returned.
