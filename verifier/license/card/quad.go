@@ -22,6 +22,20 @@ const (
 	maxRectAspect  = 2.20
 )
 
+// A card that fills the frame touches its border, where the search for a
+// card on a table stops. Such a component is taken for the card when its
+// rectangle has ID-1 proportions (AspectTolerance) and it covers at least
+// fullFrameMin of the photo (the card filling 60–100% of the frame). When
+// it spans the whole photo (wholeFrame of its area: a flat scan, a tight
+// crop) nothing in it tells card from table, and the photo's own shape must
+// be ID-1 within fullFrameAspect: a 3:2 photo (5.4% off) of a table is not
+// a card, and neither is a 4:3 (16%) or 16:9 one (12%).
+const (
+	fullFrameMin    = 0.5
+	wholeFrame      = 0.95
+	fullFrameAspect = 0.04
+)
+
 // findQuad returns the card's corners in photo coordinates (pixel edges at
 // integers, so the photo spans 0..width): top-left,
 // top-right, bottom-right, bottom-left with the long side on top.
@@ -33,9 +47,16 @@ const (
 // hull points farthest out along the diagonals of that rectangle, which
 // follows perspective as well as rotation.
 //
-// Known limit: print that runs to the card's edge in the table's
+// When that component is not ID-1-shaped (it is something printed on a
+// card that fills the frame: the portrait, a block of text) or there is
+// none, a component touching the border that passes the full-frame tests
+// above is the card. An ID-1-shaped card away from the border always
+// wins, so a real card far away is still found, and refused as too small.
+//
+// Known limits: print that runs to the card's edge in the table's
 // brightness (a full-bleed dark band on a dark table) is taken for table,
-// and the quadrilateral stops at it.
+// and the quadrilateral stops at it; an ID-1-shaped block printed on a
+// card that fills the frame is taken for the card.
 func findQuad(g *image.Gray) ([4]raster.Point, error) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	f := 1
@@ -48,7 +69,7 @@ func findQuad(g *image.Gray) ([4]raster.Point, error) {
 		return [4]raster.Point{}, fmt.Errorf("%w: photo too small", ErrNoCard)
 	}
 	t := otsu(work)
-	var best *candidate
+	var inner, outer *candidate
 	for _, bright := range []bool{true, false} {
 		mask := make([]bool, ww*wh)
 		for i, v := range work.Pix {
@@ -56,19 +77,57 @@ func findQuad(g *image.Gray) ([4]raster.Point, error) {
 		}
 		for _, comp := range pixelComponents(mask, ww, wh) {
 			c, ok := judge(comp, ww, wh)
-			if ok && (best == nil || c.hullArea > best.hullArea) {
-				best = &c
+			switch {
+			case !ok:
+			case !comp.onBorder && (inner == nil || c.hullArea > inner.hullArea):
+				inner = &c
+			case comp.onBorder && fillsFrame(c, ww, wh) && (outer == nil || c.hullArea > outer.hullArea):
+				outer = &c
 			}
 		}
+	}
+	best := inner
+	if outer != nil && (inner == nil || !idShaped(inner.rect)) {
+		best = outer
 	}
 	if best == nil {
 		return [4]raster.Point{}, ErrNoCard
 	}
 	var quad [4]raster.Point
 	for i, p := range best.corners {
-		quad[i] = raster.Point{X: (p.X + 0.5) * float64(f), Y: (p.Y + 0.5) * float64(f)}
+		quad[i] = raster.Point{X: edge(p.X, ww, w, f), Y: edge(p.Y, wh, h, f)}
 	}
 	return quad, nil
+}
+
+// edge maps a working-copy coordinate to the photo's; the working copy's
+// first and last pixels map to the photo's edges, so a card that fills the
+// frame keeps all of it.
+func edge(v float64, workSide, side, f int) float64 {
+	switch {
+	case v <= 0:
+		return 0
+	case v >= float64(workSide-1):
+		return float64(side)
+	}
+	return (v + 0.5) * float64(f)
+}
+
+// idShaped reports whether a rectangle has ID-1 proportions.
+func idShaped(r rect) bool { return math.Abs(r.long/r.short/ID1Aspect-1) <= AspectTolerance }
+
+// fillsFrame applies the full-frame tests to a candidate touching the
+// border of a w×h working copy.
+func fillsFrame(c candidate, w, h int) bool {
+	frame := float64(w * h)
+	if !idShaped(c.rect) || c.hullArea < fullFrameMin*frame {
+		return false
+	}
+	if c.rect.area < wholeFrame*frame {
+		return true
+	}
+	photo := float64(max(w, h)) / float64(min(w, h))
+	return math.Abs(photo/ID1Aspect-1) <= fullFrameAspect
 }
 
 // otsu returns the threshold that best separates the grey-level histogram
@@ -149,12 +208,14 @@ func pixelComponents(mask []bool, w, h int) []component {
 
 type candidate struct {
 	hullArea float64
+	rect     rect
 	corners  [4]raster.Point
 }
 
-// judge applies the shape tests and finds the corners.
+// judge applies the shape tests and finds the corners; whether a
+// component on the border may be the card is findQuad's call.
 func judge(c component, w, h int) (candidate, bool) {
-	if c.onBorder || float64(c.area) < minArea*float64(w*h) {
+	if float64(c.area) < minArea*float64(w*h) {
 		return candidate{}, false
 	}
 	pts := make([]raster.Point, 0, 2*len(c.rows))
@@ -186,7 +247,7 @@ func judge(c component, w, h int) (candidate, bool) {
 			}
 		}
 	}
-	return candidate{hullArea: hullArea, corners: corners}, true
+	return candidate{hullArea: hullArea, rect: rect, corners: corners}, true
 }
 
 // convexHull is Andrew's monotone chain, counter-clockwise in image
