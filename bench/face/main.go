@@ -29,11 +29,11 @@ import (
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/face/facerec"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/face/pose"
 	"github.com/idgate/idgate/verifier/face/tensor"
 	"github.com/idgate/idgate/verifier/face/tfjs"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 const (

@@ -9,14 +9,16 @@ import (
 	"os"
 	"time"
 
+	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/license/card"
-	"github.com/idgate/idgate/verifier/license/card/faceengine"
 )
 
 func init() {
 	register(command{
 		Name:    "license front",
-		Summary: "find the card in a photo of a license front (JPEG, PNG or WebP) and print its corners, aspect, sharpness, glare, portrait face box (when the face models are installed) and timings as JSON: [--headshot OUT.jpg] IMAGE",
+		Summary: "find the card in a photo of a license front (JPEG, PNG or WebP) and print its corners, aspect, sharpness, glare, portrait face box (when the face models are installed), the problems the end-user flow would answer and timings as JSON: [--headshot OUT.jpg] IMAGE",
 		Run:     runLicenseFront,
 	})
 }
@@ -31,7 +33,9 @@ type frontFace struct {
 }
 
 type frontReport struct {
-	File      string          `json:"file"`
+	File string `json:"file"`
+	// Problems are what the end-user flow would answer (empty: accepted).
+	Problems  []flow.Problem  `json:"problems"`
 	Width     int             `json:"width"`
 	Height    int             `json:"height"`
 	Corners   [4][2]int       `json:"corners"`
@@ -60,11 +64,13 @@ type frontTimingsMS struct {
 	Headshot   float64 `json:"headshot,omitempty"`
 }
 
-// runLicenseFront prints the front's measurements. A photo in which no
-// card is found fails; a card found but too small or too blurred is
-// printed with card_error, since its measurements explain why. Missing
-// face models leave out the face and say why in face_error.
-func runLicenseFront(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+// runLicenseFront prints the front's measurements and the problems the
+// end-user flow would answer, through the same engines (and the same
+// bounds: 10 MB, 40 MP). A photo in which no card is found fails; a card
+// found but too small or too blurred is printed with card_error, since its
+// measurements explain why. Missing face models leave out the face and say
+// why in face_error.
+func runLicenseFront(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("license front", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	headshot := fs.String("headshot", "", "write the license_photo crop (JPEG) to this file")
@@ -75,68 +81,59 @@ func runLicenseFront(_ context.Context, args []string, _ io.Reader, stdout, stde
 		return errors.New("usage: idgate license front [--headshot OUT.jpg] IMAGE")
 	}
 	rep := frontReport{File: fs.Arg(0)}
-	start := time.Now()
-	img, err := readImage(rep.File)
+	data, err := imgio.ReadFile(rep.File, imgio.Upload)
 	if err != nil {
 		return err
 	}
-	rep.TimingsMS.Decode = sinceMS(start)
-	rep.Width, rep.Height = img.Bounds().Dx(), img.Bounds().Dy()
-	start = time.Now()
-	c, err := card.AnalyzeFront(img)
-	rep.TimingsMS.Card = sinceMS(start)
-	if c.Aspect == 0 {
+	x, err := examineFront(ctx, data, &rep)
+	if err != nil {
 		return fmt.Errorf("%s: %w", rep.File, err)
 	}
-	for i, p := range c.Corners {
+	if x.Card.Aspect == 0 {
+		return fmt.Errorf("%s: no card: %v (problems %v)", rep.File, x.CardErr, x.Problems)
+	}
+	rep.Problems = x.Problems
+	if rep.Problems == nil {
+		rep.Problems = []flow.Problem{}
+	}
+	rep.Width, rep.Height = x.Width, x.Height
+	for i, p := range x.Card.Corners {
 		rep.Corners[i] = [2]int{p.X, p.Y}
 	}
+	c := x.Card
 	rep.Aspect, rep.AspectOK, rep.Coverage, rep.Sharpness, rep.Glare = c.Aspect, c.AspectOK, c.Coverage, c.Sharpness, c.Glare
-	if err != nil {
-		rep.CardError = err.Error()
+	if x.CardErr != nil {
+		rep.CardError = x.CardErr.Error()
 	}
-	if c.Image != nil {
-		if err := frontPortrait(&rep, c, *headshot); err != nil {
-			return err
+	t := x.Timings
+	rep.TimingsMS.Decode, rep.TimingsMS.Card = ms(t.Decode), ms(t.Card)
+	rep.TimingsMS.Portrait, rep.TimingsMS.Headshot = ms(t.Portrait), ms(t.Headshot)
+	if p := x.CardPortrait; p != nil {
+		b := p.Face.Box
+		rep.Face = &frontFace{Box: [4]int{b.Min.X, b.Min.Y, b.Dx(), b.Dy()}, SizePx: p.Face.Size, Score: p.Face.Score, Rotation: p.Rotation}
+	} else if rep.FaceError == "" && x.Card.Image != nil {
+		rep.FaceError = card.ErrNoPortrait.Error()
+	}
+	if *headshot != "" && x.Headshot != nil {
+		if err := os.WriteFile(*headshot, x.Headshot, 0o600); err != nil {
+			return fmt.Errorf("write headshot: %w", err)
 		}
+		rep.Headshot = &headshotReport{File: *headshot, Bytes: len(x.Headshot)}
 	}
 	return printJSON(stdout, rep)
 }
 
-// frontPortrait fills the face (and writes the headshot) when the models
-// load; only a failure past loading them is an error.
-func frontPortrait(rep *frontReport, c card.Card, headshotFile string) error {
+// examineFront runs the engines on the photo (one worker); without the
+// face models it judges the card alone and says why in face_error.
+func examineFront(ctx context.Context, data []byte, rep *frontReport) (engines.FrontExam, error) {
 	start := time.Now()
-	faces, err := faceengine.Load("")
+	eng, err := engines.Load(engines.Config{Workers: 1})
 	if err != nil {
 		rep.FaceError = err.Error()
-		return nil
+		return engines.ExamineCard(data)
 	}
 	rep.TimingsMS.LoadModels = sinceMS(start)
-	start = time.Now()
-	p, err := card.FindPortrait(c.Image, faces)
-	rep.TimingsMS.Portrait = sinceMS(start)
-	switch {
-	case errors.Is(err, card.ErrNoPortrait):
-		rep.FaceError = err.Error()
-		return nil
-	case err != nil:
-		return fmt.Errorf("%s: %w", rep.File, err)
-	}
-	b := p.Face.Box
-	rep.Face = &frontFace{Box: [4]int{b.Min.X, b.Min.Y, b.Dx(), b.Dy()}, SizePx: p.Face.Size, Score: p.Face.Score, Rotation: p.Rotation}
-	if headshotFile == "" {
-		return nil
-	}
-	start = time.Now()
-	jpg, err := card.Headshot(p)
-	if err != nil {
-		return fmt.Errorf("%s: %w", rep.File, err)
-	}
-	rep.TimingsMS.Headshot = sinceMS(start)
-	if err := os.WriteFile(headshotFile, jpg, 0o600); err != nil {
-		return fmt.Errorf("write headshot: %w", err)
-	}
-	rep.Headshot = &headshotReport{File: headshotFile, Bytes: len(jpg)}
-	return nil
+	return eng.ExamineFront(ctx, data)
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

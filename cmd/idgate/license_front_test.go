@@ -8,12 +8,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
@@ -76,6 +78,9 @@ func TestLicenseFrontCommand(t *testing.T) {
 	if rep.Face == nil {
 		t.Fatalf("no face: %s", rep.FaceError)
 	}
+	if rep.Problems == nil || len(rep.Problems) != 0 {
+		t.Errorf("problems %v on an accepted front", rep.Problems)
+	}
 	b := rep.Face.Box
 	centre := image.Pt(b[0]+b[2]/2, b[1]+b[3]/2)
 	if rep.Face.Rotation != 0 || !centre.In(cardtest.FaceArea) || rep.Face.Score < 0.5 {
@@ -103,7 +108,8 @@ func TestLicenseFrontCommandWithoutModelsAndErrors(t *testing.T) {
 		t.Errorf("without models: %+v", rep)
 	}
 	blurred, _ := frontPhoto(t, cardtest.Scene{RotationDeg: 4, Blur: 4, Seed: 3})
-	if rep := runLicenseFrontJSON(t, blurred); !strings.Contains(rep.CardError, "blurred") || rep.Sharpness >= card.MinSharpness {
+	if rep := runLicenseFrontJSON(t, blurred); !strings.Contains(rep.CardError, "blurred") || rep.Sharpness >= card.MinSharpness ||
+		!slices.Contains(rep.Problems, flow.ProblemTooBlurry) {
 		t.Errorf("blurred card: %+v", rep)
 	}
 	table, _ := frontPhoto(t, cardtest.Scene{NoCard: true, Seed: 4})

@@ -22,6 +22,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/license/card/faceengine"
 	"github.com/idgate/idgate/verifier/license/pdf417"
 )
 
@@ -89,8 +90,8 @@ var _ flow.Engines = (*Engines)(nil)
 
 // worker is one slot of the pool: its own analyzers.
 type worker struct {
-	face *face.Analyzer
-	live *liveness.Analyzer
+	finder *faceengine.Finder // on the worker's face analyzer
+	live   *liveness.Analyzer
 }
 
 // Load verifies and loads the face models once and prepares the workers.
@@ -148,7 +149,7 @@ func Load(cfg Config) (*Engines, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load engines: %w", err)
 		}
-		e.pool <- &worker{face: fa, live: live}
+		e.pool <- &worker{finder: faceengine.New(fa), live: live}
 	}
 	return e, nil
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
+	"time"
 
-	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/license/card"
-	"github.com/idgate/idgate/verifier/license/card/faceengine"
 )
 
 // MaxGlare is the largest share of the corrected card that may be washed
@@ -26,102 +24,118 @@ const MaxGlare = 0.05
 // sharpness, proportions, glare) and its portrait, which it crops (the
 // license_photo) and describes for the face match.
 func (e *Engines) Front(ctx context.Context, data []byte) (flow.FrontReport, error) {
-	var rep flow.FrontReport
-	err := e.run(ctx, func(w *worker) error {
-		var err error
-		rep, err = w.front(ctx, data)
-		return err
-	})
-	return rep, err
+	x, err := e.ExamineFront(ctx, data)
+	return x.FrontReport, err
 }
 
-func (w *worker) front(ctx context.Context, data []byte) (flow.FrontReport, error) {
-	var rep flow.FrontReport
+// FrontExam is Front's report with what it was decided from: the photo's
+// size, the card, the portrait and the time each step took. The flow needs
+// only the report; the CLI prints the rest.
+type FrontExam struct {
+	flow.FrontReport
+	// Width and Height of the photo, upright.
+	Width, Height int
+	// Card and CardErr are card.AnalyzeFront's results.
+	Card    card.Card
+	CardErr error
+	// CardPortrait is the portrait found on the card; nil when none was.
+	CardPortrait *card.Portrait
+	Timings      FrontTimings
+}
+
+// FrontTimings is the wall time of each step of a front examination.
+type FrontTimings struct {
+	Decode, Card, Portrait, Headshot time.Duration
+}
+
+// ExamineFront is Front with everything it measured.
+func (e *Engines) ExamineFront(ctx context.Context, data []byte) (FrontExam, error) {
+	var x FrontExam
+	err := e.run(ctx, func(w *worker) error {
+		var err error
+		x, err = ExamineCard(data)
+		if err != nil || x.Card.Image == nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("front: %w", err)
+		}
+		return w.portrait(&x)
+	})
+	return x, err
+}
+
+// ExamineCard is the first half of ExamineFront, which needs no face
+// models: it decodes the photo and judges the card alone.
+func ExamineCard(data []byte) (FrontExam, error) {
+	var x FrontExam
+	start := time.Now()
 	img, err := imgio.DecodeImage(data, imgio.Upload)
+	x.Timings.Decode = time.Since(start)
 	if p, ok := imageProblem(err); ok {
-		rep.Problems = []flow.Problem{p}
-		return rep, nil
+		x.Problems = []flow.Problem{p}
+		return x, nil
 	} else if err != nil {
-		return rep, fmt.Errorf("front: %w", err)
+		return x, fmt.Errorf("front: %w", err)
 	}
+	x.Width, x.Height = img.Bounds().Dx(), img.Bounds().Dy()
+	start = time.Now()
 	c, cardErr := card.AnalyzeFront(img)
-	rep.Aspect, rep.Sharpness, rep.Glare = c.Aspect, c.Sharpness, c.Glare
-	rep.CardFound = cardErr == nil && c.Image != nil
-	rep.ProportionsOK = c.AspectOK
+	x.Timings.Card = time.Since(start)
+	x.Card, x.CardErr = c, cardErr
+	x.Aspect, x.Sharpness, x.Glare = c.Aspect, c.Sharpness, c.Glare
+	x.CardFound = cardErr == nil && c.Image != nil
+	x.ProportionsOK = c.AspectOK
 	switch {
 	case cardErr == nil:
 	case errors.Is(cardErr, card.ErrCardTooSmall):
-		rep.Problems = append(rep.Problems, flow.ProblemCardTooSmall)
+		x.Problems = append(x.Problems, flow.ProblemCardTooSmall)
 	case errors.Is(cardErr, card.ErrTooBlurred):
-		rep.Problems = append(rep.Problems, flow.ProblemTooBlurry)
+		x.Problems = append(x.Problems, flow.ProblemTooBlurry)
 	case errors.Is(cardErr, card.ErrImageTooLarge):
-		rep.Problems = append(rep.Problems, flow.ProblemImageTooLarge)
+		x.Problems = append(x.Problems, flow.ProblemImageTooLarge)
 	default:
-		rep.Problems = append(rep.Problems, flow.ProblemCardNotFound)
+		x.Problems = append(x.Problems, flow.ProblemCardNotFound)
 	}
 	// Without a card there are no proportions to fault: card_not_found
 	// says it.
 	if c.Aspect > 0 && !c.AspectOK {
-		rep.Problems = append(rep.Problems, flow.ProblemAspect)
+		x.Problems = append(x.Problems, flow.ProblemAspect)
 	}
-	if c.Image == nil {
-		return rep, nil
+	if c.Image != nil && c.Glare > MaxGlare {
+		x.Problems = append(x.Problems, flow.ProblemGlare)
 	}
-	if c.Glare > MaxGlare {
-		rep.Problems = append(rep.Problems, flow.ProblemGlare)
-	}
-	if err := ctx.Err(); err != nil {
-		return rep, fmt.Errorf("front: %w", err)
-	}
-	if err := w.portrait(&rep, c.Image); err != nil {
-		return rep, fmt.Errorf("front: %w", err)
-	}
-	return rep, nil
+	return x, nil
 }
 
 // portrait finds the portrait on the corrected card in its four
 // orientations (card.FindPortrait), crops the headshot and keeps the
 // descriptor the face engine computed for it.
-func (w *worker) portrait(rep *flow.FrontReport, cardImg *image.RGBA) error {
-	f := &describingFinder{an: w.face, found: map[image.Image][]face.Face{}}
-	p, err := card.FindPortrait(cardImg, f)
+func (w *worker) portrait(x *FrontExam) error {
+	start := time.Now()
+	p, err := card.FindPortrait(x.Card.Image, w.finder)
+	x.Timings.Portrait = time.Since(start)
 	if errors.Is(err, card.ErrNoPortrait) {
-		rep.Problems = append(rep.Problems, flow.ProblemNoPortrait)
+		x.Problems = append(x.Problems, flow.ProblemNoPortrait)
 		return nil
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("front: %w", err)
 	}
-	rep.FacePresent = true
-	if rep.Headshot, err = card.Headshot(p); err != nil {
-		return err
+	x.CardPortrait, x.FacePresent = &p, true
+	// The descriptor the engine computed when it found the portrait:
+	// faces of at least face.DefaultOptions' MinFaceSize (40 px) are
+	// described, and a portrait is at least card.MinPortraitFace × 540 =
+	// 81 px across.
+	if fc, ok := w.finder.Face(p.Upright, p.Face); ok {
+		x.Portrait = fc.Descriptor[:]
 	}
-	// FindPortrait keeps the largest face of the chosen orientation: the
-	// engine's first face there. Faces of at least face.DefaultOptions'
-	// MinFaceSize (40 px) are described, and a portrait is at least
-	// card.MinPortraitFace × 540 = 81 px.
-	if faces := f.found[p.Upright]; len(faces) > 0 {
-		d := faces[0].Descriptor
-		rep.Portrait = d[:]
+	start = time.Now()
+	if x.Headshot, err = card.Headshot(p); err != nil {
+		return fmt.Errorf("front: %w", err)
 	}
+	x.Timings.Headshot = time.Since(start)
 	return nil
-}
-
-// describingFinder is card.FaceFinder on one worker's analyzer that also
-// keeps the engine's faces per searched image, so the portrait's
-// descriptor costs no second analysis.
-type describingFinder struct {
-	an    *face.Analyzer
-	found map[image.Image][]face.Face
-}
-
-func (f *describingFinder) FindFaces(img image.Image) ([]card.Face, error) {
-	found, err := f.an.Analyze(imgio.ToTensor(img))
-	if err != nil {
-		return nil, fmt.Errorf("find faces: %w", err)
-	}
-	f.found[img] = found
-	return faceengine.CardFaces(found, img.Bounds()), nil
 }
 
 // imageProblem maps imgio's coded errors to the problems a user fixes by

@@ -11,12 +11,12 @@ import (
 	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/facemesh"
 	"github.com/idgate/idgate/verifier/face/facerec"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/face/spoof"
 	"github.com/idgate/idgate/verifier/face/tensor"
 	"github.com/idgate/idgate/verifier/face/tfjs"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // Coded errors for images that cannot be matched; callers map them to the

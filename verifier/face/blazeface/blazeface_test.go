@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tensor"
 	"github.com/idgate/idgate/verifier/face/tfjs"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // TestParityWithHuman checks every face Human's detector found against

@@ -7,10 +7,10 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/blazeface"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tfjs"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // TestParityWithHuman compares our 468 points with Human's (mesh on, iris

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/internal/reftest"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tensor"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 func cosine(a []float32, b []float64) float64 {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/facerec"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // degrade makes a license-like copy: grey, downscaled to 100 px, a mild

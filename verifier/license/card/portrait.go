@@ -69,7 +69,7 @@ func FindPortrait(cardImg *image.RGBA, f FaceFinder) (Portrait, error) {
 	}
 	var best Portrait
 	weight := func(fc Face) float64 { return fc.Size * float64(fc.Score) }
-	for _, rot := range []int{0, 180, 90, 270} {
+	for _, rot := range Orientations {
 		img := rotate(cardImg, rot)
 		faces, err := f.FindFaces(img)
 		if err != nil {
@@ -90,6 +90,10 @@ func FindPortrait(cardImg *image.RGBA, f FaceFinder) (Portrait, error) {
 	}
 	return best, nil
 }
+
+// Orientations are the turns, in degrees clockwise, FindPortrait searches
+// the card in, in order.
+var Orientations = []int{0, 180, 90, 270}
 
 // rotate turns img clockwise by deg (a multiple of 90); 0 returns img.
 func rotate(img *image.RGBA, deg int) *image.RGBA {

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/face/tensor"
+	"github.com/idgate/idgate/verifier/imgio"
 )
 
 // Human is human.json: per image, Human's detector-only and mesh results.

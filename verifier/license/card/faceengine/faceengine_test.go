@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
@@ -24,11 +25,17 @@ var (
 	loadErr  error
 )
 
-// newFinder loads the engine once for the whole test binary.
+// newFinder loads the engine once for the whole test binary (whose tests
+// run one at a time, as a Finder requires).
 func newFinder(t testing.TB) *faceengine.Finder {
 	t.Helper()
 	set := modelstest.Set(t)
-	loadOnce.Do(func() { finder, loadErr = faceengine.Load(set.Dir) })
+	loadOnce.Do(func() {
+		var eng *face.Engine
+		if eng, loadErr = face.Load(set.Dir, face.DefaultOptions); loadErr == nil {
+			finder = faceengine.New(eng.NewAnalyzer())
+		}
+	})
 	if loadErr != nil {
 		t.Fatal(loadErr)
 	}
