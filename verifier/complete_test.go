@@ -15,20 +15,14 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/face/match"
-	"github.com/idgate/idgate/verifier/postgres"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
 
-// completionStore is what both backends are for these tests.
-type completionStore interface {
-	verifier.Store
-	WebhookQueue() webhook.Queue
-}
-
 // backend is one database under test and how to read all of it back.
 type backend struct {
-	store completionStore
+	store *sqlstore.DB
 	// dump returns every stored value (hygiene_test.go).
 	dump func(t *testing.T) []storedValue
 }
@@ -43,15 +37,7 @@ var completionBackends = []struct {
 	}},
 	{"postgres", func(t *testing.T) backend {
 		url := testkit.PostgresURL(t)
-		st, err := postgres.Open(context.Background(), url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		if err := st.Migrate(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		return backend{store: st, dump: func(t *testing.T) []storedValue { return dumpPostgres(t, url) }}
+		return backend{store: openStore(t, url), dump: func(t *testing.T) []storedValue { return dumpPostgres(t, url) }}
 	}},
 }
 
@@ -69,7 +55,7 @@ func onBackends(t *testing.T, fn func(t *testing.T, b backend)) {
 // webhook worker delivering to an HTTPS receiver answering with respond.
 type flow struct {
 	t        *testing.T
-	st       completionStore
+	st       *sqlstore.DB
 	clock    *testkit.Clock
 	svc      *verifier.Verifications
 	account  string
@@ -77,7 +63,7 @@ type flow struct {
 	worker   *webhook.Worker
 }
 
-func newFlow(t *testing.T, st completionStore, log *slog.Logger, respond func(n int) int) *flow {
+func newFlow(t *testing.T, st *sqlstore.DB, log *slog.Logger, respond func(n int) int) *flow {
 	t.Helper()
 	clock := testkit.NewClock()
 	key := make([]byte, seal.KeySize)
@@ -93,7 +79,7 @@ func newFlow(t *testing.T, st completionStore, log *slog.Logger, respond func(n 
 		t: t, st: st, clock: clock, receiver: r,
 		svc:     &verifier.Verifications{Store: st, Now: clock.Now, Plan: verifier.UnlimitedPlan},
 		account: newAccount(t, st),
-		worker:  webhook.NewWorker(st.WebhookQueue(), sender, webhook.WorkerOptions{Now: clock.Now, Log: log}),
+		worker:  webhook.NewWorker(st, sender, webhook.WorkerOptions{Now: clock.Now, Log: log}),
 	}
 }
 

@@ -3,27 +3,11 @@ package verifier_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/sqlite"
 )
-
-// newStore is the real embedded store in a temp dir.
-func sqliteStore(t *testing.T) verifier.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func storeAccount(t *testing.T, s verifier.Store, email, pw string) verifier.Account {
 	t.Helper()

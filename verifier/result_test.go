@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -33,7 +32,6 @@ import (
 	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/license"
-	"github.com/idgate/idgate/verifier/sqlite"
 )
 
 // resultNow is the completion time of most result tests: 05:00 UTC, when it
@@ -457,21 +455,6 @@ func rsaPrivatePEM(t testing.TB, k *rsa.PrivateKey) []byte {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
-}
-
-// openSQLiteStore is a migrated SQLite store in a temp dir and that dir.
-func openSQLiteStore(t testing.TB) (*sqlite.Store, string) {
-	t.Helper()
-	dir := t.TempDir()
-	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return st, dir
 }
 
 // protectedPlain is what decrypting must give back: the plaintext's

@@ -7,28 +7,45 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
-// sqliteAccount is a migrated SQLite store in a temp dir, closed when the
-// test ends, holding one account created at the manual clock's time.
-func sqliteAccount(t *testing.T, email string) (*sqlite.Store, verifier.Account, *testkit.Clock) {
+// openStore is the migrated store dsn names, closed when the test ends.
+func openStore(t testing.TB, dsn string) *sqlstore.DB {
 	t.Helper()
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
+	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// openSQLiteStore is a migrated SQLite store in a temp dir and that dir.
+func openSQLiteStore(t testing.TB) (*sqlstore.DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	return openStore(t, "sqlite:"+filepath.Join(dir, "idgate.db")), dir
+}
+
+// sqliteStore is openSQLiteStore without the dir.
+func sqliteStore(t *testing.T) verifier.Store {
+	t.Helper()
+	st, _ := openSQLiteStore(t)
+	return st
+}
+
+// sqliteAccount is a migrated SQLite store in a temp dir, closed when the
+// test ends, holding one account created at the manual clock's time.
+func sqliteAccount(t *testing.T, email string) (*sqlstore.DB, verifier.Account, *testkit.Clock) {
+	t.Helper()
+	store, _ := openSQLiteStore(t)
 	clock := testkit.NewClock()
 	a, err := verifier.NewAccount(email, "correct horse battery", clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.CreateAccount(ctx, a); err != nil {
+	if err := store.CreateAccount(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
 	return store, a, clock

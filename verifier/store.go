@@ -17,9 +17,9 @@ var (
 )
 
 // Store is the verifier's one persistence port: accounts, integration keys,
-// verifications, templates and passphrase keys. Each backend checks at
-// compile time that it implements all of it, and passes the conformance
-// suite in verifier/storetest.
+// verifications, templates and passphrase keys. Its one implementation,
+// verifier/sqlstore (PostgreSQL or SQLite), is checked against it at compile
+// time and passes the conformance suite in verifier/storetest on both.
 //
 // Contract:
 //   - Times are stored and returned in UTC, truncated to microseconds.
@@ -34,8 +34,7 @@ var (
 //     owner: those fields are restored before writing.
 //   - fn runs inside the transaction and must not call the Store (the SQLite
 //     backend has a single writer connection, which fn's caller holds).
-//   - Backends: verifier/sqlite and verifier/postgres; verifier/storage.Open
-//     picks one from a DSN and migrates it.
+//   - sqlstore.Open picks the database from a DSN and migrates it.
 type Store interface {
 	// CreateAccount inserts a; ErrConflict if its e-mail is taken.
 	CreateAccount(ctx context.Context, a Account) error

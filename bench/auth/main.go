@@ -28,7 +28,7 @@ import (
 	"github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
-	"github.com/idgate/idgate/verifier/storage"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 const (
@@ -64,7 +64,7 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store, err := storage.Open(ctx, "sqlite:"+filepath.Join(dir, "idgate.db"))
+	store, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(dir, "idgate.db"))
 	if err != nil {
 		return err
 	}

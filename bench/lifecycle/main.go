@@ -54,7 +54,7 @@ import (
 	"github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
-	vpostgres "github.com/idgate/idgate/verifier/postgres"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 const (
@@ -141,14 +141,11 @@ func run(ctx context.Context, poolSize int) error {
 		return nil
 	}
 	defer drop()
-	store, err := vpostgres.Open(ctx, dsn)
+	store, err := sqlstore.Open(ctx, dsn) // migrates
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := store.Migrate(ctx); err != nil {
-		return err
-	}
 	key, err := verifier.GenerateSigningKey()
 	if err != nil {
 		return err
@@ -284,7 +281,7 @@ func printLittle(r result) {
 
 // serve starts the API over store with plan on a loopback port and
 // returns its base URL and its stop function.
-func serve(store *vpostgres.Store, auth *verifier.Authenticator, plan verifier.Plan) (string, func(), error) {
+func serve(store *sqlstore.DB, auth *verifier.Authenticator, plan verifier.Plan) (string, func(), error) {
 	srv, err := vhttp.New(vhttp.Deps{
 		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -303,7 +300,7 @@ func serve(store *vpostgres.Store, auth *verifier.Authenticator, plan verifier.P
 }
 
 // benchAccount stores an account and returns it with a bearer header.
-func benchAccount(ctx context.Context, store *vpostgres.Store, auth *verifier.Authenticator, email string) (verifier.Account, string, error) {
+func benchAccount(ctx context.Context, store *sqlstore.DB, auth *verifier.Authenticator, email string) (verifier.Account, string, error) {
 	acct, err := verifier.NewAccount(email, "benchmark password", time.Now())
 	if err != nil {
 		return verifier.Account{}, "", err

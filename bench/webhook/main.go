@@ -42,9 +42,7 @@ import (
 
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
-	vpostgres "github.com/idgate/idgate/verifier/postgres"
-	vsqlite "github.com/idgate/idgate/verifier/sqlite"
-	"github.com/idgate/idgate/verifier/storage"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
@@ -69,7 +67,7 @@ func main() {
 // deliver to the receiver.
 type backend struct {
 	name    string
-	s       storage.Store
+	s       *sqlstore.DB
 	account verifier.Account
 	rcv     *receiver
 }
@@ -83,7 +81,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	lite, err := vsqlite.Open(ctx, filepath.Join(dir, "idgate.db"))
+	lite, err := sqlstore.Open(ctx, filepath.Join(dir, "idgate.db")) // migrates
 	if err != nil {
 		return err
 	}
@@ -104,10 +102,7 @@ func run(ctx context.Context) error {
 	return nil
 }
 
-func measure(ctx context.Context, name string, s storage.Store, rcv *receiver) error {
-	if err := s.Migrate(ctx); err != nil {
-		return err
-	}
+func measure(ctx context.Context, name string, s *sqlstore.DB, rcv *receiver) error {
 	b := backend{name: name, s: s, rcv: rcv}
 	var err error
 	if b.account, err = verifier.NewAccount(name+"@bench.example", "bench password 1234", time.Now()); err != nil {
@@ -127,7 +122,7 @@ func measure(ctx context.Context, name string, s storage.Store, rcv *receiver) e
 		return err
 	}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: rcv.pool, Secrets: secrets})
-	w := webhook.NewWorker(s.WebhookQueue(), sender, webhook.WorkerOptions{Concurrency: concurrency, Poll: poll,
+	w := webhook.NewWorker(s, sender, webhook.WorkerOptions{Concurrency: concurrency, Poll: poll,
 		Log: slog.New(slog.DiscardHandler)})
 
 	// Throughput: 8 writers complete a backlog while one worker drains it.
@@ -236,11 +231,10 @@ func (b backend) complete(ctx context.Context, id string) error {
 // delivered and returns when the last attempt was recorded as such (its
 // start plus duration), read from the delivery log.
 func (b backend) lastRecorded(ctx context.Context, ids []string) (time.Time, error) {
-	q := b.s.WebhookQueue()
 	var last time.Time
 	for _, id := range ids {
 		for {
-			h, err := q.History(ctx, id)
+			h, err := b.s.History(ctx, id)
 			if err != nil {
 				return time.Time{}, err
 			}
@@ -373,7 +367,7 @@ func (r *receiver) waitFor(ctx context.Context, n int) error {
 
 // openPostgres makes a schema of its own on the test server, dropped at the
 // end, and opens the verifier store on it.
-func openPostgres(ctx context.Context) (storage.Store, func(), error) {
+func openPostgres(ctx context.Context) (*sqlstore.DB, func(), error) {
 	base := os.Getenv("IDGATE_TEST_DATABASE_URL")
 	if base == "" {
 		base = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
@@ -404,7 +398,7 @@ func openPostgres(ctx context.Context) (storage.Store, func(), error) {
 	qs.Set("search_path", schema)
 	qs.Set("pool_max_conns", "40")
 	u.RawQuery = qs.Encode()
-	s, err := vpostgres.Open(ctx, u.String())
+	s, err := sqlstore.Open(ctx, u.String()) // migrates
 	if err != nil {
 		drop()
 		return nil, nil, err

@@ -14,7 +14,7 @@ import (
 	"github.com/idgate/idgate/internal/config"
 	"github.com/idgate/idgate/internal/password"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/storage"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 func init() {
@@ -56,7 +56,7 @@ func runAccountCreate(ctx context.Context, args []string, stdin io.Reader, stdou
 	if err != nil {
 		return err
 	}
-	store, err := storage.Open(ctx, cfg.DatabaseURL)
+	store, err := sqlstore.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/idgate/idgate/internal/config"
-	"github.com/idgate/idgate/verifier/storage"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 func init() {
@@ -26,7 +26,7 @@ func runMigrate(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wr
 	if err != nil {
 		return err
 	}
-	store, err := storage.Open(ctx, cfg.DatabaseURL) // migrates
+	store, err := sqlstore.Open(ctx, cfg.DatabaseURL) // migrates
 	if err != nil {
 		return err
 	}

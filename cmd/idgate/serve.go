@@ -22,7 +22,7 @@ import (
 	rlredis "github.com/idgate/idgate/internal/ratelimit/redis"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
-	"github.com/idgate/idgate/verifier/storage"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 func init() {
@@ -55,7 +55,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 
-	store, err := storage.Open(ctx, cfg.DatabaseURL) // applies migrations
+	store, err := sqlstore.Open(ctx, cfg.DatabaseURL) // applies migrations
 	if err != nil {
 		return err
 	}

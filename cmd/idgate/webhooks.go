@@ -11,7 +11,7 @@ import (
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
-	"github.com/idgate/idgate/verifier/storage"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
@@ -21,7 +21,7 @@ import (
 // that enqueues, and the webhook endpoints on srv. The worker runs until ctx
 // ends; the returned stop then waits until the attempts in flight are
 // recorded (each within webhook.Timeout), so a shutdown loses nothing.
-func startWebhooks(ctx context.Context, cfg config.Config, store storage.Store, srv *vhttp.Server, log *slog.Logger) (func(), error) {
+func startWebhooks(ctx context.Context, cfg config.Config, store *sqlstore.DB, srv *vhttp.Server, log *slog.Logger) (func(), error) {
 	sealer, err := serverSealer(cfg)
 	if err != nil {
 		return nil, err
@@ -31,10 +31,9 @@ func startWebhooks(ctx context.Context, cfg config.Config, store storage.Store, 
 	}
 	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
-	queue := store.WebhookQueue()
-	worker := webhook.NewWorker(queue, sender, webhook.WorkerOptions{Log: log})
+	worker := webhook.NewWorker(store, sender, webhook.WorkerOptions{Log: log})
 	store.OnWebhookEnqueued(worker.Wake)
-	srv.MountWebhooks(vhttp.WebhookDeps{Verifications: store, Queue: queue, Secrets: secrets, Wake: worker.Wake, Now: time.Now})
+	srv.MountWebhooks(vhttp.WebhookDeps{Verifications: store, Queue: store, Secrets: secrets, Wake: worker.Wake, Now: time.Now})
 
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

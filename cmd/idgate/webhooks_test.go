@@ -23,7 +23,7 @@ import (
 
 	"github.com/idgate/idgate/client"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -161,7 +161,7 @@ func TestServeDeliversWebhooks(t *testing.T) {
 func completeElsewhere(t *testing.T, path, email, url string) verifier.Verification {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, path)
+	st, err := sqlstore.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // TestCreateVerification: both paths and both auth methods give the same
 // answer; the url carries a 256-bit token distinct from the id whose hash
 // alone is stored; defaults apply.
 func TestCreateVerification(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t), func(d *Deps) { d.Config.Dev = true })
 		a, bearer := h.owner()
 		r := h.do("POST", "/integration-key", `{"allowed_domains":["shop.example.com"]}`, "Authorization", bearer)
@@ -91,7 +92,7 @@ func keysOf(t *testing.T, v verificationResponse) string {
 
 // TestCreateValidation: one details entry per problem, for every rule.
 func TestCreateValidation(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		_, bearer := h.owner()
 		weak, strong := rsaPEM(t, 1024), rsaPEM(t, 2048)
@@ -189,7 +190,7 @@ func mustAccountID(t *testing.T, h *harness, bearer string) string {
 // TestCreateDerivesTypeOverHTTP spot-checks the derivation through the API
 // (the full table is verifier.TestDeriveType).
 func TestCreateDerivesTypeOverHTTP(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		_, bearer := h.owner()
 		for body, want := range map[string]verifier.Type{

@@ -23,8 +23,7 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/openapi"
-	"github.com/idgate/idgate/verifier/postgres"
-	"github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // validator checks every response to a documented path against the OpenAPI
@@ -93,47 +92,31 @@ func newHarness(t *testing.T, edit ...func(*Deps)) *harness {
 	return newHarnessOn(t, openSQLite(t), edit...)
 }
 
-// migrator is what both stores are besides verifier.Store.
-type migratingStore interface {
-	verifier.Store
-	Migrate(ctx context.Context) error
+func openSQLite(t *testing.T) *sqlstore.DB {
+	return openStore(t, "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
 }
 
-func openSQLite(t *testing.T) verifier.Store {
+func openPostgres(t *testing.T) *sqlstore.DB { return openStore(t, testkit.PostgresURL(t)) }
+
+// openStore is the migrated store dsn names, closed when the test ends.
+func openStore(t *testing.T, dsn string) *sqlstore.DB {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "idgate.db"))
+	store, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return migrated(t, store)
-}
-
-func openPostgres(t *testing.T) verifier.Store {
-	t.Helper()
-	store, err := postgres.Open(context.Background(), testkit.PostgresURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return migrated(t, store)
-}
-
-func migrated(t *testing.T, store migratingStore) verifier.Store {
-	t.Helper()
 	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	return store
 }
 
 // backends are the two stores every lifecycle test runs on.
 var backends = []struct {
 	name string
-	open func(t *testing.T) verifier.Store
+	open func(t *testing.T) *sqlstore.DB
 }{{"sqlite", openSQLite}, {"postgres", openPostgres}}
 
 // onBothBackends runs fn as a parallel subtest per backend.
-func onBothBackends(t *testing.T, fn func(t *testing.T, open func(t *testing.T) verifier.Store)) {
+func onBothBackends(t *testing.T, fn func(t *testing.T, open func(t *testing.T) *sqlstore.DB)) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()

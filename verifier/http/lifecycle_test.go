@@ -11,6 +11,7 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // finish moves a started verification to status through the domain's one
@@ -30,7 +31,7 @@ func finish(t *testing.T, h *harness, accountID, id string, to verifier.Status, 
 // TestGetShapePerStatus walks one verification per status and checks what
 // GET /verification shows for each, and that another account sees 404.
 func TestGetShapePerStatus(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		a, bearer := h.owner()
 		b, other := h.owner()
@@ -94,7 +95,7 @@ func TestGetShapePerStatus(t *testing.T) {
 // TestCancelAndDelete: cancel only from pending or started (409 after),
 // delete hides the verification and releases an unfinished one's slot.
 func TestCancelAndDelete(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t), func(d *Deps) {
 			d.Config.Plan = verifier.Plan{verifier.TypeCore: 1, verifier.TypeBasic: 0, verifier.TypeFull: 0}
 		})
@@ -152,7 +153,7 @@ func expectLinkPage(t *testing.T, h *harness, tok string, status int, title stri
 // TestLinkOpen: first open starts and records started_at; later opens
 // change nothing; expired, canceled, finished and unknown links get pages.
 func TestLinkOpen(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		a, bearer := h.owner()
 		v := h.create(bearer, `{"message":"Verify <b>now</b>","lifetime_days":2}`)
@@ -195,7 +196,7 @@ func TestLinkOpen(t *testing.T) {
 // TestSweeperIsIdempotentAndShared: due links expire exactly once however
 // many sweepers run at once, and their slots are released.
 func TestSweeperIsIdempotentAndShared(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t), func(d *Deps) {
 			d.Config.Plan = verifier.Plan{verifier.TypeCore: 30, verifier.TypeBasic: 0, verifier.TypeFull: 0}
 		})

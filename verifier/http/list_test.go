@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // TestListVerifications: filters (status, created range, external_id),
 // cursor pages newest first, tenant isolation, bad parameters.
 func TestListVerifications(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		_, bearer := h.owner()
 		_, other := h.owner()

@@ -10,6 +10,7 @@ import (
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/e2ee"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // passphraseKeyBody is a valid upload: a real P-256 point and default
@@ -32,7 +33,7 @@ func passphraseKeyBody(t *testing.T, name string) (string, []byte) {
 // TestPassphraseKeys: upload, list, read, delete; validation; tenant
 // isolation; use as the key of passphrase-mode verifications.
 func TestPassphraseKeys(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		a, bearer := h.owner()
 		_, other := h.owner()

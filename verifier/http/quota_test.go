@@ -7,12 +7,13 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // TestQuota: each type has its own allowance; running out is 402 with the
 // type; GET /quota shows limits and use; unlimited shows null.
 func TestQuota(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		plan := verifier.Plan{verifier.TypeCore: -1, verifier.TypeBasic: 1, verifier.TypeFull: 2}
 		h := newHarnessOn(t, open(t), func(d *Deps) { d.Config.Plan = plan })
 		_, bearer := h.owner()
@@ -52,7 +53,7 @@ func TestQuota(t *testing.T) {
 // last K slots give exactly K successes, on both backends.
 func TestQuotaUnderConcurrency(t *testing.T) {
 	const n, k = 24, 5
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t), func(d *Deps) {
 			d.Config.Plan = verifier.Plan{verifier.TypeCore: 0, verifier.TypeBasic: 0, verifier.TypeFull: 10}
 		})

@@ -6,12 +6,13 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // The reviewer's decision completes a verification in manual_review and
 // sets the face verdict; nothing else takes a decision.
 func TestReviewDecision(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		a, bearer := h.owner()
 		_, otherBearer := h.owner()

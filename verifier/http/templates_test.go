@@ -8,13 +8,14 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // TestTemplates: CRUD, inheritance at creation (explicit fields override,
 // external_id never inherited), later edits never reach existing
 // verifications, rules stored and returned but not enforced.
 func TestTemplates(t *testing.T) {
-	onBothBackends(t, func(t *testing.T, open func(*testing.T) verifier.Store) {
+	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
 		a, bearer := h.owner()
 		_, other := h.owner()

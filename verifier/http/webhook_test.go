@@ -19,7 +19,7 @@ import (
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/storetest"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -34,13 +34,10 @@ type webhookHarness struct {
 	wakes  atomic.Int64
 }
 
-func newWebhookHarness(t *testing.T, open func(t *testing.T) verifier.Store) *webhookHarness {
+func newWebhookHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *webhookHarness {
 	t.Helper()
-	h := &webhookHarness{harness: newHarnessOn(t, open(t))}
-	st, ok := h.store.(storetest.WebhookStore)
-	if !ok {
-		t.Fatalf("%T has no webhook outbox", h.store)
-	}
+	st := open(t)
+	h := &webhookHarness{harness: newHarnessOn(t, st)}
 	h.rcv = webhooktest.NewReceiver(t, func(int) int {
 		if h.up.Load() {
 			return nethttp.StatusOK
@@ -55,8 +52,8 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) verifier.Store) *we
 	}
 	secrets := verifier.WebhookSecrets{Store: h.store, Sealer: sealer, Now: h.clock.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
-	h.worker = webhook.NewWorker(st.WebhookQueue(), sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
-	h.srv.MountWebhooks(WebhookDeps{Verifications: st, Queue: st.WebhookQueue(), Secrets: secrets,
+	h.worker = webhook.NewWorker(st, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+	h.srv.MountWebhooks(WebhookDeps{Verifications: st, Queue: st, Secrets: secrets,
 		Wake: func() { h.wakes.Add(1) }, Now: h.clock.Now})
 	return h
 }
@@ -111,7 +108,7 @@ func TestWebhookRetryAndDeliveryLog(t *testing.T) {
 	onBothBackends(t, testWebhookRetryAndDeliveryLog)
 }
 
-func testWebhookRetryAndDeliveryLog(t *testing.T, open func(t *testing.T) verifier.Store) {
+func testWebhookRetryAndDeliveryLog(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	h := newWebhookHarness(t, open)
 	h.account("hooks@example.com", "correct horse battery")
 	bearer := h.signIn("hooks@example.com", "correct horse battery")
@@ -204,7 +201,7 @@ func TestWebhookEndpointsRefuse(t *testing.T) {
 	onBothBackends(t, testWebhookEndpointsRefuse)
 }
 
-func testWebhookEndpointsRefuse(t *testing.T, open func(t *testing.T) verifier.Store) {
+func testWebhookEndpointsRefuse(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	h := newWebhookHarness(t, open)
 	h.account("owner@example.com", "correct horse battery")
 	h.account("other@example.com", "correct horse battery")

@@ -22,11 +22,11 @@ import (
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
 
-// WebhookStore is what a backend offers the webhook worker: the store, its
+// WebhookStore is what the store offers the webhook worker: the store, its
 // outbox, and the hook UpdateVerification calls after committing an enqueue.
 type WebhookStore interface {
 	verifier.Store
-	WebhookQueue() webhook.Queue
+	webhook.Queue
 	OnWebhookEnqueued(fn func())
 }
 
@@ -104,7 +104,7 @@ func (e *hookEnv) secrets(s verifier.Store) verifier.WebhookSecrets {
 func (e *hookEnv) worker(s WebhookStore, allowLoopback bool) *webhook.Worker {
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: allowLoopback, RootCAs: e.r.Pool,
 		Secrets: e.secrets(s), Now: e.clock.Now})
-	return webhook.NewWorker(s.WebhookQueue(), sender, webhook.WorkerOptions{Now: e.clock.Now,
+	return webhook.NewWorker(s, sender, webhook.WorkerOptions{Now: e.clock.Now,
 		Log: slog.New(slog.NewTextHandler(e.log, nil))})
 }
 
@@ -207,7 +207,7 @@ func (e *hookEnv) checkRequests(v verifier.Verification, n int) {
 
 func (e *hookEnv) history(id string) []webhook.DeliveryLog {
 	e.t.Helper()
-	h, err := e.s.WebhookQueue().History(context.Background(), id)
+	h, err := e.s.History(context.Background(), id)
 	if err != nil {
 		e.t.Fatalf("History: %v", err)
 	}

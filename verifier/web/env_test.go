@@ -18,7 +18,7 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
-	"github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // clock is real time plus an offset the test moves: the liveness judge
@@ -55,14 +55,11 @@ type env struct {
 func start(t *testing.T) *env {
 	t.Helper()
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
+	store, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "idgate.db")) // migrates
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	c := &clock{}
 	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
 		Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}, c.Now)

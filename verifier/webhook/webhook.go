@@ -3,7 +3,7 @@
 // +5 s, +15 s) from a durable outbox that survives restarts.
 //
 // The outbox is a table of deliveries written in the same transaction as the
-// verification's state change (adapters: webhook/postgres, webhook/sqlite).
+// verification's state change (verifier/sqlstore, on PostgreSQL or SQLite).
 // A Worker claims due deliveries with a lease, performs one attempt each
 // through a Sender and records the outcome, the attempt log row and the next
 // attempt time in one transaction. Every query takes the time from the
@@ -127,7 +127,7 @@ var ErrNotFailed = errors.New("no failed delivery to retry")
 
 // Queue is the durable outbox as the worker sees it. Enqueueing is not part
 // of it: each adapter enqueues inside the caller's own transaction type.
-// Every backend passes webhooktest.Run.
+// verifier/sqlstore implements it and passes storetest.RunQueue.
 type Queue interface {
 	// Claim leases up to limit pending deliveries due at now, oldest first,
 	// until now+lease, skipping those another claim still holds. Attempt is

@@ -2,7 +2,6 @@ package webhook_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,52 +11,56 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	_ "modernc.org/sqlite"
-
-	vsqlite "github.com/idgate/idgate/verifier/sqlite"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
-	"github.com/idgate/idgate/verifier/webhook/sqlite"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
 
-// runWorker starts w.Run on a fresh SQLite outbox and returns a function
-// that enqueues k deliveries in one transaction, and a stop function.
+// runWorker starts w.Run on a fresh SQLite store's outbox and returns a
+// function that completes k new verifications, each enqueueing its
+// delivery, and a stop function.
 func runWorker(t *testing.T, r *webhooktest.Receiver, o webhook.WorkerOptions) (*webhook.Worker, func(k int), func() error) {
-	path := filepath.Join(t.TempDir(), "w.db")
-	st, err := vsqlite.Open(context.Background(), path)
+	ctx := context.Background()
+	st, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "w.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.Migrate(context.Background()) // the outbox tables are in the store's migrations
-	st.Close()
+	t.Cleanup(func() { st.Close() })
+	a, err := verifier.NewAccount("worker@example.com", "correct horse battery", t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_busy_timeout=10000&_journal_mode=WAL")
-	if err != nil {
+	if err := st.CreateAccount(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	db.SetMaxOpenConns(1)
-	t.Cleanup(func() { db.Close() })
 	o.Log = slog.New(slog.DiscardHandler)
-	w := webhook.NewWorker(sqlite.New(db), loopbackSender(r), o)
-	ctx, cancel := context.WithCancel(context.Background())
+	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: r.Pool,
+		Secrets: webhooktest.Secrets{a.ID: {secret}}, Now: func() time.Time { return t0 }})
+	w := webhook.NewWorker(st, sender, o)
+	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx) }()
+	go func() { done <- w.Run(wctx) }()
 	enqueue := func(k int) {
-		tx, err := db.Begin()
-		if err != nil {
-			t.Fatal(err)
-		}
 		for i := range k {
-			d := webhook.Delivery{ID: uuid.NewString(), AccountID: "acct", VerificationID: uuid.NewString(),
-				URL: r.URL, Payload: fmt.Appendf(nil, `{"n":%d}`, i)}
-			if err := sqlite.Enqueue(context.Background(), tx, d, time.Now()); err != nil {
+			now := time.Now()
+			v := verifier.Verification{ID: uuid.NewString(), AccountID: a.ID, TokenHash: []byte(uuid.NewString()),
+				Status: verifier.StatusPending, Type: verifier.TypeCore, WebhookURL: r.URL, LifetimeDays: 1,
+				ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+			if err := st.CreateVerification(ctx, v, verifier.Allowance{Limit: -1}); err != nil {
 				t.Fatal(err)
 			}
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
+			for _, to := range []verifier.Status{verifier.StatusStarted, verifier.StatusCompleted} {
+				if _, err := st.UpdateVerification(ctx, a.ID, v.ID, func(x *verifier.Verification) error {
+					x.Status, x.UpdatedAt = to, now
+					if to == verifier.StatusCompleted {
+						x.CompletedAt, x.Result = now, fmt.Appendf(nil, `{"n":%d}`, i)
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 	stop := func() error {

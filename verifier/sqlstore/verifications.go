@@ -1,0 +1,313 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/webhook"
+)
+
+const verificationCols = `id, account_id, token_hash, status, type, options, external_id, webhook_url, webhook_headers,
+	message, lifetime_days, expires_at, started_at, completed_at, result, pii_purged_at, template_id, created_at, updated_at`
+
+// verificationReadCols is what scanVerification reads: the stored columns
+// and verifier.Verification.WebhookStatus, the state of the latest delivery
+// (” when none), derived on read rather than copied into verifications so
+// it can never disagree with the outbox (one index probe per row).
+const verificationReadCols = verificationCols + `, coalesce((SELECT d.state FROM webhook_deliveries d
+	WHERE d.verification_id = verifications.id::text ORDER BY d.created_at DESC, d.seq DESC LIMIT 1), '')`
+
+// slotHolding is verifier.Status.HoldsSlot in SQL; it must match the
+// partial index verifications_quota for the count to use it.
+const slotHolding = `status IN ('pending', 'started', 'completed', 'manual_review')`
+
+// insertValues are the row's values, the first insertValueCount arguments
+// of CreateVerification's statements. PostgreSQL needs the casts where
+// values are selected rather than inserted directly.
+const (
+	insertValues = `$1::uuid, $2::uuid, $3::bytea, $4::text, $5::text, $6::json, $7::text, $8::text, $9::jsonb, $10::text,
+		$11::integer, $12::timestamptz, $13::timestamptz, $14::timestamptz, $15::json, $16::timestamptz, $17::uuid,
+		$18::timestamptz, $19::timestamptz`
+	insertValueCount = 19
+)
+
+var (
+	// insertPlainSQL is the insert with nothing to check (unlimited, no
+	// template). PostgreSQL re-plans insertVerificationSQL on every
+	// execution (its custom plans, which fold the conditions away, always
+	// look cheaper than the generic one), which cost the lifecycle
+	// benchmark's creates about as much database CPU as the insert itself;
+	// this statement is planned once per connection.
+	insertPlainSQL = q(`INSERT INTO verifications (` + verificationCols + `) VALUES (` + insertValues + `)`)
+	// insertVerificationSQL inserts only if the template (if any) is the
+	// account's and, for a limit of 0 or more, a slot is free.
+	insertVerificationSQL = q(`INSERT INTO verifications (` + verificationCols + `)
+	SELECT ` + insertValues + `
+	WHERE ($17::uuid IS NULL OR EXISTS (SELECT 1 FROM templates WHERE id = $17::uuid AND account_id = $2::uuid))
+	AND ($20::bigint < 0 OR (SELECT count(*) FROM verifications
+		WHERE account_id = $2::uuid AND type = $5::text AND created_at >= $21::timestamptz AND ` + slotHolding + `) < $20::bigint)`)
+	// lockAccountForCreateSQL serialises limited creates per account (FOR NO
+	// KEY UPDATE leaves other writers' foreign-key checks alone); the insert
+	// that follows is a new statement with a new snapshot, so its slot count
+	// sees every earlier create.
+	lockAccountForCreateSQL = q(`SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE`)
+	templateOfAccountSQL    = q(`SELECT 1 FROM templates WHERE id = $1 AND account_id = $2`)
+
+	getVerificationSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications
+		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`)
+	getVerificationByTokenSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications
+		WHERE token_hash = $1 AND deleted_at IS NULL`)
+	listVerificationsSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications WHERE `)
+	lockVerificationSQL  = q(`SELECT ` + verificationReadCols + ` FROM verifications
+		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR UPDATE`)
+	updateVerificationSQL = q(`UPDATE verifications SET status = $3, options = $4,
+		external_id = $5, webhook_url = $6, webhook_headers = $7, message = $8, lifetime_days = $9, expires_at = $10,
+		started_at = $11, completed_at = $12, result = $13, pii_purged_at = $14, updated_at = $15
+		WHERE id = $1 AND account_id = $2 RETURNING ` + verificationReadCols)
+	// deleteVerificationSQL cancels an unfinished verification (releasing
+	// its slot) and drops what it holds of the account holder's and end
+	// user's data.
+	deleteVerificationSQL = q(`UPDATE verifications SET
+		status = CASE WHEN status IN ('pending', 'started') THEN 'canceled' ELSE status END,
+		result = NULL, message = '', webhook_url = '', webhook_headers = '{}', deleted_at = $3, updated_at = $3
+		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`)
+	// expireDueSQL locks due rows with SKIP LOCKED (PostgreSQL), so
+	// sweepers on several instances split the work instead of waiting on
+	// each other, and a row an updater holds is left for the next sweep.
+	expireDueSQL = q(`UPDATE verifications SET status = 'expired', updated_at = $1
+		WHERE id IN (SELECT id FROM verifications WHERE status IN ('pending', 'started') AND expires_at <= $1
+			ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+		AND status IN ('pending', 'started')
+		RETURNING id::text`)
+	quotaUsageSQL = q(`SELECT type, count(*) FROM verifications
+		WHERE account_id = $1 AND created_at >= $2 AND ` + slotHolding + ` GROUP BY type`)
+)
+
+// CreateVerification: an unlimited allowance without a template is one plain
+// insert, the cost of a raw insert; otherwise one conditional insert, after
+// locking the account row when the allowance is limited.
+func (db *DB) CreateVerification(ctx context.Context, v verifier.Verification, a verifier.Allowance) error {
+	if v.Status != verifier.StatusPending {
+		return fmt.Errorf("create verification: %w: must start pending, not %q", verifier.ErrInvalidTransition, v.Status)
+	}
+	if err := validVerification(v); err != nil {
+		return fmt.Errorf("create verification: %w", err)
+	}
+	args := []any{v.ID, v.AccountID, v.TokenHash, string(v.Status), string(v.Type), rawJSON(v.Options),
+		v.ExternalID, v.WebhookURL, string(stringMap(v.WebhookHeaders)), v.Message, v.LifetimeDays,
+		ts(v.ExpiresAt), nullTime(v.StartedAt), nullTime(v.CompletedAt), rawJSON(v.Result),
+		nullTime(v.PIIPurgedAt), nullString(v.TemplateID), ts(v.CreatedAt), ts(v.UpdatedAt), a.Limit, ts(a.Since)}
+	var err error
+	switch {
+	case a.Limit < 0 && v.TemplateID == "":
+		_, err = db.w.ExecContext(ctx, db.sql(insertPlainSQL), args[:insertValueCount]...)
+		err = mapErr(err)
+	case a.Limit < 0:
+		err = db.insertVerification(ctx, db.w, v, a, args)
+	default:
+		err = db.inTx(ctx, func(tx *sql.Tx) error {
+			var one int64
+			if err := tx.QueryRowContext(ctx, db.sql(lockAccountForCreateSQL), v.AccountID).Scan(&one); err != nil {
+				return fmt.Errorf("account %s: %w", v.AccountID, mapErr(err))
+			}
+			return db.insertVerification(ctx, tx, v, a, args)
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("create verification: %w", err)
+	}
+	return nil
+}
+
+// execer is what a pool and a transaction share.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// insertVerification runs insertVerificationSQL and, when it inserts
+// nothing, says why: a missing template or no slot left.
+func (db *DB) insertVerification(ctx context.Context, x execer, v verifier.Verification, a verifier.Allowance, args []any) error {
+	n, err := rowsAffected(x.ExecContext(ctx, db.sql(insertVerificationSQL), args...))
+	if err != nil {
+		return mapErr(err)
+	}
+	if n == 1 {
+		return nil
+	}
+	if v.TemplateID != "" {
+		var one int64
+		if err := x.QueryRowContext(ctx, db.sql(templateOfAccountSQL), v.TemplateID, v.AccountID).Scan(&one); err != nil {
+			return fmt.Errorf("template %s: %w", v.TemplateID, mapErr(err))
+		}
+	}
+	return &verifier.QuotaError{Type: v.Type, Limit: a.Limit}
+}
+
+func (db *DB) GetVerification(ctx context.Context, accountID, id string) (verifier.Verification, error) {
+	v, err := scanVerification(db.r.QueryRowContext(ctx, db.sql(getVerificationSQL), id, accountID))
+	if err != nil {
+		return verifier.Verification{}, fmt.Errorf("get verification %s: %w", id, err)
+	}
+	return v, nil
+}
+
+func (db *DB) GetVerificationByTokenHash(ctx context.Context, hash []byte) (verifier.Verification, error) {
+	v, err := scanVerification(db.r.QueryRowContext(ctx, db.sql(getVerificationByTokenSQL), hash))
+	if err != nil {
+		return verifier.Verification{}, fmt.Errorf("get verification by token: %w", err)
+	}
+	return v, nil
+}
+
+func (db *DB) ListVerifications(ctx context.Context, accountID string, f verifier.VerificationFilter) (verifier.VerificationPage, error) {
+	lq, err := buildList(accountID, f)
+	if err != nil {
+		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", err)
+	}
+	rows, err := db.r.QueryContext(ctx, fmt.Sprintf(`%s%s ORDER BY %s LIMIT %d`,
+		db.sql(listVerificationsSQL), lq.Where, listOrderBy, lq.Limit+1), lq.Args...)
+	if err != nil {
+		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", mapErr(err))
+	}
+	vs, err := collect(rows, scanVerification)
+	if err != nil {
+		return verifier.VerificationPage{}, fmt.Errorf("list verifications: %w", err)
+	}
+	return listPage(vs, lq.Limit), nil
+}
+
+func (db *DB) UpdateVerification(ctx context.Context, accountID, id string, fn func(*verifier.Verification) error) (verifier.Verification, error) {
+	var out verifier.Verification
+	var fnErr error
+	var enqueued bool
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		v, err := scanVerification(tx.QueryRowContext(ctx, db.sql(lockVerificationSQL), id, accountID))
+		if err != nil {
+			return err
+		}
+		old := v
+		if fnErr = fn(&v); fnErr != nil {
+			return fnErr
+		}
+		if err := verifier.CheckUpdate(old, &v); err != nil {
+			return err
+		}
+		if err := validVerification(v); err != nil {
+			return err
+		}
+		out, err = scanVerification(tx.QueryRowContext(ctx, db.sql(updateVerificationSQL),
+			id, accountID, string(v.Status), rawJSON(v.Options), v.ExternalID, v.WebhookURL,
+			string(stringMap(v.WebhookHeaders)), v.Message, v.LifetimeDays, ts(v.ExpiresAt),
+			nullTime(v.StartedAt), nullTime(v.CompletedAt), rawJSON(v.Result), nullTime(v.PIIPurgedAt),
+			ts(v.UpdatedAt)))
+		if err != nil {
+			return err
+		}
+		// The delivery commits with the status change or not at all.
+		if d, ok := verifier.DeliveryFor(old, out); ok {
+			if err := db.enqueue(ctx, tx, d, out.UpdatedAt); err != nil {
+				return err
+			}
+			enqueued, out.WebhookStatus = true, webhook.StatePending
+		}
+		return nil
+	})
+	if fnErr != nil {
+		return verifier.Verification{}, fnErr
+	}
+	if err != nil {
+		return verifier.Verification{}, fmt.Errorf("update verification %s: %w", id, err)
+	}
+	if enqueued {
+		db.webhookEnqueued()
+	}
+	return out, nil
+}
+
+// DeleteVerification cancels an unfinished verification, drops its data and
+// forgets its webhook deliveries in one transaction.
+func (db *DB) DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error {
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		n, err := rowsAffected(tx.ExecContext(ctx, db.sql(deleteVerificationSQL), id, accountID, ts(now)))
+		if err != nil {
+			return mapErr(err)
+		}
+		if n == 0 {
+			return verifier.ErrNotFound
+		}
+		// Deleted verifications send nothing, not even a pending retry.
+		return db.forget(ctx, tx, id)
+	})
+	if err != nil {
+		return fmt.Errorf("delete verification %s: %w", id, err)
+	}
+	return nil
+}
+
+func (db *DB) ExpireDue(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	if limit < 1 {
+		return nil, fmt.Errorf("expire due: limit %d: %w", limit, verifier.ErrInvalid)
+	}
+	rows, err := db.w.QueryContext(ctx, db.sql(expireDueSQL), ts(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("expire due: %w", err)
+	}
+	ids, err := collect(rows, func(r scanner) (string, error) {
+		var id string
+		return id, r.Scan(&id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("expire due: %w", err)
+	}
+	return ids, nil
+}
+
+func (db *DB) QuotaUsage(ctx context.Context, accountID string, since time.Time) (map[verifier.Type]int, error) {
+	rows, err := db.r.QueryContext(ctx, db.sql(quotaUsageSQL), accountID, ts(since))
+	if err != nil {
+		return nil, fmt.Errorf("quota usage: %w", mapErr(err))
+	}
+	usage := make(map[verifier.Type]int, len(verifier.Types))
+	for _, t := range verifier.Types {
+		usage[t] = 0
+	}
+	_, err = collect(rows, func(r scanner) (struct{}, error) {
+		var typ string
+		var n int
+		if err := r.Scan(&typ, scanInt{&n}); err != nil {
+			return struct{}{}, err
+		}
+		usage[verifier.Type(typ)] = n
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("quota usage: %w", err)
+	}
+	return usage, nil
+}
+
+// scanVerification reads a row of verificationReadCols.
+func scanVerification(row scanner) (verifier.Verification, error) {
+	var v verifier.Verification
+	var status, typ string
+	var headers []byte
+	var templateID sql.NullString
+	// JSON columns scan into *[]byte: the stored bytes copied as they are
+	// (NULL: nil), never re-validated (a GET's largest scan cost).
+	err := row.Scan(&v.ID, &v.AccountID, &v.TokenHash, &status, &typ, (*[]byte)(&v.Options), &v.ExternalID, &v.WebhookURL, &headers,
+		&v.Message, scanInt{&v.LifetimeDays}, scanTime{&v.ExpiresAt}, scanTime{&v.StartedAt}, scanTime{&v.CompletedAt},
+		(*[]byte)(&v.Result), scanTime{&v.PIIPurgedAt}, &templateID, scanTime{&v.CreatedAt}, scanTime{&v.UpdatedAt},
+		&v.WebhookStatus)
+	if err != nil {
+		return verifier.Verification{}, mapErr(err)
+	}
+	v.Status, v.Type, v.TemplateID = verifier.Status(status), verifier.Type(typ), templateID.String
+	if v.WebhookHeaders, err = parseStringMap(headers); err != nil {
+		return verifier.Verification{}, err
+	}
+	return v, nil
+}
