@@ -10,7 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p var
 go build -o var/idgate ./cmd/idgate
-trap 'kill 0 2>/dev/null' EXIT INT TERM
+# Stop both children however this script ends. (The former `trap 'kill 0'
+# EXIT INT TERM` re-entered its own TERM trap and died of a stack overflow.)
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 var/idgate serve --dev &
 var/idgate store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" &
 wait -n
