@@ -72,10 +72,7 @@ func TestMigrations(t *testing.T) {
 func TestWebhooks(t *testing.T) {
 	for _, d := range dialects {
 		t.Run(d.name, func(t *testing.T) {
-			storetest.RunWebhooks(t, func(t *testing.T) func(t *testing.T) storetest.WebhookStore {
-				dsn := d.newDSN(t)
-				return func(t *testing.T) storetest.WebhookStore { return migrated(t, dsn) }
-			})
+			storetest.RunWebhooks(t, func(t *testing.T) storetest.WebhookStore { return migrated(t, d.newDSN(t)) })
 		})
 	}
 }
