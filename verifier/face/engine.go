@@ -170,11 +170,7 @@ func (a *Analyzer) confirm(img *tensor.Tensor, dets []blazeface.Face) ([]Face, e
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
 		if f.Size >= a.e.opt.MinFaceSize {
-			// The aligned descriptor crop, zero outside the image.
-			if err := tensor.WarpAffine(&a.crop, img, alignMatrix(&m.Points), facerec.InputSize, facerec.InputSize); err != nil {
-				return nil, fmt.Errorf("analyze: %w", err)
-			}
-			if f.Descriptor, err = a.emb.Descriptor(&a.crop); err != nil {
+			if f.Descriptor, err = a.Describe(img, &m.Points); err != nil {
 				return nil, fmt.Errorf("analyze: %w", err)
 			}
 		}
@@ -182,6 +178,17 @@ func (a *Analyzer) confirm(img *tensor.Tensor, dets []blazeface.Face) ([]Face, e
 	}
 	sortBySize(faces)
 	return faces, nil
+}
+
+// Describe computes the descriptor of the face whose mesh landmarks
+// (as the mesh model gives them, before any eyelid refinement) are p, as
+// Analyze does for the faces it confirms: the eye-aligned crop, zero
+// outside the image, through the recognition net.
+func (a *Analyzer) Describe(img *tensor.Tensor, p *[facemesh.Points][3]float64) ([facerec.Dim]float32, error) {
+	if err := tensor.WarpAffine(&a.crop, img, alignMatrix(p), facerec.InputSize, facerec.InputSize); err != nil {
+		return [facerec.Dim]float32{}, fmt.Errorf("describe: %w", err)
+	}
+	return a.emb.Descriptor(&a.crop)
 }
 
 // Descriptor crops are aligned on the eyes, as the recognition net's

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	_ "image/jpeg" // registers JPEG
 	_ "image/png"  // registers PNG
@@ -145,9 +146,20 @@ func ToTensor(img image.Image) *tensor.Tensor {
 		// Opaque (our card images and decoded photos), so the
 		// premultiplied values are the colours.
 		fourBytes(d, m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), w, h)
+	case *image.YCbCr:
+		// JPEG: the standard library's conversion (YCbCrToRGB equals
+		// YCbCr.RGBA() >> 8 for every input), without At's allocation per
+		// pixel. Chroma is the sample covering each pixel, as At takes it.
+		for y := range h {
+			for x := range w {
+				yi, ci := m.YOffset(b.Min.X+x, b.Min.Y+y), m.COffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bl := color.YCbCrToRGB(m.Y[yi], m.Cb[ci], m.Cr[ci])
+				i := (y*w + x) * 3
+				d[i], d[i+1], d[i+2] = float32(r), float32(g), float32(bl)
+			}
+		}
 	default:
-		// YCbCr (JPEG) and the rest: the colour model's own conversion, so
-		// chroma subsampling and colour maths follow the standard library.
+		// The rest: the colour model's own conversion.
 		for y := range h {
 			for x := range w {
 				r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()

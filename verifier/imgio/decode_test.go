@@ -132,3 +132,30 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestToTensorYCbCr: the JPEG fast path gives At's colours for every
+// chroma subsampling, also on a sub-image.
+func TestToTensorYCbCr(t *testing.T) {
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410} {
+		m := image.NewYCbCr(image.Rect(0, 0, 19, 13), ratio)
+		for i := range m.Y {
+			m.Y[i] = uint8(i * 7)
+		}
+		for i := range m.Cb {
+			m.Cb[i], m.Cr[i] = uint8(i*13), uint8(255-i*5)
+		}
+		for _, img := range []*image.YCbCr{m, m.SubImage(image.Rect(3, 2, 17, 11)).(*image.YCbCr)} {
+			got := ToTensor(img)
+			b := img.Bounds()
+			for y := range b.Dy() {
+				for x := range b.Dx() {
+					r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+					i := (y*b.Dx() + x) * 3
+					if got.Data[i] != float32(r>>8) || got.Data[i+1] != float32(g>>8) || got.Data[i+2] != float32(bl>>8) {
+						t.Fatalf("%v %v: pixel %d,%d is %v, want %d %d %d", ratio, b, x, y, got.Data[i:i+3], r>>8, g>>8, bl>>8)
+					}
+				}
+			}
+		}
+	}
+}

@@ -38,7 +38,8 @@ type Signal struct {
 }
 
 // Describer returns a face descriptor (e.g. face-api's 128-D) for the face
-// with mesh m in img. It is injected so the face pipeline can supply its
+// with mesh m in img, as the mesh model gave it (before the eyelid
+// refinement). It is injected so the face pipeline can supply its
 // aligned crop and recognition net.
 type Describer func(img *tensor.Tensor, m *facemesh.Mesh) ([]float32, error)
 
@@ -93,13 +94,17 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 	}
 	s.Faces = 1 + len(others)
 	best := meshes[subject]
+	// The descriptor is aligned on the mesh model's own eye corners, as
+	// the face engine's (the refined lids move them: up to 0.2 apart in
+	// descriptor distance on Foreman).
+	unrefined := best
 	if err := a.Eyelids.Refine(img, &best); err != nil {
 		return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 	}
 	s.Pose, s.Eyes = pose.Estimate(&best), pose.EyeAspect(&best)
 	s.Centre, s.Size = extent(&best)
 	if a.Describe != nil && abs(s.Pose.Yaw) <= a.Cfg.SelfieMaxYaw {
-		if s.Descriptor, err = a.Describe(img, &best); err != nil {
+		if s.Descriptor, err = a.Describe(img, &unrefined); err != nil {
 			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 		}
 	}
