@@ -3,7 +3,16 @@
 // subpackages named after what they wrap (sqlite, postgres, http).
 package verifier
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/internal/password"
+	"github.com/idgate/idgate/internal/problem"
+)
 
 // Account is an account holder: a business that signs in with e-mail and
 // password and owns verifications, templates and one integration key.
@@ -20,6 +29,32 @@ type Account struct {
 	WebhookSecretPreviousUntil time.Time
 	CreatedAt                  time.Time
 	UpdatedAt                  time.Time
+}
+
+// NewAccount validates an e-mail and password and returns the account to
+// store, with the password hashed (argon2id) and never kept.
+func NewAccount(email, pw string, now time.Time) (Account, error) {
+	email = NormalizeEmail(email)
+	var ve ValidationError
+	if err := validateEmail(email); err != nil {
+		ve.Fields = append(ve.Fields, problem.Detail{Field: "email", Code: "invalid_email", Message: err.Error()})
+	}
+	if err := password.Validate(pw); err != nil {
+		code := "too_short"
+		if errors.Is(err, password.ErrTooLong) {
+			code = "too_long"
+		}
+		ve.Fields = append(ve.Fields, problem.Detail{Field: "password", Code: code, Message: err.Error()})
+	}
+	if len(ve.Fields) > 0 {
+		return Account{}, &ve
+	}
+	hash, err := password.Hash(pw)
+	if err != nil {
+		return Account{}, fmt.Errorf("new account: %w", err)
+	}
+	now = now.UTC().Truncate(time.Microsecond)
+	return Account{ID: uuid.NewString(), Email: email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}, nil
 }
 
 // IntegrationKey is the publishable key that may only create verifications,

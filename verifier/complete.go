@@ -78,29 +78,22 @@ func completable(v Verification, now time.Time) error {
 // "undetermined". manual_review_requested stays true: the end user did
 // request it. completed_at becomes the decision time. Any other status is
 // an error wrapping ErrInvalidTransition (409).
-func DecideReview(ctx context.Context, st Store, now time.Time, accountID, id string, approved bool) (Verification, error) {
-	now = now.UTC().Truncate(time.Microsecond)
-	out, err := st.UpdateVerification(ctx, accountID, id, func(cur *Verification) error {
+func (s *Verifications) DecideReview(ctx context.Context, accountID, id string, approved bool) (Verification, error) {
+	v, err := s.Transition(ctx, accountID, id, func(cur *Verification, now time.Time) (Status, error) {
 		if cur.Status != StatusManualReview {
-			return fmt.Errorf("%w: verification is %s, only one in manual_review takes a decision", ErrInvalidTransition, cur.Status)
+			return "", fmt.Errorf("%w: verification is %s, only one in manual_review takes a decision", ErrInvalidTransition, cur.Status)
 		}
 		result, err := SetFaceVerdict(cur.Result, approved)
 		if err != nil {
-			return err
+			return "", err
 		}
-		cur.Status, cur.Result, cur.CompletedAt, cur.UpdatedAt = StatusCompleted, result, now, now
-		return nil
+		cur.Result, cur.CompletedAt = result, now
+		return StatusCompleted, nil
 	})
 	if err != nil {
 		return Verification{}, fmt.Errorf("decide review: %w", err)
 	}
-	return out, nil
-}
-
-// DecideReview records a reviewer's decision on a verification of the
-// account (see the function DecideReview).
-func (v *Verifications) DecideReview(ctx context.Context, accountID, id string, approved bool) (Verification, error) {
-	return DecideReview(ctx, v.Store, v.Now(), accountID, id, approved)
+	return v, nil
 }
 
 // ErrMalformedResult: a stored result is not a payload with a verification

@@ -166,7 +166,7 @@ func TestCompleteOnBothBackends(t *testing.T) {
 		if !bytes.Equal(again.Result, got.Result) || !again.CompletedAt.Equal(got.CompletedAt) {
 			t.Error("a refused second Complete changed the verification")
 		}
-		if _, err := verifier.DecideReview(ctx, b.store, f.clock.Now(), f.account, v.ID, true); !errors.Is(err, verifier.ErrInvalidTransition) {
+		if _, err := f.svc.DecideReview(ctx, f.account, v.ID, true); !errors.Is(err, verifier.ErrInvalidTransition) {
 			t.Errorf("DecideReview on a completed verification: %v, want ErrInvalidTransition", err)
 		}
 		if _, err := f.worker.RunOnce(ctx); err != nil {
@@ -275,7 +275,7 @@ func TestManualReviewThenDecision(t *testing.T) {
 			}
 
 			f.clock.Advance(2 * time.Hour)
-			decided, err := verifier.DecideReview(ctx, b.store, f.clock.Now(), f.account, v.ID, approved)
+			decided, err := f.svc.DecideReview(ctx, f.account, v.ID, approved)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -308,7 +308,7 @@ func TestManualReviewThenDecision(t *testing.T) {
 			if reqs := f.deliver(n + 2); !bytes.Equal(reqs[n+1].Body, decided.Result) {
 				t.Error("completed webhook is not the decided result")
 			}
-			if _, err := verifier.DecideReview(ctx, b.store, f.clock.Now(), f.account, v.ID, !approved); !errors.Is(err, verifier.ErrInvalidTransition) {
+			if _, err := f.svc.DecideReview(ctx, f.account, v.ID, !approved); !errors.Is(err, verifier.ErrInvalidTransition) {
 				t.Errorf("second decision: %v, want ErrInvalidTransition", err)
 			}
 		}

@@ -35,7 +35,7 @@ func WellFormedLinkToken(token string) bool {
 // Verifications is the account holder's side of the lifecycle: create,
 // read, list, cancel, delete, the end user's first open, and quotas. Every
 // status change goes through Store.UpdateVerification (one transaction,
-// checked by Transition) or the store's ExpireDue.
+// checked by CheckTransition) or the store's ExpireDue.
 type Verifications struct {
 	Store Store
 	Now   func() time.Time

@@ -41,7 +41,7 @@ func (s *Verifications) Transition(ctx context.Context, accountID, id string, st
 		if err != nil || to == "" {
 			return err
 		}
-		if err := Transition(v.Status, to); err != nil {
+		if err := CheckTransition(v.Status, to); err != nil {
 			return err
 		}
 		v.Status, v.UpdatedAt = to, now

@@ -65,7 +65,7 @@ type Store interface {
 	GetVerificationByTokenHash(ctx context.Context, hash []byte) (Verification, error)
 	ListVerifications(ctx context.Context, accountID string, f VerificationFilter) (VerificationPage, error)
 	// UpdateVerification is the one way a verification changes, including
-	// every status change: a changed Status must pass Transition, else
+	// every status change: a changed Status must pass CheckTransition, else
 	// ErrInvalidTransition and nothing is written. fn cannot change ID,
 	// AccountID, TokenHash, Type, TemplateID or CreatedAt.
 	UpdateVerification(ctx context.Context, accountID, id string, fn func(*Verification) error) (Verification, error)

@@ -36,9 +36,9 @@ var transitions = map[Status][]Status{
 // API answers 409).
 var ErrInvalidTransition = errors.New("invalid status transition")
 
-// Transition reports whether from → to is allowed; the error wraps
+// CheckTransition reports whether from → to is allowed; the error wraps
 // ErrInvalidTransition and names both ends. Staying put is not a transition.
-func Transition(from, to Status) error {
+func CheckTransition(from, to Status) error {
 	for _, s := range transitions[from] {
 		if s == to {
 			return nil
@@ -50,12 +50,12 @@ func Transition(from, to Status) error {
 // CheckUpdate is what every Store does with an updater's
 // result v of old before writing it: it restores the fields an update may
 // not change (ID, AccountID, TokenHash, Type, TemplateID, CreatedAt) and
-// checks a status change with Transition.
+// checks a status change with CheckTransition.
 func CheckUpdate(old Verification, v *Verification) error {
 	v.ID, v.AccountID, v.TokenHash, v.Type = old.ID, old.AccountID, old.TokenHash, old.Type
 	v.TemplateID, v.CreatedAt = old.TemplateID, old.CreatedAt
 	if v.Status != old.Status {
-		return Transition(old.Status, v.Status)
+		return CheckTransition(old.Status, v.Status)
 	}
 	return nil
 }

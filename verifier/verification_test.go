@@ -21,15 +21,15 @@ func TestTransitionTable(t *testing.T) {
 	all := append(append([]Status{}, Statuses...), "", "bogus")
 	for _, from := range all {
 		for _, to := range all {
-			err := Transition(from, to)
+			err := CheckTransition(from, to)
 			if allowed[[2]Status{from, to}] {
 				if err != nil {
-					t.Errorf("Transition(%q, %q) = %v; want allowed", from, to, err)
+					t.Errorf("CheckTransition(%q, %q) = %v; want allowed", from, to, err)
 				}
 				continue
 			}
 			if !errors.Is(err, ErrInvalidTransition) {
-				t.Errorf("Transition(%q, %q) = %v; want ErrInvalidTransition", from, to, err)
+				t.Errorf("CheckTransition(%q, %q) = %v; want ErrInvalidTransition", from, to, err)
 			}
 		}
 	}

@@ -1,0 +1,31 @@
+// validation.go: the domain's one error for input that breaks rules, listing
+// every broken rule (internal/problem.Detail) so the API can answer them all
+// at once.
+
+package verifier
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/idgate/idgate/internal/problem"
+)
+
+// ErrInvalid marks input that breaks a domain rule; *ValidationError
+// (errors.As) carries the fields.
+var ErrInvalid = errors.New("invalid input")
+
+// ValidationError lists every broken rule of one input.
+type ValidationError struct {
+	Fields []problem.Detail
+}
+
+func (e *ValidationError) Error() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = f.Field + ": " + f.Message
+	}
+	return "invalid input: " + strings.Join(parts, "; ")
+}
+
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
