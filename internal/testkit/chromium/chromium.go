@@ -37,7 +37,7 @@ func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	}, extra...)...,
 	)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute) // the end-user flow judges liveness twice
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
 }

@@ -59,7 +59,7 @@ async function attempt(app: App, done: () => void): Promise<void> {
   const shot = await capture(video, ch, (i) => {
     const step = ch.steps[i];
     cue.className = "cue " + step;
-    say.textContent = t("app.step", { n: i + 1, total: ch.steps.length }) + ": " + stepText(step);
+    say.textContent = t("live.move", { n: i + 1, total: ch.steps.length }) + ": " + stepText(step);
   });
   stop(stream);
   app.show("live-sending", t("live.title"), spinner(t("live.sending")));

@@ -77,13 +77,13 @@ function follow(app: App, status: HTMLElement): () => void {
   return () => (live = false);
 }
 
-// isDesktop: a fine pointer and no phone or tablet in the user agent
-// (iPadOS claims to be a Mac but has touch points).
+// isDesktop: no phone or tablet in the user agent (iPadOS claims to be a
+// Mac but has touch points) and no coarse (touch) primary pointer.
 export function isDesktop(): boolean {
   const ua = navigator.userAgent;
   if (/Android|iPhone|iPad|iPod|Mobile/i.test(ua)) return false;
   if (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1) return false;
-  return window.matchMedia("(pointer: fine)").matches;
+  return !window.matchMedia("(pointer: coarse)").matches;
 }
 
 function formatDate(iso: string): string {
