@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/crc32"
+	"image"
 	"image/jpeg"
 	"slices"
 	"testing"
@@ -86,4 +87,37 @@ func pngHeader(w, h uint32) []byte {
 	b := append([]byte("\x89PNG\r\n\x1a\n"), binary.BigEndian.AppendUint32(nil, 13)...)
 	b = append(b, ihdr...)
 	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(ihdr))
+}
+
+// A phone photo stored sideways with its EXIF orientation (6: turn 90°
+// clockwise to view) is judged upright, as the browser shows it.
+func TestFrontHonoursEXIFOrientation(t *testing.T) {
+	e := loaded(t)
+	s := frontScene(t)
+	s.FrameW, s.CardW, s.Aspect = 1600, 1000, card.ID1Aspect
+	upright, _ := s.Render()
+	// Stored = upright turned 90° counter-clockwise.
+	b := upright.Bounds()
+	stored := image.NewRGBA(image.Rect(0, 0, b.Dy(), b.Dx()))
+	for y := range b.Dy() {
+		for x := range b.Dx() {
+			stored.Set(y, b.Dx()-1-x, upright.At(x, y))
+		}
+	}
+	jpg := encodeJPEG(t, stored)
+	tiff := []byte("MM\x00*\x00\x00\x00\x08\x00\x01\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00\x00\x00\x00\x00")
+	app1 := append([]byte{0xFF, 0xE1}, binary.BigEndian.AppendUint16(nil, uint16(2+6+len(tiff)))...)
+	app1 = append(append(app1, "Exif\x00\x00"...), tiff...)
+	photo := append(append(append([]byte{}, jpg[:2]...), app1...), jpg[2:]...)
+	rep, err := e.Front(context.Background(), photo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 0 || !rep.FacePresent {
+		t.Fatalf("sideways photo with EXIF orientation: %+v", rep.Problems)
+	}
+	x, err := e.ExamineFront(context.Background(), photo)
+	if err != nil || x.Width != 1600 || x.Height != 1200 || x.CardPortrait == nil || x.CardPortrait.Rotation != 0 {
+		t.Fatalf("examined %dx%d, portrait %+v: %v", x.Width, x.Height, x.CardPortrait, err)
+	}
 }
