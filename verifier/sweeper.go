@@ -22,6 +22,10 @@ type Sweeper struct {
 	Interval time.Duration // between sweeps; DefaultSweepInterval if zero
 	Batch    int           // verifications per statement; DefaultSweepBatch if zero
 	Log      *slog.Logger
+	// Purge, when set, runs after each sweep: the scheduled removal of
+	// personal data (flow.Flow.PurgeDue), which shares the sweeper's
+	// schedule and, like expiry, is safe from several instances at once.
+	Purge func(ctx context.Context) (int, error)
 }
 
 // Sweep expires everything due at Now, in batches, and returns how many.
@@ -61,6 +65,15 @@ func (s Sweeper) Run(ctx context.Context) {
 			s.Log.Error("expiry sweep failed", "err", err, "expired", n)
 		case n > 0:
 			s.Log.Info("expired verifications", "count", n)
+		}
+		if s.Purge != nil {
+			n, err := s.Purge(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				s.Log.Error("personal data purge failed", "err", err, "purged", n)
+			case n > 0:
+				s.Log.Info("purged personal data", "count", n)
+			}
 		}
 		select {
 		case <-ctx.Done():

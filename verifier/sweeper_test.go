@@ -33,11 +33,13 @@ func TestSweeperRun(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		verifier.Sweeper{Store: store, Now: clock.Now, Interval: time.Hour, Log: slog.New(slog.NewTextHandler(logs, nil))}.Run(runCtx)
+		purge := func(context.Context) (int, error) { return 7, nil }
+		verifier.Sweeper{Store: store, Now: clock.Now, Interval: time.Hour, Log: slog.New(slog.NewTextHandler(logs, nil)), Purge: purge}.Run(runCtx)
 	}()
-	// The first sweep runs at once; wait for its log line, not for time.
+	// The first sweep runs at once, then the purge; wait for their log
+	// lines, not for time.
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), "count=1") {
+	for !strings.Contains(logs.String(), "count=1") || !strings.Contains(logs.String(), `msg="purged personal data" count=7`) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no sweep logged: %q", logs.String())
 		}

@@ -93,13 +93,18 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
 	}
+	fl, err := newFlow(cfg, store)
+	if err != nil {
+		return err
+	}
 	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready,
+		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready, Flow: fl,
 		Config: vhttp.Config{
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
 			CreateLimit: vhttp.DefaultCreateLimit, GetLimit: vhttp.DefaultGetLimit,
 			PublicURL: publicURL, Plan: plan,
+			FlowUploadLimit: vhttp.DefaultFlowUploadLimit, FlowChallengeLimit: vhttp.DefaultFlowChallengeLimit,
 		},
 	})
 	if err != nil {
@@ -114,10 +119,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	log.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env)
 
 	// The expiry sweeper runs on every instance; ExpireDue lets them share
-	// the work. It stops with the server.
+	// the work. The scheduled personal-data purge rides on it. It stops
+	// with the server.
 	sweepCtx, stopSweeper := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSweeper()
-	go verifier.Sweeper{Store: store, Now: time.Now, Interval: cfg.SweepInterval, Log: log}.Run(sweepCtx)
+	purge := func(ctx context.Context) (int, error) { return fl.PurgeDue(ctx, cfg.PIIRetention) }
+	go verifier.Sweeper{Store: store, Now: time.Now, Interval: cfg.SweepInterval, Log: log, Purge: purge}.Run(sweepCtx)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -49,6 +49,9 @@ type Config struct {
 	// by verifier.ParsePlan when serve starts.
 	Plan          string
 	SweepInterval time.Duration
+	// PIIRetention is how long completed verifications keep their personal
+	// data before the sweeper purges it; 0 keeps it.
+	PIIRetention time.Duration
 	// ModelsDir holds the face model files `make models` installs.
 	ModelsDir string
 }
@@ -149,6 +152,7 @@ var specs = []spec{
 		return nil
 	}},
 	{Var{"IDGATE_SWEEP_INTERVAL", "1m", "how often each instance moves links past their lifetime to expired (instances share the work)"}, dur(func(c *Config) *time.Duration { return &c.SweepInterval })},
+	{Var{"IDGATE_PII_RETENTION", "720h", "how long a completed verification keeps its personal data (license_data, license_photo, review images) before the sweeper purges it (Go duration; 720h = 30 days); 0 keeps it"}, durOrZero(func(c *Config) *time.Duration { return &c.PIIRetention })},
 	{Var{"IDGATE_MODELS_DIR", "./var/models", "face model files installed by make models; serve checks each one's sha256 at start and refuses to start when one is missing or corrupt"}, str(func(c *Config) *string { return &c.ModelsDir })},
 	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, func(c *Config, v string) error {
 		b, err := strconv.ParseBool(v)
@@ -172,6 +176,18 @@ func dur(field func(*Config) *time.Duration) func(*Config, string) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return errors.New("want a positive Go duration such as 30s or 1h")
+		}
+		*field(c) = d
+		return nil
+	}
+}
+
+// durOrZero is dur that also takes 0 (a feature switched off).
+func durOrZero(field func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return errors.New("want a Go duration such as 720h, or 0 for never")
 		}
 		*field(c) = d
 		return nil

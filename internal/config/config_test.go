@@ -23,6 +23,13 @@ func TestDefaults(t *testing.T) {
 	if c.PublicURL != "" || c.LogLevel != slog.LevelInfo || c.ShutdownTimeout != 15*time.Second {
 		t.Fatalf("defaults: %+v", c)
 	}
+	if c.PIIRetention != 30*24*time.Hour {
+		t.Fatalf("PII retention %v, want 30 days", c.PIIRetention)
+	}
+	// 0 switches the scheduled purge off.
+	if c, err := Load(env(map[string]string{"IDGATE_PII_RETENTION": "0"})); err != nil || c.PIIRetention != 0 {
+		t.Fatalf("IDGATE_PII_RETENTION=0: %v, %v", c.PIIRetention, err)
+	}
 }
 
 func TestOverrides(t *testing.T) {
@@ -62,6 +69,7 @@ func TestInvalidValuesNameTheirVariable(t *testing.T) {
 		"IDGATE_SHUTDOWN_TIMEOUT": "soon",
 		"IDGATE_TRUSTED_PROXIES":  "not-an-ip",
 		"IDGATE_LOG_LEVEL":        "chatty",
+		"IDGATE_PII_RETENTION":    "-1h",
 	}
 	for name, value := range bad {
 		_, err := Load(env(map[string]string{name: value}))

@@ -34,6 +34,7 @@ const (
 	NotFound             Code = "NOT_FOUND"
 	MethodNotAllowed     Code = "METHOD_NOT_ALLOWED"
 	Conflict             Code = "CONFLICT"
+	Gone                 Code = "GONE"
 	PayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"
 	UnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE"
 	RateLimited          Code = "RATE_LIMITED"
@@ -55,6 +56,7 @@ var statusOf = map[Code]int{
 	NotFound:             http.StatusNotFound,
 	MethodNotAllowed:     http.StatusMethodNotAllowed,
 	Conflict:             http.StatusConflict,
+	Gone:                 http.StatusGone,
 	PayloadTooLarge:      http.StatusRequestEntityTooLarge,
 	UnsupportedMediaType: http.StatusUnsupportedMediaType,
 	RateLimited:          http.StatusTooManyRequests,

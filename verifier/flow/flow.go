@@ -32,7 +32,16 @@ type Store interface {
 	// DeleteFlowData removes the verification's session and review images
 	// (the personal data the flow keeps); no data is not an error.
 	DeleteFlowData(ctx context.Context, verificationID string) error
+	// PurgeDue lists up to limit completed verifications, completed at or
+	// before before, whose personal data is not purged yet, oldest first.
+	PurgeDue(ctx context.Context, before time.Time, limit int) ([]Ref, error)
+	// AbandonedFlows lists up to limit verifications that still have flow
+	// data but ended without a result (expired, canceled or deleted).
+	AbandonedFlows(ctx context.Context, limit int) ([]string, error)
 }
+
+// Ref names a verification.
+type Ref struct{ AccountID, ID string }
 
 // ReviewImage names an image kept for manual review.
 type ReviewImage string
@@ -67,8 +76,8 @@ var DefaultLimits = Limits{MaxImageBytes: 10 << 20, MaxImagePixels: 40_000_000, 
 // Flow serves the end-user steps of every link. Build it with its fields
 // set; it holds no state of its own.
 type Flow struct {
-	Engines       Engines
-	Store         Store
+	Engines Engines
+	Store   Store
 	// Verifications is the domain's store: links resolve to verifications,
 	// status changes go through verifier's state machine, and completion
 	// seals the result for the account.

@@ -37,6 +37,13 @@ func (f *Flow) link(ctx context.Context, token string) (verifier.Verification, e
 	return v, &LinkEndedError{Status: v.Status}
 }
 
+// CheckLink reports whether the link may take a step now: nil, or the
+// error a step would get (ErrUnknownLink, a *LinkEndedError).
+func (f *Flow) CheckLink(ctx context.Context, token string) error {
+	_, err := f.link(ctx, token)
+	return err
+}
+
 // lookup is the verification behind token, whatever its status.
 func (f *Flow) lookup(ctx context.Context, token string) (verifier.Verification, error) {
 	if !verifier.WellFormedLinkToken(token) {

@@ -1,11 +1,13 @@
 package flow
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image/jpeg"
 	"time"
 
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -22,7 +24,9 @@ type ChallengeAnswer struct {
 	AttemptsLeft  int   `json:"attempts_left"`
 }
 
-// BudgetAnswer is FrameBudget as the client sees it.
+// BudgetAnswer is FrameBudget as the client sees it: how many frames, of
+// what size at most (a frame may be turned: its pixels must fit within
+// max_width × max_height), captured at about fps.
 type BudgetAnswer struct {
 	MinFrames     int `json:"min_frames"`
 	MaxFrames     int `json:"max_frames"`
@@ -141,6 +145,9 @@ func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames [
 			cur.Live = &LiveDone{Selfie: rep.SelfieDescriptor}
 		}
 		out = LivenessAnswer{Passed: passed, Steps: rep.Result.Steps, Failures: rep.Result.Failures, AttemptsLeft: f.attemptsLeft(cur)}
+		if out.Failures == nil {
+			out.Failures = []liveness.Reason{}
+		}
 		answer, err := json.Marshal(out)
 		if err != nil {
 			return err
@@ -178,7 +185,9 @@ func framesDigest(challengeID string, frames []liveness.Frame) [sha256.Size]byte
 }
 
 // framesProblems checks the frames against the budget the challenge was
-// issued with, before any is decoded.
+// issued with, before any is decoded: count, bytes, JPEG, the pixels each
+// header declares (within MaxWidth × MaxHeight, so portrait and landscape
+// frames both fit) and increasing capture times.
 func framesProblems(frames []liveness.Frame, b FrameBudget) []Problem {
 	var out []Problem
 	if len(frames) < b.MinFrames || (b.MaxFrames > 0 && len(frames) > b.MaxFrames) {
@@ -187,7 +196,13 @@ func framesProblems(frames []liveness.Frame, b FrameBudget) []Problem {
 	large, notJPEG, badTime := false, false, false
 	for i, fr := range frames {
 		large = large || (b.MaxFrameBytes > 0 && len(fr.Data) > b.MaxFrameBytes)
-		notJPEG = notJPEG || !sniffJPEG(fr.Data)
+		if !sniffJPEG(fr.Data) {
+			notJPEG = true
+		} else if b.MaxWidth > 0 && b.MaxHeight > 0 {
+			cfg, err := jpeg.DecodeConfig(bytes.NewReader(fr.Data))
+			notJPEG = notJPEG || err != nil
+			large = large || (err == nil && cfg.Width*cfg.Height > b.MaxWidth*b.MaxHeight)
+		}
 		badTime = badTime || fr.T < 0 || (i > 0 && fr.T <= frames[i-1].T)
 	}
 	for _, p := range []struct {

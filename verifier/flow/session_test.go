@@ -180,6 +180,16 @@ func TestFramesProblems(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, got, tc.want)
 		}
 	}
+	// 8×8 frames within 8×8 pass; within 4×16 (fewer pixels) do not.
+	good := []liveness.Frame{fr(0, jpg), fr(33, jpg)}
+	budget.MaxWidth, budget.MaxHeight = 8, 8
+	if got := framesProblems(good, budget); got != nil {
+		t.Errorf("frames at the pixel bound: %v", got)
+	}
+	budget.MaxWidth, budget.MaxHeight = 4, 15
+	if got := framesProblems(good, budget); !reflect.DeepEqual(got, []Problem{ProblemFrameTooLarge}) {
+		t.Errorf("frames over the pixel bound: %v", got)
+	}
 }
 
 // Every problem code has its own sentence.
@@ -221,4 +231,17 @@ func TestParsedLicenseRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(back.License, l) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", back.License, l)
 	}
+}
+
+// FuzzImageProblems: the check every upload passes first never panics and
+// names at most one problem.
+func FuzzImageProblems(f *testing.F) {
+	f.Add([]byte("\xFF\xD8\xFF\xE0"))
+	f.Add(encodedZeroPNG())
+	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if p := imageProblems(data, 1<<20, 4_000_000); len(p) > 1 {
+			t.Fatalf("%v", p)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,17 +12,21 @@ import (
 // View is what the page needs to show a link: never personal data.
 type View struct {
 	// Status is the verification's (pending, started, completed,
-	// manual_review) or review_offered while the end user decides.
+	// manual_review, expired or canceled), or review_offered while the end
+	// user chooses.
 	Status string     `json:"status"`
 	Steps  []StepView `json:"steps"`
 	// Message is the account holder's message to the end user.
-	Message string `json:"message,omitempty"`
+	Message string `json:"message"`
 	// RequestedFields are the license fields the account holder will
-	// receive, for informed consent.
+	// receive, and LicensePhoto whether the cropped license photo goes with
+	// them, for informed consent.
 	RequestedFields []string  `json:"requested_fields"`
+	LicensePhoto    bool      `json:"license_photo"`
 	EncryptionMode  string    `json:"encryption_mode"`
 	ExpiresAt       time.Time `json:"expires_at"`
-	// ReviewAvailable: manual review may be requested now.
+	// ReviewAvailable: a submit's face match was inconclusive or failed and
+	// the end user may now ask for manual review or decline it.
 	ReviewAvailable      bool `json:"review_available"`
 	LivenessAttemptsLeft int  `json:"liveness_attempts_left"`
 }
@@ -32,21 +37,21 @@ type StepView struct {
 	Done bool `json:"done"`
 }
 
-// Session shows where the link stands. Expired and canceled links are a
-// *LinkEndedError; finished ones are shown (completed or manual_review,
-// every step done) so the page can say so. Reading never starts the
-// verification.
+// Session shows where the link stands, whatever its status (an expired or
+// canceled link says so instead of refusing, so the page can explain).
+// Reading never starts the verification.
 func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 	v, err := f.link(ctx, token)
-	finished := v.Status == verifier.StatusCompleted || v.Status == verifier.StatusManualReview
-	if err != nil && !finished {
+	if err != nil && !errors.Is(err, ErrLinkEnded) {
 		return View{}, err
 	}
+	live := err == nil
+	finished := v.Status == verifier.StatusCompleted || v.Status == verifier.StatusManualReview
 	st, err := verifier.ParseSettings(v.Options)
 	if err != nil {
 		return View{}, fmt.Errorf("session: %w", err)
 	}
-	view := View{Status: string(v.Status), Message: v.Message, RequestedFields: st.RequestedFields,
+	view := View{Status: string(v.Status), RequestedFields: st.RequestedFields, LicensePhoto: st.IncludeLicensePhoto,
 		EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt}
 	if view.RequestedFields == nil {
 		view.RequestedFields = []string{}
@@ -54,18 +59,19 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 	if view.EncryptionMode == "" {
 		view.EncryptionMode = "none"
 	}
-	s, err := f.load(ctx, v)
-	if err != nil {
-		return View{}, err
-	}
-	for _, step := range Steps {
-		view.Steps = append(view.Steps, StepView{Name: step, Done: finished || s.Done(step)})
-	}
-	if !finished {
+	s := newSession(v)
+	if live {
+		view.Message = v.Message
+		if s, err = f.load(ctx, v); err != nil {
+			return View{}, err
+		}
 		view.LivenessAttemptsLeft = f.attemptsLeft(&s)
 		if s.Phase == PhaseReviewOffered {
 			view.Status, view.ReviewAvailable = StatusReviewOffered, true
 		}
+	}
+	for _, step := range Steps {
+		view.Steps = append(view.Steps, StepView{Name: step, Done: finished || s.Done(step)})
 	}
 	return view, nil
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/flow"
 )
 
 // msgUnauthenticated is the one body of every bearer failure, whatever the
@@ -25,6 +27,14 @@ var domainErrors = []struct {
 	{verifier.ErrInvalidKey, httperr.Unauthenticated, "invalid or revoked integration key", nil},
 	{verifier.ErrOriginNotAllowed, httperr.OriginNotAllowed, "the request's Origin is not on this integration key's allowlist", nil},
 	{verifier.ErrQuotaExceeded, httperr.QuotaExceeded, "no allowance left for this verification type", nil},
+	{flow.ErrBusy, httperr.Unavailable, "the service is busy; try again in a few seconds", map[string]string{"Retry-After": busyRetryAfter}},
+	{verifier.ErrUnknownLink, httperr.NotFound, "this verification link is not valid; check that the whole link was opened", nil},
+	{flow.ErrChallengeUnknown, httperr.NotFound, "no such liveness challenge on this link; request a new one", nil},
+	{flow.ErrChallengeVoided, httperr.Conflict, "this liveness challenge was replaced by a newer one; answer the newest", nil},
+	{flow.ErrChallengeUsed, httperr.Conflict, "this liveness challenge was already answered; request a new one", nil},
+	{flow.ErrChallengeExpired, httperr.Conflict, "this liveness challenge has expired; request a new one", nil},
+	{flow.ErrNoAttemptsLeft, httperr.RateLimited, "no liveness attempts left on this link", nil},
+	{flow.ErrOutOfOrder, httperr.Conflict, "this step is not available now: the steps go license front, license back, liveness, then submit; review is offered only after submit", nil},
 	{verifier.ErrNotFound, httperr.NotFound, "not found", nil},
 	{verifier.ErrConflict, httperr.Conflict, "conflicts with an existing record", nil},
 	{verifier.ErrInvalidTransition, httperr.Conflict, "the verification's status does not allow this", nil},
@@ -41,6 +51,22 @@ func toHTTP(err error) error {
 	if errors.As(err, &ve) {
 		return httperr.Validation(ve.Fields...)
 	}
+	var pe *flow.ProblemsError
+	if errors.As(err, &pe) {
+		details := make([]problem.Detail, len(pe.Problems))
+		for i, p := range pe.Problems {
+			details[i] = problem.Detail{Field: string(pe.Step), Code: string(p), Message: flow.Sentence(p)}
+		}
+		return httperr.Validation(details...)
+	}
+	var le *flow.LinkEndedError
+	if errors.As(err, &le) {
+		e := httperr.New(httperr.Gone, linkEnded[le.Status])
+		if e.Message == "" {
+			e.Message = "this verification link can no longer be used"
+		}
+		return e
+	}
 	for _, d := range domainErrors {
 		if errors.Is(err, d.target) {
 			e := httperr.New(d.code, d.message)
@@ -53,4 +79,12 @@ func toHTTP(err error) error {
 		}
 	}
 	return err
+}
+
+// linkEnded says why a link refuses every step (410 GONE).
+var linkEnded = map[verifier.Status]string{
+	verifier.StatusExpired:      "this verification link has expired; ask the sender for a new one",
+	verifier.StatusCanceled:     "this verification was canceled by the sender",
+	verifier.StatusCompleted:    "this verification is already complete",
+	verifier.StatusManualReview: "this verification was sent for manual review",
 }

@@ -210,16 +210,26 @@ func (h *harness) url() string {
 // Responses to documented paths are validated against the OpenAPI document.
 func (h *harness) do(method, path, body string, headers ...string) response {
 	h.t.Helper()
-	var rd io.Reader
+	ctype := ""
 	if body != "" {
-		rd = strings.NewReader(body)
+		ctype = "application/json"
+	}
+	return h.send(method, path, ctype, []byte(body), headers...)
+}
+
+// send is do with any body and Content-Type (none when ctype is empty).
+func (h *harness) send(method, path, ctype string, body []byte, headers ...string) response {
+	h.t.Helper()
+	var rd io.Reader
+	if len(body) > 0 {
+		rd = bytes.NewReader(body)
 	}
 	req, err := nethttp.NewRequest(method, h.url()+path, rd)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		if headers[i+1] == "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/flow"
 )
 
 // Config holds the HTTP settings (from internal/config in production).
@@ -36,6 +37,12 @@ type Config struct {
 	GetLimit    ratelimit.Limit
 	// PublicURL is the base of the end user's link (IDGATE_PUBLIC_URL).
 	PublicURL string
+	// FlowUploadLimit and FlowChallengeLimit bound the end-user API per link
+	// (zero Rate: off); FlowBodyLimit bounds its uploads (0:
+	// DefaultFlowBodyLimit).
+	FlowUploadLimit    ratelimit.Limit
+	FlowChallengeLimit ratelimit.Limit
+	FlowBodyLimit      int
 	// Plan is every account's allowance per verification type; nil means
 	// verifier.DefaultPlan.
 	Plan verifier.Plan
@@ -72,6 +79,8 @@ type Deps struct {
 	Config  Config
 	// Ready are checks beyond the Store's Ping.
 	Ready []ReadyCheck
+	// Flow serves the end-user API under /v/{token}/; nil leaves it out.
+	Flow *flow.Flow
 }
 
 // Server is the verifier API.
@@ -86,6 +95,7 @@ type Server struct {
 	ready   []ReadyCheck
 	proxies []*net.IPNet
 	metrics *metrics
+	flow    *flow.Flow
 
 	verifications  *verifier.Verifications
 	passphraseKeys verifier.PassphraseKeys
@@ -113,9 +123,20 @@ func New(d Deps) (*Server, error) {
 
 		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan},
 		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
+		flow:           d.Flow,
+	}
+	if s.cfg.FlowBodyLimit <= 0 {
+		s.cfg.FlowBodyLimit = DefaultFlowBodyLimit
+	}
+	// fasthttp reads the whole body before any handler: its bound is the
+	// largest any route takes, and limitBody holds every other route to
+	// BodyLimit.
+	bodyLimit := d.Config.BodyLimit
+	if d.Flow != nil {
+		bodyLimit = max(bodyLimit, s.cfg.FlowBodyLimit)
 	}
 	s.app = fiber.New(fiber.Config{
-		BodyLimit:             d.Config.BodyLimit,
+		BodyLimit:             bodyLimit,
 		ReadTimeout:           d.Config.ReadTimeout,
 		IdleTimeout:           d.Config.IdleTimeout,
 		DisableStartupMessage: true,
@@ -127,7 +148,7 @@ func New(d Deps) (*Server, error) {
 
 func (s *Server) routes() {
 	a := s.app
-	a.Use(s.observe)
+	a.Use(s.observe, s.limitBody)
 	a.Get("/healthz", s.healthz)
 	a.Get("/readyz", s.readyz)
 	a.Get("/metrics", s.metrics.handler())
@@ -162,7 +183,17 @@ func (s *Server) routes() {
 	a.Delete("/passphrase-keys/:id", bearer, s.deletePassphraseKey)
 	a.Get("/v/:token", s.openLink)
 	a.Get("/v/:token/qr.svg", s.linkQR)
+	s.flowRoutes(a)
 	a.Get("/assets/:name", s.asset)
+}
+
+// limitBody answers 413 for a body over Config.BodyLimit, except on the
+// end-user uploads (bounded by FlowBodyLimit in fiber itself).
+func (s *Server) limitBody(c *fiber.Ctx) error {
+	if s.cfg.BodyLimit > 0 && len(c.Request().Body()) > s.cfg.BodyLimit && !isFlowUpload(c) {
+		return fiber.ErrRequestEntityTooLarge
+	}
+	return c.Next()
 }
 
 // App is the fiber application, for app.Test and for later features to add
@@ -182,6 +213,9 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWith
 func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	start := time.Now()
 	log := s.begin(c)
+	if isFlowUpload(c) { // a body over FlowBodyLimit
+		setFlowHeaders(c)
+	}
 	werr := s.respond(c, err)
 	s.finish(c, log, start)
 	return werr

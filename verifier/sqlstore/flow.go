@@ -27,6 +27,16 @@ var (
 	reviewImagesSQL       = q(`SELECT kind, data FROM flow_review_images WHERE verification_id = $1 AND account_id = $2`)
 	deleteFlowSessionSQL  = q(`DELETE FROM flow_sessions WHERE verification_id = $1`)
 	deleteReviewImagesSQL = q(`DELETE FROM flow_review_images WHERE verification_id = $1`)
+	// purgeDueSQL uses the partial index verifications_purge_due.
+	purgeDueSQL = q(`SELECT account_id::text, id::text FROM verifications
+		WHERE status = 'completed' AND completed_at <= $1 AND pii_purged_at IS NULL AND deleted_at IS NULL
+		ORDER BY completed_at LIMIT $2`)
+	// abandonedFlowsSQL starts from the flow tables, which hold only live
+	// sessions and the review images of verifications not yet purged.
+	abandonedFlowsSQL = q(`SELECT v.id::text FROM verifications v
+		WHERE (v.status IN ('expired', 'canceled') OR v.deleted_at IS NOT NULL)
+		AND v.id IN (SELECT verification_id FROM flow_sessions UNION SELECT verification_id FROM flow_review_images)
+		LIMIT $1`)
 )
 
 // UpdateFlowSession implements flow.Store: the row is created empty first
@@ -106,4 +116,36 @@ func (db *DB) DeleteFlowData(ctx context.Context, verificationID string) error {
 		return fmt.Errorf("delete flow data: %w", err)
 	}
 	return nil
+}
+
+// PurgeDue implements flow.Store.
+func (db *DB) PurgeDue(ctx context.Context, before time.Time, limit int) ([]flow.Ref, error) {
+	rows, err := db.r.QueryContext(ctx, db.sql(purgeDueSQL), ts(before), limit)
+	if err != nil {
+		return nil, fmt.Errorf("purge due: %w", mapErr(err))
+	}
+	refs, err := collect(rows, func(r scanner) (flow.Ref, error) {
+		var ref flow.Ref
+		return ref, r.Scan(&ref.AccountID, &ref.ID)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("purge due: %w", err)
+	}
+	return refs, nil
+}
+
+// AbandonedFlows implements flow.Store.
+func (db *DB) AbandonedFlows(ctx context.Context, limit int) ([]string, error) {
+	rows, err := db.r.QueryContext(ctx, db.sql(abandonedFlowsSQL), limit)
+	if err != nil {
+		return nil, fmt.Errorf("abandoned flows: %w", mapErr(err))
+	}
+	ids, err := collect(rows, func(r scanner) (string, error) {
+		var id string
+		return id, r.Scan(&id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("abandoned flows: %w", err)
+	}
+	return ids, nil
 }

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -122,6 +124,78 @@ func RunFlow(t *testing.T, newStore func(t *testing.T) FlowStore) {
 		got, err := s.GetFlowSession(ctx, v.ID)
 		if err != nil || string(got) != fmt.Sprint(n) {
 			t.Fatalf("counter = %q, %v; want %d (a lost update)", got, err, n)
+		}
+	})
+
+	t.Run("PurgeDueAndAbandoned", func(t *testing.T) {
+		// Its own store: both lists span every account.
+		s := newStore(t)
+		a := mustAccount(t, s)
+		at := func(d time.Duration) time.Time { return base.Add(d) }
+		mk := func(to verifier.Status, completed time.Time, purged bool) string {
+			v := newVerification(a.ID)
+			if err := s.CreateVerification(ctx, v, unlimited); err != nil {
+				t.Fatal(err)
+			}
+			steps := map[verifier.Status][]verifier.Status{
+				verifier.StatusCompleted: {verifier.StatusStarted, verifier.StatusCompleted},
+				verifier.StatusExpired:   {verifier.StatusExpired},
+				verifier.StatusCanceled:  {verifier.StatusCanceled},
+				verifier.StatusStarted:   {verifier.StatusStarted},
+			}[to]
+			for _, st := range steps {
+				if _, err := s.UpdateVerification(ctx, a.ID, v.ID, func(x *verifier.Verification) error {
+					x.Status = st
+					if st == verifier.StatusCompleted {
+						x.Result, x.CompletedAt = []byte(`{"license_data":{}}`), completed
+						if purged {
+							x.PIIPurgedAt = completed
+						}
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.UpdateFlowSession(ctx, a.ID, v.ID, base, func([]byte) ([]byte, error) { return []byte("s"), nil }); err != nil {
+				t.Fatal(err)
+			}
+			return v.ID
+		}
+		old1, old2 := mk(verifier.StatusCompleted, at(-72*time.Hour), false), mk(verifier.StatusCompleted, at(-48*time.Hour), false)
+		mk(verifier.StatusCompleted, at(-96*time.Hour), true) // purged already
+		mk(verifier.StatusCompleted, at(time.Hour), false)    // not due
+		expired, canceled := mk(verifier.StatusExpired, time.Time{}, false), mk(verifier.StatusCanceled, time.Time{}, false)
+		mk(verifier.StatusStarted, time.Time{}, false) // a live flow
+		deleted := mk(verifier.StatusCompleted, at(time.Hour), false)
+		if err := s.DeleteVerification(ctx, a.ID, deleted, base); err != nil {
+			t.Fatal(err)
+		}
+
+		refs, err := s.PurgeDue(ctx, base, 10)
+		if err != nil || len(refs) != 2 || refs[0] != (flow.Ref{AccountID: a.ID, ID: old1}) || refs[1].ID != old2 {
+			t.Fatalf("PurgeDue = %+v, %v; want %s then %s", refs, err, old1, old2)
+		}
+		if refs, err := s.PurgeDue(ctx, base, 1); err != nil || len(refs) != 1 || refs[0].ID != old1 {
+			t.Fatalf("PurgeDue limit 1 = %+v, %v", refs, err)
+		}
+		ids, err := s.AbandonedFlows(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(ids)
+		want := []string{expired, canceled, deleted}
+		slices.Sort(want)
+		if !slices.Equal(ids, want) {
+			t.Fatalf("AbandonedFlows = %v, want %v", ids, want)
+		}
+		for _, id := range ids {
+			if err := s.DeleteFlowData(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ids, err := s.AbandonedFlows(ctx, 10); err != nil || len(ids) != 0 {
+			t.Fatalf("after deleting: %v, %v", ids, err)
 		}
 	})
 

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/idgate/idgate/internal/config"
+	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/sqlstore"
+)
+
+// newFlow wires the end-user flow for serve: the engines (models loaded
+// once, a worker per core), the store's session persistence, sessions and
+// review images sealed under the server key.
+func newFlow(cfg config.Config, store *sqlstore.DB) (*flow.Flow, error) {
+	sealer, err := serverSealer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engines.Load(engines.Config{ModelsDir: cfg.ModelsDir})
+	if err != nil {
+		return nil, fmt.Errorf("end-user flow: %w", err)
+	}
+	return &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
+		Now: time.Now, Limits: flow.DefaultLimits}, nil
+}

@@ -1,0 +1,156 @@
+package http
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/verifier/flow"
+)
+
+// The per-link limits on the end-user API (the link token is the key, so
+// one leaked link cannot be used to load the engines without bound):
+// uploads (license photos and liveness answers) and new challenges.
+var (
+	DefaultFlowUploadLimit    = ratelimit.Limit{Rate: 60, Period: time.Hour}
+	DefaultFlowChallengeLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+)
+
+// DefaultFlowBodyLimit bounds an end-user upload: a 10 MB photo, or a
+// liveness answer's frames (the engines' budget: up to 150 frames of
+// 256 KiB; a real answer of 30-90 frames of 40-120 KB is 1-10 MB), with
+// room for the multipart framing. Every other endpoint keeps
+// Config.BodyLimit.
+const DefaultFlowBodyLimit = 40 << 20
+
+// busyRetryAfter is the Retry-After of a 503 when the engines are busy:
+// a few seconds lets the queue drain without the page feeling stuck.
+const busyRetryAfter = "3"
+
+// flowRoutes registers the end-user API under /v/{token}/ (issue #11).
+// The link token is the credential: no bearer, no integration key. The
+// pages at GET /v/{token} are registered beside it (pages.go).
+func (s *Server) flowRoutes(a fiber.Router) {
+	if s.flow == nil {
+		return
+	}
+	v := a.Group("/v/:token/", flowHeaders)
+	v.Get("/session", s.flowSession)
+	v.Post("/license/front", s.limitLink(s.cfg.FlowUploadLimit), s.flowFront)
+	v.Post("/license/back", s.limitLink(s.cfg.FlowUploadLimit), s.flowBack)
+	v.Post("/liveness", s.limitLink(s.cfg.FlowChallengeLimit), s.flowChallenge)
+	v.Post("/liveness/:challenge", s.limitLink(s.cfg.FlowUploadLimit), s.flowLiveness)
+	v.Post("/submit", s.flowSubmit)
+	v.Post("/review", s.flowReview)
+	v.Post("/decline-review", s.flowDecline)
+	a.Post("/verification/purge", s.RequireBearer(), s.purgeVerification)
+}
+
+// flowHeaders: the token is in the path, so no answer may be cached or
+// leak it through Referer.
+func flowHeaders(c *fiber.Ctx) error {
+	setFlowHeaders(c)
+	return c.Next()
+}
+
+func setFlowHeaders(c *fiber.Ctx) {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set("Referrer-Policy", "no-referrer")
+}
+
+// isFlowUpload reports whether the request is an end-user upload, the
+// only requests allowed past Config.BodyLimit.
+func isFlowUpload(c *fiber.Ctx) bool {
+	return c.Method() == fiber.MethodPost && len(c.Path()) > 3 && c.Path()[:3] == "/v/"
+}
+
+// limitLink counts one request of the link under limit (zero Rate: off).
+// The key is the token's hash, so the token itself never reaches the
+// limiter's store.
+func (s *Server) limitLink(limit ratelimit.Limit) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if limit.Rate == 0 {
+			return c.Next()
+		}
+		h := sha256.Sum256([]byte(c.Params("token")))
+		key := "flow:" + c.Route().Path + ":" + hex.EncodeToString(h[:16])
+		res, err := s.allow(c, key, limit, "too many attempts on this link; wait a little and try again")
+		if err != nil {
+			return err
+		}
+		setHeaders(c, ratelimit.Headers(res))
+		return c.Next()
+	}
+}
+
+func (s *Server) flowSession(c *fiber.Ctx) error {
+	view, err := s.flow.Session(c.UserContext(), c.Params("token"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(view)
+}
+
+func (s *Server) flowFront(c *fiber.Ctx) error {
+	ans, err := s.flow.Front(c.UserContext(), c.Params("token"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(ans)
+}
+
+func (s *Server) flowBack(c *fiber.Ctx) error {
+	ans, err := s.flow.Back(c.UserContext(), c.Params("token"), c.Body(), s.clientIP(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(ans)
+}
+
+func (s *Server) flowChallenge(c *fiber.Ctx) error {
+	ans, err := s.flow.NewChallenge(c.UserContext(), c.Params("token"))
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(ans)
+}
+
+func (s *Server) flowLiveness(c *fiber.Ctx) error {
+	frames, err := parseFrames(c.Get(fiber.HeaderContentType), c.Body())
+	if err != nil {
+		// An unknown or ended link says so before its body is judged.
+		if lerr := s.flow.CheckLink(c.UserContext(), c.Params("token")); lerr != nil {
+			return lerr
+		}
+		return err
+	}
+	ans, err := s.flow.Liveness(c.UserContext(), c.Params("token"), c.Params("challenge"), frames)
+	if err != nil {
+		return err
+	}
+	return c.JSON(ans)
+}
+
+func (s *Server) flowSubmit(c *fiber.Ctx) error {
+	return flowStatus(c)(s.flow.Submit(c.UserContext(), c.Params("token"), s.clientIP(c)))
+}
+
+func (s *Server) flowReview(c *fiber.Ctx) error {
+	return flowStatus(c)(s.flow.Review(c.UserContext(), c.Params("token")))
+}
+
+func (s *Server) flowDecline(c *fiber.Ctx) error {
+	return flowStatus(c)(s.flow.DeclineReview(c.UserContext(), c.Params("token")))
+}
+
+func flowStatus(c *fiber.Ctx) func(flow.SubmitAnswer, error) error {
+	return func(a flow.SubmitAnswer, err error) error {
+		if err != nil {
+			return err
+		}
+		return c.JSON(a)
+	}
+}

@@ -1,0 +1,619 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	nethttp "net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/webhook"
+	"github.com/idgate/idgate/verifier/webhook/webhooktest"
+)
+
+// flowHarness is the API with the end-user flow on the real engines, a
+// webhook worker on the same store and clock, and an HTTPS receiver.
+type flowHarness struct {
+	*harness
+	flow   *flow.Flow
+	fstore *sqlstore.DB
+	worker *webhook.Worker
+	rcv    *webhooktest.Receiver
+	acct   verifier.Account
+	bearer string
+}
+
+func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...func(*Deps)) *flowHarness {
+	t.Helper()
+	eng := testEngines(t)
+	store := open(t)
+	key := make([]byte, seal.KeySize)
+	_, _ = rand.Read(key)
+	sealer, err := seal.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &flowHarness{fstore: store}
+	h.harness = newHarnessOn(t, store, append([]func(*Deps){func(d *Deps) {
+		h.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now,
+			Limits: flow.DefaultLimits, Rand: &orderedRand{}}
+		d.Flow = h.flow
+		d.Config.FlowUploadLimit, d.Config.FlowChallengeLimit = DefaultFlowUploadLimit, DefaultFlowChallengeLimit
+	}}, edit...)...)
+	h.rcv = webhooktest.NewReceiver(t, webhooktest.Always(nethttp.StatusOK))
+	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: h.clock.Now}
+	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
+	h.worker = webhook.NewWorker(store, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+	h.acct, h.bearer = h.owner()
+	return h
+}
+
+// link creates a verification through the API and returns it with its token.
+func (h *flowHarness) link(body string) (verificationResponse, string) {
+	h.t.Helper()
+	v := h.create(h.bearer, body)
+	return v, token(h.t, v)
+}
+
+func (h *flowHarness) post(tok, path, ctype string, body []byte) response {
+	h.t.Helper()
+	r := h.send("POST", "/v/"+tok+path, ctype, body)
+	h.flowHeaders(r)
+	return r
+}
+
+func (h *flowHarness) session(tok string) flow.View {
+	h.t.Helper()
+	r := h.send("GET", "/v/"+tok+"/session", "", nil)
+	h.flowHeaders(r)
+	if r.status != 200 {
+		h.t.Fatalf("session: %d %s", r.status, r.body)
+	}
+	var v flow.View
+	r.json(h.t, &v)
+	return v
+}
+
+// flowHeaders: every /v/ answer, errors included, is uncacheable and
+// sends no Referer.
+func (h *flowHarness) flowHeaders(r response) {
+	h.t.Helper()
+	if r.header.Get("Cache-Control") != "no-store" || r.header.Get("Referrer-Policy") != "no-referrer" {
+		h.t.Errorf("answer %d lacks no-store / no-referrer: %v", r.status, r.header)
+	}
+}
+
+func (h *flowHarness) ok(r response, status int, v any) {
+	h.t.Helper()
+	if r.status != status {
+		h.t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	if v != nil {
+		r.json(h.t, v)
+	}
+}
+
+// challenge issues one and moves the clock as a browser would take to
+// capture the answer.
+func (h *flowHarness) challenge(tok string) flow.ChallengeAnswer {
+	h.t.Helper()
+	var ch flow.ChallengeAnswer
+	h.ok(h.post(tok, "/liveness", "", nil), 201, &ch)
+	return ch
+}
+
+func (h *flowHarness) answer(tok, id string, frames [][]byte, ms []float64) response {
+	h.t.Helper()
+	ctype, body := multipartFrames(h.t, frames, ms)
+	return h.post(tok, "/liveness/"+id, ctype, body)
+}
+
+// steps passes the three steps with the given front photo and returns
+// the license on the back.
+func (h *flowHarness) steps(tok string, front []byte) license.License {
+	h.t.Helper()
+	h.ok(h.post(tok, "/license/front", "image/jpeg", front), 200, nil)
+	back, lic := backPhoto(h.t, 5)
+	h.ok(h.post(tok, "/license/back", "image/jpeg", back), 200, nil)
+	ch := h.challenge(tok)
+	h.clock.Advance(5 * time.Second)
+	frames, ms := foremanAnswer(h.t)
+	var ans flow.LivenessAnswer
+	h.ok(h.answer(tok, ch.ChallengeID, frames, ms), 200, &ans)
+	if !ans.Passed {
+		h.t.Fatalf("Foreman's answer failed: %+v", ans)
+	}
+	return lic
+}
+
+// delivered runs the worker and returns the bodies the receiver got.
+func (h *flowHarness) delivered(want int) [][]byte {
+	h.t.Helper()
+	if _, err := h.worker.RunOnce(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	h.rcv.Wait(h.t, want, 10*time.Second)
+	var out [][]byte
+	for _, r := range h.rcv.Requests() {
+		out = append(out, r.Body)
+	}
+	return out
+}
+
+// TestFlowCompletes walks a link from the first request to completed with
+// real data: a card carrying Foreman's face, a rendered PDF417, Foreman's
+// frames for a challenge drawn in their order; the webhook carries the
+// same bytes as GET, the review images are kept sealed.
+func TestFlowCompletes(t *testing.T) {
+	onBothBackends(t, testFlowCompletes)
+}
+
+func testFlowCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
+	h := newFlowHarness(t, open)
+	v, tok := h.link(fmt.Sprintf(`{"requested_fields":["first_names","last_name","dob"],"include_license_photo":true,
+		"encryption_key_mode":"none","webhook_url":%q,"message":"Verify for order 42"}`, h.rcv.URL))
+
+	s := h.session(tok)
+	if s.Status != "pending" || len(s.Steps) != 3 || s.Steps[0].Done || s.Message != "Verify for order 42" ||
+		strings.Join(s.RequestedFields, ",") != "first_names,last_name,dob" || !s.LicensePhoto || s.EncryptionMode != "none" ||
+		s.ReviewAvailable || s.LivenessAttemptsLeft != 5 {
+		t.Fatalf("first session %+v", s)
+	}
+
+	front := frontPhoto(t, foremanFace(t), 1)
+	var fa flow.FrontAnswer
+	h.ok(h.post(tok, "/license/front", "image/jpeg", front), 200, &fa)
+	if !fa.Accepted || !fa.Checks.CardFound || !fa.Checks.FacePresent || !fa.Checks.ProportionsOK {
+		t.Fatalf("front %+v", fa)
+	}
+	if got := h.get(h.bearer, v.ID); got.Status != "started" {
+		t.Fatalf("after the first step the verification is %s, want started", got.Status)
+	}
+	// A retried upload answers the same without being judged again (the
+	// Content-Type is not trusted: the bytes are sniffed).
+	var again flow.FrontAnswer
+	h.ok(h.post(tok, "/license/front", "application/octet-stream", front), 200, &again)
+	if again != fa {
+		t.Fatalf("retry answered %+v, want %+v", again, fa)
+	}
+	// Submit before the other steps is out of order.
+	expectError(t, h.post(tok, "/submit", "", nil), 409, "CONFLICT")
+
+	lic := h.steps(tok, front)
+	s = h.session(tok)
+	for _, st := range s.Steps {
+		if !st.Done {
+			t.Fatalf("step %s not done: %+v", st.Name, s)
+		}
+	}
+	if s.LivenessAttemptsLeft != 4 {
+		t.Errorf("attempts left %d, want 4", s.LivenessAttemptsLeft)
+	}
+	// No personal data in the session answer, and none at rest in plain.
+	sr := h.send("GET", "/v/"+tok+"/session", "", nil)
+	sealed, err := h.fstore.GetFlowSession(context.Background(), v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pii := range []string{lic.FirstNames, lic.LastName, lic.DOB.String(), lic.DocumentNumber} {
+		if bytes.Contains(sr.body, []byte(pii)) || bytes.Contains(sealed, []byte(pii)) {
+			t.Errorf("%q in the session answer or the stored session", pii)
+		}
+	}
+
+	var done flow.SubmitAnswer
+	h.ok(h.post(tok, "/submit", "", nil), 200, &done)
+	if done.Status != "completed" {
+		t.Fatalf("submit answered %s, want completed (Foreman on his card)", done.Status)
+	}
+	// A retried submit answers the same; every other step is gone.
+	h.ok(h.post(tok, "/submit", "", nil), 200, &done)
+	expectError(t, h.post(tok, "/license/front", "image/jpeg", front), 410, "GONE")
+	expectError(t, h.post(tok, "/review", "", nil), 410, "GONE")
+
+	got := h.get(h.bearer, v.ID)
+	var res struct {
+		Verification map[string]any `json:"verification"`
+		LicenseData  map[string]any `json:"license_data"`
+		LicensePhoto string         `json:"license_photo"`
+	}
+	if err := json.Unmarshal(got.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	ver := res.Verification
+	if got.Status != "completed" || ver["webcam_appears_live"] != true || ver["webcam_face_matches_license_photo"] != true ||
+		ver["license_appears_real"] != true || ver["ip_found"] != false {
+		t.Fatalf("result %s", got.Result)
+	}
+	if res.LicenseData["first_names"] != lic.FirstNames || res.LicenseData["last_name"] != lic.LastName || res.LicenseData["dob"] != lic.DOB.String() {
+		t.Errorf("license_data %v, want %s %s %s", res.LicenseData, lic.FirstNames, lic.LastName, lic.DOB)
+	}
+	if photo, err := base64.StdEncoding.DecodeString(res.LicensePhoto); err != nil || !bytes.HasPrefix(photo, []byte{0xFF, 0xD8, 0xFF}) {
+		t.Errorf("license_photo is not a JPEG (%v)", err)
+	}
+	if bodies := h.delivered(1); !bytes.Equal(bodies[0], got.Result) {
+		t.Errorf("webhook body differs from GET's result:\n%s\n%s", bodies[0], got.Result)
+	}
+
+	// The review images are kept, sealed under the server key (mode none).
+	imgs, err := h.fstore.ReviewImages(context.Background(), h.acct.ID, v.ID)
+	if err != nil || len(imgs) != 2 {
+		t.Fatalf("review images %d, %v", len(imgs), err)
+	}
+	if open, err := h.flow.OpenReviewImage(v.ID, flow.ReviewLicenseFront, imgs[flow.ReviewLicenseFront]); err != nil || !bytes.Equal(open, front) {
+		t.Errorf("the sealed license front does not open to the upload (%v)", err)
+	}
+	if bytes.Contains(imgs[flow.ReviewLicenseFront], front[:64]) {
+		t.Error("the license front is stored in plain")
+	}
+	selfie, err := h.flow.OpenReviewImage(v.ID, flow.ReviewSelfie, imgs[flow.ReviewSelfie])
+	if err != nil || !bytes.HasPrefix(selfie, []byte{0xFF, 0xD8, 0xFF}) {
+		t.Errorf("the selfie does not open to a JPEG (%v)", err)
+	}
+	if s := h.session(tok); s.Status != "completed" || !s.Steps[2].Done || s.Message != "" {
+		t.Errorf("finished session %+v", s)
+	}
+
+	// The scheduled purge leaves it alone until the retention has passed;
+	// then license_data, license_photo and the review images go, the
+	// verdicts stay.
+	h.clock.Advance(29 * 24 * time.Hour)
+	if n, err := h.flow.PurgeDue(context.Background(), verifier.DefaultPIIRetention); err != nil || n != 0 {
+		t.Fatalf("purge before retention: %d, %v", n, err)
+	}
+	h.clock.Advance(2 * 24 * time.Hour)
+	if n, err := h.flow.PurgeDue(context.Background(), verifier.DefaultPIIRetention); err != nil || n != 1 {
+		t.Fatalf("purge after retention: %d, %v", n, err)
+	}
+	purged := h.get(h.resign(h.acct), v.ID)
+	var after map[string]json.RawMessage
+	if err := json.Unmarshal(purged.Result, &after); err != nil {
+		t.Fatal(err)
+	}
+	if purged.PIIPurgedAt == nil || !purged.PIIPurgedAt.Equal(h.clock.Now()) || string(after["license_data"]) != "{}" ||
+		after["license_photo"] != nil || !bytes.Contains(after["verification"], []byte(`"webcam_appears_live":true`)) {
+		t.Errorf("purged verification %+v: %s", purged, purged.Result)
+	}
+	if imgs, err := h.fstore.ReviewImages(context.Background(), h.acct.ID, v.ID); err != nil || len(imgs) != 0 {
+		t.Errorf("review images after the purge: %d, %v", len(imgs), err)
+	}
+	if _, err := h.fstore.GetFlowSession(context.Background(), v.ID); !errors.Is(err, verifier.ErrNotFound) {
+		t.Errorf("session after the purge: %v", err)
+	}
+}
+
+// TestPurgeEndpoint: POST /verification/purge removes a finished
+// verification's personal data at once, its flow data too; unfinished
+// ones are 409, other accounts' 404, a second purge changes nothing.
+func TestPurgeEndpoint(t *testing.T) {
+	onBothBackends(t, func(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
+		h := newFlowHarness(t, open)
+		ctx := context.Background()
+		pending, _ := h.link(`{}`)
+		expectError(t, h.do("POST", "/verification/purge?id="+pending.ID, "", "Authorization", h.bearer), 409, "CONFLICT")
+		done, _ := h.link(`{"requested_fields":["dob"],"include_license_photo":true,"encryption_key_mode":"none"}`)
+		if _, err := h.store.UpdateVerification(ctx, h.acct.ID, done.ID, func(x *verifier.Verification) error {
+			x.Status = verifier.StatusStarted
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.store.UpdateVerification(ctx, h.acct.ID, done.ID, func(x *verifier.Verification) error {
+			x.Status, x.CompletedAt = verifier.StatusCompleted, h.clock.Now()
+			x.Result = []byte(`{"request_id":"` + done.ID + `","verification":{"over_21":true},"license_data":{"dob":"1990-01-02"},"license_photo":"/9j/4AAQ"}`)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.fstore.PutReviewImage(ctx, h.acct.ID, done.ID, flow.ReviewSelfie, []byte("sealed"), h.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		_, otherBearer := h.owner()
+		expectError(t, h.do("POST", "/verification/purge?id="+done.ID, "", "Authorization", otherBearer), 404, "NOT_FOUND")
+		expectError(t, h.do("POST", "/verification/purge", "", "Authorization", h.bearer), 422, "VALIDATION_FAILED")
+		var first verificationResponse
+		h.ok(h.do("POST", "/verification/purge?id="+done.ID, "", "Authorization", h.bearer), 200, &first)
+		if first.PIIPurgedAt == nil || string(first.Result) != `{"license_data":{},"request_id":"`+done.ID+`","verification":{"over_21":true}}` {
+			t.Fatalf("purged %+v %s", first, first.Result)
+		}
+		if imgs, err := h.fstore.ReviewImages(ctx, h.acct.ID, done.ID); err != nil || len(imgs) != 0 {
+			t.Errorf("review images after the purge: %d, %v", len(imgs), err)
+		}
+		h.clock.Advance(time.Hour)
+		var second verificationResponse
+		h.ok(h.do("POST", "/verification/purge?id="+done.ID, "", "Authorization", h.bearer), 200, &second)
+		if !second.PIIPurgedAt.Equal(*first.PIIPurgedAt) || !bytes.Equal(second.Result, first.Result) {
+			t.Errorf("a second purge changed %+v", second)
+		}
+	})
+}
+
+// TestFlowReviewOffered: a card carrying someone else's face is not a
+// match; submit offers review; /review sends the verification to
+// manual_review at once with its webhook; a second link declines and
+// completes without review.
+func TestFlowReviewOffered(t *testing.T) {
+	onBothBackends(t, testFlowReviewOffered)
+}
+
+func testFlowReviewOffered(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
+	h := newFlowHarness(t, open)
+	other := frontPhoto(t, labeledFace(t, "sheldon/sheldon2.png"), 2)
+	body := fmt.Sprintf(`{"webhook_url":%q}`, h.rcv.URL)
+	review, rtok := h.link(body)
+	decline, dtok := h.link(body)
+	for _, tok := range []string{rtok, dtok} {
+		h.steps(tok, other)
+		expectError(t, h.post(tok, "/review", "", nil), 409, "CONFLICT") // not offered yet
+		var a flow.SubmitAnswer
+		h.ok(h.post(tok, "/submit", "", nil), 200, &a)
+		if a.Status != "review_offered" {
+			t.Fatalf("submit answered %s, want review_offered (another person's card)", a.Status)
+		}
+		if s := h.session(tok); !s.ReviewAvailable || s.Status != "review_offered" {
+			t.Fatalf("session after the offer %+v", s)
+		}
+		// Steps are closed once submitted.
+		expectError(t, h.post(tok, "/liveness", "", nil), 409, "CONFLICT")
+	}
+
+	var a flow.SubmitAnswer
+	h.ok(h.post(rtok, "/review", "", nil), 200, &a)
+	if a.Status != "manual_review" {
+		t.Fatalf("review answered %s", a.Status)
+	}
+	h.ok(h.post(rtok, "/review", "", nil), 200, &a) // a retry answers the same
+	expectError(t, h.post(rtok, "/decline-review", "", nil), 410, "GONE")
+	got := h.get(h.bearer, review.ID)
+	var res struct {
+		Verification map[string]any `json:"verification"`
+	}
+	if err := json.Unmarshal(got.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "manual_review" || res.Verification["webcam_face_matches_license_photo"] != "undetermined" ||
+		res.Verification["manual_review_requested"] != true {
+		t.Fatalf("manual review result %s", got.Result)
+	}
+	if bodies := h.delivered(1); !bytes.Equal(bodies[0], got.Result) {
+		t.Errorf("webhook body differs from GET's result")
+	}
+
+	h.ok(h.post(dtok, "/decline-review", "", nil), 200, &a)
+	if a.Status != "completed" {
+		t.Fatalf("decline answered %s", a.Status)
+	}
+	got = h.get(h.bearer, decline.ID)
+	res.Verification = nil
+	if err := json.Unmarshal(got.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "completed" || res.Verification["webcam_face_matches_license_photo"] != false ||
+		res.Verification["manual_review_requested"] != nil {
+		t.Fatalf("declined result %s", got.Result)
+	}
+	if bodies := h.delivered(2); !bytes.Equal(bodies[1], got.Result) {
+		t.Errorf("webhook body differs from GET's result")
+	}
+}
+
+// detailCodes are the codes of a 422's details, each with a sentence.
+func detailCodes(t *testing.T, r response, field string) []string {
+	t.Helper()
+	e := expectError(t, r, 422, "VALIDATION_FAILED")
+	var out []string
+	for _, d := range e.Details {
+		if d.Field != field || len(d.Message) < 20 {
+			t.Errorf("detail %+v: want field %s and a sentence", d, field)
+		}
+		out = append(out, d.Code)
+	}
+	return out
+}
+
+// TestFlowRefuses: every refusal of the end-user API, in the one error
+// format.
+func TestFlowRefuses(t *testing.T) {
+	onBothBackends(t, testFlowRefuses)
+}
+
+func testFlowRefuses(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
+	h := newFlowHarness(t, open, func(d *Deps) {
+		d.Config.FlowChallengeLimit = ratelimit.Limit{Rate: 4, Period: time.Hour}
+		d.Config.FlowBodyLimit = 12 << 20
+	})
+	_, tok := h.link(`{}`)
+
+	t.Run("unknown links", func(t *testing.T) {
+		unknown := strings.Repeat("A", 43)
+		for _, tk := range []string{unknown, "short"} {
+			expectError(t, h.send("GET", "/v/"+tk+"/session", "", nil), 404, "NOT_FOUND")
+			for _, p := range []string{"/license/front", "/license/back", "/liveness", "/liveness/x", "/submit", "/review", "/decline-review"} {
+				expectError(t, h.post(tk, p, "", nil), 404, "NOT_FOUND")
+			}
+		}
+	})
+
+	t.Run("images", func(t *testing.T) {
+		if got := detailCodes(t, h.post(tok, "/license/front", "image/gif", []byte("GIF89a\x01\x00\x01\x00")), "license_front"); strings.Join(got, ",") != "image_unsupported" {
+			t.Errorf("GIF: %v", got)
+		}
+		if got := detailCodes(t, h.post(tok, "/license/front", "", nil), "license_front"); strings.Join(got, ",") != "image_unsupported" {
+			t.Errorf("empty: %v", got)
+		}
+		big := append(frontPhoto(t, nil, 3), make([]byte, 10<<20)...)
+		if got := detailCodes(t, h.post(tok, "/license/back", "image/jpeg", big), "license_back"); strings.Join(got, ",") != "image_too_large" {
+			t.Errorf("over 10 MB: %v", got)
+		}
+		// Other endpoints keep the JSON body limit.
+		expectError(t, h.do("POST", "/verification", `{"message":"`+strings.Repeat("x", 5000)+`"}`, "Authorization", h.bearer), 413, "PAYLOAD_TOO_LARGE")
+		noCard := noCardPhoto(t)
+		if got := detailCodes(t, h.post(tok, "/license/front", "image/jpeg", noCard), "license_front"); strings.Join(got, ",") != "card_not_found" {
+			t.Errorf("no card: %v", got)
+		}
+		if got := detailCodes(t, h.post(tok, "/license/back", "image/jpeg", noCard), "license_back"); len(got) != 1 || !strings.HasPrefix(got[0], "barcode_") {
+			t.Errorf("no barcode: %v", got)
+		}
+		// Failed uploads do not start the verification.
+		if s := h.session(tok); s.Status != "pending" {
+			t.Errorf("after refused uploads the verification is %s", s.Status)
+		}
+	})
+
+	t.Run("order", func(t *testing.T) {
+		for _, p := range []string{"/submit", "/review", "/decline-review"} {
+			expectError(t, h.post(tok, p, "", nil), 409, "CONFLICT")
+		}
+	})
+
+	t.Run("challenges", func(t *testing.T) {
+		_, otherTok := h.link(`{}`)
+		foreign := h.challenge(otherTok)
+		first := h.challenge(tok)
+		second := h.challenge(tok)
+		if first.ChallengeID == second.ChallengeID || strings.Join(stepsOf(second), ",") != "blink,turn_left,turn_right" ||
+			second.FrameBudget.MinFrames < 1 || second.FrameBudget.MaxFrames < second.FrameBudget.MinFrames || second.ExpiresIn <= 0 {
+			t.Fatalf("challenges %+v %+v", first, second)
+		}
+		frames, ms := foremanAnswer(t)
+		expectError(t, h.answer(tok, foreign.ChallengeID, frames, ms), 404, "NOT_FOUND")
+		expectError(t, h.answer(tok, first.ChallengeID, frames, ms), 409, "CONFLICT") // voided by the second
+		expectError(t, h.post(tok, "/liveness/"+second.ChallengeID, "text/plain", []byte("frames")), 400, "BAD_REQUEST")
+		if got := detailCodes(t, h.answer(tok, second.ChallengeID, frames[:1], ms[:1]), "liveness"); strings.Join(got, ",") != "frames_count" {
+			t.Errorf("one frame: %v", got)
+		}
+		if got := detailCodes(t, h.answer(tok, second.ChallengeID, frames, ms[:3]), "liveness"); strings.Join(got, ",") != "timestamps_invalid" {
+			t.Errorf("timestamps short: %v", got)
+		}
+		h.clock.Advance(3 * time.Minute)
+		expectError(t, h.answer(tok, second.ChallengeID, frames, ms), 409, "CONFLICT") // expired
+		// The per-link challenge limit (4 an hour here): two used so far.
+		h.challenge(tok)
+		h.challenge(tok)
+		r := h.post(tok, "/liveness", "", nil)
+		expectError(t, r, 429, "RATE_LIMITED")
+		if r.header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+	})
+
+	t.Run("attempts", func(t *testing.T) {
+		_, tk := h.link(`{}`)
+		h.flow.Limits.LivenessAttempts = 1
+		defer func() { h.flow.Limits.LivenessAttempts = flow.DefaultLimits.LivenessAttempts }()
+		ch := h.challenge(tk)
+		h.clock.Advance(5 * time.Second)
+		frames, ms := foremanAnswer(t)
+		var ans flow.LivenessAnswer
+		h.ok(h.answer(tk, ch.ChallengeID, frames, ms), 200, &ans)
+		if ans.AttemptsLeft != 0 {
+			t.Fatalf("attempts left %d", ans.AttemptsLeft)
+		}
+		// The same answer again is a retry: the same verdict, no attempt.
+		var again flow.LivenessAnswer
+		h.ok(h.answer(tk, ch.ChallengeID, frames, ms), 200, &again)
+		if again.Passed != ans.Passed || again.AttemptsLeft != 0 {
+			t.Fatalf("retry %+v, first %+v", again, ans)
+		}
+		// Different frames on the answered challenge: used.
+		expectError(t, h.answer(tk, ch.ChallengeID, frames[1:], ms[1:]), 409, "CONFLICT")
+		expectError(t, h.post(tk, "/liveness", "", nil), 429, "RATE_LIMITED")
+	})
+
+	t.Run("ended links", func(t *testing.T) {
+		canceled, ctok := h.link(`{}`)
+		h.ok(h.do("POST", "/verification/cancel?id="+canceled.ID, "", "Authorization", h.bearer), 200, nil)
+		_, etok := h.link(`{"lifetime_days":1}`)
+		h.clock.Advance(25 * time.Hour)
+		for tk, status := range map[string]string{ctok: "canceled", etok: "expired"} {
+			for _, p := range []string{"/license/front", "/license/back", "/liveness", "/liveness/x", "/submit", "/review", "/decline-review"} {
+				expectError(t, h.post(tk, p, "image/jpeg", []byte{0xFF, 0xD8, 0xFF}), 410, "GONE")
+			}
+			if s := h.session(tk); s.Status != status || s.Message != "" {
+				t.Errorf("session of a %s link: %+v", status, s)
+			}
+		}
+	})
+}
+
+// TestFlowBodyLimit: an upload over the flow's body limit is 413 in the
+// one format, with the link's headers.
+func TestFlowBodyLimit(t *testing.T) {
+	h := newFlowHarness(t, openSQLite, func(d *Deps) { d.Config.FlowBodyLimit = 64 << 10 })
+	_, tok := h.link(`{}`)
+	expectError(t, h.post(tok, "/license/front", "image/jpeg", make([]byte, 100<<10)), 413, "PAYLOAD_TOO_LARGE")
+}
+
+func stepsOf(ch flow.ChallengeAnswer) []string {
+	out := make([]string, len(ch.Steps))
+	for i, s := range ch.Steps {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// TestFlowBusy: with the only engine worker held by a liveness answer, an
+// upload is answered 503 with Retry-After instead of piling up.
+func TestFlowBusy(t *testing.T) {
+	modelstest.Set(t)
+	busy, err := engines.Load(engines.Config{Workers: 1, QueueWait: time.Millisecond, MaxWaiting: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newFlowHarness(t, openSQLite, func(d *Deps) { d.Flow.Engines = busy })
+	_, tok := h.link(`{}`)
+	_, other := h.link(`{}`)
+	ch := h.challenge(tok)
+	h.clock.Advance(5 * time.Second)
+	frames, ms := foremanAnswer(t)
+	ctype, body := multipartFrames(t, frames, ms)
+	url := h.url() + "/v/" + tok + "/liveness/" + ch.ChallengeID
+	done := make(chan int, 1)
+	go func() {
+		resp, err := nethttp.Post(url, ctype, bytes.NewReader(body))
+		if err != nil {
+			done <- 0
+			return
+		}
+		resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	front := frontPhoto(t, nil, 4)
+	for i := 0; ; i++ {
+		r := h.post(other, "/license/front", "image/jpeg", front)
+		if r.status == 503 {
+			expectError(t, r, 503, "UNAVAILABLE")
+			if r.header.Get("Retry-After") != busyRetryAfter {
+				t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
+			}
+			break
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("the liveness answer (%d) finished before any upload found the worker busy", code)
+		default:
+		}
+		if i > 50 {
+			t.Fatal("never busy")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code := <-done; code != 200 {
+		t.Errorf("the liveness answer holding the worker got %d", code)
+	}
+}
