@@ -56,7 +56,7 @@ func foremanFile(t testing.TB, n int) []byte {
 // people from faces/labeled.
 func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
 	t.Helper()
-	modelstest.Set(t) // skip (or fail under CI) before doing anything
+	modelstest.Set(t)                                  // skip (or fail under CI) before doing anything
 	testkit.Data(t, "testdata", "liveness", "foreman") // likewise: a skip inside the Once would leave it half-built
 	testkit.Data(t, "testdata", "faces")
 	fixtureOnce.Do(func() {
