@@ -132,3 +132,25 @@ func scaled(t *testing.T, a *face.Analyzer, rel string, scale, canvas float64) *
 	}
 	return img
 }
+
+// A copy of the subject's own face past DominantRatio (amy1 with a copy
+// at 0.63 of the side) is not a second person; another person's face at
+// that size is.
+func TestSingleSameFaceCopy(t *testing.T) {
+	a := engine(t, face.DefaultOptions).NewAnalyzer()
+	copied := composite(t, a, []placed{{"labeled/amy/amy1.png", 10, 30, 150}, {"labeled/amy/amy1.png", 200, 40, 95}})
+	faces, err := a.Analyze(copied)
+	if err != nil || len(faces) != 2 || faces[1].Size < face.DominantRatio*faces[0].Size {
+		for _, f := range faces {
+			t.Logf("size %.0f", f.Size)
+		}
+		t.Fatalf("amy1 and its copy: %d faces (%v), want two, the copy past DominantRatio", len(faces), err)
+	}
+	if f, err := a.Single(copied); err != nil || f.Box[0] > 100 {
+		t.Errorf("amy1 and its copy: %v (box %v), want the large face", err, f.Box)
+	}
+	other := composite(t, a, []placed{{"labeled/amy/amy1.png", 10, 30, 150}, {"labeled/penny/penny2.png", 200, 40, 95}})
+	if _, err := a.Single(other); !errors.Is(err, face.ErrMultipleFaces) {
+		t.Errorf("amy1 and penny2 at 0.63 of the side: %v, want ErrMultipleFaces", err)
+	}
+}
