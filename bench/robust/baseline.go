@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// baselineCommit is main just before issue #15's changes (face selection,
+// liveness multiple_faces, portrait choice, full-frame cards): the
+// "before" column is that commit's own `idgate` binary run on the same
+// files, so no old code is kept in the tree.
+const baselineCommit = "f20516448ee1a0bec65392dc2bdce12d7ff6c99e"
+
+// baseline is the before binary, built in a temporary git worktree.
+type baseline struct {
+	bin, root string
+}
+
+// buildBaseline checks baselineCommit out beside the repository and builds
+// its cmd/idgate into dir; the worktree is removed again at once.
+func buildBaseline(root, dir string) (*baseline, error) {
+	wt := filepath.Join(dir, "worktree")
+	if out, err := exec.Command("git", "-C", root, "worktree", "add", "--detach", wt, baselineCommit).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git worktree add %s: %v: %s", baselineCommit[:12], err, strings.TrimSpace(string(out)))
+	}
+	defer exec.Command("git", "-C", root, "worktree", "remove", "--force", wt).Run()
+	bin := filepath.Join(dir, "idgate-before")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/idgate")
+	build.Dir = wt
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("build the baseline: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return &baseline{bin: bin, root: root}, nil
+}
+
+// run runs the baseline binary in the repository's root (so it finds the
+// same models) and decodes its JSON into out; a failing command returns
+// its stderr as the error.
+func (b *baseline) run(out any, args ...string) error {
+	cmd := exec.Command(b.bin, args...)
+	cmd.Dir = b.root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s", strings.TrimSpace(stderr.String()))
+	}
+	return json.Unmarshal(stdout.Bytes(), out)
+}
+
+// writeFile writes data into dir under name and returns its path.
+func writeFile(dir, name string, data []byte) (string, error) {
+	path := filepath.Join(dir, name)
+	return path, os.WriteFile(path, data, 0o600)
+}

@@ -1,0 +1,279 @@
+// Command robust measures the engines on inputs people really send, side
+// by side with the code before issue #15's changes (baselineCommit's own
+// binary, built in a temporary git worktree, on the same files):
+//
+//   - license fronts: card found and portrait found rates on synthetic
+//     scenes (cardtest) printed with real faces (faces/labeled): cards on
+//     a table, ghost portraits, cards filling the frame, flat scans,
+//     vertical cards, and far cards and bare tables that must be refused;
+//   - face photos: whether Single takes one face where it should (stray
+//     detector boxes, ghost copies) and refuses two people and group
+//     photos;
+//   - liveness: pass rates of live Foreman streams (some with a second
+//     face in one or two frames) and of attacks (still image, moved photo,
+//     spliced person, replayed clip, a second person in view).
+//
+// The scenes are synthetic cards with real faces, not photos of real
+// licenses: they show what the rules do on these layouts, not how often
+// real captures look like them.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/idgate/idgate/verifier/face"
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/models"
+	"github.com/idgate/idgate/verifier/imgio"
+	"github.com/idgate/idgate/verifier/license/card/faceengine"
+)
+
+func main() {
+	noBaseline := flag.Bool("no-baseline", false, "skip building and running the before binary")
+	flag.Parse()
+	if err := run(!*noBaseline); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/robust:", err)
+		os.Exit(1)
+	}
+}
+
+// repoRoot is the module root, two levels above this file.
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+func run(withBaseline bool) error {
+	start := time.Now()
+	root := repoRoot()
+	shared := filepath.Join(root, "..", "shared", "testdata")
+	dir, err := os.MkdirTemp("", "idgate-bench-robust-")
+	if err != nil {
+		return err
+	}
+	set, err := models.Open("", models.Hashes)
+	if err != nil {
+		return err
+	}
+	eng, err := face.Load(set.Dir, face.DefaultOptions)
+	if err != nil {
+		return err
+	}
+	faces, err := labeledFaces(shared)
+	if err != nil {
+		return err
+	}
+	var base *baseline
+	if withBaseline {
+		if base, err = buildBaseline(root, dir); err != nil {
+			fmt.Printf("before: unavailable (%v); after only\n", err)
+		}
+	}
+	if base != nil {
+		fmt.Printf("before = %s (main before issue #15), after = this tree; same files, same run\n", baselineCommit[:12])
+	}
+	if err := benchCards(dir, base, faceengine.New(eng.NewAnalyzer()), faces); err != nil {
+		return err
+	}
+	if err := benchPhotos(dir, base, eng.NewAnalyzer(), shared, faces); err != nil {
+		return err
+	}
+	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
+	if err != nil {
+		return err
+	}
+	if err := benchLiveness(dir, base, an, shared); err != nil {
+		return err
+	}
+	fmt.Printf("(%v)\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+func labeledFaces(shared string) ([]labeled, error) {
+	files, err := filepath.Glob(filepath.Join(shared, "faces", "labeled", "*", "*.png"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("labeled faces under %s: %d files, %v", shared, len(files), err)
+	}
+	sort.Strings(files)
+	var out []labeled
+	for _, f := range files {
+		img, err := decodeFile(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, labeled{name: filepath.Base(f), img: img})
+	}
+	return out, nil
+}
+
+// tally counts successes before and after; noBefore when the baseline
+// did not run.
+type tally struct {
+	n, before, after int
+	noBefore         bool
+}
+
+func (t *tally) add(before, after bool) {
+	t.n++
+	t.before += b2i(before)
+	t.after += b2i(after)
+}
+
+func (t tally) String() string {
+	if t.noBefore {
+		return fmt.Sprintf("%7s → %3d/%-3d", "-", t.after, t.n)
+	}
+	return fmt.Sprintf("%3d/%-3d → %3d/%-3d", t.before, t.n, t.after, t.n)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func benchCards(dir string, base *baseline, f *faceengine.Finder, faces []labeled) error {
+	samples, err := cardSamples(faces)
+	if err != nil {
+		return err
+	}
+	var order, misses []string
+	cards, portraits := map[string]*tally{}, map[string]*tally{}
+	for _, s := range samples {
+		img, err := imgio.DecodeImage(s.data, imgio.Limits{})
+		if err != nil {
+			return err
+		}
+		after, err := frontAfter(f, img)
+		if err != nil {
+			return err
+		}
+		var before front
+		if base != nil {
+			path, err := writeFile(dir, s.file, s.data)
+			if err != nil {
+				return err
+			}
+			before = frontBefore(base, path)
+		}
+		if cards[s.family] == nil {
+			order = append(order, s.family)
+			cards[s.family], portraits[s.family] = &tally{noBefore: base == nil}, &tally{noBefore: base == nil}
+		}
+		if s.refuse {
+			cards[s.family].add(refused(before), refused(after))
+			continue
+		}
+		cards[s.family].add(s.cardOK(before), s.cardOK(after))
+		portraits[s.family].add(s.portraitOK(before), s.portraitOK(after))
+		if !s.portraitOK(after) {
+			misses = append(misses, fmt.Sprintf("%s (%s): card %v %q, face %v at %v, rotation %d", s.file, s.family, s.cardOK(after), after.cardErr, after.face, after.box, after.rotation))
+		}
+	}
+	fmt.Println("== license fronts (synthetic cards, real faces): found correctly, before → after")
+	fmt.Printf("%-20s %-19s %-19s\n", "", "card", "portrait")
+	for _, fam := range order {
+		if fam == "refusal" {
+			fmt.Printf("%-20s %s (refused: too small or no card)\n", "far card, bare table", cards[fam])
+			continue
+		}
+		fmt.Printf("%-20s %s %s\n", fam, cards[fam], portraits[fam])
+	}
+	for _, m := range misses {
+		fmt.Println("  missed after:", m)
+	}
+	return nil
+}
+
+func benchPhotos(dir string, base *baseline, a *face.Analyzer, shared string, faces []labeled) error {
+	samples, err := photoSamples(shared, faces)
+	if err != nil {
+		return err
+	}
+	var order, misses []string
+	right := map[string]*tally{}
+	for _, s := range samples {
+		after, err := singleAfter(a, s.data)
+		if err != nil {
+			return err
+		}
+		var before bool
+		if base != nil {
+			path, err := writeFile(dir, s.file, s.data)
+			if err != nil {
+				return err
+			}
+			if before, err = singleBefore(base, path); err != nil {
+				return err
+			}
+		}
+		if right[s.family] == nil {
+			order = append(order, s.family)
+			right[s.family] = &tally{noBefore: base == nil}
+		}
+		right[s.family].add(before == s.single, after == s.single)
+		if after != s.single {
+			misses = append(misses, fmt.Sprintf("%s (%s)", s.file, s.family))
+		}
+	}
+	fmt.Println("== face photos (Single, as face compare uses it): judged right, before → after")
+	for _, fam := range order {
+		want := "one face"
+		if fam == "two people" || fam == "group photo" {
+			want = "refused"
+		}
+		fmt.Printf("%-20s %s (want %s)\n", fam, right[fam], want)
+	}
+	for _, m := range misses {
+		fmt.Println("  wrong after:", m)
+	}
+	return nil
+}
+
+func benchLiveness(dir string, base *baseline, an *liveness.Analyzer, shared string) error {
+	seqs, err := sequences(shared)
+	if err != nil {
+		return err
+	}
+	live, attacks := tally{noBefore: base == nil}, tally{noBefore: base == nil}
+	fmt.Println("== liveness (real Foreman frames): verdict, before → after")
+	for k, s := range seqs {
+		after, err := livenessAfter(an, s)
+		if err != nil {
+			return err
+		}
+		before := liveness.Result{}
+		if base != nil {
+			if before, err = livenessBefore(base, dir, k, s); err != nil {
+				return err
+			}
+		}
+		if s.live {
+			live.add(before.Live, after.Live)
+		} else {
+			attacks.add(before.Live, after.Live)
+		}
+		fmt.Printf("%-50s %-28s → %s\n", s.name, verdict(before, base != nil), verdict(after, true))
+	}
+	fmt.Printf("live sequences passed %s; attacks passed %s\n", live, attacks)
+	return nil
+}
+
+func verdict(r liveness.Result, ran bool) string {
+	switch {
+	case !ran:
+		return "-"
+	case r.Live:
+		return "live"
+	}
+	f := slices.Clone(r.Failures)
+	return fmt.Sprintf("refused %v", f)
+}
