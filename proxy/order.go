@@ -73,8 +73,8 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 		return GuardResult{}, fmt.Errorf("guard order: %w: custom header %s missing or wrong", ErrWebhookAuth, st.WebhookHeader)
 	}
 	var e orderEvent
-	if err := json.Unmarshal(ev.Body, &e); err != nil {
-		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "body", Message: "not a BigCommerce webhook payload"})
+	if err := DecodeStrict(ev.Body, &e, "a BigCommerce webhook payload"); err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w", err)
 	}
 	if !st.OrderGuard || (e.Scope != bigcommerce.ScopeOrderCreated && e.Scope != bigcommerce.ScopeCartConverted) {
 		return GuardResult{Ignored: true}, nil

@@ -3,7 +3,6 @@ package proxy
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -82,8 +81,8 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 		return Applied{}, fmt.Errorf("apply webhook: %w", err)
 	}
 	var b webhookBody
-	if err := json.Unmarshal(d.Body, &b); err != nil {
-		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "body", Message: "not a JSON result payload: " + err.Error()})
+	if err := DecodeStrict(d.Body, &b, "a JSON result payload"); err != nil {
+		return Applied{}, fmt.Errorf("apply webhook: %w", err)
 	}
 	if _, err := uuid.Parse(b.RequestID); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "request_id", Message: "want a UUID"})

@@ -44,7 +44,11 @@ func toHTTP(err error) error {
 		}
 		var in *proxy.InputError
 		if d.code == httperr.ValidationFailed && errors.As(err, &in) {
-			return httperr.Validation(problem.Detail{Field: in.Field, Code: "invalid", Message: in.Message})
+			code := in.Code
+			if code == "" {
+				code = "invalid"
+			}
+			return httperr.Validation(problem.Detail{Field: in.Field, Code: code, Message: in.Message})
 		}
 		return httperr.New(d.code, d.message)
 	}

@@ -35,8 +35,11 @@ func (h *handlers) start(c *fiber.Ctx) error {
 	var in struct {
 		CartID string `json:"cart_id"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
+	if !json.Valid(body) {
 		return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
+	}
+	if err := proxy.DecodeStrict(body, &in, "a start request"); err != nil {
+		return toHTTP(err)
 	}
 	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.IP(), in.CartID, c.Get(CustomerTokenHeader))
 	if err != nil {

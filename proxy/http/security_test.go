@@ -190,6 +190,39 @@ func TestCORSLimitedToStoreOrigins(t *testing.T) {
 // The oversize body is only declared (Content-Length) and never sent: the
 // server must refuse on the header alone. Sending a real megabyte races the
 // server's close against the client's write and fails with a reset.
+// A signed delivery whose JSON a strict reader refuses (the verifier never
+// sends one) is refused naming the member, not read with the last key
+// winning.
+func TestWebhookRefusesDuplicateKeysAndInvalidUTF8(t *testing.T) {
+	clock := bigcommercetest.NewClock(time.Now())
+	env := proxytest.Start(t, proxytest.Options{Now: clock.Now})
+	good := proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: cartA}), nil)
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	for name, c := range map[string]struct{ body, field, code string }{
+		"duplicate request_id": {`{"request_id":"x",` + string(good[1:]), "request_id", "duplicate_key"},
+		"invalid UTF-8":        {"{\"note\":\"\xff\"," + string(good[1:]), "note", "invalid_utf8"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			body := []byte(c.body)
+			resp := env.DeliverWith(storeHash, body, header, env.Sign(storeHash, body, clock.Now()))
+			b, _ := io.ReadAll(resp.Body)
+			var e struct {
+				Error struct {
+					Code    string `json:"code"`
+					Details []struct{ Field, Code string }
+				} `json:"error"`
+			}
+			if resp.StatusCode != 422 || json.Unmarshal(b, &e) != nil || e.Error.Code != "VALIDATION_FAILED" ||
+				len(e.Error.Details) != 1 || e.Error.Details[0].Field != c.field || e.Error.Details[0].Code != c.code {
+				t.Fatalf("got %d %s", resp.StatusCode, b)
+			}
+		})
+	}
+	if mf := env.Doubles[storeHash].Metafields("cart", cartA); len(mf) != 0 {
+		t.Fatalf("refused deliveries wrote %v", mf)
+	}
+}
+
 func TestWebhookBodyBounded(t *testing.T) {
 	env := proxytest.Start(t, proxytest.Options{})
 	u, err := url.Parse(env.URL)

@@ -95,6 +95,8 @@ func TestStartRefusals(t *testing.T) {
 		"other origin":    {"https://evil.example", "", `{"cart_id":"` + cartA + `"}`, 403, "ORIGIN_NOT_ALLOWED"},
 		"bad JSON":        {origin, "", `{"cart_id":`, 400, "MALFORMED_JSON"},
 		"no cart":         {origin, "", `{}`, 422, "VALIDATION_FAILED"},
+		"duplicate key":   {origin, "", `{"cart_id":"` + cartA + `","cart_id":"` + cartA + `"}`, 422, "VALIDATION_FAILED"},
+		"invalid UTF-8":   {origin, "", "{\"cart_id\":\"\xff\xfe\"}", 422, "VALIDATION_FAILED"},
 		"uppercase cart":  {origin, "", `{"cart_id":"` + strings.ToUpper(cartA) + `"}`, 422, "VALIDATION_FAILED"},
 		"forged customer": {origin, "eyJhbGciOiJub25lIn0.eyJjdXN0b21lciI6eyJpZCI6N319.", `{"cart_id":"` + cartA + `"}`, 401, "UNAUTHENTICATED"},
 		"huge body":       {origin, "", `{"cart_id":"` + strings.Repeat("a", 5000) + `"}`, 413, "PAYLOAD_TOO_LARGE"},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/problem"
+	"github.com/idgate/idgate/internal/strictjson"
 )
 
 // requireJSON refuses a non-empty body that is not application/json (an
@@ -33,11 +34,16 @@ func requireJSON(c *fiber.Ctx) error {
 }
 
 // DecodeJSON decodes body into v strictly: one JSON value, no unknown
-// fields. Syntax errors are MALFORMED_JSON (400); well-formed JSON of the
-// wrong shape is VALIDATION_FAILED (422) naming the field.
+// fields, no duplicate keys, no string that is not valid UTF-8 (see
+// strictjson). Syntax errors are MALFORMED_JSON (400); well-formed JSON of
+// the wrong shape or breaking those rules is VALIDATION_FAILED (422) naming
+// the field.
 func DecodeJSON(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return httperr.New(httperr.MalformedJSON, "a JSON body is required")
+	}
+	if d := strictjson.Check(body); d != nil {
+		return httperr.Validation(*d)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

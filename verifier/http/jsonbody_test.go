@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/strictjson"
 )
 
 func FuzzDecodeJSON(f *testing.F) {
-	for _, s := range []string{`{"email":"a@b.c","password":"x"}`, `{"email":1}`, `{`, `[]`, `{"x":1}`, `{} {}`, `null`, `"\ud800"`} {
+	for _, s := range []string{`{"email":"a@b.c","password":"x"}`, `{"email":1}`, `{`, `[]`, `{"x":1}`, `{} {}`, `null`, `"\ud800"`, `{"email":"a","email":"b"}`, "{\"password\":\"\xff\"}"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -17,6 +18,9 @@ func FuzzDecodeJSON(f *testing.F) {
 		for _, v := range []any{&a, &k} {
 			err := DecodeJSON(body, v)
 			if err == nil {
+				if d := strictjson.Check(body); d != nil {
+					t.Fatalf("%q: accepted despite %+v", body, *d)
+				}
 				continue
 			}
 			var e *httperr.Error
