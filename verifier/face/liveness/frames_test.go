@@ -56,8 +56,10 @@ func foremanFile(t testing.TB, n int) []byte {
 // people from faces/labeled.
 func signals(t *testing.T) (map[int]Signal, map[string]Signal) {
 	t.Helper()
-	modelstest.Set(t)                                  // skip (or fail under CI) before doing anything
-	testkit.Data(t, "testdata", "liveness", "foreman") // likewise: a skip inside the Once would leave it half-built
+	// Skip (or fail under CI) before the Once: a skip inside it would leave
+	// the fixture half-built for every later test.
+	modelstest.Set(t)
+	testkit.Data(t, "testdata", "liveness", "foreman")
 	testkit.Data(t, "testdata", "faces")
 	fixtureOnce.Do(func() {
 		an := analyzer(t)
