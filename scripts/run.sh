@@ -2,7 +2,14 @@
 # `make run`: the whole system on embedded defaults, in the foreground.
 #  - the verifier (SQLite under ./var, in-process limiter, demo account), and
 #  - the demo storefront with the footer widget and its proxy, backed by the
-#    BigCommerce test double (unchecked here: contract checks are for tests).
+#    BigCommerce test double (unchecked here: contract checks are for tests),
+#    verifying on that verifier: Verify ID opens the real end-user pages, and
+#    the result comes back to the proxy by signed webhook.
+# The verifier delivers webhooks only over https, so the proxy takes them on
+# IDGATE_DEMO_WEBHOOK_ADDR (default 127.0.0.1:8084) with a self-signed
+# certificate (var/demo-tls.crt) that only this verifier process trusts
+# (SSL_CERT_FILE), and loopback delivery is allowed
+# (IDGATE_WEBHOOK_ALLOW_LOOPBACK) for this demo only.
 # Ctrl-C stops both. IDGATE_ADDR moves the verifier (default 127.0.0.1:8080);
 # IDGATE_DEMO_ADDR and IDGATE_DEMO_PROXY_ADDR move the demo storefront and its
 # proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083).
@@ -10,11 +17,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p var
 go build -o var/idgate ./cmd/idgate
+verifier="${IDGATE_ADDR:-127.0.0.1:8080}"
+webhook="${IDGATE_DEMO_WEBHOOK_ADDR:-127.0.0.1:8084}"
+if [ ! -s var/demo-tls.crt ]; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 825 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout var/demo-tls.key -out var/demo-tls.crt 2>/dev/null
+fi
+# The demo store's own account on the verifier (created once).
+var/idgate migrate >/dev/null
+if [ ! -s var/store-demo-password ]; then
+  (umask 077 && openssl rand -base64 24 >var/store-demo-password)
+  var/idgate account create --email store-demo@idgate.local --password-stdin <var/store-demo-password >/dev/null
+fi
 # Stop both children however this script ends. (The former `trap 'kill 0'
 # EXIT INT TERM` re-entered its own TERM trap and died of a stack overflow.)
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-var/idgate serve --dev &
-var/idgate store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" &
+SSL_CERT_FILE=var/demo-tls.crt IDGATE_WEBHOOK_ALLOW_LOOPBACK=true var/idgate serve --dev &
+serve=$!
+until curl -fsS -o /dev/null "http://$verifier/healthz" 2>/dev/null; do
+  kill -0 "$serve" 2>/dev/null || exit 1 # serve failed to start; it said why
+  sleep 0.2
+done
+var/idgate store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" \
+  --verifier "http://$verifier" --webhook-addr "$webhook" &
 wait -n

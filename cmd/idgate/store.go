@@ -248,6 +248,12 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	addr := fs.String("addr", "127.0.0.1:8082", "where the demo storefront listens")
 	proxyAddr := fs.String("proxy-addr", "127.0.0.1:8083", "where the demo's proxy listens")
 	contracts := fs.String("contracts", "", "directory of BigCommerce's OpenAPI documents to validate the double's traffic against (make testdata puts them in var/contracts/bigcommerce); empty serves them unchecked")
+	verifierURL := fs.String("verifier", "", "a running verifier to verify on (default: a stand-in that lets you pick the result)")
+	verifierEmail := fs.String("verifier-email", "store-demo@idgate.local", "the verifier account the demo store uses (with --verifier)")
+	verifierPassword := fs.String("verifier-password-file", "./var/store-demo-password", "file holding that account's password")
+	webhookAddr := fs.String("webhook-addr", "127.0.0.1:8084", "https address where the verifier delivers results to the proxy (with --verifier)")
+	webhookCert := fs.String("webhook-cert", "./var/demo-tls.crt", "TLS certificate of the webhook address (the verifier must trust it: SSL_CERT_FILE)")
+	webhookKey := fs.String("webhook-key", "./var/demo-tls.key", "its private key")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -258,20 +264,41 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	}
 	defer ln.Close()
 	storefront := "http://" + ln.Addr().String()
-	env, err := proxytest.New(proxytest.Options{
+	opts := proxytest.Options{
 		Origins: []string{storefront}, HoldCheckout: true, ContractsDir: *contracts, Addr: *proxyAddr, Logger: log,
 		OnViolation: func(err error) { log.Error("BigCommerce contract violation", "err", err) },
-	})
+	}
+	var webhookLn net.Listener
+	if *verifierURL != "" {
+		if opts.Real, err = demoVerifier(ctx, strings.TrimSuffix(*verifierURL, "/"), *verifierEmail, *verifierPassword, storefront); err != nil {
+			return err
+		}
+		if webhookLn, err = net.Listen("tcp", *webhookAddr); err != nil {
+			return err
+		}
+		defer webhookLn.Close()
+		opts.WebhookBase = "https://" + webhookLn.Addr().String()
+	}
+	env, err := proxytest.New(opts)
 	if err != nil {
 		return fmt.Errorf("start demo proxy: %w", err)
 	}
 	defer env.Close()
+	verifierNote := "stand-in verifier"
+	if webhookLn != nil {
+		tlsSrv, err := serveWebhookTLS(webhookLn, *webhookCert, *webhookKey, env.URL)
+		if err != nil {
+			return err
+		}
+		defer tlsSrv.Close()
+		verifierNote = "verifier " + *verifierURL + ", results delivered to " + opts.WebhookBase
+	}
 	sf := proxytest.NewStorefront(env, bigcommercetest.DefaultStoreHash, storefront)
 	sf.Demo = true
 	sf.SetShopper(uuid.NewString(), 0)
 	srv := &http.Server{Handler: sf, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "demo storefront: %s (proxy %s, BigCommerce double and stand-in verifier on loopback)\n", storefront, env.URL)
+	fmt.Fprintf(stdout, "demo storefront: %s (proxy %s, BigCommerce double and %s on loopback)\n", storefront, env.URL, verifierNote)
 	<-ctx.Done()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

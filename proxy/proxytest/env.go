@@ -61,6 +61,22 @@ type Options struct {
 	// Addr is where the proxy listens (default a free loopback port).
 	Addr   string
 	Logger *slog.Logger
+	// Real, when set, is a running verifier the proxy creates
+	// verifications on (the local demo): the stand-in is not started, and
+	// every store uses Real's integration key and webhook secret.
+	Real *RealVerifier
+	// WebhookBase is the base URL the verifier delivers results to
+	// (default the proxy's own URL); a real verifier delivers only over
+	// https.
+	WebhookBase string
+}
+
+// RealVerifier is a running verifier and the credentials of the account
+// the demo store uses on it.
+type RealVerifier struct {
+	URL            string
+	IntegrationKey string
+	WebhookSecret  string
 }
 
 // Env is a running proxy.
@@ -68,7 +84,7 @@ type Env struct {
 	t        testing.TB // set by Start: the helpers fail the test on error
 	URL      string     // the proxy's base URL
 	Service  *proxy.Service
-	Verifier *Verifier
+	Verifier *Verifier // the stand-in; nil with Options.Real
 	Doubles  map[string]*bigcommercetest.Double
 	Stores   Stores
 	now      func() time.Time
@@ -118,10 +134,17 @@ func New(opts Options) (*Env, error) {
 		return nil, err
 	}
 	env := &Env{Doubles: map[string]*bigcommercetest.Double{}, Stores: Stores{}, now: opts.Now}
-	v := &Verifier{Key: IntegrationKey, Allowlist: opts.Origins, deliver: env.deliver}
-	env.Verifier = v
-	env.closers = append(env.closers, v.start().Close)
-	vc, err := verifierapi.New(v.URL, 5*time.Second)
+	verifierURL, apiKey, secret := "", IntegrationKey, func(hash string) string { return webhookSecret + hash }
+	if r := opts.Real; r != nil {
+		verifierURL, apiKey = r.URL, r.IntegrationKey
+		secret = func(string) string { return r.WebhookSecret }
+	} else {
+		v := &Verifier{Key: IntegrationKey, Allowlist: opts.Origins, deliver: env.deliver}
+		env.Verifier = v
+		env.closers = append(env.closers, v.start().Close)
+		verifierURL = v.URL
+	}
+	vc, err := verifierapi.New(verifierURL, 5*time.Second)
 	if err != nil {
 		env.Close()
 		return nil, err
@@ -139,7 +162,7 @@ func New(opts Options) (*Env, error) {
 		st := &proxy.Store{
 			Hash: hash, AccessToken: bigcommercetest.DefaultToken, APIBaseURL: d.BaseURL(),
 			AppClientID: ClientID, AppClientSecret: bigcommerce.Secret(clientSecret + hash),
-			IntegrationKey: IntegrationKey, WebhookSecret: bigcommerce.Secret(webhookSecret + hash),
+			IntegrationKey: apiKey, WebhookSecret: bigcommerce.Secret(secret(hash)),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
 			HoldCheckout: opts.HoldCheckout, OrderGuard: opts.OrderGuard, AllowedOrigins: append([]string(nil), opts.Origins...),
 		}
@@ -159,9 +182,13 @@ func New(opts Options) (*Env, error) {
 		return nil, err
 	}
 	env.URL = "http://" + ln.Addr().String()
+	webhookBase := env.URL
+	if opts.WebhookBase != "" {
+		webhookBase = opts.WebhookBase
+	}
 	env.Service = &proxy.Service{
 		Stores: env.Stores, Sealer: sealer, Cache: opts.Cache, Verifier: vc,
-		PublicURL: env.URL, Now: opts.Now, Limiter: rlmemory.New(opts.Now),
+		PublicURL: webhookBase, Now: opts.Now, Limiter: rlmemory.New(opts.Now),
 	}
 	app, err := proxyhttp.New(env.Service, opts.Logger)
 	if err != nil {
