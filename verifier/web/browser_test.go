@@ -34,12 +34,18 @@ func newTab(t *testing.T, phone bool, flags ...chromedp.ExecAllocatorOption) *ta
 	t.Helper()
 	tb := &tab{t: t, ctx: chromium.New(t, flags...), phone: phone}
 	if phone {
-		if _, err := chromedp.Call(tb.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: phoneUA, AcceptLanguage: "en-US"}); err != nil {
-			t.Fatal(err)
-		}
+		tb.language("en-US")
 	}
 	tb.size(phone)
 	return tb
+}
+
+// language sets the phone's Accept-Language and navigator.language.
+func (tb *tab) language(lang string) {
+	tb.t.Helper()
+	if _, err := chromedp.Call(tb.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: phoneUA, AcceptLanguage: lang}); err != nil {
+		tb.t.Fatal(err)
+	}
 }
 
 func (tb *tab) run(actions ...chromedp.Action[chromedp.Void]) {
@@ -63,7 +69,7 @@ func (tb *tab) size(phone bool) {
 func (tb *tab) screen(name string) string {
 	tb.t.Helper()
 	expr := fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && m.dataset.screen === %q ? m.innerText : ""; })()`, name)
-	text, err := chromedp.Run(tb.ctx, chromedp.Poll[string](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+	text, err := chromedp.Run(tb.ctx, chromedp.Poll[string](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
 	if err != nil {
 		got, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(document.querySelector("main")||{dataset:{}}).dataset.screen + ": " + document.body.innerText`))
 		tb.t.Fatalf("page never showed %q (shows %q): %v", name, got, err)
@@ -80,29 +86,34 @@ func eval[T any](tb *tab, js string) T {
 	return v
 }
 
+// screenshot writes the screen as it is under var/screenshots/flow/.
+func (tb *tab) screenshot(name string) {
+	tb.t.Helper()
+	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		tb.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	dir := filepath.Join(testkit.RepoRoot(tb.t), "var", "screenshots", "flow")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
 // shoot writes the screen at 390×844 and at 1280×800 under
 // var/screenshots/flow/, for people to look at, and checks it with
 // axe-core (WCAG A and AA) at both sizes.
 func (tb *tab) shoot(name string) {
 	tb.t.Helper()
-	dir := filepath.Join(testkit.RepoRoot(tb.t), "var", "screenshots", "flow")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		tb.t.Fatal(err)
-	}
 	for _, phone := range []bool{true, false} {
 		tb.size(phone)
-		png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			tb.t.Fatalf("screenshot %s: %v", name, err)
-		}
 		suffix := "1280x800"
 		if phone {
 			suffix = "390x844"
 		}
-		file := filepath.Join(dir, name+"-"+suffix+".png")
-		if err := os.WriteFile(file, png, 0o644); err != nil {
-			tb.t.Fatal(err)
-		}
+		tb.screenshot(name + "-" + suffix)
 		if vs := axe.Check(tb.t, tb.ctx, ""); len(vs) != 0 {
 			tb.t.Errorf("%s at %s: %d accessibility violations:\n%v", name, suffix, len(vs), vs)
 		}
@@ -144,4 +155,12 @@ func TestEndedLinks(t *testing.T) {
 	tb.open(c.URL)
 	contains(t, tb.screen("ended-canceled"), "Verification canceled")
 	tb.shoot("ended-canceled")
+
+	// Spanish, from Accept-Language: the server's pages and the app.
+	tb.language("es-MX,es;q=0.9")
+	tb.open(c.URL)
+	contains(t, tb.screen("ended-canceled"), "Verificación cancelada")
+	tb.open(e.create(`{}`).URL)
+	contains(t, tb.screen("start"), "Verifica tu identidad", "Qué comprobaremos", "Empezar")
+	tb.shoot("start-spanish")
 }

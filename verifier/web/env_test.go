@@ -3,11 +3,17 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
+	"image"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net"
 	"net/http"
+	"net/textproto"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,8 +21,13 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/ratelimit/memory"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/flow"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
 )
@@ -50,8 +61,60 @@ type env struct {
 	store  verifier.Store
 	bearer string
 	logs   *testkit.LogBuffer
+	// order seeds the next liveness challenges' step order.
+	order *steps
 }
 
+// steps is the flow's random source: each challenge reads a fresh nonce,
+// then one byte per step, whose low two bits pick blink (0), turn_left (1)
+// or turn_right (2) (liveness.NewChallenge through crypto/rand.Int). Queue
+// puts a challenge's order in front; without one it is random.
+type steps struct {
+	mu    sync.Mutex
+	queue []byte
+}
+
+func (s *steps) Queue(order ...liveness.Step) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nonce := make([]byte, 16)
+	_, _ = rand.Read(nonce)
+	s.queue = append(s.queue, nonce...)
+	for _, st := range order {
+		s.queue = append(s.queue, map[liveness.Step]byte{liveness.Blink: 0, liveness.TurnLeft: 1, liveness.TurnRight: 2}[st])
+	}
+}
+
+func (s *steps) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := copy(p, s.queue)
+	s.queue = s.queue[n:]
+	if n < len(p) {
+		_, _ = rand.Read(p[n:])
+	}
+	return len(p), nil
+}
+
+var (
+	enginesOnce sync.Once
+	sharedEng   *engines.Engines
+	enginesErr  error
+)
+
+// loadEngines loads the face models once per test binary.
+func loadEngines(t *testing.T) *engines.Engines {
+	t.Helper()
+	set := modelstest.Set(t)
+	enginesOnce.Do(func() { sharedEng, enginesErr = engines.Load(engines.Config{ModelsDir: set.Dir}) })
+	if enginesErr != nil {
+		t.Fatal(enginesErr)
+	}
+	return sharedEng
+}
+
+// start runs the verifier with the end-user flow on the real engines; the
+// liveness challenges' step order comes from rnd.
 func start(t *testing.T) *env {
 	t.Helper()
 	ctx := context.Background()
@@ -72,10 +135,17 @@ func start(t *testing.T) *env {
 	}
 	base := "http://" + ln.Addr().String()
 	logs := &testkit.LogBuffer{}
+	order := &steps{}
+	sealer, err := seal.New(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := verifierhttp.New(verifierhttp.Deps{
 		Store: store, Limiter: memory.New(c.Now), Auth: auth, Now: c.Now,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Config: verifierhttp.Config{BodyLimit: 16 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base},
+		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base},
+		Flow: &flow.Flow{Engines: loadEngines(t), Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
+			Now: c.Now, Limits: flow.DefaultLimits, Rand: order},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +158,7 @@ func start(t *testing.T) *env {
 		_ = srv.Shutdown(sctx)
 		<-done
 	})
-	e := &env{t: t, URL: base, clock: c, store: store, logs: logs}
+	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order}
 	a, err := verifier.NewAccount("owner@example.com", "correct horse battery", c.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -161,4 +231,77 @@ func (e *env) status(id string) string {
 	}
 	e.call("GET", "/verification?id="+id, "", 200, &v)
 	return v.Status
+}
+
+// token is the link token in a verification's url.
+func token(t *testing.T, c created) string {
+	t.Helper()
+	i := strings.LastIndex(c.URL, "/v/")
+	if i < 0 {
+		t.Fatalf("url %q has no /v/ token", c.URL)
+	}
+	return c.URL[i+3:]
+}
+
+// endUser sends one end-user API request with body of content type ct
+// and checks the status.
+func (e *env) endUser(c created, path, ct string, body []byte, want int) []byte {
+	e.t.Helper()
+	req, err := http.NewRequest("POST", e.URL+"/v/"+token(e.t, c)+path, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		e.t.Fatalf("POST %s: %d %s", path, resp.StatusCode, raw)
+	}
+	return raw
+}
+
+// throughAPI does the license steps (front with face) and passes liveness
+// with Foreman's frames through the API, as a phone would, so a page can
+// be opened at the review offer or a desktop can watch.
+func (e *env) throughAPI(c created, face image.Image) {
+	e.t.Helper()
+	e.endUser(c, "/license/front", "image/jpeg", jpegBytes(e.t, frontScene(face)), 200)
+	e.endUser(c, "/license/back", "image/jpeg", jpegBytes(e.t, backScene(e.t)), 200)
+	e.order.Queue(liveness.Blink, liveness.TurnLeft, liveness.TurnRight)
+	var ch struct {
+		ID string `json:"challenge_id"`
+	}
+	if err := json.Unmarshal(e.endUser(c, "/liveness", "", nil, 201), &ch); err != nil {
+		e.t.Fatal(err)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	var times []int
+	for i, n := 0, 36; n <= 96; i, n = i+1, n+2 {
+		raw, err := os.ReadFile(testkit.Data(e.t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="frame"; filename="f%d.jpg"`, i))
+		h.Set("Content-Type", "image/jpeg")
+		w, _ := mw.CreatePart(h)
+		w.Write(raw)
+		times = append(times, i*1000/15)
+	}
+	ts, _ := json.Marshal(times)
+	mw.WriteField("timestamps", string(ts))
+	mw.Close()
+	var ans struct {
+		Passed bool `json:"passed"`
+	}
+	if err := json.Unmarshal(e.endUser(c, "/liveness/"+ch.ID, mw.FormDataContentType(), body.Bytes(), 200), &ans); err != nil || !ans.Passed {
+		e.t.Fatalf("liveness through the API did not pass (%v)", err)
+	}
 }

@@ -57,7 +57,8 @@ function follow(app: App, status: HTMLElement): () => void {
       app.session = s;
       if (s.status === "completed" || s.status === "manual_review") {
         live = false;
-        app.show("handoff-done", t("handoff.done.title"), h("p", null, t(s.status === "completed" ? "handoff.done.body" : "handoff.review.body")));
+        const text = t(s.status === "completed" ? "handoff.done.body" : "handoff.review.body");
+        app.show("handoff-done", t("handoff.done.title"), h("p", { class: "ok" }, h("span", { class: "tick", "aria-hidden": "true" }), text));
         return;
       }
       if (s.status === "expired" || s.status === "canceled") {

@@ -1,0 +1,234 @@
+package web_test
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/qr/qrtest"
+	"github.com/idgate/idgate/verifier/face/liveness"
+)
+
+// camera feeds Chromium's fake camera from a y4m file, granting access
+// without a prompt unless denied.
+func camera(file string, granted bool) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.Flag("use-fake-device-for-media-stream", true),
+		chromedp.Flag("use-fake-ui-for-media-stream", granted),
+		chromedp.Flag("use-file-for-fake-video-capture", file),
+	}
+}
+
+// click presses the button (or button-styled label) reading label.
+func (tb *tab) click(label string) {
+	tb.t.Helper()
+	ok := eval[bool](tb, fmt.Sprintf(`(() => { const b = [...document.querySelectorAll("button, label.button")].find(b => b.textContent.trim() === %q && !b.hidden && !b.disabled);
+		if (!b) return false; b.click(); return true; })()`, label))
+	if !ok {
+		tb.t.Fatalf("no button %q on screen %q", label, eval[string](tb, `document.querySelector("main").dataset.screen`))
+	}
+}
+
+// poll waits until the expression is true.
+func (tb *tab) poll(js string) {
+	tb.t.Helper()
+	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		tb.t.Fatalf("waiting for %s: %v (screen %q)", js, err, eval[string](tb, `document.querySelector("main").dataset.screen + ": " + document.body.innerText`))
+	}
+}
+
+// upload chooses file in the license step's file input.
+func (tb *tab) upload(side, file string) {
+	tb.t.Helper()
+	tb.run(chromedp.SetUploadFiles("#file-"+side, []string{file}))
+}
+
+// cameraOn waits until the license step shows the live camera.
+func (tb *tab) cameraOn() {
+	tb.t.Helper()
+	tb.poll(`(() => { const v = document.querySelector(".stage video"); return !!v && v.videoWidth > 0 && !v.closest(".stage").hidden; })()`)
+}
+
+// A whole verification on a phone, page by page, to completed: the
+// license through the file input, a failed liveness challenge and its
+// retry on the fake camera (Foreman), while a computer that opened the
+// same link shows its QR code and then "Completed on your phone".
+func TestVerificationInChromium(t *testing.T) {
+	e := start(t)
+	c := e.create(`{"message":"Hi! We check the age of every buyer of wine before we ship.","requested_fields":["first_names","last_name","dob"],"encryption_key_mode":"none"}`)
+
+	desk := newTab(t, false)
+	desk.open(c.URL)
+	text := desk.screen("start")
+	contains(t, text, "Continue on your phone", "Hi! We check the age", "first name, last name, date of birth", "Continue on this computer")
+	desk.poll(`document.querySelector("img.qr").complete && document.querySelector("img.qr").naturalWidth > 0`)
+	shot, err := chromedp.Run(desk.ctx, chromedp.Screenshot("img.qr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := qrtest.Read(img); err != nil || got != c.URL {
+		t.Fatalf("the QR code reads %q (%v), want the link %q", got, err, c.URL)
+	}
+	desk.shoot("01-start-desktop-handoff")
+
+	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
+	writeY4M(t, y4m, 15, livenessFrames(t))
+	phone := newTab(t, true, camera(y4m, true)...)
+	phone.open(c.URL)
+	text = phone.screen("start")
+	contains(t, text, "Verify your identity", "Hi! We check the age", "first name, last name, date of birth", "not kept", "Start")
+	if strings.Contains(text, "Continue on your phone") {
+		t.Error("the phone is offered to continue on a phone")
+	}
+	phone.shoot("02-start")
+	// At 320 px with text at 200 % nothing is cut off sideways.
+	phone.run(chromedp.EmulateViewport(320, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	eval[bool](phone, `document.documentElement.style.fontSize = "200%", true`)
+	phone.screenshot("02-start-320px-text-200pct")
+	if w := eval[int](phone, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); w > 0 {
+		t.Errorf("at 320 px and 200 %% text the start page is %d px too wide", w)
+	}
+	eval[bool](phone, `document.documentElement.style.fontSize = "", true`)
+	phone.size(true)
+	phone.click("Start")
+
+	phone.screen("front")
+	phone.cameraOn()
+	phone.shoot("03-front-camera")
+	// Turned sideways, the camera and the shutter still fit the screen.
+	phone.run(chromedp.EmulateViewport(844, 390, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape))
+	phone.screenshot("03-front-camera-landscape")
+	if !eval[bool](phone, `(() => { const b = [...document.querySelectorAll("button")].find(b => b.textContent === "Take photo").getBoundingClientRect(); return b.bottom <= innerHeight; })()`) {
+		t.Error("in landscape the shutter is below the screen")
+	}
+	phone.size(true)
+	phone.upload("front", writeJPEG(t, "front.jpg", frontScene(foremanPortrait(t))))
+	phone.screen("back")
+	phone.cameraOn()
+	phone.shoot("04-back-camera")
+	phone.upload("back", writeJPEG(t, "back.jpg", backScene(t)))
+	contains(t, phone.screen("live"), "Selfie video", "needs your camera")
+	phone.shoot("05-liveness-intro")
+	desk.poll(`document.body.innerText.includes("2 of 3 steps done")`)
+
+	// A challenge in an order the video does not follow fails, and says
+	// which step went wrong; the retry, in the video's order, passes.
+	e.order.Queue(liveness.TurnRight, liveness.Blink, liveness.TurnLeft)
+	phone.click("Start the video")
+	phone.screen("live-capture")
+	phone.poll(`document.querySelector(".cue").className.includes("turn_right")`)
+	phone.shoot("06-liveness-capture")
+	text = phone.screen("live-failed")
+	contains(t, text, "That did not work", "4 attempts left", "Try again")
+	phone.shoot("07-liveness-failed")
+	e.order.Queue(liveness.Blink, liveness.TurnLeft, liveness.TurnRight)
+	phone.click("Try again")
+	contains(t, phone.screen("done"), "Done, you can close this page")
+	phone.shoot("08-done")
+	if s := e.status(c.ID); s != "completed" {
+		t.Fatalf("verification is %s, want completed", s)
+	}
+	for _, never := range []string{"score", "match", "Kansas", "KS"} {
+		if strings.Contains(eval[string](phone, `document.body.innerText`), never) {
+			t.Errorf("the result page shows %q", never)
+		}
+	}
+
+	contains(t, desk.screen("handoff-done"), "Completed on your phone")
+	desk.shoot("09-desktop-completed-on-phone")
+}
+
+// A license that does not match the selfie: the page offers a manual
+// review, and both answers work.
+func TestReviewOfferInChromium(t *testing.T) {
+	e := start(t)
+	phone := newTab(t, true)
+	for i, choice := range []struct{ button, screen, status string }{
+		{"Send for review", "review-sent", "manual_review"},
+		{"No, finish without review", "done", "completed"},
+	} {
+		c := e.create(`{}`)
+		e.throughAPI(c, otherPortrait(t))
+		phone.open(c.URL) // all steps done: the page submits
+		contains(t, phone.screen("review"), "We could not confirm that the photos match", "Send for review", "No, finish without review")
+		if i == 0 {
+			phone.shoot("10-review-offer")
+		}
+		phone.click(choice.button)
+		phone.screen(choice.screen)
+		if i == 0 {
+			phone.shoot("11-review-sent")
+		}
+		if s := e.status(c.ID); s != choice.status {
+			t.Fatalf("%s: verification is %s, want %s", choice.button, s, choice.status)
+		}
+	}
+}
+
+// The license steps through the camera: a y4m of a card front, and a
+// second phone (the fake camera is per browser) with one of the back.
+func TestLicenseCameraInChromium(t *testing.T) {
+	e := start(t)
+	c := e.create(`{}`)
+	front := filepath.Join(t.TempDir(), "front.y4m")
+	writeY4M(t, front, 5, []image.Image{frontScene(foremanPortrait(t))})
+	phone := newTab(t, true, camera(front, true)...)
+	phone.open(c.URL)
+	phone.screen("start")
+	phone.click("Start")
+	phone.screen("front")
+	phone.cameraOn()
+	phone.shoot("12-front-card-in-view")
+	phone.click("Take photo")
+	phone.screen("back")
+
+	back := filepath.Join(t.TempDir(), "back.y4m")
+	writeY4M(t, back, 5, []image.Image{backScene(t)})
+	other := newTab(t, true, camera(back, true)...)
+	other.open(c.URL)
+	other.screen("back")
+	other.cameraOn()
+	other.click("Take photo")
+	other.screen("live")
+}
+
+// Camera access denied: the license steps say how to allow it and take
+// photos through the file input; liveness says it needs the camera.
+func TestCameraDeniedInChromium(t *testing.T) {
+	e := start(t)
+	c := e.create(`{}`)
+	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
+	writeY4M(t, y4m, 15, livenessFrames(t)[:10])
+	phone := newTab(t, true, camera(y4m, false)...)
+	if _, err := chromedp.CallBrowser(phone.ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "camera"}, Setting: browser.PermissionSettingDenied, Origin: e.URL,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	phone.open(c.URL)
+	phone.screen("start")
+	phone.click("Start")
+	phone.screen("front")
+	phone.poll(`document.body.innerText.includes("Camera access is blocked")`)
+	contains(t, phone.screen("front"), "Camera → Allow", "Take or choose a photo", "Try the camera again")
+	phone.shoot("13-front-camera-denied")
+	phone.upload("front", writeJPEG(t, "front.jpg", frontScene(foremanPortrait(t))))
+	phone.screen("back")
+	phone.upload("back", writeJPEG(t, "back.jpg", backScene(t)))
+	phone.screen("live")
+	phone.click("Start the video")
+	contains(t, phone.screen("live-nocamera"), "Camera access is blocked", "needs your camera")
+	phone.shoot("14-liveness-needs-camera")
+}

@@ -1,0 +1,194 @@
+package web_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	_ "image/png" // the labeled faces are PNG
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+)
+
+// foreman is Foreman frame n (352×288) from the shared liveness frames.
+func foreman(t *testing.T, n int) image.Image {
+	t.Helper()
+	return readImage(t, testkit.Data(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+}
+
+func readImage(t *testing.T, file string) image.Image {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return img
+}
+
+// livenessFrames is the fake camera's loop for a challenge asked in the
+// order blink, turn_left, turn_right. Chromium starts the file when the
+// page opens the camera; the page captures from about 1.3 s on. So:
+// Foreman facing the camera and talking (frames 36–64, back and forth,
+// 4.7 s), then the blink (66–68), his left turn (69–82) and his right turn
+// (83–94), then back through them to frame 36, so the loop has no jump.
+// The capture may start up to about 3 s late and still see every gesture
+// after it began. Every second frame at 15 fps is the scene in real time.
+func livenessFrames(t *testing.T) []image.Image {
+	t.Helper()
+	var nums []int
+	span := func(from, to int) {
+		step := 2
+		if to < from {
+			step = -2
+		}
+		for n := from; n != to; n += step {
+			nums = append(nums, n)
+		}
+	}
+	for range 2 {
+		span(36, 64)
+		span(64, 36)
+	}
+	span(36, 96)
+	span(96, 36)
+	cache := map[int]image.Image{}
+	out := make([]image.Image, len(nums))
+	for i, n := range nums {
+		if cache[n] == nil {
+			cache[n] = foreman(t, n)
+		}
+		out[i] = cache[n]
+	}
+	return out
+}
+
+// writeY4M writes frames as a YUV4MPEG2 file (4:2:0), the format of
+// Chromium's --use-file-for-fake-video-capture. Chromium reads it as
+// BT.601 studio range, so the full-range values are scaled into 16–235
+// (chroma 16–240); left full range, whites clip and the card shows glare.
+func writeY4M(t *testing.T, file string, fps int, frames []image.Image) {
+	t.Helper()
+	b := frames[0].Bounds()
+	w, h := b.Dx()&^1, b.Dy()&^1
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewWriter(f)
+	fmt.Fprintf(out, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C420jpeg XYSCSS=420JPEG\n", w, h, fps)
+	y := make([]byte, w*h)
+	u := make([]byte, w*h/4)
+	v := make([]byte, w*h/4)
+	for _, img := range frames {
+		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
+		for py := 0; py < h; py++ {
+			for px := 0; px < w; px++ {
+				c := rgba.RGBAAt(px, py)
+				yy, _, _ := color.RGBToYCbCr(c.R, c.G, c.B)
+				y[py*w+px] = studio(yy, 16, 219)
+			}
+		}
+		for py := 0; py < h/2; py++ {
+			for px := 0; px < w/2; px++ {
+				var sr, sg, sb int
+				for _, d := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+					c := rgba.RGBAAt(2*px+d[0], 2*py+d[1])
+					sr, sg, sb = sr+int(c.R), sg+int(c.G), sb+int(c.B)
+				}
+				_, cb, cr := color.RGBToYCbCr(uint8(sr/4), uint8(sg/4), uint8(sb/4))
+				u[py*w/2+px], v[py*w/2+px] = studio(cb, 16, 224), studio(cr, 16, 224)
+			}
+		}
+		out.WriteString("FRAME\n")
+		out.Write(y)
+		out.Write(u)
+		out.Write(v)
+	}
+	if err := out.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// studio maps a full-range 0–255 value into lo..lo+span.
+func studio(v uint8, lo, span int) uint8 {
+	return uint8(lo + (int(v)*span+127)/255)
+}
+
+// portrait crops a face photo to the square the card prints.
+func portrait(img image.Image, r image.Rectangle) image.Image {
+	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(out, out.Rect, img, r.Min, draw.Src)
+	return out
+}
+
+// foremanPortrait is Foreman's face from a frontal frame, for a license
+// that matches the liveness selfie.
+func foremanPortrait(t *testing.T) image.Image {
+	return portrait(foreman(t, 44), image.Rect(66, 14, 290, 238))
+}
+
+// otherPortrait is another person (for a license that does not match).
+func otherPortrait(t *testing.T) image.Image {
+	return readImage(t, testkit.Data(t, "testdata", "faces", "labeled", "howard", "howard1.png"))
+}
+
+// frontScene is a photo of a license front printed with face.
+func frontScene(face image.Image) image.Image {
+	img, _ := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, RotationDeg: 3, Face: face, Seed: 7}.Render()
+	return img
+}
+
+// backScene is a clean photo of a license back whose PDF417 holds a
+// synthetic AAMVA record.
+func backScene(t *testing.T) image.Image {
+	t.Helper()
+	img, err := synth.Set(5, 1)[0].Render() // the clean kind
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// writeJPEG writes img to a temporary file for the file input.
+func writeJPEG(t *testing.T, name string, img image.Image) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := jpeg.Encode(f, img, &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func jpegBytes(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
