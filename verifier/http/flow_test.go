@@ -20,6 +20,7 @@ import (
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
@@ -51,7 +52,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 	h := &flowHarness{fstore: store}
 	h.harness = newHarnessOn(t, store, append([]func(*Deps){func(d *Deps) {
 		h.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now,
-			Limits: flow.DefaultLimits, Rand: &orderedRand{}}
+			Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}
 		d.Flow = h.flow
 		d.Config.FlowUploadLimit, d.Config.FlowChallengeLimit = DefaultFlowUploadLimit, DefaultFlowChallengeLimit
 	}}, edit...)...)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/draw"
-	"image/jpeg"
 	"image/png"
 	"mime/multipart"
 	"net/textproto"
@@ -13,19 +11,17 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
-	"github.com/idgate/idgate/verifier/license/card"
-	"github.com/idgate/idgate/verifier/license/card/cardtest"
-	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
-// The flow tests' real inputs: license fronts rendered by cardtest with a
-// real face printed on the card, a rendered PDF417 of a synthetic AAMVA
-// file, and Foreman's frames for the liveness challenge.
+// The flow tests' real inputs come from flowtest: license fronts carrying
+// a real face, rendered PDF417s, Foreman's frames.
 
 var (
 	enginesOnce sync.Once
@@ -44,96 +40,57 @@ func testEngines(t *testing.T) *engines.Engines {
 	return sharedEng
 }
 
-func jpegOf(t testing.TB, img image.Image) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
-		t.Fatal(err)
+// must is v, failing the test on err (call as must(f())(t)).
+func must[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
-	return b.Bytes()
 }
 
-func foremanFrame(t testing.TB, n int) []byte {
-	t.Helper()
-	data, err := os.ReadFile(testkit.Data(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+func testData(t testing.TB) flowtest.Data {
+	testkit.Data(t, "testdata", "liveness", "foreman") // skip (or fail under CI) when absent
+	return flowtest.Data{Repo: testkit.RepoRoot(t)}
 }
 
-// foremanFace is Foreman's head from a frontal frame, cropped to the
-// portrait's proportions so the card prints it undistorted.
-func foremanFace(t testing.TB) image.Image {
-	t.Helper()
-	img, err := jpeg.Decode(bytes.NewReader(foremanFrame(t, 40)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := img.Bounds().Dy()
-	w := h * cardtest.Portrait.Dx() / cardtest.Portrait.Dy()
-	x0 := (img.Bounds().Dx() - w) / 2
-	out := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(out, out.Bounds(), img, image.Pt(x0, 0), draw.Src)
-	return out
-}
+func foremanFace(t testing.TB) image.Image { return must(testData(t).ForemanFace())(t) }
 
 func labeledFace(t testing.TB, path string) image.Image {
 	t.Helper()
-	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", path))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := must(os.Open(testkit.Data(t, "testdata", "faces", "labeled", path)))(t)
 	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return must(png.Decode(f))(t)
 }
 
-// frontPhoto is a photo of a license front carrying face, 1600 px wide
-// with the card 1000 px across, slightly turned.
+// frontPhoto is a 1600 px photo of a license front carrying face.
 func frontPhoto(t testing.TB, face image.Image, seed uint64) []byte {
-	t.Helper()
-	img, _ := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, RotationDeg: 4, Keystone: 0.04,
-		Face: face, Seed: seed}.Render()
-	return jpegOf(t, img)
+	return must(flowtest.FrontPhoto(face, 1600, seed))(t)
 }
 
-// noCardPhoto is a photo of the table with no card on it.
-func noCardPhoto(t testing.TB) []byte {
-	t.Helper()
-	img, _ := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, NoCard: true, Seed: 2}.Render()
-	return jpegOf(t, img)
-}
+func noCardPhoto(t testing.TB) []byte { return must(flowtest.NoCardPhoto(2))(t) }
 
-// backPhoto is a clean photo of a license back and the license its
-// barcode holds.
+// backPhoto is a clean photo of a license back and the license it holds.
 func backPhoto(t testing.TB, seed uint64) ([]byte, license.License) {
 	t.Helper()
-	c := synth.Set(seed, 1)[0] // the clean kind
-	img, err := c.Render()
+	data, l, err := flowtest.BackPhoto(seed, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := license.ParseAAMVA(c.Payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return jpegOf(t, img), l
+	return data, l
 }
 
-// foremanAnswer is Foreman frames 36–96, every 2nd, as a 15 fps stream:
-// a blink, a turn to his left, then to his right (the order the test
-// challenges are drawn in); 31 frames over 4 s.
+// foremanAnswer is Foreman frames 36–96 as the browser sends them: the
+// frames and their capture times in ms (31 frames over 4 s).
 func foremanAnswer(t testing.TB) ([][]byte, []float64) {
 	t.Helper()
 	var frames [][]byte
 	var ms []float64
-	for n := 36; n <= 96; n += 2 {
-		frames = append(frames, foremanFrame(t, n))
-		ms = append(ms, float64(len(ms))*1000/15)
+	for _, f := range must(testData(t).ForemanAnswer(36, 96))(t) {
+		frames = append(frames, f.Data)
+		ms = append(ms, float64(f.T)/float64(time.Millisecond))
 	}
 	return frames, ms
 }
@@ -147,10 +104,7 @@ func multipartFrames(t testing.TB, frames [][]byte, ms []float64) (string, []byt
 		h := textproto.MIMEHeader{}
 		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="frame"; filename="f%d.jpg"`, i))
 		h.Set("Content-Type", "image/jpeg")
-		p, err := w.CreatePart(h)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := must(w.CreatePart(h))(t)
 		p.Write(f)
 	}
 	parts := make([]string, len(ms))
@@ -164,28 +118,4 @@ func multipartFrames(t testing.TB, frames [][]byte, ms []float64) (string, []byt
 		t.Fatal(err)
 	}
 	return w.FormDataContentType(), b.Bytes()
-}
-
-// orderedRand is the tests' challenge random source: every challenge it
-// draws has a fresh nonce and the steps blink, turn_left, turn_right (the
-// order Foreman's frames show). liveness.NewChallenge reads 16 nonce bytes,
-// then one byte per step drawn out of three.
-type orderedRand struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (r *orderedRand) Read(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i := range p {
-		k := r.n % 19
-		if k < 16 {
-			p[i] = byte(r.n*7 + r.n/19) // distinct nonces
-		} else {
-			p[i] = byte(k - 16) // 0 blink, 1 turn_left, 2 turn_right
-		}
-		r.n++
-	}
-	return len(p), nil
 }

@@ -1,0 +1,142 @@
+// Package flowtest makes the end-user flow's real inputs for tests and
+// benchmarks: license fronts rendered by cardtest with a real face printed
+// on the card, rendered PDF417 barcodes of synthetic AAMVA files, Foreman's
+// frames as a liveness answer, and a challenge random source that draws
+// the step order those frames show.
+package flowtest
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+)
+
+// Data finds the shared test data under the module at repo.
+type Data struct{ Repo string }
+
+func (d Data) read(elem ...string) ([]byte, error) {
+	path, err := testkit.FindData(d.Repo, elem...)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+}
+
+// ForemanFrame is frame n of the Foreman sequence (352×288 JPEG).
+func (d Data) ForemanFrame(n int) ([]byte, error) {
+	return d.read("testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n))
+}
+
+// ForemanFace is Foreman's head from a frontal frame, cropped to the card
+// portrait's proportions so the card prints it undistorted.
+func (d Data) ForemanFace() (image.Image, error) {
+	data, err := d.ForemanFrame(40)
+	if err != nil {
+		return nil, err
+	}
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	h := img.Bounds().Dy()
+	w := h * cardtest.Portrait.Dx() / cardtest.Portrait.Dy()
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(out, out.Bounds(), img, image.Pt((img.Bounds().Dx()-w)/2, 0), draw.Src)
+	return out, nil
+}
+
+// ForemanAnswer is Foreman frames from..to, every 2nd, re-timed as a
+// 15 fps stream: from 36 to 96 they show a blink, a turn to his left,
+// then to his right (the order OrderedRand draws).
+func (d Data) ForemanAnswer(from, to int) ([]liveness.Frame, error) {
+	var out []liveness.Frame
+	for n := from; n <= to; n += 2 {
+		data, err := d.ForemanFrame(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, liveness.Frame{Data: data, T: time.Duration(len(out)) * time.Second / 15})
+	}
+	return out, nil
+}
+
+// FrontPhoto is a JPEG photo, frameW pixels wide (4:3), of a license front
+// carrying face (nil: a drawn face-like oval), the card across 5/8 of the
+// frame and slightly turned.
+func FrontPhoto(face image.Image, frameW int, seed uint64) ([]byte, error) {
+	img, _ := cardtest.Scene{FrameW: frameW, CardW: float64(frameW) * 5 / 8, Aspect: card.ID1Aspect, RotationDeg: 4,
+		Keystone: 0.04, Face: face, Seed: seed}.Render()
+	return encode(img)
+}
+
+// NoCardPhoto is a photo of the table with no card on it.
+func NoCardPhoto(seed uint64) ([]byte, error) {
+	img, _ := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, NoCard: true, Seed: seed}.Render()
+	return encode(img)
+}
+
+// BackPhoto is a clean JPEG photo of a license back and the license its
+// barcode holds. frameW 0 is the smallest frame that fits the card;
+// module is the barcode's module width in pixels (0: the set's).
+func BackPhoto(seed uint64, frameW, module int) ([]byte, license.License, error) {
+	c := synth.Set(seed, 1)[0] // the clean kind
+	c.FrameWidth = frameW
+	if module > 0 {
+		c.Module = module
+	}
+	img, err := c.Render()
+	if err != nil {
+		return nil, license.License{}, err
+	}
+	l, err := license.ParseAAMVA(c.Payload)
+	if err != nil {
+		return nil, license.License{}, err
+	}
+	data, err := encode(img)
+	return data, l, err
+}
+
+func encode(img image.Image) ([]byte, error) {
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// OrderedRand is a challenge random source for tests: every challenge
+// drawn from it has a fresh nonce and the steps blink, turn_left,
+// turn_right (the order Foreman's frames show). liveness.NewChallenge
+// reads 16 nonce bytes, then one byte per step drawn out of three. It is
+// injected through flow.Flow.Rand, never a production switch.
+type OrderedRand struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (r *OrderedRand) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range p {
+		k := r.n % 19
+		if k < 16 {
+			p[i] = byte(r.n*7 + r.n/19) // distinct nonces
+		} else {
+			p[i] = byte(k - 16) // 0 blink, 1 turn_left, 2 turn_right
+		}
+		r.n++
+	}
+	return len(p), nil
+}
