@@ -69,9 +69,13 @@ type cardSample struct {
 	family, file string
 	vertical     bool
 	refuse       bool
-	want         [4]raster.Point // the card's corners clipped to the frame
-	cardW        float64
-	data         []byte
+	// person indexes the labeled face printed; upright says it stands
+	// upright in the photo itself (face compare does not turn photos).
+	person  int
+	upright bool
+	want    [4]raster.Point // the card's corners clipped to the frame
+	cardW   float64
+	data    []byte
 }
 
 // front is what a run reports of one photo, before or after.
@@ -100,6 +104,9 @@ func cardSamples(faces []labeled) ([]cardSample, error) {
 				if err != nil {
 					return nil, err
 				}
+				smp.person = (k - 1) % len(faces)
+				turn := math.Abs(math.Remainder(s.RotationDeg, 360))
+				smp.upright = (!s.Vertical && turn < 20) || (s.Vertical && math.Abs(turn-90) < 20)
 				out = append(out, smp)
 			}
 		}

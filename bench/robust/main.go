@@ -79,10 +79,17 @@ func run(withBaseline bool) error {
 	if base != nil {
 		fmt.Printf("before = %s (main before issue #15), after = this tree; same files, same run\n", baselineCommit[:12])
 	}
-	if err := benchCards(dir, base, faceengine.New(eng.NewAnalyzer()), faces); err != nil {
+	samples, err := cardSamples(faces)
+	if err != nil {
+		return err
+	}
+	if err := benchCards(dir, base, faceengine.New(eng.NewAnalyzer()), samples); err != nil {
 		return err
 	}
 	if err := benchPhotos(dir, base, eng.NewAnalyzer(), shared, faces); err != nil {
+		return err
+	}
+	if err := benchMatch(dir, base, eng.NewAnalyzer(), samples, faces); err != nil {
 		return err
 	}
 	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
@@ -108,7 +115,7 @@ func labeledFaces(shared string) ([]labeled, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, labeled{name: filepath.Base(f), img: img})
+		out = append(out, labeled{name: filepath.Base(f), path: f, img: img})
 	}
 	return out, nil
 }
@@ -140,11 +147,7 @@ func b2i(b bool) int {
 	return 0
 }
 
-func benchCards(dir string, base *baseline, f *faceengine.Finder, faces []labeled) error {
-	samples, err := cardSamples(faces)
-	if err != nil {
-		return err
-	}
+func benchCards(dir string, base *baseline, f *faceengine.Finder, samples []cardSample) error {
 	var order, misses []string
 	cards, portraits := map[string]*tally{}, map[string]*tally{}
 	for _, s := range samples {
@@ -234,6 +237,40 @@ func benchPhotos(dir string, base *baseline, a *face.Analyzer, shared string, fa
 	}
 	for _, m := range misses {
 		fmt.Println("  wrong after:", m)
+	}
+	return nil
+}
+
+func benchMatch(dir string, base *baseline, a *face.Analyzer, samples []cardSample, faces []labeled) error {
+	before, after := map[bool]tiers{true: {}, false: {}}, map[bool]tiers{true: {}, false: {}}
+	for _, p := range matchPairs(samples, faces) {
+		t, err := compareAfter(a, p)
+		if err != nil {
+			return err
+		}
+		after[p.same][t]++
+		if base == nil {
+			continue
+		}
+		path, err := writeFile(dir, p.card.file, p.card.data)
+		if err != nil {
+			return err
+		}
+		if t, err = compareBefore(base, path, p); err != nil {
+			return err
+		}
+		before[p.same][t]++
+	}
+	fmt.Println("== face compare, whole card photo (face upright in it) vs a photo of the same person / someone else")
+	for _, same := range []bool{true, false} {
+		name := "different people"
+		if same {
+			name = "same person"
+		}
+		if base != nil {
+			fmt.Printf("%-18s before:%s\n", name, before[same])
+		}
+		fmt.Printf("%-18s after: %s\n", name, after[same])
 	}
 	return nil
 }

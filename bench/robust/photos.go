@@ -18,8 +18,8 @@ import (
 
 // labeled is one face photo from faces/labeled.
 type labeled struct {
-	name string
-	img  image.Image
+	name, path string
+	img        image.Image
 }
 
 // photoSample is one face photo for Single (`face compare`) and whether
@@ -132,17 +132,23 @@ func singleAfter(a *face.Analyzer, data []byte) (bool, error) {
 	return false, err
 }
 
-// singleBefore: did the baseline's `face compare F F` take one face? Its
-// face errors are refusals; any other failure is the run's.
+// singleBefore: did the baseline's `face compare F F` take one face?
 func singleBefore(b *baseline, path string) (bool, error) {
 	var rep map[string]any
 	err := b.run(&rep, "face", "compare", path, path)
-	switch {
-	case err == nil:
-		return true, nil
-	case strings.Contains(err.Error(), face.ErrMultipleFaces.Error()), strings.Contains(err.Error(), face.ErrNoFace.Error()),
-		strings.Contains(err.Error(), face.ErrFaceTooSmall.Error()):
+	if err != nil && faceRefusal(err) {
 		return false, nil
 	}
-	return false, err
+	return err == nil, err
+}
+
+// faceRefusal reports whether a baseline command failed on a face error
+// (an outcome), not on anything else (a failure of the run).
+func faceRefusal(err error) bool {
+	for _, e := range []error{face.ErrMultipleFaces, face.ErrNoFace, face.ErrFaceTooSmall} {
+		if strings.Contains(err.Error(), e.Error()) {
+			return true
+		}
+	}
+	return false
 }
