@@ -70,6 +70,10 @@ func (tb *tab) screen(name string) string {
 	tb.t.Helper()
 	expr := fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && m.dataset.screen === %q ? m.innerText : ""; })()`, name)
 	text, err := chromedp.Run(tb.ctx, chromedp.Poll[string](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
+	for i := 0; i < 3 && err != nil && strings.Contains(err.Error(), "Cannot find context"); i++ {
+		// A navigation replaced the page under the poll: poll the new one.
+		text, err = chromedp.Run(tb.ctx, chromedp.Poll[string](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
+	}
 	if err != nil {
 		got, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(document.querySelector("main")||{dataset:{}}).dataset.screen + ": " + document.body.innerText`))
 		tb.t.Fatalf("page never showed %q (shows %q): %v", name, got, err)

@@ -30,6 +30,8 @@ import (
 	"github.com/idgate/idgate/verifier/flow"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/webhook"
+	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
 
 // clock is real time plus an offset the test moves: the liveness judge
@@ -63,6 +65,8 @@ type env struct {
 	logs   *testkit.LogBuffer
 	// order seeds the next liveness challenges' step order.
 	order *steps
+	// hooks receives the webhooks of verifications created with its URL.
+	hooks *webhooktest.Receiver
 }
 
 // steps is the flow's random source: each challenge reads a fresh nonce,
@@ -158,7 +162,17 @@ func start(t *testing.T) *env {
 		_ = srv.Shutdown(sctx)
 		<-done
 	})
-	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order}
+	// Webhooks: the real worker and sender over the store's outbox, to a
+	// real TLS receiver.
+	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
+	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: c.Now}
+	worker := webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: hooks.Pool, Secrets: secrets}), webhook.WorkerOptions{})
+	store.OnWebhookEnqueued(worker.Wake)
+	wctx, stopWorker := context.WithCancel(context.Background())
+	workerDone := make(chan struct{})
+	go func() { defer close(workerDone); _ = worker.Run(wctx) }()
+	t.Cleanup(func() { stopWorker(); <-workerDone; store.OnWebhookEnqueued(nil) })
+	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks}
 	a, err := verifier.NewAccount("owner@example.com", "correct horse battery", c.Now())
 	if err != nil {
 		t.Fatal(err)

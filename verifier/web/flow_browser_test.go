@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -63,7 +64,8 @@ func (tb *tab) cameraOn() {
 // same link shows its QR code and then "Completed on your phone".
 func TestVerificationInChromium(t *testing.T) {
 	e := start(t)
-	c := e.create(`{"message":"Hi! We check the age of every buyer of wine before we ship.","requested_fields":["first_names","last_name","dob"],"encryption_key_mode":"none"}`)
+	c := e.create(`{"message":"Hi! We check the age of every buyer of wine before we ship.","requested_fields":["first_names","last_name","dob"],` +
+		`"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
 
 	desk := newTab(t, false)
 	desk.open(c.URL)
@@ -139,6 +141,20 @@ func TestVerificationInChromium(t *testing.T) {
 	phone.shoot("08-done")
 	if s := e.status(c.ID); s != "completed" {
 		t.Fatalf("verification is %s, want completed", s)
+	}
+	// The account holder gets the signed result.
+	e.hooks.Wait(t, 1, 30*time.Second)
+	hook := e.hooks.Requests()[0]
+	var result struct {
+		RequestID    string `json:"request_id"`
+		Verification struct {
+			Live  bool `json:"webcam_appears_live"`
+			Match any  `json:"webcam_face_matches_license_photo"`
+		} `json:"verification"`
+	}
+	if err := json.Unmarshal(hook.Body, &result); err != nil || result.RequestID != c.ID || !result.Verification.Live ||
+		result.Verification.Match != true || hook.Header.Get("Idgate-Signature") == "" {
+		t.Fatalf("webhook %v %s (%v)", hook.Header, hook.Body, err)
 	}
 	for _, never := range []string{"score", "match", "Kansas", "KS"} {
 		if strings.Contains(eval[string](phone, `document.body.innerText`), never) {
