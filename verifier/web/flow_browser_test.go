@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/qr/qrtest"
@@ -190,6 +191,9 @@ func TestReviewOfferInChromium(t *testing.T) {
 		if s := e.status(c.ID); s != choice.status {
 			t.Fatalf("%s: verification is %s, want %s", choice.button, s, choice.status)
 		}
+		// Opened again, the link says how it ended.
+		phone.open(c.URL)
+		phone.screen(map[string]string{"manual_review": "ended-review", "completed": "ended-completed"}[choice.status])
 	}
 }
 
@@ -247,4 +251,20 @@ func TestCameraDeniedInChromium(t *testing.T) {
 	phone.click("Start the video")
 	contains(t, phone.screen("live-nocamera"), "Camera access is blocked", "needs your camera")
 	phone.shoot("14-liveness-needs-camera")
+
+	// Inside another app's browser the page says to open it in a real one.
+	inApp := newTab(t, true, camera(y4m, false)...)
+	if _, err := chromedp.Call(inApp.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: phoneUA + " Instagram 309.0.0.40.113"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.CallBrowser(inApp.ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "camera"}, Setting: browser.PermissionSettingDenied, Origin: e.URL,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	inApp.open(e.create(`{}`).URL)
+	inApp.screen("start")
+	inApp.click("Start")
+	inApp.poll(`document.body.innerText.includes("This app cannot use the camera")`)
+	contains(t, inApp.screen("front"), "Open in browser", "Take or choose a photo")
 }
