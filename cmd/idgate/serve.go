@@ -97,8 +97,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	hooks, err := newWebhooks(cfg, store, log)
+	if err != nil {
+		return err
+	}
 	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready, Flow: fl,
+		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready, Flow: fl, Webhooks: hooks.routes,
 		Config: vhttp.Config{
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
@@ -110,11 +114,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	stopWebhooks, err := startWebhooks(ctx, cfg, store, srv, log) // drains after the HTTP server
-	if err != nil {
-		return err
-	}
-	defer stopWebhooks()
+	defer hooks.start(ctx)() // drains after the HTTP server
 	fmt.Fprintf(stdout, "idgate verifier listening on http://%s\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env)
 

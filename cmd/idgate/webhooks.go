@@ -15,13 +15,18 @@ import (
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
-// startWebhooks wires webhook delivery into serve: the SSRF-safe sender
-// signing with the accounts' secrets, the worker over the store's outbox
-// (on SQLite through its single writer connection), woken by every commit
-// that enqueues, and the webhook endpoints on srv. The worker runs until ctx
-// ends; the returned stop then waits until the attempts in flight are
-// recorded (each within webhook.Timeout), so a shutdown loses nothing.
-func startWebhooks(ctx context.Context, cfg config.Config, store *sqlstore.DB, srv *vhttp.Server, log *slog.Logger) (func(), error) {
+// webhooks is webhook delivery in serve: the SSRF-safe sender signing with
+// the accounts' secrets and the worker over the store's outbox (on SQLite
+// through its single writer connection), woken by every commit that
+// enqueues. routes are what the server's webhook endpoints need.
+type webhooks struct {
+	store  *sqlstore.DB
+	worker *webhook.Worker
+	routes vhttp.WebhookDeps
+	log    *slog.Logger
+}
+
+func newWebhooks(cfg config.Config, store *sqlstore.DB, log *slog.Logger) (*webhooks, error) {
 	sealer, err := serverSealer(cfg)
 	if err != nil {
 		return nil, err
@@ -32,22 +37,28 @@ func startWebhooks(ctx context.Context, cfg config.Config, store *sqlstore.DB, s
 	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
 	worker := webhook.NewWorker(store, sender, webhook.WorkerOptions{Log: log})
-	store.OnWebhookEnqueued(worker.Wake)
-	srv.MountWebhooks(vhttp.WebhookDeps{Verifications: store, Queue: store, Secrets: secrets, Wake: worker.Wake, Now: time.Now})
+	return &webhooks{store: store, worker: worker, log: log,
+		routes: vhttp.WebhookDeps{Queue: store, Secrets: secrets, Wake: worker.Wake}}, nil
+}
 
+// start runs the worker until ctx ends; the returned stop then waits until
+// the attempts in flight are recorded (each within webhook.Timeout), so a
+// shutdown loses nothing.
+func (w *webhooks) start(ctx context.Context) func() {
+	w.store.OnWebhookEnqueued(w.worker.Wake)
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := worker.Run(wctx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("webhook worker stopped", "err", err)
+		if err := w.worker.Run(wctx); err != nil && !errors.Is(err, context.Canceled) {
+			w.log.Error("webhook worker stopped", "err", err)
 		}
 	}()
 	return func() {
 		cancel()
 		<-done
-		store.OnWebhookEnqueued(nil)
-	}, nil
+		w.store.OnWebhookEnqueued(nil)
+	}
 }
 
 // serverSealer seals under the server key. IDGATE_SECRET_KEY always wins;

@@ -14,7 +14,7 @@ import (
 // account's bearer token and a key allowing *.example.com at 2 per hour.
 func keyHarness(t *testing.T) (*harness, string, string) {
 	h := newHarness(t)
-	h.srv.App().Post("/test/create", h.srv.RequireBearerOrIntegrationKey(), func(c *fiber.Ctx) error {
+	h.srv.app.Post("/test/create", h.srv.RequireBearerOrIntegrationKey(), func(c *fiber.Ctx) error {
 		a, _ := Account(c)
 		k, viaKey := IntegrationKey(c)
 		return c.JSON(fiber.Map{"account": a.ID, "via_key": viaKey, "key_id": k.ID})
@@ -90,7 +90,7 @@ func TestIntegrationKeyRefusals(t *testing.T) {
 func TestDevModeAcceptsHTTPLocalhost(t *testing.T) {
 	h, bearer, _ := keyHarness(t)
 	dev := newHarness(t, func(d *Deps) { d.Store, d.Config.Dev = h.store, true })
-	dev.srv.App().Post("/test/create", dev.srv.RequireBearerOrIntegrationKey(), func(c *fiber.Ctx) error { return c.SendStatus(204) })
+	dev.srv.app.Post("/test/create", dev.srv.RequireBearerOrIntegrationKey(), func(c *fiber.Ctx) error { return c.SendStatus(204) })
 	r := h.do("POST", "/integration-key", `{"allowed_domains":["localhost:5173"]}`, "Authorization", bearer)
 	var k integrationKeyResponse
 	r.json(t, &k)

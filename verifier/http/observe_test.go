@@ -79,8 +79,8 @@ func TestErrorBodies(t *testing.T) {
 
 func TestPanicIsAn500WithoutInternals(t *testing.T) {
 	h := newHarness(t)
-	h.srv.App().Get("/test/panic", func(*fiber.Ctx) error { panic("secret-db-password in a panic") })
-	h.srv.App().Get("/test/fail", func(*fiber.Ctx) error { return errors.New("secret-dsn in an error") })
+	h.srv.app.Get("/test/panic", func(*fiber.Ctx) error { panic("secret-db-password in a panic") })
+	h.srv.app.Get("/test/fail", func(*fiber.Ctx) error { return errors.New("secret-dsn in an error") })
 	for _, path := range []string{"/test/panic", "/test/fail"} {
 		r := h.do("GET", path, "", "X-Request-ID", "boom-1")
 		expectError(t, r, 500, httperr.Internal)

@@ -81,6 +81,9 @@ type Deps struct {
 	Ready []ReadyCheck
 	// Flow serves the end-user API under /v/{token}/; nil leaves it out.
 	Flow *flow.Flow
+	// Webhooks serve the delivery log, retries and secret rotation; a nil
+	// Queue leaves them out.
+	Webhooks WebhookDeps
 }
 
 // Server is the verifier API.
@@ -96,6 +99,7 @@ type Server struct {
 	proxies []*net.IPNet
 	metrics *metrics
 	flow    *flow.Flow
+	hooks   webhookHandlers
 
 	verifications  *verifier.Verifications
 	passphraseKeys verifier.PassphraseKeys
@@ -124,6 +128,7 @@ func New(d Deps) (*Server, error) {
 		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan},
 		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
 		flow:           d.Flow,
+		hooks:          webhookHandlers{WebhookDeps: d.Webhooks, verifications: d.Store, now: d.Now},
 	}
 	if s.cfg.FlowBodyLimit <= 0 {
 		s.cfg.FlowBodyLimit = DefaultFlowBodyLimit
@@ -146,6 +151,8 @@ func New(d Deps) (*Server, error) {
 	return s, nil
 }
 
+// routes is the one route table: every endpoint is registered here, in
+// groups that take only what they need (webhookRoutes, flowRoutes).
 func (s *Server) routes() {
 	a := s.app
 	a.Use(s.observe, s.limitBody)
@@ -170,6 +177,7 @@ func (s *Server) routes() {
 	a.Delete("/verification", bearer, s.deleteVerification)
 	a.Post("/verification/cancel", bearer, s.cancelVerification)
 	a.Post("/verification/review", bearer, requireJSON, s.reviewVerification)
+	webhookRoutes(a, bearer, s.hooks)
 	a.Get("/verifications", bearer, s.listVerifications)
 	a.Get("/quota", bearer, s.getQuota)
 	a.Post("/templates", bearer, requireJSON, s.postTemplate)
@@ -195,10 +203,6 @@ func (s *Server) limitBody(c *fiber.Ctx) error {
 	}
 	return c.Next()
 }
-
-// App is the fiber application, for app.Test and for later features to add
-// their routes with the exported middleware.
-func (s *Server) App() *fiber.App { return s.app }
 
 // Serve answers on ln until Shutdown.
 func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(ln) }

@@ -18,7 +18,7 @@ import (
 func TestShutdownDrainsInFlight(t *testing.T) {
 	h := newHarness(t)
 	entered, release := make(chan struct{}), make(chan struct{})
-	h.srv.App().Get("/test/slow", func(c *fiber.Ctx) error {
+	h.srv.app.Get("/test/slow", func(c *fiber.Ctx) error {
 		close(entered)
 		<-release
 		return c.SendString("finished")

@@ -14,38 +14,41 @@ import (
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
-// WebhookDeps are what the webhook endpoints need; serve builds them beside
-// the worker (cmd/idgate/webhooks.go).
+// WebhookDeps are what the webhook endpoints need beyond the Store; serve
+// builds them beside the worker (cmd/idgate/webhooks.go). A nil Queue
+// leaves the endpoints out.
 type WebhookDeps struct {
-	// Verifications checks that a verification is the caller's before its
-	// deliveries are shown or retried.
-	Verifications verifier.Store
-	Queue         webhook.Queue
-	Secrets       verifier.WebhookSecrets
-	// Wake tells the worker a retry is due now.
+	Queue   webhook.Queue
+	Secrets verifier.WebhookSecrets
+	// Wake tells the worker a retry is due now; nil: the worker polls.
 	Wake func()
-	Now  func() time.Time
 }
 
-// MountWebhooks adds the webhook endpoints, all bearer only:
+// webhookHandlers serve, all bearer only:
 //
 //	GET  /verification/webhook/deliveries?id=  the delivery log
 //	POST /verification/webhook/retry?id=       a fresh three-attempt cycle after a failure
 //	POST /webhook-secret                       rotate the signing secret (shown once)
-//
-// Call it before Serve.
-func (s *Server) MountWebhooks(d WebhookDeps) {
-	if d.Wake == nil {
-		d.Wake = func() {} // the worker polls anyway
-	}
-	h := webhookHandlers{d}
-	bearer := s.RequireBearer()
-	s.app.Get("/verification/webhook/deliveries", bearer, h.deliveries)
-	s.app.Post("/verification/webhook/retry", bearer, h.retry)
-	s.app.Post("/webhook-secret", bearer, h.rotateSecret)
+type webhookHandlers struct {
+	WebhookDeps
+	// verifications checks that a verification is the caller's before its
+	// deliveries are shown or retried.
+	verifications verifier.Store
+	now           func() time.Time
 }
 
-type webhookHandlers struct{ WebhookDeps }
+// webhookRoutes registers the webhook group (see webhookHandlers).
+func webhookRoutes(r fiber.Router, bearer fiber.Handler, h webhookHandlers) {
+	if h.Queue == nil {
+		return
+	}
+	if h.Wake == nil {
+		h.Wake = func() {}
+	}
+	r.Get("/verification/webhook/deliveries", bearer, h.deliveries)
+	r.Post("/verification/webhook/retry", bearer, h.retry)
+	r.Post("/webhook-secret", bearer, h.rotateSecret)
+}
 
 // webhookIDQuery is the required ?id= (the verification's). A malformed ID
 // names no verification: 404, like an unknown one.
@@ -65,7 +68,7 @@ func (h webhookHandlers) ownVerification(c *fiber.Ctx) (verifier.Verification, e
 		return verifier.Verification{}, err
 	}
 	a, _ := Account(c)
-	return h.Verifications.GetVerification(c.UserContext(), a.ID, id)
+	return h.verifications.GetVerification(c.UserContext(), a.ID, id)
 }
 
 type attemptResponse struct {
@@ -135,7 +138,7 @@ func (h webhookHandlers) retry(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.Queue.Retry(c.UserContext(), v.ID, uuid.NewString(), h.Now())
+	d, err := h.Queue.Retry(c.UserContext(), v.ID, uuid.NewString(), h.now())
 	if errors.Is(err, webhook.ErrNotFailed) {
 		return httperr.New(httperr.Conflict, "the latest webhook delivery of this verification has not failed (it is pending or delivered, or there is none); nothing to retry")
 	}

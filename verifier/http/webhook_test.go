@@ -37,7 +37,7 @@ type webhookHarness struct {
 func newWebhookHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *webhookHarness {
 	t.Helper()
 	st := open(t)
-	h := &webhookHarness{harness: newHarnessOn(t, st)}
+	h := &webhookHarness{}
 	h.rcv = webhooktest.NewReceiver(t, func(int) int {
 		if h.up.Load() {
 			return nethttp.StatusOK
@@ -50,11 +50,13 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *webh
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets := verifier.WebhookSecrets{Store: h.store, Sealer: sealer, Now: h.clock.Now}
+	var secrets verifier.WebhookSecrets
+	h.harness = newHarnessOn(t, st, func(d *Deps) {
+		secrets = verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: d.Now}
+		d.Webhooks = WebhookDeps{Queue: st, Secrets: secrets, Wake: func() { h.wakes.Add(1) }}
+	})
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
 	h.worker = webhook.NewWorker(st, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
-	h.srv.MountWebhooks(WebhookDeps{Verifications: st, Queue: st, Secrets: secrets,
-		Wake: func() { h.wakes.Add(1) }, Now: h.clock.Now})
 	return h
 }
 
