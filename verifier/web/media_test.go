@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	xdraw "golang.org/x/image/draw"
+
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
@@ -165,6 +167,16 @@ func backScene(t *testing.T) image.Image {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// huge scales img up 5× (nearest neighbour): from a 1600×1200 photo, a
+// 48 MP one, past the server's 40 MP bound, which only the page's own
+// downscaling gets accepted.
+func huge(img image.Image) image.Image {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx()*5, b.Dy()*5))
+	xdraw.NearestNeighbor.Scale(out, out.Rect, img, b, xdraw.Src, nil)
+	return out
 }
 
 // writeJPEG writes img to a temporary file for the file input.
