@@ -1,0 +1,257 @@
+// Package idgate_test guards the repository's layout: the import rules of
+// README.md's layout section, and that its table names every package, so
+// neither can drift from the tree (issue #18).
+package idgate_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/idgate/idgate"
+
+// pkg is one package of the module as go list sees it.
+type pkg struct {
+	imports []string // direct, outside the standard library
+	deps    []string // transitive, outside the standard library
+	test    []string // direct imports of its tests
+	cgo     bool
+}
+
+// listPackages runs go list once over the module. Paths are relative to the
+// module ("verifier/flow"); other modules' paths stay whole.
+func listPackages(t *testing.T) map[string]pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f",
+		`{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}|{{len .CgoFiles}}`,
+		"./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := map[string]pkg{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "|")
+		pkgs[rel(f[0])] = pkg{imports: nonStd(f[1]), deps: nonStd(f[2]), test: nonStd(f[3]), cgo: f[4] != "0"}
+	}
+	return pkgs
+}
+
+func rel(p string) string {
+	if p == module {
+		return "."
+	}
+	return strings.TrimPrefix(p, module+"/")
+}
+
+// nonStd keeps the paths outside the standard library (a dot in the first
+// element, or the module itself).
+func nonStd(list string) []string {
+	var out []string
+	for _, p := range strings.Fields(list) {
+		if strings.HasPrefix(p, module) || strings.Contains(strings.Split(p, "/")[0], ".") {
+			out = append(out, rel(p))
+		}
+	}
+	return out
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+func anyUnder(p string, dirs ...string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool { return under(p, d) })
+}
+
+// isModule reports whether p is one of the module's packages.
+func isModule(pkgs map[string]pkg, p string) bool { _, ok := pkgs[p]; return ok }
+
+// TestImportRules enforces the "may import" column's key rules.
+func TestImportRules(t *testing.T) {
+	pkgs := listPackages(t)
+	need := func(p string) pkg {
+		t.Helper()
+		x, ok := pkgs[p]
+		if !ok {
+			t.Fatalf("package %s is gone: update this test and README.md's layout table", p)
+		}
+		return x
+	}
+
+	// The domain imports no adapter: only these of the module's packages.
+	domain := []string{"verifier/e2ee", "verifier/face/match", "verifier/license", "verifier/webhook",
+		"internal/password", "internal/problem", "internal/seal"}
+	for _, imp := range need("verifier").imports {
+		if isModule(pkgs, imp) && !slices.Contains(domain, imp) {
+			t.Errorf("verifier imports %s; the domain may import only %v", imp, domain)
+		}
+	}
+
+	// No package of the domain's side reaches a database driver, the web
+	// framework or cgo.
+	for _, p := range []string{"verifier", "verifier/webhook", "verifier/flow", "verifier/license", "rulesets"} {
+		for _, d := range need(p).deps {
+			if anyUnder(d, "github.com/gofiber", "github.com/jackc", "modernc.org/sqlite", "verifier/sqlstore", "verifier/http") {
+				t.Errorf("%s depends on %s", p, d)
+			}
+		}
+	}
+
+	// webhook is a leaf below the domain (the verifier imports it).
+	for _, d := range need("verifier/webhook").deps {
+		if d == "verifier" || d == "internal/httperr" || anyUnder(d, "verifier/flow", "verifier/sqlstore") {
+			t.Errorf("verifier/webhook depends on %s; it must stay a leaf", d)
+		}
+	}
+
+	// The flow speaks to engines and storage through its ports only.
+	for _, d := range need("verifier/flow").deps {
+		if anyUnder(d, "verifier/engines", "verifier/web", "verifier/license/pdf417", "verifier/license/card") {
+			t.Errorf("verifier/flow depends on %s; it reaches engines and storage through its ports", d)
+		}
+	}
+
+	// license and rulesets are pure: nothing outside the standard library.
+	for _, p := range []string{"verifier/license", "rulesets"} {
+		if d := need(p).deps; len(d) > 0 {
+			t.Errorf("%s is pure but depends on %v", p, d)
+		}
+	}
+
+	// The proxy, its tests included, knows the verifier only through client
+	// (which brings verifier/e2ee).
+	for p, x := range pkgs {
+		if !under(p, "proxy") {
+			continue
+		}
+		for _, d := range closure(pkgs, append(slices.Clone(x.deps), x.test...)) {
+			if under(d, "verifier") && d != "verifier/e2ee" {
+				t.Errorf("%s (or its tests) depends on %s; the proxy talks to the verifier through client", p, d)
+			}
+		}
+	}
+
+	// Wiring only in cmd (the bench programs, and proxy/server, which
+	// assembles the proxy for cmd): the adapters are imported by no other
+	// package outside tests.
+	for p, x := range pkgs {
+		if anyUnder(p, "cmd", "bench", "proxy/server") {
+			continue
+		}
+		for _, imp := range x.imports {
+			if slices.Contains([]string{"verifier/sqlstore", "verifier/engines", "verifier/http", "proxy/server", "proxy/storefile"}, imp) {
+				t.Errorf("%s imports the adapter %s; wiring belongs in cmd", p, imp)
+			}
+		}
+	}
+
+	// cgo lives in one package, which only the engines (and the barcode
+	// tools) reach.
+	if !need("verifier/license/pdf417/zxing").cgo {
+		t.Error("the cgo probe finds no cgo in verifier/license/pdf417/zxing; the checks below could not fail")
+	}
+	for p, x := range pkgs {
+		if x.cgo && p != "verifier/license/pdf417/zxing" {
+			t.Errorf("%s has cgo files; cgo belongs to verifier/license/pdf417/zxing alone", p)
+		}
+	}
+	for _, p := range []string{"verifier", "verifier/flow", "verifier/imgio", "verifier/license", "verifier/webhook", "rulesets"} {
+		if slices.Contains(need(p).deps, "verifier/license/pdf417/zxing") {
+			t.Errorf("cgo reaches %s", p)
+		}
+	}
+}
+
+// closure is roots and every module package they reach (tests' imports are
+// direct only in go list).
+func closure(pkgs map[string]pkg, roots []string) []string {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(p string) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, d := range pkgs[p].deps {
+			walk(d)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestCgoFreeBuild: the domain, the flow, the image decoder, the proxy and
+// the rulesets build with CGO_ENABLED=0 (review finding 1).
+func TestCgoFreeBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds packages")
+	}
+	cmd := exec.Command("go", "build", "./verifier/", "./verifier/flow/", "./verifier/imgio/", "./verifier/license/",
+		"./verifier/webhook/", "./proxy/...", "./rulesets/")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+}
+
+// tablePath is a backquoted path in the first column of a table row.
+var tablePath = regexp.MustCompile("`([^`]+)`")
+
+// layoutTable reads the first column of the table under "## Layout".
+func layoutTable(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var paths []string
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "## "):
+			in = line == "## Layout"
+		case in && strings.HasPrefix(line, "| `"):
+			first := strings.SplitN(line, "|", 3)[1]
+			for _, m := range tablePath.FindAllStringSubmatch(first, -1) {
+				paths = append(paths, path.Clean(strings.TrimSuffix(m[1], "/")))
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+// TestLayoutTable: README.md's layout table names every package of the
+// module, and every path it names exists.
+func TestLayoutTable(t *testing.T) {
+	paths := layoutTable(t)
+	if len(paths) == 0 {
+		t.Fatal("no layout table under ## Layout in README.md")
+	}
+	for p := range listPackages(t) {
+		if p != "." && !slices.Contains(paths, p) {
+			t.Errorf("package %s is missing from README.md's layout table", p)
+		}
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("README.md's layout table names %s, which does not exist", p)
+		}
+	}
+}
