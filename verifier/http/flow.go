@@ -39,10 +39,11 @@ func (s *Server) flowRoutes(a fiber.Router) {
 	}
 	v := a.Group("/v/:token/", flowHeaders)
 	v.Get("/session", s.flowSession)
-	v.Post("/license/front", s.limitLink(s.cfg.FlowUploadLimit), s.flowFront)
-	v.Post("/license/back", s.limitLink(s.cfg.FlowUploadLimit), s.flowBack)
-	v.Post("/liveness", s.limitLink(s.cfg.FlowChallengeLimit), s.flowChallenge)
-	v.Post("/liveness/:challenge", s.limitLink(s.cfg.FlowUploadLimit), s.flowLiveness)
+	uploads := s.limitLink("upload", s.cfg.FlowUploadLimit)
+	v.Post("/license/front", uploads, s.flowFront)
+	v.Post("/license/back", uploads, s.flowBack)
+	v.Post("/liveness", s.limitLink("challenge", s.cfg.FlowChallengeLimit), s.flowChallenge)
+	v.Post("/liveness/:challenge", uploads, s.flowLiveness)
 	v.Post("/submit", s.flowSubmit)
 	v.Post("/review", s.flowReview)
 	v.Post("/decline-review", s.flowDecline)
@@ -67,16 +68,16 @@ func isFlowUpload(c *fiber.Ctx) bool {
 	return c.Method() == fiber.MethodPost && len(c.Path()) > 3 && c.Path()[:3] == "/v/"
 }
 
-// limitLink counts one request of the link under limit (zero Rate: off).
-// The key is the token's hash, so the token itself never reaches the
-// limiter's store.
-func (s *Server) limitLink(limit ratelimit.Limit) fiber.Handler {
+// limitLink counts one request of the link under the limit named name,
+// shared by every route it guards (zero Rate: off). The key is the
+// token's hash, so the token itself never reaches the limiter's store.
+func (s *Server) limitLink(name string, limit ratelimit.Limit) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if limit.Rate == 0 {
 			return c.Next()
 		}
 		h := sha256.Sum256([]byte(c.Params("token")))
-		key := "flow:" + c.Route().Path + ":" + hex.EncodeToString(h[:16])
+		key := "flow-" + name + ":" + hex.EncodeToString(h[:16])
 		res, err := s.allow(c, key, limit, "too many attempts on this link; wait a little and try again")
 		if err != nil {
 			return err

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,6 +20,7 @@ import (
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
@@ -617,4 +621,68 @@ func TestFlowBusy(t *testing.T) {
 	if code := <-done; code != 200 {
 		t.Errorf("the liveness answer holding the worker got %d", code)
 	}
+}
+
+// TestFlowReviewImagesForTheAccount: under custom encryption the license
+// front kept for review is sealed for the account's own RSA key: the
+// server cannot open it, the key holder can.
+func TestFlowReviewImagesForTheAccount(t *testing.T) {
+	h := newFlowHarness(t, openSQLite)
+	priv, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKIXPublicKey(&priv.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pemKey := string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+	body, _ := json.Marshal(map[string]any{"requested_fields": []string{"dob"}, "encryption_key_mode": "custom", "encryption_key": pemKey})
+	v, tok := h.link(string(body))
+	front := frontPhoto(t, foremanFace(t), 6)
+	h.ok(h.post(tok, "/license/front", "image/jpeg", front), 200, nil)
+	imgs, err := h.fstore.ReviewImages(context.Background(), h.acct.ID, v.ID)
+	if err != nil || len(imgs) != 1 {
+		t.Fatalf("review images %d, %v", len(imgs), err)
+	}
+	doc := imgs[flow.ReviewLicenseFront]
+	if _, err := h.flow.OpenReviewImage(v.ID, flow.ReviewLicenseFront, doc); err == nil {
+		t.Fatal("the server opened an image sealed for the account")
+	}
+	hdr, err := e2ee.ReadHeader(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session, err := e2ee.CustomOpener(priv)(hdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &members); err != nil {
+		t.Fatal(err)
+	}
+	env, err := e2ee.ParseSealedMember(members[string(flow.ReviewLicenseFront)])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := session.OpenMember(string(flow.ReviewLicenseFront), env); err != nil || !bytes.Equal(got, front) {
+		t.Fatalf("the account's key opened %d bytes, %v; want the upload", len(got), err)
+	}
+}
+
+// TestFlowUploadLimit: one per-link upload allowance covers photos and
+// liveness answers alike; another link has its own.
+func TestFlowUploadLimit(t *testing.T) {
+	h := newFlowHarness(t, openSQLite, func(d *Deps) { d.Config.FlowUploadLimit = ratelimit.Limit{Rate: 2, Period: time.Hour} })
+	_, tok := h.link(`{}`)
+	_, other := h.link(`{}`)
+	gif := []byte("GIF89a\x01\x00\x01\x00")
+	expectError(t, h.post(tok, "/license/front", "image/gif", gif), 422, "VALIDATION_FAILED")
+	expectError(t, h.post(tok, "/license/back", "image/gif", gif), 422, "VALIDATION_FAILED")
+	r := h.post(tok, "/liveness/x", "text/plain", []byte("x"))
+	expectError(t, r, 429, "RATE_LIMITED")
+	if r.header.Get("Retry-After") == "" || r.header.Get("RateLimit-Limit") != "2" {
+		t.Errorf("429 headers %v", r.header)
+	}
+	expectError(t, h.post(other, "/license/front", "image/gif", gif), 422, "VALIDATION_FAILED")
 }
