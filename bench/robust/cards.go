@@ -105,8 +105,10 @@ func cardSamples(faces []labeled) ([]cardSample, error) {
 					return nil, err
 				}
 				smp.person = (k - 1) % len(faces)
-				turn := math.Abs(math.Remainder(s.RotationDeg, 360))
-				smp.upright = (!s.Vertical && turn < 20) || (s.Vertical && math.Abs(turn-90) < 20)
+				// A vertical card stands upright at +90° (its layout is drawn
+				// turned a quarter counter-clockwise); at −90° it is upside down.
+				turn := math.Remainder(s.RotationDeg, 360)
+				smp.upright = (!s.Vertical && math.Abs(turn) < 20) || (s.Vertical && math.Abs(turn-90) < 20)
 				out = append(out, smp)
 			}
 		}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/license/card/faceengine"
@@ -243,12 +244,17 @@ func benchPhotos(dir string, base *baseline, a *face.Analyzer, shared string, fa
 
 func benchMatch(dir string, base *baseline, a *face.Analyzer, samples []cardSample, faces []labeled) error {
 	before, after := map[bool]tiers{true: {}, false: {}}, map[bool]tiers{true: {}, false: {}}
+	var misses []string
 	for _, p := range matchPairs(samples, faces) {
 		t, err := compareAfter(a, p)
 		if err != nil {
 			return err
 		}
 		after[p.same][t]++
+		if wrong := t == "refused" || (p.same && t == string(match.NoMatch)) ||
+			(!p.same && (t == string(match.DefiniteMatch) || t == string(match.LikelyMatch))); wrong {
+			misses = append(misses, fmt.Sprintf("%s (%s, %s) vs %s: %s", p.card.file, p.card.family, faces[p.card.person].name, p.photo.name, t))
+		}
 		if base == nil {
 			continue
 		}
@@ -271,6 +277,9 @@ func benchMatch(dir string, base *baseline, a *face.Analyzer, samples []cardSamp
 			fmt.Printf("%-18s before:%s\n", name, before[same])
 		}
 		fmt.Printf("%-18s after: %s\n", name, after[same])
+	}
+	for _, m := range misses {
+		fmt.Println("  wrong after:", m)
 	}
 	return nil
 }

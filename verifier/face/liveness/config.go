@@ -84,11 +84,12 @@ type Config struct {
 //     detector score or under 0.6 of the subject's size do not count),
 //     and multiple_faces only when one stays in view for 500 ms (a run
 //     of frames showing it, one frame without it allowed inside the run):
-//     5 frames at 10 fps, 15 at 30. Detector strays come and go in single
-//     frames (issue #19: 7 of 91 frames of a one-person phone capture,
-//     scattered), while a person who steps into view for a second or more
-//     spans a second; a still second face (a photo held up beside the
-//     subject) stays for the whole stream.
+//     5 frames at 10 fps, 15 at 30. A person who steps into view for a
+//     second or more spans a second, and a still second face (a photo
+//     held up beside the subject) the whole stream; what this forgives is
+//     a face seen in a few frames, as the stray second faces of issue #19
+//     (7 of 91 frames of a one-person phone capture; how they were spread
+//     was not reported, so a run of them over 500 ms would still fail).
 //   - blink: judged only at |yaw| ≤ 20° (past that the far eye is
 //     foreshortened: on Foreman its ratio falls to 0.05–0.08 at 50° with
 //     the eye open). Baseline = median ratio over the preceding 1 s (≥ 4
