@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"net/textproto"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -285,8 +284,8 @@ func (e *env) endUser(c created, path, ct string, body []byte, want int) []byte 
 // be opened at the review offer or a desktop can watch.
 func (e *env) throughAPI(c created, face image.Image) {
 	e.t.Helper()
-	e.endUser(c, "/license/front", "image/jpeg", jpegBytes(e.t, frontScene(face)), 200)
-	e.endUser(c, "/license/back", "image/jpeg", jpegBytes(e.t, backScene(e.t)), 200)
+	e.endUser(c, "/license/front", "image/jpeg", front(e.t, face), 200)
+	e.endUser(c, "/license/back", "image/jpeg", back(e.t), 200)
 	e.order.Queue(liveness.Blink, liveness.TurnLeft, liveness.TurnRight)
 	var ch struct {
 		ID string `json:"challenge_id"`
@@ -296,18 +295,16 @@ func (e *env) throughAPI(c created, face image.Image) {
 	}
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
-	var times []int
-	for i, n := 0, 36; n <= 96; i, n = i+1, n+2 {
-		raw, err := os.ReadFile(testkit.Data(e.t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
-		if err != nil {
-			e.t.Fatal(err)
-		}
+	var times []int64
+	frames, err := media(e.t).ForemanAnswer(36, 96)
+	check(e.t, err)
+	for i, fr := range frames {
 		h := textproto.MIMEHeader{}
 		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="frame"; filename="f%d.jpg"`, i))
 		h.Set("Content-Type", "image/jpeg")
 		w, _ := mw.CreatePart(h)
-		w.Write(raw)
-		times = append(times, i*1000/15)
+		w.Write(fr.Data)
+		times = append(times, fr.T.Milliseconds())
 	}
 	ts, _ := json.Marshal(times)
 	mw.WriteField("timestamps", string(ts))

@@ -117,11 +117,11 @@ func TestVerificationInChromium(t *testing.T) {
 		t.Error("in landscape the shutter is below the screen")
 	}
 	phone.size(true)
-	phone.upload("front", writeJPEG(t, "front.jpg", frontScene(foremanPortrait(t))))
+	phone.upload("front", writeFile(t, "front.jpg", front(t, foremanFace(t))))
 	phone.screen("back")
 	phone.cameraOn()
 	phone.shoot("04-back-camera")
-	phone.upload("back", writeJPEG(t, "back.jpg", backScene(t)))
+	phone.upload("back", writeFile(t, "back.jpg", back(t)))
 	contains(t, phone.screen("live"), "Selfie video", "needs your camera")
 	phone.shoot("05-liveness-intro")
 	desk.poll(`document.body.innerText.includes("2 of 3 steps done")`)
@@ -177,7 +177,7 @@ func TestReviewOfferInChromium(t *testing.T) {
 		{"No, finish without review", "done", "completed"},
 	} {
 		c := e.create(`{}`)
-		e.throughAPI(c, otherPortrait(t))
+		e.throughAPI(c, otherFace(t))
 		phone.open(c.URL) // all steps done: the page submits
 		contains(t, phone.screen("review"), "We could not confirm that the photos match", "Send for review", "No, finish without review")
 		if i == 0 {
@@ -202,9 +202,9 @@ func TestReviewOfferInChromium(t *testing.T) {
 func TestLicenseCameraInChromium(t *testing.T) {
 	e := start(t)
 	c := e.create(`{}`)
-	front := filepath.Join(t.TempDir(), "front.y4m")
-	writeY4M(t, front, 5, []image.Image{frontScene(foremanPortrait(t))})
-	phone := newTab(t, true, camera(front, true)...)
+	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
+	writeY4M(t, frontY4M, 5, []image.Image{decode(t, front(t, foremanFace(t)))})
+	phone := newTab(t, true, camera(frontY4M, true)...)
 	phone.open(c.URL)
 	phone.screen("start")
 	phone.click("Start")
@@ -214,9 +214,9 @@ func TestLicenseCameraInChromium(t *testing.T) {
 	phone.click("Take photo")
 	phone.screen("back")
 
-	back := filepath.Join(t.TempDir(), "back.y4m")
-	writeY4M(t, back, 5, []image.Image{backScene(t)})
-	other := newTab(t, true, camera(back, true)...)
+	backY4M := filepath.Join(t.TempDir(), "back.y4m")
+	writeY4M(t, backY4M, 5, []image.Image{decode(t, back(t))})
+	other := newTab(t, true, camera(backY4M, true)...)
 	other.open(c.URL)
 	other.screen("back")
 	other.cameraOn()
@@ -246,13 +246,13 @@ func TestCameraDeniedInChromium(t *testing.T) {
 	phone.shoot("13-front-camera-denied")
 	// A 48 MP photo is over the server's 40 MP bound (sent as it is, it is
 	// refused); the page downscales it before upload, so it is accepted.
-	big := huge(frontScene(foremanPortrait(t)))
-	if body := e.endUser(e.create(`{}`), "/license/front", "image/jpeg", jpegBytes(t, big), 422); !strings.Contains(string(body), "image_too_large") {
+	big := jpegBytes(t, huge(decode(t, front(t, foremanFace(t)))))
+	if body := e.endUser(e.create(`{}`), "/license/front", "image/jpeg", big, 422); !strings.Contains(string(body), "image_too_large") {
 		t.Fatalf("a 48 MP photo sent as it is: %s", body)
 	}
-	phone.upload("front", writeJPEG(t, "front.jpg", big))
+	phone.upload("front", writeFile(t, "front.jpg", big))
 	phone.screen("back")
-	phone.upload("back", writeJPEG(t, "back.jpg", backScene(t)))
+	phone.upload("back", writeFile(t, "back.jpg", back(t)))
 	phone.screen("live")
 	phone.click("Start the video")
 	contains(t, phone.screen("live-nocamera"), "Camera access is blocked", "needs your camera")

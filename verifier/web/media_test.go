@@ -8,7 +8,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/jpeg"
-	_ "image/png" // the labeled faces are PNG
+	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,28 +16,37 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/license/card"
-	"github.com/idgate/idgate/verifier/license/card/cardtest"
-	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 )
 
-// foreman is Foreman frame n (352×288) from the shared liveness frames.
-func foreman(t *testing.T, n int) image.Image {
+// media are the flow's real test inputs (flowtest): Foreman's frames and
+// face, license fronts with a face printed on them, PDF417 backs.
+func media(t *testing.T) flowtest.Data {
 	t.Helper()
-	return readImage(t, testkit.Data(t, "testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+	testkit.Data(t, "testdata", "liveness", "foreman") // skips (fails under CI) when absent
+	return flowtest.Data{Repo: testkit.RepoRoot(t)}
 }
 
-func readImage(t *testing.T, file string) image.Image {
+// check fails the test on err.
+func check(t *testing.T, err error) {
 	t.Helper()
-	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
+}
+
+// foreman is Foreman frame n (352×288).
+func foreman(t *testing.T, n int) image.Image {
+	t.Helper()
+	data, err := media(t).ForemanFrame(n)
+	check(t, err)
+	return decode(t, data)
+}
+
+func decode(t *testing.T, data []byte) image.Image {
+	t.Helper()
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	check(t, err)
 	return img
 }
 
@@ -134,39 +143,41 @@ func studio(v uint8, lo, span int) uint8 {
 	return uint8(lo + (int(v)*span+127)/255)
 }
 
-// portrait crops a face photo to the square the card prints.
-func portrait(img image.Image, r image.Rectangle) image.Image {
-	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	draw.Draw(out, out.Rect, img, r.Min, draw.Src)
-	return out
-}
-
-// foremanPortrait is Foreman's face from a frontal frame, for a license
-// that matches the liveness selfie.
-func foremanPortrait(t *testing.T) image.Image {
-	return portrait(foreman(t, 44), image.Rect(66, 14, 290, 238))
-}
-
-// otherPortrait is another person (for a license that does not match).
-func otherPortrait(t *testing.T) image.Image {
-	return readImage(t, testkit.Data(t, "testdata", "faces", "labeled", "howard", "howard1.png"))
-}
-
-// frontScene is a photo of a license front printed with face.
-func frontScene(face image.Image) image.Image {
-	img, _ := cardtest.Scene{FrameW: 1600, CardW: 1000, Aspect: card.ID1Aspect, RotationDeg: 3, Face: face, Seed: 7}.Render()
-	return img
-}
-
-// backScene is a clean photo of a license back whose PDF417 holds a
-// synthetic AAMVA record.
-func backScene(t *testing.T) image.Image {
+// foremanFace is Foreman's face, for a license that matches the selfie.
+func foremanFace(t *testing.T) image.Image {
 	t.Helper()
-	img, err := synth.Set(5, 1)[0].Render() // the clean kind
+	face, err := media(t).ForemanFace()
+	check(t, err)
+	return face
+}
+
+// otherFace is another person, for a license that does not match.
+func otherFace(t *testing.T) image.Image {
+	t.Helper()
+	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", "howard", "howard1.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	check(t, err)
 	return img
+}
+
+// front is a JPEG photo of a license front printed with face, 1600×1200.
+func front(t *testing.T, face image.Image) []byte {
+	t.Helper()
+	data, err := flowtest.FrontPhoto(face, 1600, 7)
+	check(t, err)
+	return data
+}
+
+// back is a JPEG photo of a license back with a valid PDF417.
+func back(t *testing.T) []byte {
+	t.Helper()
+	data, _, err := flowtest.BackPhoto(5, 0, 0)
+	check(t, err)
+	return data
 }
 
 // huge scales img up 5× (nearest neighbour): from a 1600×1200 photo, a
@@ -179,18 +190,11 @@ func huge(img image.Image) image.Image {
 	return out
 }
 
-// writeJPEG writes img to a temporary file for the file input.
-func writeJPEG(t *testing.T, name string, img image.Image) string {
+// writeFile writes data to a temporary file (for the file input).
+func writeFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := jpeg.Encode(f, img, &jpeg.Options{Quality: 92}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := os.WriteFile(file, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return file
