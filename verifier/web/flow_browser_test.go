@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/qr/qrtest"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
@@ -244,6 +245,13 @@ func TestCameraDeniedInChromium(t *testing.T) {
 	phone.poll(`document.body.innerText.includes("Camera access is blocked")`)
 	contains(t, phone.screen("front"), "Camera → Allow", "Take or choose a photo", "Try the camera again")
 	phone.shoot("13-front-camera-denied")
+	// A photo without the card: the server's reason, in the table's words.
+	noCard, err := flowtest.NoCardPhoto(3)
+	check(t, err)
+	phone.upload("front", writeFile(t, "table.jpg", noCard))
+	phone.poll(`document.body.innerText.includes("take that photo again")`)
+	contains(t, phone.screen("front"), "We could not find your license in the photo")
+	phone.shoot("13-front-retake")
 	// A 48 MP photo is over the server's 40 MP bound (sent as it is, it is
 	// refused); the page downscales it before upload, so it is accepted.
 	big := jpegBytes(t, huge(decode(t, front(t, foremanFace(t)))))
