@@ -1,26 +1,14 @@
 package proxy
 
 import (
-	"crypto/rand"
 	"errors"
 	"testing"
 
 	"github.com/idgate/idgate/internal/seal"
 )
 
-func newSealer(t testing.TB) *seal.Sealer {
-	t.Helper()
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	s, err := seal.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func TestRefRoundTripAndBinding(t *testing.T) {
-	s := newSealer(t)
+	s := seal.Ephemeral()
 	sh := Shopper{CartID: "0b9f6c1e-4a5d-4a3c-9f57-3d2f1c6b8a01", CustomerID: 1 << 40}
 	ref, err := SealRef(s, "storea", sh)
 	if err != nil {
@@ -45,7 +33,7 @@ func TestRefRoundTripAndBinding(t *testing.T) {
 }
 
 func FuzzOpenRef(f *testing.F) {
-	s := newSealer(f)
+	s := seal.Ephemeral()
 	ref, _ := SealRef(s, "h", Shopper{CartID: "0b9f6c1e-4a5d-4a3c-9f57-3d2f1c6b8a01"})
 	f.Add(ref)
 	f.Add("v1.")

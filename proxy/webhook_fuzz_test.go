@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/cache/memory"
+	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 )
 
@@ -59,7 +60,7 @@ func FuzzApplyWebhook(f *testing.F) {
 	if err := st.Normalize(); err != nil {
 		f.Fatal(err)
 	}
-	sealer := newSealer(f)
+	sealer := seal.Ephemeral()
 	now := time.Unix(1_800_000_000, 0)
 	ref, _ := SealRef(sealer, st.Hash, Shopper{CartID: "0b9f6c1e-4a5d-4a3c-9f57-3d2f1c6b8a01", CustomerID: 3})
 	f.Add(`{"request_id":"5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e6f","external_id":"` + ref + `","verification":{"license_appears_real":true,"license_expired":false,"webcam_appears_live":true,"face_match_score":"likely_match","webcam_face_matches_license_photo":true}}`)

@@ -3,7 +3,6 @@ package verifier_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -66,12 +65,7 @@ type flow struct {
 func newFlow(t *testing.T, st *sqlstore.DB, log *slog.Logger, respond func(n int) int) *flow {
 	t.Helper()
 	clock := testkit.NewClock()
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sealer := seal.Ephemeral()
 	r := webhooktest.NewReceiver(t, respond)
 	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: r.Pool, Now: clock.Now,
 		Secrets: verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: clock.Now}})

@@ -91,10 +91,7 @@ func run() error {
 		return err
 	}
 	fmt.Printf("engines loaded in %v, %d workers (GOMAXPROCS)\n", time.Since(loadStart).Round(time.Millisecond), runtime.GOMAXPROCS(0))
-	sealer, err := seal.New(make([]byte, seal.KeySize))
-	if err != nil {
-		return err
-	}
+	sealer := seal.Ephemeral()
 	clk := &clock{}
 	f := &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: clk.Now,
 		Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}

@@ -130,12 +130,7 @@ var errReadOnly = errors.New("read-only benchmark platform")
 // statusLoop serves the proxy with c on loopback and polls status for
 // every cart as many widgets would.
 func statusLoop(c cache.Cache, ids []string) (result, error) {
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		return result{}, err
-	}
+	sealer := seal.Ephemeral()
 	st := &proxy.Store{
 		Hash: hash, AccessToken: "t", AppClientID: "c", AppClientSecret: "s", IntegrationKey: "k",
 		WebhookSecret: "w", WebhookHeaderValue: "h", AllowedOrigins: []string{origin},

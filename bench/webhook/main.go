@@ -111,12 +111,7 @@ func measure(ctx context.Context, name string, s *sqlstore.DB, rcv *receiver) er
 	if err := s.CreateAccount(ctx, b.account); err != nil {
 		return err
 	}
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		return err
-	}
+	sealer := seal.Ephemeral()
 	secrets := verifier.WebhookSecrets{Store: s, Sealer: sealer, Now: time.Now}
 	if _, _, err := secrets.Rotate(ctx, b.account.ID); err != nil {
 		return err

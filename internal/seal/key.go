@@ -28,14 +28,19 @@ func ParseKey(text string) ([]byte, error) {
 	return nil, errors.New("server key: not base64")
 }
 
+// NewKey is a fresh random server key.
+func NewKey() []byte {
+	key := make([]byte, KeySize)
+	_, _ = rand.Read(key) // cannot fail since Go 1.24
+	return key
+}
+
 // LoadOrCreateKey is the dev stand-in for a configured server key: the key
 // in the file at path, or, when there is no file yet, a fresh random key
 // written there, so data sealed under it stays readable across restarts.
 func LoadOrCreateKey(path string) ([]byte, error) {
 	text, err := LoadOrCreateFile(path, func() (string, error) {
-		key := make([]byte, KeySize)
-		_, _ = rand.Read(key) // cannot fail since Go 1.24
-		return base64.StdEncoding.EncodeToString(key) + "\n", nil
+		return base64.StdEncoding.EncodeToString(NewKey()) + "\n", nil
 	})
 	if err != nil {
 		return nil, err

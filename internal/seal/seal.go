@@ -61,6 +61,16 @@ func New(key []byte) (*Sealer, error) {
 	return &Sealer{aead: aead}, nil
 }
 
+// Ephemeral is a sealer under a fresh random key: what it seals opens only
+// in this process (tests, benchmarks, the demo).
+func Ephemeral() *Sealer {
+	s, err := New(NewKey())
+	if err != nil {
+		panic(err) // a KeySize key always makes a sealer
+	}
+	return s
+}
+
 // Seal returns the text form of plaintext sealed under context. A random
 // nonce makes every call's output different. (crypto/rand.Read cannot fail
 // since Go 1.24: it aborts the program instead.)

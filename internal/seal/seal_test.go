@@ -124,3 +124,19 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// Each Ephemeral sealer has its own random key: it opens what it sealed,
+// and another one cannot.
+func TestEphemeral(t *testing.T) {
+	a, b := Ephemeral(), Ephemeral()
+	text := a.Seal([]byte("secret"), "ctx")
+	if got, err := a.Open(text, "ctx"); err != nil || string(got) != "secret" {
+		t.Fatalf("open own: %q, %v", got, err)
+	}
+	if _, err := b.Open(text, "ctx"); !errors.Is(err, ErrOpen) {
+		t.Fatalf("another ephemeral sealer opened it: %v", err)
+	}
+	if bytes.Equal(NewKey(), NewKey()) {
+		t.Fatal("two NewKey calls gave the same key")
+	}
+}

@@ -2,7 +2,6 @@ package proxytest
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -127,12 +126,7 @@ func New(opts Options) (*Env, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		return nil, err
-	}
+	sealer := seal.Ephemeral()
 	env := &Env{Doubles: map[string]*bigcommercetest.Double{}, Stores: Stores{}, now: opts.Now}
 	verifierURL, apiKey, secret := "", IntegrationKey, func(hash string) string { return webhookSecret + hash }
 	if r := opts.Real; r != nil {

@@ -2,7 +2,6 @@ package storefile
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,17 +14,6 @@ import (
 	"github.com/idgate/idgate/rulesets"
 )
 
-func sealer(t *testing.T) *seal.Sealer {
-	t.Helper()
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	s, err := seal.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func store(hash string) *proxy.Store {
 	return &proxy.Store{
 		Hash: hash, AccessToken: bigcommerce.Secret("token-" + hash), AppClientID: "cid", AppClientSecret: bigcommerce.Secret("csecret-" + hash),
@@ -37,7 +25,7 @@ func store(hash string) *proxy.Store {
 
 func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "stores.json")
-	s := sealer(t)
+	s := seal.Ephemeral()
 	if err := Put(path, s, store("aaa")); err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +68,14 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 		t.Fatalf("unknown store: %v", err)
 	}
 	// Another key cannot open the file, and says why.
-	if _, err := Load(path, sealer(t)); !errors.Is(err, seal.ErrOpen) || !strings.Contains(err.Error(), "IDGATE_PROXY_KEY") {
+	if _, err := Load(path, seal.Ephemeral()); !errors.Is(err, seal.ErrOpen) || !strings.Contains(err.Error(), "IDGATE_PROXY_KEY") {
 		t.Fatalf("wrong key: %v", err)
 	}
 }
 
 func TestLoadMissingAndBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	s := sealer(t)
+	s := seal.Ephemeral()
 	if st, err := Load(filepath.Join(dir, "none.json"), s); err != nil || len(st.List()) != 0 {
 		t.Fatalf("missing file: %v", err)
 	}

@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -44,12 +43,7 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *webh
 		}
 		return nethttp.StatusInternalServerError
 	})
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sealer := seal.Ephemeral()
 	var secrets verifier.WebhookSecrets
 	h.harness = newHarnessOn(t, st, func(d *Deps) {
 		secrets = verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: d.Now}

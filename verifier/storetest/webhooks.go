@@ -3,7 +3,6 @@ package storetest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -52,13 +51,7 @@ func RunWebhooks(t *testing.T, newStore func(t *testing.T) WebhookStore) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := newStore(t)
-			key := make([]byte, seal.KeySize)
-			_, _ = rand.Read(key)
-			sealer, err := seal.New(key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := &hookEnv{t: t, s: st, clock: testkit.NewClock(), sealer: sealer}
+			e := &hookEnv{t: t, s: st, clock: testkit.NewClock(), sealer: seal.Ephemeral()}
 			st.OnWebhookEnqueued(func() { e.wakes.Add(1) })
 			e.log = &testkit.LogBuffer{}
 			tc.fn(t, e)
