@@ -104,6 +104,9 @@ func TestPortraitOnSyntheticFronts(t *testing.T) {
 			if p.Face.Size < card.MinPortraitFace*card.Height {
 				t.Errorf("face %.0f px across", p.Face.Size)
 			}
+			if p.Ghost != nil {
+				t.Errorf("a ghost at %v on a card without one", p.Ghost.Box)
+			}
 			t.Logf("box %v size %.0f score %.2f", p.Face.Box, p.Face.Size, p.Face.Score)
 			assertHeadshotHasFace(t, f, p)
 		})
