@@ -11,10 +11,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"image/jpeg"
-	"image/png"
 	"log/slog"
 	"math"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -80,15 +78,7 @@ var holderBirth = license.Date{Year: 1987, Month: 6, Day: 5}
 // the flow crops from the license.
 func headshot(t testing.TB) []byte {
 	t.Helper()
-	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", "amy", "amy1.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := testkit.PNG(t, "testdata", "faces", "labeled", "amy", "amy1.png")
 	var b bytes.Buffer
 	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 85}); err != nil {
 		t.Fatal(err)

@@ -55,15 +55,7 @@ func runLicenseFrontJSON(t *testing.T, args ...string) frontReport {
 func TestLicenseFrontCommand(t *testing.T) {
 	set := modelstest.Set(t)
 	t.Setenv(models.EnvDir, set.Dir)
-	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", "howard", "howard1.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	portrait, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	portrait := testkit.PNG(t, "testdata", "faces", "labeled", "howard", "howard1.png")
 	photo, corners := frontPhoto(t, cardtest.Scene{Face: portrait, RotationDeg: 8, Seed: 1})
 	out := filepath.Join(t.TempDir(), "headshot.jpg")
 	rep := runLicenseFrontJSON(t, "--headshot", out, photo)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"image"
 	"image/jpeg"
-	"image/png"
 	"os"
 	"sync"
 	"testing"
@@ -48,17 +47,7 @@ func encodeJPEG(t testing.TB, img image.Image) []byte {
 
 // labeledFace is a real face photo of the labeled test set.
 func labeledFace(t testing.TB, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return testkit.PNG(t, "testdata", "faces", "labeled", path)
 }
 
 // frontPhoto renders a license front photo (JPEG) of s, 1600 px wide with
