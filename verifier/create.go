@@ -40,6 +40,9 @@ type Verifications struct {
 	Store Store
 	Now   func() time.Time
 	Plan  Plan
+	// AllowLoopbackWebhooks accepts webhook_url hosts on loopback, as the
+	// sender does with IDGATE_WEBHOOK_ALLOW_LOOPBACK: dev and tests only.
+	AllowLoopbackWebhooks bool
 }
 
 // CreateRequest is the body of POST /verification.
@@ -151,7 +154,7 @@ func (s *Verifications) template(ctx context.Context, accountID, id string) (Tem
 // mode is ignored and stored as none. A template (not final) may leave the
 // mode to its requests.
 func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID string, o Options, final bool) (Settings, error) {
-	o.checkShape(fe)
+	o.checkShape(fe, s.AllowLoopbackWebhooks)
 	st := Settings{
 		PhoneVerification: isSet(o.PhoneVerification), AddressVerification: isSet(o.AddressVerification),
 		LocationConsistency: isSet(o.LocationConsistency), IncludeLicensePhoto: isSet(o.IncludeLicensePhoto),

@@ -146,7 +146,7 @@ func isSet(b *bool) bool { return b != nil && *b }
 // message, lifetime, mode name and key text. webhook_headers are checked by
 // the webhook package's rule, so a verification never stores headers the
 // sender would refuse.
-func (o Options) checkShape(fe *fieldErrors) {
+func (o Options) checkShape(fe *fieldErrors, allowLoopback bool) {
 	if o.RequestedFields != nil {
 		seen := map[string]bool{}
 		for i, name := range *o.RequestedFields {
@@ -163,7 +163,7 @@ func (o Options) checkShape(fe *fieldErrors) {
 		fe.add("front_barcode_match", "not_supported", "not yet supported: the front-versus-barcode check is not built yet")
 	}
 	if o.WebhookURL != nil && *o.WebhookURL != "" {
-		checkWebhookURL(fe, *o.WebhookURL)
+		checkWebhookURL(fe, *o.WebhookURL, allowLoopback)
 	}
 	if o.WebhookHeaders != nil {
 		*fe = append(*fe, webhook.ValidateHeaders(*o.WebhookHeaders)...)
@@ -194,7 +194,11 @@ func (o Options) checkShape(fe *fieldErrors) {
 	}
 }
 
-func checkWebhookURL(fe *fieldErrors, raw string) {
+// checkWebhookURL refuses at creation and template save what the sender
+// would refuse anyway, hosts included: a private, loopback, link-local or
+// metadata address in any notation, or a name that never leads to a public
+// host (webhook.HostRefusal). Names are judged again after DNS when sending.
+func checkWebhookURL(fe *fieldErrors, raw string, allowLoopback bool) {
 	u, err := url.Parse(raw)
 	switch {
 	case len(raw) > MaxWebhookURLLen:
@@ -205,5 +209,9 @@ func checkWebhookURL(fe *fieldErrors, raw string) {
 		fe.add("webhook_url", "must_be_https", "webhook_url must use https")
 	case u.User != nil:
 		fe.add("webhook_url", "invalid_url", "must not carry user:password")
+	default:
+		if reason := webhook.HostRefusal(u.Hostname(), allowLoopback); reason != "" {
+			fe.add("webhook_url", "private_address", "%s: webhook targets must be public hosts", reason)
+		}
 	}
 }

@@ -107,7 +107,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,
 			CreateLimit: vhttp.DefaultCreateLimit, GetLimit: vhttp.DefaultGetLimit,
-			PublicURL: publicURL, Plan: plan,
+			PublicURL: publicURL, Plan: plan, WebhookAllowLoopback: cfg.WebhookAllowLoopback,
 			FlowUploadLimit: vhttp.DefaultFlowUploadLimit, FlowChallengeLimit: vhttp.DefaultFlowChallengeLimit,
 		},
 	})

@@ -46,6 +46,9 @@ type Config struct {
 	// Plan is every account's allowance per verification type; nil means
 	// verifier.DefaultPlan.
 	Plan verifier.Plan
+	// WebhookAllowLoopback accepts loopback webhook_url hosts at creation,
+	// matching the sender's IDGATE_WEBHOOK_ALLOW_LOOPBACK (dev and tests).
+	WebhookAllowLoopback bool
 }
 
 // DefaultAuthLimit is the spec's 5 sign-in attempts per minute.
@@ -125,7 +128,7 @@ func New(d Deps) (*Server, error) {
 		proxies: proxies,
 		metrics: newMetrics(),
 
-		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan},
+		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan, AllowLoopbackWebhooks: d.Config.WebhookAllowLoopback},
 		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
 		flow:           d.Flow,
 		hooks:          webhookHandlers{WebhookDeps: d.Webhooks, verifications: d.Store, now: d.Now},

@@ -34,6 +34,12 @@ func TestTemplates(t *testing.T) {
 		if codes["external_id"] != "unknown_field" {
 			t.Fatalf("%v", codes)
 		}
+		for _, u := range []string{"https://127.1/", "https://0177.0.0.1/", "https://[64:ff9b::a9fe:a9fe]/", "https://metadata.google.internal/"} {
+			codes = validationCodes(t, h.do("POST", "/templates", `{"name":"t","webhook_url":"`+u+`"}`, "Authorization", bearer))
+			if len(codes) != 1 || codes["webhook_url"] != "private_address" {
+				t.Fatalf("%s: %v", u, codes)
+			}
+		}
 		codes = validationCodes(t, h.do("POST", "/templates", `{"name":"","webhook_url":"http://x.example","encryption_key_mode":"shared","lifetime_days":100}`, "Authorization", bearer))
 		if len(codes) != 4 || codes["name"] != "out_of_range" || codes["webhook_url"] != "must_be_https" || codes["encryption_key_mode"] != "legacy_mode" || codes["lifetime_days"] != "out_of_range" {
 			t.Fatalf("%v", codes)
@@ -68,6 +74,10 @@ func TestTemplates(t *testing.T) {
 			t.Fatal("external_id inherited")
 		}
 
+		// Saving a private webhook target is refused and changes nothing.
+		if codes := validationCodes(t, h.do("PUT", "/templates/"+tpl.ID, `{"name":"x","webhook_url":"https://[::1]/"}`, "Authorization", bearer)); codes["webhook_url"] != "private_address" {
+			t.Fatalf("PUT private webhook: %v", codes)
+		}
 		// Replace: existing verifications keep what they copied.
 		r = h.do("PUT", "/templates/"+tpl.ID, `{"name":"Renamed","message":"New text","lifetime_days":30}`, "Authorization", bearer)
 		var replaced templateResponse

@@ -117,7 +117,7 @@ func checkDial(allowLoopback bool) func(network, address string, _ syscall.RawCo
 
 // ValidateURL checks a webhook_url (at creation and again before every
 // attempt): absolute https with a host, no user:password, no fragment, and
-// if the host is an IP literal, a public one. Hostnames are checked after
+// a host HostRefusal lets through. Names are checked again after
 // resolution, when dialing. The error wraps ErrRefused.
 func ValidateURL(raw string, allowLoopback bool) error {
 	u, err := url.Parse(raw)
@@ -138,10 +138,8 @@ func ValidateURL(raw string, allowLoopback bool) error {
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return refuse("fragments are not allowed")
 	}
-	if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
-		if reason := checkAddr(ip, allowLoopback); reason != "" {
-			return refuse(reason)
-		}
+	if reason := HostRefusal(u.Hostname(), allowLoopback); reason != "" {
+		return refuse(reason)
 	}
 	return nil
 }

@@ -70,7 +70,8 @@ func TestValidateURL(t *testing.T) {
 	bad := []string{"http://example.com/", "ftp://example.com", "//example.com", "https://", "https:///path",
 		"https://user:pw@example.com/", "https://example.com/#frag", "https://127.0.0.1/", "https://[::1]/",
 		"https://10.0.0.1/", "https://169.254.169.254/latest/meta-data/", "https://[::ffff:10.0.0.1]/",
-		"https://example.com/" + string(make([]byte, MaxURLLen)), "https://exa mple.com/", "\x00"}
+		"https://example.com/" + string(make([]byte, MaxURLLen)), "https://exa mple.com/", "\x00",
+		"https://0x7f000001/", "https://2130706433/", "https://metadata.google.internal/computeMetadata/v1/", "https://localhost:8443/"}
 	for _, u := range bad {
 		err := ValidateURL(u, false)
 		var re *RefusedError
