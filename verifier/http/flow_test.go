@@ -59,6 +59,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 			Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}
 		d.Flow = h.flow
 		d.Config.FlowUploadLimit, d.Config.FlowChallengeLimit = DefaultFlowUploadLimit, DefaultFlowChallengeLimit
+		d.Config.WebhookAllowLoopback = true // the receiver below listens on loopback
 	}}, edit...)...)
 	h.rcv = webhooktest.NewReceiver(t, webhooktest.Always(nethttp.StatusOK))
 	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: h.clock.Now}
