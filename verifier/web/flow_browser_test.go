@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/qr/qrtest"
-	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 )
 
 // camera feeds Chromium's fake camera from a y4m file, granting access

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"io/fs"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -77,4 +79,31 @@ func FuzzLang(f *testing.F) {
 			t.Fatalf("Lang(%q) = %q, not in the table", accept, l)
 		}
 	})
+}
+
+// Every string is used: by its key in the app or the server, or under a
+// prefix the code completes with a code from the API.
+func TestStringsAllUsed(t *testing.T) {
+	var src strings.Builder
+	files, _ := fs.Glob(sources, "src/*.ts")
+	for _, f := range files {
+		b, _ := sources.ReadFile(f)
+		src.Write(b)
+	}
+	for _, f := range []string{"web.go", "../http/pages.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	dynamic := []string{"problem.", "field.", "live.step.", "live.reason.", "live.stepfail.", "ended."}
+	for k := range table["en"] {
+		if slices.ContainsFunc(dynamic, func(p string) bool { return strings.HasPrefix(k, p) }) {
+			continue
+		}
+		if !strings.Contains(src.String(), `"`+k+`"`) {
+			t.Errorf("string %q is not used", k)
+		}
+	}
 }
