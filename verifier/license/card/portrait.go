@@ -17,10 +17,10 @@ var ErrNoPortrait = errors.New("card: no portrait face on the card")
 // faces on a background pattern stay below it.
 const MinPortraitFace = 0.15
 
-// MaxGhostSize bounds a ghost portrait's face against the portrait's:
-// ghosts are printed at a third to a half of the portrait (cardtest's at
-// 0.45 of the side measured 0.37–0.43 of the portrait in the ghost
-// tests).
+// MaxGhostSize bounds a ghost portrait's face against the portrait's, as
+// face.DominantRatio bounds faces that do not count beside a subject
+// (cardtest's ghosts, printed at 0.45 of the portrait's side, measured
+// 0.37–0.43 of its face in the ghost tests).
 const MaxGhostSize = 0.6
 
 // Face is a face a FaceFinder found on a card image.
