@@ -164,10 +164,12 @@ func (e *QuotaError) Is(target error) bool { return target == ErrQuotaExceeded }
 type Allowance struct {
 	// Limit is how many slot-holding verifications (Status.HoldsSlot) of the
 	// type the account may have; negative means unlimited, which also skips
-	// the per-account lock.
+	// the slot counting.
 	Limit int
 	// Since starts the current period: only verifications created at or
-	// after it count. Zero counts all.
+	// after it count. Zero counts all. Every create of a period must pass
+	// the same Since (PeriodStart): the store counts each period's slots
+	// under it.
 	Since time.Time
 }
 

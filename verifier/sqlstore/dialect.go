@@ -20,6 +20,12 @@ type dialect struct {
 	// deliveries, run one after the other. SQLite needs none: its write
 	// transactions (BEGIN IMMEDIATE) already exclude each other.
 	lockMigrations, lockRetry string
+	// claimAndInsert, when set, is the quota fast path as one statement
+	// (claimAndInsertSQL: skipping held stripes, then waiting for one);
+	// SQLite, which has no data-modifying WITH, runs its two statements in
+	// a transaction, which costs it nothing: its writer is in-process and
+	// alone, so it has no held stripe to skip or wait for either.
+	claimAndInsert []string
 }
 
 const (
@@ -41,6 +47,7 @@ var postgresDialect = dialect{
 	// do) do not wait for each other.
 	lockMigrations: `SELECT pg_advisory_xact_lock(1768187764, hashtext(current_schema()))`,
 	lockRetry:      `SELECT pg_advisory_xact_lock(hashtext('webhook_retry'), hashtext($1))`,
+	claimAndInsert: claimAndInsertSQL[:],
 }
 
 var sqliteDialect = dialect{
@@ -67,7 +74,7 @@ func q(pg string) stmt { return stmt{pgID: pg, sqliteID: toSQLite(pg)} }
 //     and SKIP LOCKED has nothing to skip;
 //   - casts go: columns carry their types, and SQLite compares text to text;
 //   - the outbox's insertion order is seq in PostgreSQL, rowid in SQLite;
-//   - octet_length of a blob is length.
+//   - octet_length of a blob is length; least and greatest are min and max.
 var sqliteRewrites = []struct {
 	re   *regexp.Regexp
 	with string
@@ -76,6 +83,8 @@ var sqliteRewrites = []struct {
 	{regexp.MustCompile(`::[a-z]+`), ""},
 	{regexp.MustCompile(`\bseq\b`), "rowid"},
 	{regexp.MustCompile(`\boctet_length\(`), "length("},
+	{regexp.MustCompile(`\bleast\(`), "min("},
+	{regexp.MustCompile(`\bgreatest\(`), "max("},
 }
 
 func toSQLite(pg string) string {

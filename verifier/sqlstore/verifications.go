@@ -1,9 +1,15 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/idgate/idgate/verifier"
@@ -34,6 +40,14 @@ const (
 	insertValueCount = 19
 )
 
+// The conditions of a create's insert (on $n of insertValues, $20 the
+// counted period).
+const (
+	templateIsAccounts = `($17::uuid IS NULL OR EXISTS (SELECT 1 FROM templates WHERE id = $17::uuid AND account_id = $2::uuid))`
+	uncountedHolders   = `EXISTS (SELECT 1 FROM verifications WHERE account_id = $2::uuid AND type = $5::text
+		AND created_at >= $20::timestamptz AND quota_period IS NULL AND ` + slotHolding + `)`
+)
+
 var (
 	// insertPlainSQL is the insert with nothing to check (unlimited, no
 	// template). PostgreSQL re-plans insertVerificationSQL on every
@@ -43,18 +57,12 @@ var (
 	// this statement is planned once per connection.
 	insertPlainSQL = q(`INSERT INTO verifications (` + verificationCols + `) VALUES (` + insertValues + `)`)
 	// insertVerificationSQL inserts only if the template (if any) is the
-	// account's and, for a limit of 0 or more, a slot is free.
-	insertVerificationSQL = q(`INSERT INTO verifications (` + verificationCols + `)
-	SELECT ` + insertValues + `
-	WHERE ($17::uuid IS NULL OR EXISTS (SELECT 1 FROM templates WHERE id = $17::uuid AND account_id = $2::uuid))
-	AND ($20::bigint < 0 OR (SELECT count(*) FROM verifications
-		WHERE account_id = $2::uuid AND type = $5::text AND created_at >= $21::timestamptz AND ` + slotHolding + `) < $20::bigint)`)
-	// lockAccountForCreateSQL serialises limited creates per account (FOR NO
-	// KEY UPDATE leaves other writers' foreign-key checks alone); the insert
-	// that follows is a new statement with a new snapshot, so its slot count
-	// sees every earlier create.
-	lockAccountForCreateSQL = q(`SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE`)
-	templateOfAccountSQL    = q(`SELECT 1 FROM templates WHERE id = $1 AND account_id = $2`)
+	// account's and, when $20 (the counted period) is given and $21 is true,
+	// no slot holder of the period is left for claimAll to adopt (quota.go).
+	insertVerificationSQL = q(`INSERT INTO verifications (` + verificationCols + `, quota_period)
+	SELECT ` + insertValues + `, $20::timestamptz
+	WHERE ` + templateIsAccounts + ` AND NOT ($21::boolean AND ` + uncountedHolders + `)`)
+	templateOfAccountSQL = q(`SELECT 1 FROM templates WHERE id = $1 AND account_id = $2`)
 
 	getVerificationSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications
 		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`)
@@ -67,6 +75,7 @@ var (
 		external_id = $5, webhook_url = $6, webhook_headers = $7, message = $8, lifetime_days = $9, expires_at = $10,
 		started_at = $11, completed_at = $12, result = $13, pii_purged_at = $14, updated_at = $15
 		WHERE id = $1 AND account_id = $2 RETURNING ` + verificationReadCols)
+	lockStatusSQL = q(`SELECT status FROM verifications WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR UPDATE`)
 	// deleteVerificationSQL cancels an unfinished verification (releasing
 	// its slot) and drops what it holds of the account holder's and end
 	// user's data.
@@ -81,14 +90,15 @@ var (
 		WHERE id IN (SELECT id FROM verifications WHERE status IN ('pending', 'started') AND expires_at <= $1
 			ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
 		AND status IN ('pending', 'started')
-		RETURNING id::text`)
+		RETURNING id::text, account_id::text, type, quota_period IS NOT NULL, quota_period`)
 	quotaUsageSQL = q(`SELECT type, count(*) FROM verifications
 		WHERE account_id = $1 AND created_at >= $2 AND ` + slotHolding + ` GROUP BY type`)
 )
 
 // CreateVerification: an unlimited allowance without a template is one plain
-// insert, the cost of a raw insert; otherwise one conditional insert, after
-// locking the account row when the allowance is limited.
+// insert, the cost of a raw insert; an unlimited one with a template one
+// conditional insert; a limited one claims a slot (quota.go) and inserts in
+// one transaction.
 func (db *DB) CreateVerification(ctx context.Context, v verifier.Verification, a verifier.Allowance) error {
 	if v.Status != verifier.StatusPending {
 		return fmt.Errorf("create verification: %w: must start pending, not %q", verifier.ErrInvalidTransition, v.Status)
@@ -99,28 +109,66 @@ func (db *DB) CreateVerification(ctx context.Context, v verifier.Verification, a
 	args := []any{v.ID, v.AccountID, v.TokenHash, string(v.Status), string(v.Type), rawJSON(v.Options),
 		v.ExternalID, v.WebhookURL, string(stringMap(v.WebhookHeaders)), v.Message, v.LifetimeDays,
 		ts(v.ExpiresAt), nullTime(v.StartedAt), nullTime(v.CompletedAt), rawJSON(v.Result),
-		nullTime(v.PIIPurgedAt), nullString(v.TemplateID), ts(v.CreatedAt), ts(v.UpdatedAt), a.Limit, ts(a.Since)}
+		nullTime(v.PIIPurgedAt), nullString(v.TemplateID), ts(v.CreatedAt), ts(v.UpdatedAt), nil, false}
 	var err error
 	switch {
 	case a.Limit < 0 && v.TemplateID == "":
 		_, err = db.w.ExecContext(ctx, db.sql(insertPlainSQL), args[:insertValueCount]...)
 		err = mapErr(err)
 	case a.Limit < 0:
-		err = db.insertVerification(ctx, db.w, v, a, args)
+		err = db.insertVerification(ctx, db.w, db.sql(insertVerificationSQL), v, args)
 	default:
-		err = db.inTx(ctx, func(tx *sql.Tx) error {
-			var one int64
-			if err := tx.QueryRowContext(ctx, db.sql(lockAccountForCreateSQL), v.AccountID).Scan(&one); err != nil {
-				return fmt.Errorf("account %s: %w", v.AccountID, mapErr(err))
-			}
-			return db.insertVerification(ctx, tx, v, a, args)
-		})
+		args[insertValueCount] = ts(a.Since)
+		err = db.createCounted(ctx, v, a, args)
 	}
 	if err != nil {
 		return fmt.Errorf("create verification: %w", err)
 	}
 	return nil
 }
+
+// createCounted claims a slot on one stripe and inserts, refusing to while
+// uncounted holders remain; without a stripe with room, or with such
+// holders, it starts again in a fresh transaction (dropping whatever rows
+// the first one locked) on the slow path, claimAll, and inserts after it.
+func (db *DB) createCounted(ctx context.Context, v verifier.Verification, a verifier.Allowance, args []any) error {
+	err := errNotInserted
+	if db.d.claimAndInsert != nil {
+		args = append(args[:insertValueCount+1], a.Limit, rand.IntN(stripes))
+		for _, query := range db.d.claimAndInsert {
+			if err = db.insertVerification(ctx, db.w, query, v, args); !errors.Is(err, errNotInserted) {
+				break
+			}
+		}
+	} else {
+		args[insertValueCount+1] = true
+		err = db.inTx(ctx, func(tx *sql.Tx) error {
+			claimed, err := db.claimSlot(ctx, tx, v.AccountID, v.Type, a)
+			if err != nil {
+				return err
+			}
+			if !claimed {
+				return errNotInserted
+			}
+			return db.insertVerification(ctx, tx, db.sql(insertVerificationSQL), v, args)
+		})
+	}
+	if !errors.Is(err, errNotInserted) {
+		return err
+	}
+	args = append(args[:insertValueCount+1], false)
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.claimAll(ctx, tx, v.AccountID, v.Type, a); err != nil {
+			return err
+		}
+		return db.insertVerification(ctx, tx, db.sql(insertVerificationSQL), v, args)
+	})
+}
+
+// errNotInserted is the fast path's answer when it found no stripe with
+// room, or the template exists but uncounted slot holders stopped the
+// insert.
+var errNotInserted = errors.New("no slot on the fast path")
 
 // execer is what a pool and a transaction share.
 type execer interface {
@@ -129,9 +177,10 @@ type execer interface {
 }
 
 // insertVerification runs insertVerificationSQL and, when it inserts
-// nothing, says why: a missing template or no slot left.
-func (db *DB) insertVerification(ctx context.Context, x execer, v verifier.Verification, a verifier.Allowance, args []any) error {
-	n, err := rowsAffected(x.ExecContext(ctx, db.sql(insertVerificationSQL), args...))
+// nothing, says why: a missing template, or (errNotInserted) no slot claimed
+// or uncounted holders.
+func (db *DB) insertVerification(ctx context.Context, x execer, query string, v verifier.Verification, args []any) error {
+	n, err := rowsAffected(x.ExecContext(ctx, query, args...))
 	if err != nil {
 		return mapErr(err)
 	}
@@ -144,7 +193,7 @@ func (db *DB) insertVerification(ctx context.Context, x execer, v verifier.Verif
 			return fmt.Errorf("template %s: %w", v.TemplateID, mapErr(err))
 		}
 	}
-	return &verifier.QuotaError{Type: v.Type, Limit: a.Limit}
+	return errNotInserted
 }
 
 func (db *DB) GetVerification(ctx context.Context, accountID, id string) (verifier.Verification, error) {
@@ -199,6 +248,11 @@ func (db *DB) UpdateVerification(ctx context.Context, accountID, id string, fn f
 		if err := validVerification(v); err != nil {
 			return err
 		}
+		if old.Status.HoldsSlot() && !v.Status.HoldsSlot() {
+			if err := db.releaseSlot(ctx, tx, accountID, id); err != nil {
+				return err
+			}
+		}
 		out, err = scanVerification(tx.QueryRowContext(ctx, db.sql(updateVerificationSQL),
 			id, accountID, string(v.Status), rawJSON(v.Options), v.ExternalID, v.WebhookURL,
 			string(stringMap(v.WebhookHeaders)), v.Message, v.LifetimeDays, ts(v.ExpiresAt),
@@ -232,12 +286,17 @@ func (db *DB) UpdateVerification(ctx context.Context, accountID, id string, fn f
 // forgets its webhook deliveries in one transaction.
 func (db *DB) DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		n, err := rowsAffected(tx.ExecContext(ctx, db.sql(deleteVerificationSQL), id, accountID, ts(now)))
-		if err != nil {
+		var status string
+		if err := tx.QueryRowContext(ctx, db.sql(lockStatusSQL), id, accountID).Scan(&status); err != nil {
 			return mapErr(err)
 		}
-		if n == 0 {
-			return verifier.ErrNotFound
+		if s := verifier.Status(status); s == verifier.StatusPending || s == verifier.StatusStarted {
+			if err := db.releaseSlot(ctx, tx, accountID, id); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, db.sql(deleteVerificationSQL), id, accountID, ts(now)); err != nil {
+			return mapErr(err)
 		}
 		// Deleted verifications send nothing, not even a pending retry.
 		return db.forget(ctx, tx, id)
@@ -252,13 +311,40 @@ func (db *DB) ExpireDue(ctx context.Context, now time.Time, limit int) ([]string
 	if limit < 1 {
 		return nil, fmt.Errorf("expire due: limit %d: %w", limit, verifier.ErrInvalid)
 	}
-	rows, err := db.w.QueryContext(ctx, db.sql(expireDueSQL), ts(now), limit)
-	if err != nil {
-		return nil, fmt.Errorf("expire due: %w", err)
-	}
-	ids, err := collect(rows, func(r scanner) (string, error) {
-		var id string
-		return id, r.Scan(&id)
+	var ids []string
+	// Expiring releases the slots (quota.go), with the status change: the
+	// counted ones grouped by period, each period's stripes locked once, in
+	// one order (key, then stripe).
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, db.sql(expireDueSQL), ts(now), limit)
+		if err != nil {
+			return err
+		}
+		released := map[slotSet]int64{}
+		ids, err = collect(rows, func(r scanner) (string, error) {
+			var id string
+			var s slotSet
+			var counted bool
+			if err := r.Scan(&id, &s.accountID, &s.typ, &counted, scanTime{&s.period}); err != nil {
+				return "", err
+			}
+			if counted {
+				released[s]++
+			}
+			return id, nil
+		})
+		if err != nil {
+			return err
+		}
+		sets := slices.SortedFunc(maps.Keys(released), func(a, b slotSet) int {
+			return cmp.Or(strings.Compare(a.accountID, b.accountID), strings.Compare(a.typ, b.typ), a.period.Compare(b.period))
+		})
+		for _, s := range sets {
+			if err := db.releaseSlots(ctx, tx, s, released[s]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("expire due: %w", err)

@@ -170,4 +170,126 @@ func testQuota(t *testing.T, s verifier.Store) {
 			t.Errorf("QuotaUsage = %d; want %d", got, used+free)
 		}
 	})
+
+	// A store may count slots apart from the rows (sqlstore's counters);
+	// these hold it to the rows' count whatever the order of events.
+	t.Run("UnlimitedCreatesCountLater", func(t *testing.T) {
+		t.Parallel()
+		a := mustAccount(t, s)
+		three := verifier.Allowance{Limit: 3}
+		for range 2 {
+			if _, err := create(a.ID, verifier.TypeCore, base, unlimited); err != nil {
+				t.Fatalf("unlimited create: %v", err)
+			}
+		}
+		if _, err := create(a.ID, verifier.TypeCore, base, three); err != nil {
+			t.Fatalf("third slot of 3: %v", err)
+		}
+		_, err := create(a.ID, verifier.TypeCore, base, three)
+		wantQuota(t, err, verifier.TypeCore)
+		// Unlimited again between limited creates, then a cancel.
+		extra, err := create(a.ID, verifier.TypeCore, base, unlimited)
+		if err != nil {
+			t.Fatalf("unlimited create: %v", err)
+		}
+		four := verifier.Allowance{Limit: 4}
+		_, err = create(a.ID, verifier.TypeCore, base, four)
+		wantQuota(t, err, verifier.TypeCore)
+		setStatus(t, extra, verifier.StatusCanceled)
+		if _, err := create(a.ID, verifier.TypeCore, base, four); err != nil {
+			t.Fatalf("fourth slot of 4 after a cancel: %v", err)
+		}
+		_, err = create(a.ID, verifier.TypeCore, base, four)
+		wantQuota(t, err, verifier.TypeCore)
+	})
+
+	t.Run("AllowanceChanges", func(t *testing.T) {
+		t.Parallel()
+		a := mustAccount(t, s)
+		var made []verifier.Verification
+		for range 3 {
+			v, err := create(a.ID, verifier.TypeBasic, base, verifier.Allowance{Limit: 3})
+			if err != nil {
+				t.Fatalf("create within 3: %v", err)
+			}
+			made = append(made, v)
+		}
+		two := verifier.Allowance{Limit: 2}
+		_, err := create(a.ID, verifier.TypeBasic, base, two)
+		wantQuota(t, err, verifier.TypeBasic)
+		setStatus(t, made[0], verifier.StatusCanceled)
+		_, err = create(a.ID, verifier.TypeBasic, base, two)
+		wantQuota(t, err, verifier.TypeBasic) // 2 held of 2
+		if err := s.DeleteVerification(ctx, a.ID, made[1].ID, base); err != nil {
+			t.Fatalf("DeleteVerification: %v", err)
+		}
+		if _, err := create(a.ID, verifier.TypeBasic, base, two); err != nil {
+			t.Fatalf("second slot of 2: %v", err)
+		}
+		_, err = create(a.ID, verifier.TypeBasic, base, two)
+		wantQuota(t, err, verifier.TypeBasic)
+		for range 3 {
+			if _, err := create(a.ID, verifier.TypeBasic, base, verifier.Allowance{Limit: 5}); err != nil {
+				t.Fatalf("create within a raised allowance of 5: %v", err)
+			}
+		}
+		_, err = create(a.ID, verifier.TypeBasic, base, verifier.Allowance{Limit: 5})
+		wantQuota(t, err, verifier.TypeBasic)
+	})
+
+	t.Run("CreatesRacingReleases", func(t *testing.T) {
+		t.Parallel()
+		a := mustAccount(t, s)
+		const limit, cancels, tries = 10, 6, 20
+		al := verifier.Allowance{Limit: limit}
+		var held []verifier.Verification
+		for range limit {
+			v, err := create(a.ID, verifier.TypeFull, base, al)
+			if err != nil {
+				t.Fatalf("prefill: %v", err)
+			}
+			held = append(held, v)
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok := 0
+		start := make(chan struct{})
+		for i := range tries {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				if i < cancels {
+					if _, err := s.UpdateVerification(ctx, a.ID, held[i].ID, func(x *verifier.Verification) error { x.Status = verifier.StatusCanceled; return nil }); err != nil {
+						t.Errorf("cancel: %v", err)
+					}
+				}
+				_, err := create(a.ID, verifier.TypeFull, base, al)
+				switch {
+				case err == nil:
+					mu.Lock()
+					ok++
+					mu.Unlock()
+				case !errors.Is(err, verifier.ErrQuotaExceeded):
+					t.Errorf("create: %v", err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if ok > cancels {
+			t.Errorf("%d creates succeeded against %d released slots", ok, cancels)
+		}
+		// Whatever interleaving: exactly the rest of the allowance is left.
+		for range cancels - ok {
+			if _, err := create(a.ID, verifier.TypeFull, base, al); err != nil {
+				t.Fatalf("create into a slot left free: %v", err)
+			}
+		}
+		_, err := create(a.ID, verifier.TypeFull, base, al)
+		wantQuota(t, err, verifier.TypeFull)
+		if got := usage(t, a.ID, time.Time{})[verifier.TypeFull]; got != limit {
+			t.Errorf("QuotaUsage = %d; want %d", got, limit)
+		}
+	})
 }
