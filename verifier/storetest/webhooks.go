@@ -370,7 +370,7 @@ func testHookSSRF(t *testing.T, e *hookEnv) {
 	reasons := map[string]string{ // target → the reason logged and kept in the delivery log
 		e.r.URL:                                     "loopback address",
 		"https://[::1]:" + port + "/hook":           "loopback address",
-		"https://localhost:" + port + "/hook":       "loopback address", // refused at dial, after DNS
+		"https://localhost:" + port + "/hook":       "loopback name", // refused by its name before DNS (webhook.HostRefusal)
 		"https://10.0.0.1/hook":                     "private address (RFC 1918)",
 		"https://169.254.169.254/latest/meta-data/": "link-local address",
 	}
