@@ -6,9 +6,11 @@ package sqlstore
 // IMMEDIATE — and with the lock and the runner in one transaction, two
 // processes starting at once can never both apply a step.
 //
-// Migrations are files named NNNN_name.sql in migrations/<dialect>, numbered
-// from 1 without gaps; each dialect has its own files (DDL types differ) and
-// records applied versions in its schema_migrations table.
+// Migrations are files named NNNN_name.sql, numbered from 1 without gaps:
+// in migrations/<dialect> when the DDL differs (types, STRICT), in
+// migrations/both when one text serves both dialects, so no statement is
+// written twice. Each database records applied versions in its
+// schema_migrations table.
 
 import (
 	"context"
@@ -37,10 +39,28 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this binary")
 
 var fileName = regexp.MustCompile(`^(\d{4})_[a-z0-9_]+\.sql$`)
 
-// loadMigrations reads every NNNN_name.sql file in dir of fsys, sorted by version. It
-// refuses stray files, duplicate numbers and gaps so a mistake in the
-// migrations directory fails every test rather than a production start.
-func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
+// loadMigrations reads every NNNN_name.sql file in dirs of fsys, sorted by
+// version. It refuses stray files, duplicate numbers and gaps so a mistake in
+// the migrations directories fails every test rather than a production start.
+func loadMigrations(fsys fs.FS, dirs ...string) ([]migration, error) {
+	var ms []migration
+	for _, dir := range dirs {
+		dm, err := loadDir(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, dm...)
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
+	for i, m := range ms {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("load migrations: %s: expected version %04d (numbered from 1, no gaps or duplicates)", m.Name, i+1)
+		}
+	}
+	return ms, nil
+}
+
+func loadDir(fsys fs.FS, dir string) ([]migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
@@ -57,12 +77,6 @@ func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
 			return nil, fmt.Errorf("load migrations: %w", err)
 		}
 		ms = append(ms, migration{Version: v, Name: e.Name(), SQL: string(body)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
-	for i, m := range ms {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("load migrations: %s: expected version %04d (numbered from 1, no gaps or duplicates)", m.Name, i+1)
-		}
 	}
 	return ms, nil
 }
@@ -114,10 +128,10 @@ func applyMigrations(ctx context.Context, tx migrationTx, all []migration) (int,
 var migrationFS embed.FS
 
 // migrations are each dialect's, by dialect.id.
-var migrations = [2][]migration{pgID: mustLoad("migrations/postgres"), sqliteID: mustLoad("migrations/sqlite")}
+var migrations = [2][]migration{pgID: mustLoad("postgres"), sqliteID: mustLoad("sqlite")}
 
-func mustLoad(dir string) []migration {
-	ms, err := loadMigrations(migrationFS, dir)
+func mustLoad(dialect string) []migration {
+	ms, err := loadMigrations(migrationFS, "migrations/"+dialect, "migrations/both")
 	if err != nil {
 		panic(err) // a build defect; every test of this package catches it
 	}

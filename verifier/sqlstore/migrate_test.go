@@ -20,6 +20,15 @@ func TestLoadSortsAndValidates(t *testing.T) {
 		t.Fatalf("Load = %+v", ms)
 	}
 
+	// A version in the shared directory takes its place in each dialect's.
+	split := fstest.MapFS{"m/0001_a.sql": {Data: []byte("A")}, "both/0002_b.sql": {Data: []byte("B")}, "m/0003_c.sql": {Data: []byte("C")}}
+	if ms, err := loadMigrations(split, "m", "both"); err != nil || len(ms) != 3 || ms[1].SQL != "B" || ms[2].SQL != "C" {
+		t.Fatalf("Load of two directories = %+v, %v", ms, err)
+	}
+	if _, err := loadMigrations(fstest.MapFS{"m/0001_a.sql": {}, "both/0001_a.sql": {}}, "m", "both"); err == nil {
+		t.Error("Load accepted one version in both directories")
+	}
+
 	bad := map[string]fstest.MapFS{
 		"gap":       {"m/0001_a.sql": {}, "m/0003_c.sql": {}},
 		"duplicate": {"m/0001_a.sql": {}, "m/0001_b.sql": {}},

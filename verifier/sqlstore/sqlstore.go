@@ -2,7 +2,8 @@
 // webhook delivery outbox (webhook.Queue) over database/sql, on PostgreSQL
 // (pgx's stdlib driver) or on an embedded SQLite file (modernc.org/sqlite,
 // pure Go). Every statement is written once; the few things that differ are
-// in dialect.go, and each dialect's schema is in migrations/<dialect>.
+// in dialect.go, and the schema is in migrations/<dialect> (and migrations/both, for DDL one
+// text serves).
 //
 // Open picks the dialect from the DSN and migrates:
 //   - postgres://... or postgresql://...  PostgreSQL (pgx URL syntax; pool
