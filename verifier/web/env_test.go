@@ -146,7 +146,8 @@ func start(t *testing.T) *env {
 	srv, err := verifierhttp.New(verifierhttp.Deps{
 		Store: store, Limiter: memory.New(c.Now), Auth: auth, Now: c.Now,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base},
+		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base,
+			WebhookAllowLoopback: true}, // the webhook receiver is on 127.0.0.1
 		Flow: &flow.Flow{Engines: loadEngines(t), Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
 			Now: c.Now, Limits: flow.DefaultLimits, Rand: order},
 	})
