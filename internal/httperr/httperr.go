@@ -17,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/problem"
+	"github.com/idgate/idgate/internal/secheaders"
 )
 
 // Code is the stable, machine-readable error code of the public API.
@@ -174,6 +175,7 @@ func Respond(c *fiber.Ctx, err error, log *slog.Logger) error {
 	if e.Status >= 500 {
 		log.Error("request failed", "code", e.Code, "err", err)
 	}
+	secheaders.Set(c) // errors raised before any middleware ran carry them too
 	for k, v := range e.Headers {
 		c.Set(k, v)
 	}

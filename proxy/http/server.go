@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/secheaders"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/widget"
 )
@@ -71,6 +72,7 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	}
 	app := fiber.New(cfg)
 	h := &handlers{svc: svc, log: log}
+	app.Use(secheaders.Middleware)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get(WidgetPath, serveWidget(bundle))
 	app.Post(storePath+"/webhook", h.webhook)

@@ -27,7 +27,6 @@ func serveWidget(b *widget.Bundle) fiber.Handler {
 		c.Vary(fiber.HeaderAcceptEncoding)
 		// Storefronts are other origins; let pages with COEP load it.
 		c.Set("Cross-Origin-Resource-Policy", "cross-origin")
-		c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 		if etagMatches(c.Get(fiber.HeaderIfNoneMatch), b.ETag) {
 			return c.SendStatus(fiber.StatusNotModified)
 		}

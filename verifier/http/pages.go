@@ -96,12 +96,12 @@ func (s *Server) asset(c *fiber.Ctx) error {
 	return c.Send(a.Body)
 }
 
-// pageHeaders are the security headers of every page and asset.
+// pageHeaders are what pages and assets add to the security headers every
+// response carries (secheaders): their own CSP, which lets them load their
+// script and style, the camera permission and no indexing.
 func pageHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderContentSecurityPolicy, web.CSP)
-	c.Set(fiber.HeaderReferrerPolicy, web.ReferrerPolicy)
 	c.Set(fiber.HeaderPermissionsPolicy, web.PermissionsPolicy)
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set("X-Robots-Tag", "noindex")
 }
 

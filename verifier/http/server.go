@@ -15,6 +15,7 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/ratelimit"
+	"github.com/idgate/idgate/internal/secheaders"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/flow"
 )
@@ -158,7 +159,7 @@ func New(d Deps) (*Server, error) {
 // groups that take only what they need (webhookRoutes, flowRoutes).
 func (s *Server) routes() {
 	a := s.app
-	a.Use(s.observe, s.limitBody)
+	a.Use(secheaders.Middleware, s.observe, s.limitBody)
 	a.Get("/healthz", s.healthz)
 	a.Get("/readyz", s.readyz)
 	a.Get("/metrics", s.metrics.handler())

@@ -27,13 +27,12 @@ var css []byte
 
 // Security headers of every page and asset. No inline script or style is
 // used, so CSP allows only this origin; the camera is this origin's only.
-// The token is in the page's path, so no page may be sent as a Referer or
-// kept in a cache.
+// The token is in the page's path, so no page may be kept in a cache (and
+// every response says Referrer-Policy: no-referrer, internal/secheaders).
 const (
 	CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; " +
 		"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 	PermissionsPolicy = "camera=(self), microphone=(), geolocation=()"
-	ReferrerPolicy    = "no-referrer"
 )
 
 // Asset is a built file ready to serve: its bytes, their gzip form, a
