@@ -41,6 +41,9 @@ type flowHarness struct {
 	rcv    *webhooktest.Receiver
 	acct   verifier.Account
 	bearer string
+	sealer *seal.Sealer
+	// fwd, when set, is sent as X-Forwarded-For on every step.
+	fwd string
 }
 
 func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...func(*Deps)) *flowHarness {
@@ -53,7 +56,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &flowHarness{fstore: store}
+	h := &flowHarness{fstore: store, sealer: sealer}
 	h.harness = newHarnessOn(t, store, append([]func(*Deps){func(d *Deps) {
 		h.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now,
 			Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}
@@ -78,7 +81,7 @@ func (h *flowHarness) link(body string) (verificationResponse, string) {
 
 func (h *flowHarness) post(tok, path, ctype string, body []byte) response {
 	h.t.Helper()
-	r := h.send("POST", "/v/"+tok+path, ctype, body)
+	r := h.send("POST", "/v/"+tok+path, ctype, body, "X-Forwarded-For", h.fwd)
 	h.flowHeaders(r)
 	return r
 }
@@ -170,7 +173,8 @@ func TestFlowCompletes(t *testing.T) {
 }
 
 func testFlowCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
-	h := newFlowHarness(t, open)
+	h := newFlowHarness(t, open, func(d *Deps) { d.Config.TrustedProxies = []string{"127.0.0.1"} })
+	h.fwd = "198.51.100.1, 203.0.113.9" // the right-most entry is the client
 	v, tok := h.link(fmt.Sprintf(`{"requested_fields":["first_names","last_name","dob"],"include_license_photo":true,
 		"encryption_key_mode":"none","webhook_url":%q,"message":"Verify for order 42"}`, h.rcv.URL))
 
@@ -216,10 +220,16 @@ func testFlowCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pii := range []string{lic.FirstNames, lic.LastName, lic.DOB.String(), lic.DocumentNumber} {
+	for _, pii := range []string{lic.FirstNames, lic.LastName, lic.DOB.String(), lic.DocumentNumber, "203.0.113.9"} {
 		if bytes.Contains(sr.body, []byte(pii)) || bytes.Contains(sealed, []byte(pii)) {
 			t.Errorf("%q in the session answer or the stored session", pii)
 		}
+	}
+	// The client IP of the barcode step is recorded (through the trusted
+	// proxy) inside the sealed session.
+	plain, err := h.sealer.Open(string(sealed), "flow-session:"+v.ID)
+	if err != nil || !bytes.Contains(plain, []byte(`"back_ip":"203.0.113.9"`)) || !bytes.Contains(plain, []byte(lic.LastName)) {
+		t.Errorf("session (%v) lacks the client IP or the license", err)
 	}
 
 	var done flow.SubmitAnswer
