@@ -1,0 +1,133 @@
+package systemtest
+
+import (
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/verifier/webhook"
+)
+
+// hit is one webhook request the receiver saw.
+type hit struct {
+	delivery string
+	attempt  int
+	remote   string // client address: which process sent it (ownerOf)
+	answered bool   // the receiver answered 200 (else the sender vanished first)
+	pid      int    // the sending process, 0 if not found
+}
+
+// receiver is a real TLS webhook endpoint counting what arrives. When hold
+// is armed, the next request is held unanswered until its sender goes away.
+type receiver struct {
+	url      string
+	certFile string // the receiver's certificate, for the senders' SSL_CERT_FILE
+	mu       sync.Mutex
+	hits     []hit
+	hold     bool
+	held     chan hit
+	pids     []int // the senders ownerOf looks among
+}
+
+func newReceiver(t *testing.T) *receiver {
+	rc := &receiver{held: make(chan hit, 1)}
+	srv := httptest.NewTLSServer(http.HandlerFunc(rc.serve))
+	t.Cleanup(srv.Close)
+	rc.url = srv.URL + "/hook"
+	rc.certFile = filepath.Join(t.TempDir(), "receiver.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(rc.certFile, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return rc
+}
+
+func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
+	// Read the body first: only then does the server watch the connection
+	// and end r.Context() when the sender goes away.
+	_, _ = io.Copy(io.Discard, r.Body)
+	attempt, _ := strconv.Atoi(r.Header.Get(webhook.HeaderAttempt))
+	h := hit{delivery: r.Header.Get(webhook.HeaderDeliveryID), attempt: attempt, remote: r.RemoteAddr}
+	rc.mu.Lock()
+	hold := rc.hold
+	rc.hold = false
+	pids := rc.pids
+	rc.mu.Unlock()
+	h.pid, _ = ownerOf(r.RemoteAddr, pids...)
+	if hold {
+		rc.held <- h
+		select {
+		case <-r.Context().Done(): // the sender died
+		case <-time.After(90 * time.Second):
+		}
+		rc.record(h)
+		return
+	}
+	h.answered = true
+	rc.record(h)
+	w.WriteHeader(http.StatusOK)
+}
+
+func (rc *receiver) record(h hit) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.hits = append(rc.hits, h)
+}
+
+func (rc *receiver) armHold() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.hold = true
+}
+
+func (rc *receiver) snapshot() []hit {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]hit(nil), rc.hits...)
+}
+
+// ownerOf is the pid, among pids, that owns the local end of a loopback
+// TCP connection whose client address is remote ("127.0.0.1:port"): the
+// socket's inode from /proc/net/tcp, then the process whose fd links to it.
+func ownerOf(remote string, pids ...int) (int, error) {
+	_, portText, err := net.SplitHostPort(remote)
+	if err != nil {
+		return 0, err
+	}
+	port, _ := strconv.Atoi(portText)
+	table, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		return 0, err
+	}
+	local := fmt.Sprintf("0100007F:%04X", port)
+	inode := ""
+	for _, line := range strings.Split(string(table), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 9 && f[1] == local {
+			inode = f[9]
+		}
+	}
+	if inode == "" {
+		return 0, fmt.Errorf("no socket with local address %s", local)
+	}
+	want := "socket:[" + inode + "]"
+	for _, pid := range pids {
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		for _, fd := range fds {
+			if link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); link == want {
+				return pid, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("no process among %v owns %s", pids, want)
+}
