@@ -583,8 +583,10 @@ func stepsOf(ch flow.ChallengeAnswer) []string {
 	return out
 }
 
-// TestFlowBusy: with the only engine worker held by a liveness answer, an
-// upload is answered 503 with Retry-After instead of piling up.
+// TestFlowBusy: with the only engine worker held, a request that needs it
+// is answered 503 with Retry-After instead of piling up; sent again, it
+// is judged. A liveness answer (seconds of work) and license fronts race
+// for the worker until one of them is refused.
 func TestFlowBusy(t *testing.T) {
 	modelstest.Set(t)
 	busy, err := engines.Load(engines.Config{Workers: 1, QueueWait: time.Millisecond, MaxWaiting: 1})
@@ -599,38 +601,47 @@ func TestFlowBusy(t *testing.T) {
 	frames, ms := foremanAnswer(t)
 	ctype, body := multipartFrames(t, frames, ms)
 	url := h.url() + "/v/" + tok + "/liveness/" + ch.ChallengeID
-	done := make(chan int, 1)
-	go func() {
-		resp, err := nethttp.Post(url, ctype, bytes.NewReader(body))
-		if err != nil {
-			done <- 0
-			return
+	type outcome struct{ code, refused int }
+	done := make(chan outcome, 1)
+	go func() { // the same answer again after every 503: nothing was judged
+		refused := 0
+		for {
+			resp, err := nethttp.Post(url, ctype, bytes.NewReader(body))
+			if err != nil {
+				done <- outcome{0, refused}
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != busyRetryAfter {
+				done <- outcome{resp.StatusCode, refused}
+				return
+			}
+			refused++
 		}
-		resp.Body.Close()
-		done <- resp.StatusCode
 	}()
 	front := frontPhoto(t, nil, 4)
-	for i := 0; ; i++ {
+	seen := false
+	var live outcome
+	for finished := false; !finished; {
 		r := h.post(other, "/license/front", "image/jpeg", front)
 		if r.status == 503 {
 			expectError(t, r, 503, "UNAVAILABLE")
 			if r.header.Get("Retry-After") != busyRetryAfter {
 				t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
 			}
-			break
+			seen = true
 		}
 		select {
-		case code := <-done:
-			t.Fatalf("the liveness answer (%d) finished before any upload found the worker busy", code)
+		case live = <-done:
+			finished = true
 		default:
 		}
-		if i > 50 {
-			t.Fatal("never busy")
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	if code := <-done; code != 200 {
-		t.Errorf("the liveness answer holding the worker got %d", code)
+	if live.code != 200 {
+		t.Fatalf("the liveness answer ended with %d", live.code)
+	}
+	if !seen && live.refused == 0 {
+		t.Fatal("neither the fronts nor the liveness answer were ever refused while the worker was held")
 	}
 }
 
