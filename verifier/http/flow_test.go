@@ -690,6 +690,19 @@ func TestFlowReviewImagesForTheAccount(t *testing.T) {
 	if got, err := session.OpenMember(string(flow.ReviewLicenseFront), env); err != nil || !bytes.Equal(got, front) {
 		t.Fatalf("the account's key opened %d bytes, %v; want the upload", len(got), err)
 	}
+
+	// Canceled, the link's flow data goes at the next sweep, even with the
+	// scheduled purge of results off (retention 0).
+	h.ok(h.do("POST", "/verification/cancel?id="+v.ID, "", "Authorization", h.bearer), 200, nil)
+	if n, err := h.flow.PurgeDue(context.Background(), 0); err != nil || n != 1 {
+		t.Fatalf("PurgeDue = %d, %v; want the canceled link's flow data", n, err)
+	}
+	if imgs, err := h.fstore.ReviewImages(context.Background(), h.acct.ID, v.ID); err != nil || len(imgs) != 0 {
+		t.Errorf("review images of a canceled link after the sweep: %d, %v", len(imgs), err)
+	}
+	if _, err := h.fstore.GetFlowSession(context.Background(), v.ID); !errors.Is(err, verifier.ErrNotFound) {
+		t.Errorf("session of a canceled link after the sweep: %v", err)
+	}
 }
 
 // TestFlowUploadLimit: one per-link upload allowance covers photos and
