@@ -147,7 +147,11 @@ func isSet(b *bool) bool { return b != nil && *b }
 // the webhook package's rule, so a verification never stores headers the
 // sender would refuse.
 func (o Options) checkShape(fe *fieldErrors, allowLoopback bool) {
-	if o.RequestedFields != nil {
+	if o.RequestedFields != nil && len(*o.RequestedFields) > len(license.Catalog) {
+		// More names than the catalog holds cannot all be valid; one
+		// detail, not one per item (securitytest sent 150000).
+		fe.add("requested_fields", "too_many", "at most %d names (the catalog's size)", len(license.Catalog))
+	} else if o.RequestedFields != nil {
 		seen := map[string]bool{}
 		for i, name := range *o.RequestedFields {
 			field := fmt.Sprintf("requested_fields[%d]", i)

@@ -98,9 +98,20 @@ func New(code Code, message string) *Error {
 	return &Error{Status: status, Code: code, Message: message}
 }
 
-// Validation returns a VALIDATION_FAILED error listing every issue.
+// MaxDetails bounds the details of one answer, so a request with a
+// thousand bad items cannot make the server write a thousand-fold answer;
+// the last kept detail says how many were left out.
+const MaxDetails = 50
+
+// Validation returns a VALIDATION_FAILED error listing every issue (at
+// most MaxDetails).
 func Validation(details ...problem.Detail) *Error {
 	e := New(ValidationFailed, "the request is invalid; see details")
+	if len(details) > MaxDetails {
+		left := len(details) - (MaxDetails - 1)
+		details = append(details[:MaxDetails-1:MaxDetails-1], problem.Detail{Field: "body", Code: "more_details",
+			Message: fmt.Sprintf("%d more problems not listed; fix these first", left)})
+	}
 	e.Details = details
 	return e
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -109,5 +110,20 @@ func TestWrappedErrorKeepsCode(t *testing.T) {
 	_, body, _ := serve(t, errors.Join(errors.New("ctx"), New(Conflict, "taken")))
 	if body.Error.Code != Conflict {
 		t.Fatalf("got %s", body.Error.Code)
+	}
+}
+
+func TestValidationDetailsBounded(t *testing.T) {
+	many := make([]problem.Detail, 1000)
+	for i := range many {
+		many[i] = problem.Detail{Field: fmt.Sprintf("items[%d]", i), Code: "invalid", Message: "x"}
+	}
+	e := Validation(many...)
+	if len(e.Details) != MaxDetails || e.Details[MaxDetails-2].Field != fmt.Sprintf("items[%d]", MaxDetails-2) ||
+		e.Details[MaxDetails-1].Code != "more_details" || !strings.Contains(e.Details[MaxDetails-1].Message, "951 more") {
+		t.Fatalf("%d details, last %+v", len(e.Details), e.Details[len(e.Details)-1])
+	}
+	if e := Validation(many[:3]...); len(e.Details) != 3 {
+		t.Fatalf("short list changed: %d", len(e.Details))
 	}
 }
