@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	nethttp "net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,15 @@ func (h *flowHarness) post(tok, path, ctype string, body []byte) response {
 	h.t.Helper()
 	r := h.send("POST", "/v/"+tok+path, ctype, body, "X-Forwarded-For", h.fwd)
 	h.flowHeaders(r)
+	if r.status < 300 { // what the server took, the document describes
+		req := httptest.NewRequest("POST", "/v/"+tok+path, nil)
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		if err := validator.Request(req, body); err != nil {
+			h.t.Errorf("OpenAPI drift: %v", err)
+		}
+	}
 	return r
 }
 

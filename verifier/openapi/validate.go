@@ -73,6 +73,23 @@ func (v *Validator) Response(req *http.Request, status int, header http.Header, 
 	return nil
 }
 
+// Request validates a request (path, query, headers, body) against its
+// operation. Tests call it for requests the server accepted, so a client
+// built from the document sends what the server takes.
+func (v *Validator) Request(req *http.Request, body []byte) error {
+	route, params, err := v.router.FindRoute(req)
+	if err != nil {
+		return fmt.Errorf("%s %s is not in the document: %w", req.Method, req.URL.Path, err)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		return fmt.Errorf("request %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	return nil
+}
+
 // HTTPResponse reads resp's body, validates it and returns the body.
 func (v *Validator) HTTPResponse(req *http.Request, resp *http.Response) ([]byte, error) {
 	body, err := io.ReadAll(resp.Body)
