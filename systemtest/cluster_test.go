@@ -82,8 +82,8 @@ func (s *syncBuffer) String() string {
 // cluster is the shared environment of the instances: what every verifier
 // of one deployment must be given alike.
 type cluster struct {
-	dsn string
-	env []string
+	dsn, redisURL string
+	env           []string
 }
 
 // newCluster makes a fresh schema and a free Redis database and the keys
@@ -119,7 +119,7 @@ func newCluster(t *testing.T, extra ...string) *cluster {
 		}
 		t.Skipf("SKIPPED: face models absent from %s (make models, or set IDGATE_MODELS_DIR)", models)
 	}
-	return &cluster{dsn: dsn, env: append(env, extra...)}
+	return &cluster{dsn: dsn, redisURL: redisURL, env: append(env, extra...)}
 }
 
 // modelsDir is the repository's var/models (serve checks them at start).

@@ -18,9 +18,11 @@ import (
 )
 
 // TestTwoInstances runs two verifiers behind a round-robin balancer on one
-// PostgreSQL schema and one Redis database and checks what must hold across
-// them: creates and GETs served by both, the quota exact, the rate limit
-// shared, each expiry done once, and each webhook answered once per attempt
+// PostgreSQL schema and one Redis database, and the storefront proxy
+// (`idgate store serve`) creating through the balancer, and checks what
+// must hold across them: creates and GETs served by both, the quota exact,
+// the rate limit shared, each expiry done once, and each webhook answered
+// once per attempt
 // with the instance delivering it killed (kill -9) mid-attempt and the other
 // taking the delivery over when the lease runs out (webhook.DefaultLease,
 // 30 s: the longest step).
@@ -47,7 +49,9 @@ func TestTwoInstances(t *testing.T) {
 		if err := store.CreateAccount(ctx, acct); err != nil {
 			t.Fatal(err)
 		}
-		var tok struct{ AccessToken string `json:"access_token"` }
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
 		if code := call(t, lb.url, "POST", "/auth", "", map[string]string{"email": email, "password": "correct horse battery"}, &tok); code != http.StatusOK {
 			t.Fatalf("POST /auth: %d", code)
 		}
@@ -145,10 +149,39 @@ func TestTwoInstances(t *testing.T) {
 		}
 	})
 
-	t.Run("WebhooksOncePerAttemptThroughKill", func(t *testing.T) {
-		if code := call(t, lb.url, "POST", "/webhook-secret", hookTok, map[string]any{}, nil); code != http.StatusCreated {
-			t.Fatalf("POST /webhook-secret: %d", code)
+	var secret struct {
+		Secret string `json:"secret"`
+	}
+	if code := call(t, lb.url, "POST", "/webhook-secret", hookTok, map[string]any{}, &secret); code != http.StatusCreated || secret.Secret == "" {
+		t.Fatalf("POST /webhook-secret: %d %+v", code, secret)
+	}
+
+	t.Run("StorefrontProxyThroughTheBalancer", func(t *testing.T) {
+		const origin = "https://shop.example.com"
+		var key struct {
+			Key string `json:"key"`
 		}
+		if code := call(t, lb.url, "POST", "/integration-key", hookTok, map[string]any{"allowed_domains": []string{"shop.example.com"}}, &key); code != http.StatusCreated {
+			t.Fatalf("POST /integration-key: %d", code)
+		}
+		proxyURL := startProxy(t, lb.url, c.redisURL, key.Key, secret.Secret, origin)
+		before := lb.served()
+		for range 4 {
+			code, id := startThroughProxy(t, proxyURL, origin, uuid.NewString())
+			if code != http.StatusCreated {
+				t.Fatalf("start through the proxy: %d", code)
+			}
+			if got := call(t, lb.url, "GET", "/verification?id="+id, hookTok, nil, nil); got != http.StatusOK {
+				t.Errorf("the proxy's verification %s read through the balancer: %d", id, got)
+			}
+		}
+		after := lb.served()
+		if after["a"] == before["a"] || after["b"] == before["b"] {
+			t.Errorf("the proxy's creates and the reads reached %v then %v: both instances should serve them", before, after)
+		}
+	})
+
+	t.Run("WebhooksOncePerAttemptThroughKill", func(t *testing.T) {
 		const n = 6
 		var ids []string
 		for range n {
