@@ -48,6 +48,10 @@ type SenderOptions struct {
 	Now func() time.Time
 	// Timeout overrides the per-attempt Timeout (tests); 0 means Timeout.
 	Timeout time.Duration
+	// Resolver looks names up; nil is the system's. Tests point it at their
+	// own DNS to show that a public-looking name resolving to a private
+	// address is refused when dialed.
+	Resolver *net.Resolver
 }
 
 // Sender performs webhook attempts. Make one with NewSender; it is safe for
@@ -64,7 +68,7 @@ type Sender struct {
 // proxy the dialed address), redirects are never followed, Timeout bounds
 // each attempt.
 func NewSender(o SenderOptions) *Sender {
-	dialer := &net.Dialer{Timeout: dialTimeout, Control: checkDial(o.AllowLoopback)}
+	dialer := &net.Dialer{Timeout: dialTimeout, Control: checkDial(o.AllowLoopback), Resolver: o.Resolver}
 	transport := &http.Transport{
 		Proxy:               nil,
 		DialContext:         dialer.DialContext,

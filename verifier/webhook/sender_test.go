@@ -172,7 +172,7 @@ func TestDeliverRefusesNonPublicTargets(t *testing.T) {
 		"https://169.254.169.254/latest/meta-data/",
 		"https://[::1]:" + port + "/hook",
 		"https://[::ffff:127.0.0.1]:" + port + "/hook",
-		"https://localhost:" + port + "/hook", // resolves to loopback: refused at dial
+		"https://localhost:" + port + "/hook", // refused as written (HostRefusal); for names that resolve there, TestDeliverRefusesNameResolvingToLoopback
 		// A redirector redirecting to loopback: refused at its own (loopback)
 		// address; that a 3xx is never followed even from an allowed host is
 		// TestDeliverDoesNotFollowRedirects.
