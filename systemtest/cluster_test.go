@@ -29,6 +29,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/idgate/idgate/internal/testkit"
+	facemodels "github.com/idgate/idgate/verifier/face/models"
 )
 
 // binary is the idgate built once for the package (TestMain).
@@ -107,11 +108,8 @@ func newCluster(t *testing.T, extra ...string) *cluster {
 		"IDGATE_WEBHOOK_ALLOW_LOOPBACK=true",
 		"IDGATE_SHUTDOWN_TIMEOUT=2s",
 	)
-	models := os.Getenv("IDGATE_MODELS_DIR")
-	if models == "" {
-		models = modelsDir(t)
-		env = append(env, "IDGATE_MODELS_DIR="+models)
-	}
+	models := facemodels.DefaultDir()
+	env = append(env, facemodels.EnvDir+"="+models)
 	if entries, err := os.ReadDir(models); err != nil || len(entries) == 0 {
 		// serve refuses to start without its face models.
 		if os.Getenv("CI") == "true" {
@@ -120,15 +118,6 @@ func newCluster(t *testing.T, extra ...string) *cluster {
 		t.Skipf("SKIPPED: face models absent from %s (make models, or set IDGATE_MODELS_DIR)", models)
 	}
 	return &cluster{dsn: dsn, redisURL: redisURL, env: append(env, extra...)}
-}
-
-// modelsDir is the repository's var/models (serve checks them at start).
-func modelsDir(t *testing.T) string {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	return filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "var", "models")
 }
 
 // freeRedisDB picks an empty Redis database (1-15) and empties it again
