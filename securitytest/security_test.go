@@ -233,6 +233,22 @@ func attack(t *testing.T, g *target) {
 				held("other account's "+kind, path, g.send(op.method, path, op.ctype, op.minimal, "Authorization", attacker.bearer), expect{status: 404})
 			}
 		}
+		if op.auth != "public" && op.method == "GET" && !op.takesID() && len(op.pathParams) == 0 {
+			// Lists and account reads: the attacker's answer names none of
+			// the victim's objects.
+			pairs++
+			requests++
+			probes["other account's objects in lists"] = true
+			a := g.send(op.method, op.path, "", nil, "Authorization", attacker.bearer)
+			if a.err != nil || a.status != 200 {
+				t.Errorf("GET %s as the attacker: %d %v", op.path, a.status, a.err)
+			}
+			for kind, id := range victim.objects {
+				if bytes.Contains(a.body, []byte(id)) {
+					t.Errorf("GET %s as the attacker lists the victim's %s %s", op.path, kind, id)
+				}
+			}
+		}
 		if op.has("token") {
 			path := op.url(victim.params(op, strings.Repeat("A", 43)))
 			pairs++
