@@ -2,6 +2,7 @@ package engines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -25,17 +26,17 @@ func (e *Engines) NewChallenge(rnd io.Reader, now time.Time) (liveness.Challenge
 // Liveness analyses the frames on one worker, in order, and decides the
 // challenge at server time now. The frames are the client's own stream,
 // so one outside the budget (more than MaxFrames, a frame over
-// MaxFrameBytes or the frame pixel bound, or not an image) fails the
-// whole call with an error wrapping imgio.ErrTooLarge or imgio.ErrFormat,
-// for the flow to answer as the client's mistake; a frame without a face
-// is a judged signal, not an error.
+// MaxFrameBytes or the frame pixel bound, or not an image) is the client's
+// mistake: the report carries that Problem and nothing is judged (the
+// port's rule: bad images are not errors). A frame without a face is a
+// judged signal, not a problem.
 func (e *Engines) Liveness(ctx context.Context, ch liveness.Challenge, frames []liveness.Frame, now time.Time) (flow.LivenessReport, error) {
 	if len(frames) > e.budget.MaxFrames {
-		return flow.LivenessReport{}, fmt.Errorf("liveness: %d frames, at most %d: %w", len(frames), e.budget.MaxFrames, imgio.ErrTooLarge)
+		return flow.LivenessReport{Problems: []flow.Problem{flow.ProblemFramesCount}}, nil
 	}
-	for i, f := range frames {
+	for _, f := range frames {
 		if len(f.Data) > e.budget.MaxFrameBytes {
-			return flow.LivenessReport{}, fmt.Errorf("liveness: frame %d: %d bytes, at most %d: %w", i, len(f.Data), e.budget.MaxFrameBytes, imgio.ErrTooLarge)
+			return flow.LivenessReport{Problems: []flow.Problem{flow.ProblemFrameTooLarge}}, nil
 		}
 	}
 	var rep flow.LivenessReport
@@ -46,7 +47,15 @@ func (e *Engines) Liveness(ctx context.Context, ch liveness.Challenge, frames []
 				return fmt.Errorf("liveness: %w", err)
 			}
 			var err error
-			if sig[i], err = w.live.Frame(f); err != nil {
+			sig[i], err = w.live.Frame(f)
+			switch {
+			case errors.Is(err, imgio.ErrTooLarge):
+				rep.Problems = []flow.Problem{flow.ProblemFrameTooLarge}
+				return nil
+			case errors.Is(err, imgio.ErrFormat):
+				rep.Problems = []flow.Problem{flow.ProblemFrameNotJPEG}
+				return nil
+			case err != nil:
 				return fmt.Errorf("liveness: frame %d: %w", i, err)
 			}
 		}

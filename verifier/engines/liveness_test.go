@@ -3,7 +3,6 @@ package engines_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -15,7 +14,7 @@ import (
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/match"
-	"github.com/idgate/idgate/verifier/imgio"
+	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 )
 
@@ -114,7 +113,7 @@ func TestLivenessRefuses(t *testing.T) {
 	}
 }
 
-// Frames outside the budget fail the call with imgio's coded errors.
+// Frames outside the budget come back as the flow's problems, unjudged.
 func TestLivenessBudget(t *testing.T) {
 	e := loaded(t)
 	ch := challengeOf(t, e, now, liveness.Blink, liveness.TurnLeft, liveness.TurnRight)
@@ -122,30 +121,30 @@ func TestLivenessBudget(t *testing.T) {
 	_, budget, _ := e.NewChallenge(nil, now)
 	for name, c := range map[string]struct {
 		edit func([]liveness.Frame) []liveness.Frame
-		want error
+		want flow.Problem
 	}{
 		"too many frames": {func(f []liveness.Frame) []liveness.Frame {
 			for len(f) <= budget.MaxFrames {
 				f = append(f, f[0])
 			}
 			return f
-		}, imgio.ErrTooLarge},
+		}, flow.ProblemFramesCount},
 		"frame too big": {func(f []liveness.Frame) []liveness.Frame {
 			f[3].Data = append(bytes.Clone(f[3].Data), make([]byte, budget.MaxFrameBytes)...)
 			return f
-		}, imgio.ErrTooLarge},
+		}, flow.ProblemFrameTooLarge},
 		"too many pixels": {func(f []liveness.Frame) []liveness.Frame {
 			f[2].Data = pngHeader(uint32(budget.MaxWidth+1), uint32(budget.MaxHeight))
 			return f
-		}, imgio.ErrTooLarge},
+		}, flow.ProblemFrameTooLarge},
 		"not an image": {func(f []liveness.Frame) []liveness.Frame {
 			f[5].Data = []byte("not a frame")
 			return f
-		}, imgio.ErrFormat},
+		}, flow.ProblemFrameNotJPEG},
 	} {
-		_, err := e.Liveness(context.Background(), ch, c.edit(slices.Clone(frames)), now)
-		if !errors.Is(err, c.want) {
-			t.Errorf("%s: got %v, want %v", name, err, c.want)
+		rep, err := e.Liveness(context.Background(), ch, c.edit(slices.Clone(frames)), now)
+		if err != nil || !slices.Equal(rep.Problems, []flow.Problem{c.want}) || rep.Result.Frames != 0 || rep.Selfie != nil {
+			t.Errorf("%s: got %v, %+v, want only the problem %s", name, err, rep, c.want)
 		}
 	}
 }

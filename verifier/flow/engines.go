@@ -98,9 +98,13 @@ type FrameBudget struct {
 	FPS int
 }
 
-// LivenessReport is the judgement of a challenge's frames.
+// LivenessReport is the judgement of a challenge's frames. When a frame
+// breaks the budget or cannot be decoded, nothing is judged: Problems
+// names the fault (frame_too_large, frame_not_jpeg, frames_count) and the
+// rest is empty.
 type LivenessReport struct {
-	Result liveness.Result
+	Problems []Problem
+	Result   liveness.Result
 	// Selfie is the chosen frontal frame as sent (JPEG), and
 	// SelfieDescriptor its face descriptor; both nil when none qualified.
 	Selfie           []byte

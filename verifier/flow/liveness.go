@@ -123,6 +123,12 @@ func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames [
 	if err != nil {
 		return LivenessAnswer{}, fmt.Errorf("liveness: %w", err)
 	}
+	// A frame the engines could not read (over the pixel bound, not an
+	// image) is the client's fault like one over the byte budget: the
+	// challenge stays unused.
+	if rep.Problems != nil {
+		return LivenessAnswer{}, &ProblemsError{Step: StepLiveness, Problems: rep.Problems}
+	}
 	passed := rep.Result.Live && rep.SelfieDescriptor != nil && rep.Selfie != nil
 	if passed {
 		if err := f.keepForReview(ctx, v, ReviewSelfie, rep.Selfie); err != nil {

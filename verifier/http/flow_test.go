@@ -11,9 +11,12 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"log/slog"
 	nethttp "net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -525,6 +528,23 @@ func testFlowRefuses(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		}
 		if got := detailCodes(t, h.answer(tok, second.ChallengeID, frames, ms[:3]), "liveness"); strings.Join(got, ",") != "timestamps_invalid" {
 			t.Errorf("timestamps short: %v", got)
+		}
+		// Frames that pass the budget's byte and header checks but that the
+		// engines cannot use are the client's fault too (422), not a 500,
+		// and leave the challenge unused.
+		var wide bytes.Buffer
+		if err := jpeg.Encode(&wide, image.NewGray(image.Rect(0, 0, 1280, 720)), nil); err != nil {
+			t.Fatal(err)
+		}
+		for want, frame := range map[string][]byte{
+			"frame_too_large": wide.Bytes(),
+			"frame_not_jpeg":  append([]byte{0xff, 0xd8, 0xff, 0xe0}, make([]byte, 64)...),
+		} {
+			odd := slices.Clone(frames)
+			odd[3] = frame
+			if got := detailCodes(t, h.answer(tok, second.ChallengeID, odd, ms), "liveness"); strings.Join(got, ",") != want {
+				t.Errorf("%s: %v", want, got)
+			}
 		}
 		h.clock.Advance(3 * time.Minute)
 		expectError(t, h.answer(tok, second.ChallengeID, frames, ms), 409, "CONFLICT") // expired
