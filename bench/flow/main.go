@@ -90,7 +90,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("engines loaded in %v, %d workers (GOMAXPROCS)\n", time.Since(loadStart).Round(time.Millisecond), runtime.GOMAXPROCS(0))
+	// The process runs as serve runs it: under the engines' memory limit
+	// unless GOMEMLIMIT sets one.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(eng.MemoryLimit())
+	}
+	fmt.Printf("engines loaded in %v, %d workers (GOMAXPROCS), memory limit %d MB\n", time.Since(loadStart).Round(time.Millisecond),
+		runtime.GOMAXPROCS(0), debug.SetMemoryLimit(-1)>>20)
 	sealer := seal.Ephemeral()
 	clk := &clock{}
 	f := &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: clk.Now,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/idgate/idgate/internal/config"
@@ -11,7 +13,8 @@ import (
 )
 
 // newFlow wires the end-user flow for serve: the engines (models loaded
-// once, a worker per core), the store's session persistence, sessions and
+// once, a worker per core, the process under their memory limit unless
+// GOMEMLIMIT sets one), the store's session persistence, sessions and
 // review images sealed under the server key.
 func newFlow(cfg config.Config, store *sqlstore.DB) (*flow.Flow, error) {
 	sealer, err := serverSealer(cfg)
@@ -21,6 +24,9 @@ func newFlow(cfg config.Config, store *sqlstore.DB) (*flow.Flow, error) {
 	eng, err := engines.Load(engines.Config{ModelsDir: cfg.ModelsDir})
 	if err != nil {
 		return nil, fmt.Errorf("end-user flow: %w", err)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(eng.MemoryLimit())
 	}
 	return &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
 		Now: time.Now, Limits: flow.DefaultLimits}, nil

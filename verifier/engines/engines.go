@@ -189,6 +189,30 @@ func (e *Engines) run(ctx context.Context, job func(*worker) error) error {
 	return job(w)
 }
 
+// Memory the engines keep live, for MemoryLimit (measured with heap
+// profiles in bench/flow, two workers, 12 MP photos): the face models'
+// weights and packed filters take about 65 MB; each worker's analyzers
+// (the face and liveness models' buffers, sized for their fixed inputs)
+// plus one job's photo (a 12 MP decode, its grey copy, the corrected
+// card turned four ways) about 75 MB. The live heap measured 210–260 MB
+// with both workers busy.
+const (
+	baseMemory   = 130 << 20 // the models, the runtime and the service around them
+	workerMemory = 100 << 20 // one worker busy on a 12 MP photo, with headroom
+)
+
+// MemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit) for
+// a process serving these engines. Most of their live heap is fixed
+// (models, per-worker buffers), so under the default GOGC=100 the
+// collector lets the heap grow to about twice it before collecting:
+// bench/flow peaked at 560–600 MB RSS with a 210–260 MB live heap. At
+// this limit the collector runs when the heap reaches it instead (about
+// 1.3× the live heap, so it does not run back to back); results do not
+// change, only when garbage is collected.
+func (e *Engines) MemoryLimit() int64 {
+	return baseMemory + int64(e.cfg.Workers)*workerMemory
+}
+
 // Compare scores two face descriptors with the match thresholds; it needs
 // no worker.
 func (e *Engines) Compare(portrait, selfie []float32) (match.Result, error) {
