@@ -11,7 +11,7 @@ import (
 // operation is one method on one path of the served OpenAPI document.
 type operation struct {
 	method, path string
-	auth         string // public, bearer, bearer_or_key (from security)
+	auth         string // public, bearer, bearer_or_key, session (from security)
 	queryID      bool   // takes ?id=
 	pathParams   []string
 	ctype        string // the request body's first content type, "" without one
@@ -81,6 +81,9 @@ func operations(t *testing.T, g *target) []operation {
 					op.auth = "bearer_or_key"
 				}
 			}
+			if len(sec) == 1 && len(sec[0]) == 1 && sec[0]["session"] != nil {
+				op.auth = "session" // the dashboard's cookie only
+			}
 			for _, p := range o.Parameters {
 				switch {
 				case p.In == "query" && p.Name == "id":
@@ -126,6 +129,12 @@ func operations(t *testing.T, g *target) []operation {
 	}
 	return ops
 }
+
+// changesState: the methods a session cookie needs the CSRF header for.
+func (op operation) changesState() bool { return op.method != "GET" && op.method != "HEAD" }
+
+// cookieAuth: operations the dashboard's session cookie may call.
+func (op operation) cookieAuth() bool { return op.auth == "bearer" || op.auth == "session" }
 
 func (op operation) takesID() bool {
 	return op.queryID || op.has("id")

@@ -43,6 +43,7 @@ func TestAttackEveryOperation(t *testing.T) {
 // account is one tenant: its credentials and one object of every kind.
 type account struct {
 	id, bearer, key string
+	cookie, csrf    string            // the dashboard session: Cookie header value and its CSRF token
 	objects         map[string]string // kind → id: verification, template, passphrase_key
 	token           string            // the link of a live verification (the flow's credential)
 	snapshot        map[string][]byte // kind → its GET answer before the attack
@@ -72,6 +73,15 @@ func newAccount(g *target, email string) *account {
 	}
 	g.must("POST", "/auth", fmt.Sprintf(`{"email":%q,"password":%q}`, email, pw), &signedIn)
 	acct.bearer = "Bearer " + signedIn.AccessToken
+	var session struct {
+		CSRFToken string `json:"csrf_token"`
+	}
+	a2 := g.send("POST", "/dashboard/session", "application/json", []byte(fmt.Sprintf(`{"email":%q,"password":%q}`, email, pw)))
+	if a2.status != 201 || json.Unmarshal(a2.body, &session) != nil || session.CSRFToken == "" {
+		t.Fatalf("dashboard sign-in: %d %v %s", a2.status, a2.err, a2.body)
+	}
+	acct.cookie, _, _ = strings.Cut(a2.header.Get("Set-Cookie"), ";")
+	acct.csrf = session.CSRFToken
 	var key struct {
 		Key string `json:"key"`
 	}
@@ -213,10 +223,23 @@ func attack(t *testing.T, g *target) {
 				pairs++
 				held(name, own, g.send(op.method, own, op.ctype, body, "Authorization", tok), expect{status: 401})
 			}
-			if op.auth == "bearer" {
+			if op.cookieAuth() {
 				pairs++
 				held("integration key where not allowed", own, g.send(op.method, own, op.ctype, body,
 					"X-API-Key", victim.key, "Origin", "https://shop.example.com"), expect{status: 403})
+				pairs++
+				name, _, _ := strings.Cut(victim.cookie, "=")
+				held("forged session cookie", own, g.send(op.method, own, op.ctype, body,
+					"Cookie", name+"="+base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{0x5a}, 32))), expect{status: 401})
+			}
+			if op.cookieAuth() && op.changesState() {
+				// CSRF: the victim's own cookie, as a foreign page would
+				// make the browser send it, without the header.
+				pairs++
+				held("session cookie without the CSRF header", own, g.send(op.method, own, op.ctype, body, "Cookie", victim.cookie), expect{status: 403})
+				pairs++
+				held("session cookie with another session's CSRF token", own, g.send(op.method, own, op.ctype, body,
+					"Cookie", victim.cookie, "X-CSRF-Token", attacker.csrf), expect{status: 403})
 			}
 		}
 		if op.auth == "bearer" && op.takesID() {
@@ -231,6 +254,9 @@ func attack(t *testing.T, g *target) {
 				})
 				pairs++
 				held("other account's "+kind, path, g.send(op.method, path, op.ctype, op.minimal, "Authorization", attacker.bearer), expect{status: 404})
+				pairs++
+				held("other account's "+kind+" in a dashboard session", path, g.send(op.method, path, op.ctype, op.minimal,
+					"Cookie", attacker.cookie, "X-CSRF-Token", attacker.csrf), expect{status: 404})
 			}
 		}
 		if op.auth != "public" && op.method == "GET" && !op.takesID() && len(op.pathParams) == 0 {
@@ -239,7 +265,11 @@ func attack(t *testing.T, g *target) {
 			pairs++
 			requests++
 			probes["other account's objects in lists"] = true
-			a := g.send(op.method, op.path, "", nil, "Authorization", attacker.bearer)
+			cred := []string{"Authorization", attacker.bearer}
+			if op.auth == "session" {
+				cred = []string{"Cookie", attacker.cookie}
+			}
+			a := g.send(op.method, op.path, "", nil, cred...)
 			if a.err != nil || a.status != 200 {
 				t.Errorf("GET %s as the attacker: %d %v", op.path, a.status, a.err)
 			}

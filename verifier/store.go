@@ -102,6 +102,9 @@ type Store interface {
 	ListPassphraseKeys(ctx context.Context, accountID string) ([]PassphraseKey, error)
 	DeletePassphraseKey(ctx context.Context, accountID, id string) error
 
+	// Dashboard sessions (dashsession.go): only their token's hash.
+	DashboardSessionStore
+
 	// Ping checks the database answers (used by /readyz).
 	Ping(ctx context.Context) error
 	Close() error

@@ -78,29 +78,40 @@ func NewAuthenticator(store Store, cfg TokenConfig, now func() time.Time) (*Auth
 		sessions: sessionCache{max: sessionCacheSize, m: map[[sha256.Size]byte]cachedSession{}}}, nil
 }
 
-// Login exchanges e-mail and password for an access token. Unknown e-mail
-// and wrong password both return ErrInvalidCredentials after the same
-// argon2id work, so neither the answer nor its timing tells them apart.
+// Login exchanges e-mail and password for an access token (CheckPassword,
+// then Issue).
 func (a *Authenticator) Login(ctx context.Context, email, pw string) (AccessToken, error) {
+	acct, err := a.CheckPassword(ctx, email, pw)
+	if err != nil {
+		return AccessToken{}, err
+	}
+	return a.Issue(acct.ID)
+}
+
+// CheckPassword returns the account whose e-mail and password these are
+// (the dashboard's sign-in uses it to start a session). Unknown e-mail and
+// wrong password both return ErrInvalidCredentials after the same argon2id
+// work, so neither the answer nor its timing tells them apart.
+func (a *Authenticator) CheckPassword(ctx context.Context, email, pw string) (Account, error) {
 	if len(pw) > password.MaxLength {
-		return AccessToken{}, ErrInvalidCredentials
+		return Account{}, ErrInvalidCredentials
 	}
 	acct, err := a.store.GetAccountByEmail(ctx, NormalizeEmail(email))
 	if errors.Is(err, ErrNotFound) {
 		password.VerifyDummy(pw)
-		return AccessToken{}, ErrInvalidCredentials
+		return Account{}, ErrInvalidCredentials
 	}
 	if err != nil {
-		return AccessToken{}, fmt.Errorf("login: %w", err)
+		return Account{}, fmt.Errorf("login: %w", err)
 	}
 	ok, err := password.Verify(acct.PasswordHash, pw)
 	if err != nil {
-		return AccessToken{}, fmt.Errorf("login: account %s: %w", acct.ID, err)
+		return Account{}, fmt.Errorf("login: account %s: %w", acct.ID, err)
 	}
 	if !ok {
-		return AccessToken{}, ErrInvalidCredentials
+		return Account{}, ErrInvalidCredentials
 	}
-	return a.Issue(acct.ID)
+	return acct, nil
 }
 
 // Issue signs a token for accountID with the first key.

@@ -113,11 +113,12 @@ func Build(o Options) (*Bundle, error) {
 	if len(res.OutputFiles) != 1 {
 		return nil, fmt.Errorf("bundle %s: %d output files, want 1", o.Entry, len(res.OutputFiles))
 	}
-	return pack(res.OutputFiles[0].Contents)
+	return Pack(res.OutputFiles[0].Contents)
 }
 
-// pack adds the gzip form and the ETag to a script.
-func pack(js []byte) (*Bundle, error) {
+// Pack adds the gzip form and the ETag to a built file (a script, or a
+// stylesheet served beside it).
+func Pack(js []byte) (*Bundle, error) {
 	var gz bytes.Buffer
 	w, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/qr"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/dashboard"
 	"github.com/idgate/idgate/verifier/web"
 )
 
@@ -73,15 +74,15 @@ func (s *Server) linkQR(c *fiber.Ctx) error {
 // paths change with their content and carry no token, so they are cached
 // for good.
 func (s *Server) asset(c *fiber.Ctx) error {
-	assets, err := web.Assets()
+	a, dash, err := findAsset(c.Path())
 	if err != nil {
 		return err
 	}
-	a, ok := assets[c.Path()]
-	if !ok {
-		return fiber.ErrNotFound
+	if dash {
+		dashboardHeaders(c)
+	} else {
+		pageHeaders(c)
 	}
-	pageHeaders(c)
 	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
 	c.Set(fiber.HeaderETag, a.ETag)
 	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
@@ -94,6 +95,25 @@ func (s *Server) asset(c *fiber.Ctx) error {
 		return c.Send(a.Gzip)
 	}
 	return c.Send(a.Body)
+}
+
+// findAsset is the end-user pages' or the dashboard's (dash) file at path.
+func findAsset(path string) (a *web.Asset, dash bool, err error) {
+	assets, err := web.Assets()
+	if err != nil {
+		return nil, false, err
+	}
+	if a, ok := assets[path]; ok {
+		return a, false, nil
+	}
+	dassets, err := dashboard.Assets()
+	if err != nil {
+		return nil, false, err
+	}
+	if d, ok := dassets[path]; ok {
+		return (*web.Asset)(d), true, nil
+	}
+	return nil, false, fiber.ErrNotFound
 }
 
 // pageHeaders are what pages and assets add to the security headers every

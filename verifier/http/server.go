@@ -107,6 +107,7 @@ type Server struct {
 
 	verifications  *verifier.Verifications
 	passphraseKeys verifier.PassphraseKeys
+	sessions       verifier.DashboardSessions
 }
 
 // New builds the server and its routes.
@@ -131,6 +132,7 @@ func New(d Deps) (*Server, error) {
 
 		verifications:  &verifier.Verifications{Store: d.Store, Now: d.Now, Plan: plan, AllowLoopbackWebhooks: d.Config.WebhookAllowLoopback},
 		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
+		sessions:       verifier.DashboardSessions{Store: d.Store, Now: d.Now},
 		flow:           d.Flow,
 		hooks:          webhookHandlers{WebhookDeps: d.Webhooks, verifications: d.Store, now: d.Now},
 	}
@@ -193,6 +195,10 @@ func (s *Server) routes() {
 	a.Get("/passphrase-keys", bearer, s.listPassphraseKeys)
 	a.Get("/passphrase-keys/:id", bearer, s.getPassphraseKey)
 	a.Delete("/passphrase-keys/:id", bearer, s.deletePassphraseKey)
+	a.Get("/dashboard", s.dashboardPage)
+	a.Post("/dashboard/session", requireJSON, s.postDashboardSession)
+	a.Get("/dashboard/session", s.RequireSession(), s.getDashboardSession)
+	a.Delete("/dashboard/session", s.RequireSession(), s.deleteDashboardSession)
 	a.Get("/v/:token", s.openLink)
 	a.Get("/v/:token/qr.svg", s.linkQR)
 	s.flowRoutes(a)

@@ -1,0 +1,110 @@
+// Package dashboard is the account holder's pages at /dashboard: one
+// TypeScript app (src/, bundled once per process by internal/bundle and
+// embedded in the binary) with a small hash router and one module per page
+// (src/router.ts states the contract a page module follows), its
+// stylesheet, and the HTML shell that loads them. The app calls the JSON
+// API with the dashboard session cookie and the CSRF header (README,
+// "Dashboard"); nothing here talks to the database.
+package dashboard
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"sync"
+
+	"github.com/idgate/idgate/internal/bundle"
+)
+
+// sources is every file under src/ (subdirectories such as src/crypto/
+// included): the bundle reads the .ts and .json files, the stylesheet is
+// src/app.css.
+//
+//go:embed src
+var sources embed.FS
+
+// Security headers of the shell and its assets: the end-user pages' rules
+// (only this origin's script and style, no inline code, nothing framed, no
+// request leaving the origin), without camera or media. 'wasm-unsafe-eval'
+// lets the page compile WebAssembly (Argon2id for passphrase keys) and
+// nothing else: eval and inline script stay refused.
+const (
+	CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; " +
+		"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	PermissionsPolicy = "camera=(), microphone=(), geolocation=()"
+)
+
+// Asset is a built file ready to serve: its bytes, their gzip form, a
+// strong ETag and a content-hashed path under /assets/ (cached for good).
+type Asset struct {
+	Body, Gzip  []byte
+	ETag        string
+	Path        string
+	ContentType string
+}
+
+var script = bundle.Once(bundle.Options{Sources: sources, Entry: "src/main.ts"})
+
+var style = sync.OnceValues(func() (*Asset, error) {
+	css, err := fs.ReadFile(sources, "src/app.css")
+	if err != nil {
+		return nil, fmt.Errorf("dashboard stylesheet: %w", err)
+	}
+	b, err := bundle.Pack(css)
+	if err != nil {
+		return nil, err
+	}
+	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/dashboard-" + b.ETag[1:17] + ".css", ContentType: "text/css; charset=utf-8"}, nil
+})
+
+// Script is the app, built on first use.
+func Script() (*Asset, error) {
+	b, err := script()
+	if err != nil {
+		return nil, err
+	}
+	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/dashboard-" + b.ETag[1:17] + ".js", ContentType: "text/javascript; charset=utf-8"}, nil
+}
+
+// Assets are the script and the stylesheet, by path.
+func Assets() (map[string]*Asset, error) {
+	js, err := Script()
+	if err != nil {
+		return nil, err
+	}
+	st, err := style()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]*Asset{js.Path: js, st.Path: st}, nil
+}
+
+var shell = template.Must(template.New("shell").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">
+<title>idgate dashboard</title>
+<link rel="stylesheet" href="{{.CSS}}">
+<script defer src="{{.JS}}"></script>
+</head><body><div id="root"><main id="main"><h1>idgate dashboard</h1><noscript><p>The dashboard needs JavaScript.</p></noscript></main></div></body></html>
+`))
+
+// Page is the HTML shell every dashboard route is served from (the router
+// picks the page from the URL's fragment).
+func Page() ([]byte, error) {
+	js, err := Script()
+	if err != nil {
+		return nil, err
+	}
+	st, err := style()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := shell.Execute(&b, struct{ CSS, JS string }{st.Path, js.Path}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,46 @@
+package dashboard
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestShellLoadsOnlyItsOwnAssets(t *testing.T) {
+	page, err := Page()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := Assets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(assets) != 2 {
+		t.Fatalf("%d assets, want the script and the stylesheet", len(assets))
+	}
+	for path, a := range assets {
+		if !strings.Contains(string(page), `"`+path+`"`) {
+			t.Errorf("the shell does not load %s", path)
+		}
+		if len(a.Body) == 0 || len(a.Gzip) == 0 || a.ETag == "" || !strings.HasPrefix(path, "/assets/dashboard-") {
+			t.Errorf("asset %s: %d bytes, etag %q", path, len(a.Body), a.ETag)
+		}
+	}
+	for _, bad := range []string{"<script>", "style=", "http:", "https:", " on"} {
+		if strings.Contains(string(page), bad) {
+			t.Errorf("the shell contains %q (inline code or a foreign reference):\n%s", bad, page)
+		}
+	}
+}
+
+// The script stays small: no framework, no package code without a reason.
+func TestScriptBudget(t *testing.T) {
+	js, err := Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 60 << 10 // gzipped, like the end-user pages
+	if len(js.Gzip) > budget {
+		t.Fatalf("dashboard script is %d bytes gzipped, budget %d", len(js.Gzip), budget)
+	}
+	t.Logf("dashboard script: %d bytes, %d gzipped", len(js.Body), len(js.Gzip))
+}

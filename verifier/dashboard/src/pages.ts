@@ -1,0 +1,7 @@
+// Every page of the dashboard, in navigation order (the first is the home
+// page). To add one, write its module (src/router.ts states the contract)
+// and list it here.
+import type { Page } from "./router";
+import { page as requests } from "./requests";
+
+export const pages: Page[] = [requests];

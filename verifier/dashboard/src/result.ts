@@ -1,0 +1,75 @@
+// resultView shows a verification's result: the checks (booleans), the
+// face match (tier, confidence, verdict), indicators when present, and the
+// personal data — in the clear under mode none, or behind the unlock panel
+// when sealed to the account's key.
+import { h } from "./dom";
+import { unlockPanel } from "./unlock";
+
+const labels: Record<string, string> = {
+  license_appears_real: "License appears real",
+  license_expired: "License expired",
+  over_18: "Over 18",
+  over_21: "Over 21",
+  webcam_appears_live: "Selfie appears live",
+  webcam_face_matches_license_photo: "Face matches the license photo",
+  face_match_score: "Face match tier",
+  face_match_confidence: "Face match confidence",
+  face_match_cosine_similarity: "Cosine similarity",
+  ip_found: "IP found",
+  is_proxy: "Behind a proxy",
+  proxy_type: "Proxy type",
+  proxy_description: "Proxy",
+  manual_review_requested: "Manual review requested",
+  review_reason: "Reviewer's reason",
+};
+
+// Checks whose "true" is bad news.
+const badWhenTrue = new Set(["license_expired", "is_proxy"]);
+
+function value(k: string, v: unknown): HTMLElement {
+  if (typeof v === "boolean") {
+    const good = badWhenTrue.has(k) ? !v : v;
+    return h("span", { class: "check " + (good ? "yes" : "no") }, v ? "Yes" : "No");
+  }
+  if (v === "undetermined") return h("span", { class: "check maybe" }, "Undetermined (awaiting review)");
+  if (typeof v === "number") return h("span", null, k === "face_match_confidence" ? Math.round(v * 100) + " %" : v.toFixed(3));
+  if (typeof v === "string") return h("span", null, v.replace(/_/g, " "));
+  if (v === null || v === undefined) return h("span", { class: "note" }, "—");
+  if (typeof v === "object" && !Array.isArray(v)) return table(v as Record<string, unknown>);
+  return h("span", { class: "mono" }, JSON.stringify(v));
+}
+
+function table(o: Record<string, unknown>): HTMLElement {
+  return h("dl", { class: "facts" }, Object.entries(o).flatMap(([k, v]) => [h("dt", null, labels[k] || k.replace(/_/g, " ")), h("dd", null, value(k, v))]));
+}
+
+export function resultView(r: Record<string, unknown>): HTMLElement {
+  const out = h("div", { class: "result" });
+  const ver = (r.verification || {}) as Record<string, unknown>;
+  out.append(h("h3", null, "Checks"), table(ver));
+  for (const k of ["address_verification", "location_consistency", "phone_verification"]) {
+    if (r[k] && typeof r[k] === "object") out.append(h("h3", null, labels[k] || k.replace(/_/g, " ")), table(r[k] as Record<string, unknown>));
+  }
+  const sealed = !!r.encryption && typeof r.encryption === "object";
+  const personal = ["license_data", "license_photo"].filter((k) => r[k] !== undefined);
+  if (sealed && personal.length) {
+    out.append(h("h3", null, "Personal data"), unlockPanel(r, "the license data", (o) => {
+      if (o.kind === "result") out.append(personalData(o.payload));
+    }));
+  } else if (personal.length) {
+    out.append(personalData(r));
+  }
+  return out;
+}
+
+function personalData(r: Record<string, unknown>): HTMLElement {
+  const box = h("div", { class: "personal" });
+  const ld = r.license_data as Record<string, unknown> | undefined;
+  if (ld && typeof ld === "object") {
+    box.append(h("h3", null, "License data"), Object.keys(ld).length ? table(ld) : h("p", { class: "note" }, "None (purged or not requested)."));
+  }
+  if (typeof r.license_photo === "string" && r.license_photo) {
+    box.append(h("h3", null, "License photo"), h("img", { class: "portrait", alt: "Headshot cropped from the license", src: "data:image/jpeg;base64," + r.license_photo }));
+  }
+  return box;
+}

@@ -1,0 +1,94 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/verifier"
+)
+
+func testDashboardSessions(t *testing.T, s verifier.Store) {
+	ctx := context.Background()
+	newSession := func(accountID string, created time.Time) verifier.DashboardSession {
+		return verifier.DashboardSession{TokenHash: randomBytes(32), AccountID: accountID, CreatedAt: created, LastSeenAt: created}
+	}
+	t.Run("RoundTripTouchDelete", func(t *testing.T) {
+		t.Parallel()
+		a := mustAccount(t, s)
+		sess := newSession(a.ID, base)
+		if err := s.CreateDashboardSession(ctx, sess); err != nil {
+			t.Fatalf("CreateDashboardSession: %v", err)
+		}
+		got, err := s.GetDashboardSession(ctx, sess.TokenHash)
+		if err != nil || !bytes.Equal(got.TokenHash, sess.TokenHash) || got.AccountID != a.ID ||
+			!sameTime(got.CreatedAt, wantTime(base)) || !sameTime(got.LastSeenAt, wantTime(base)) {
+			t.Fatalf("GetDashboardSession = %+v, %v; want %+v", got, err, sess)
+		}
+		later := base.Add(7 * time.Minute)
+		if err := s.TouchDashboardSession(ctx, sess.TokenHash, later); err != nil {
+			t.Fatalf("TouchDashboardSession: %v", err)
+		}
+		if got, err := s.GetDashboardSession(ctx, sess.TokenHash); err != nil || !sameTime(got.LastSeenAt, wantTime(later)) ||
+			!sameTime(got.CreatedAt, wantTime(base)) {
+			t.Fatalf("after touch: %+v, %v", got, err)
+		}
+		if err := s.DeleteDashboardSession(ctx, sess.TokenHash); err != nil {
+			t.Fatalf("DeleteDashboardSession: %v", err)
+		}
+		if _, err := s.GetDashboardSession(ctx, sess.TokenHash); !errors.Is(err, verifier.ErrNotFound) {
+			t.Fatalf("deleted session: %v, want ErrNotFound", err)
+		}
+		if err := s.DeleteDashboardSession(ctx, sess.TokenHash); err != nil {
+			t.Fatalf("deleting twice: %v", err)
+		}
+		if err := s.TouchDashboardSession(ctx, sess.TokenHash, later); !errors.Is(err, verifier.ErrNotFound) {
+			t.Fatalf("touching a deleted session: %v, want ErrNotFound", err)
+		}
+	})
+	t.Run("UnknownAccountAndDuplicate", func(t *testing.T) {
+		t.Parallel()
+		if err := s.CreateDashboardSession(ctx, newSession(uuid.NewString(), base)); !errors.Is(err, verifier.ErrNotFound) {
+			t.Fatalf("session of an unknown account: %v, want ErrNotFound", err)
+		}
+		a := mustAccount(t, s)
+		sess := newSession(a.ID, base)
+		if err := s.CreateDashboardSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateDashboardSession(ctx, sess); !errors.Is(err, verifier.ErrConflict) {
+			t.Fatalf("same token hash twice: %v, want ErrConflict", err)
+		}
+	})
+	t.Run("PruneOnlyTheAccountsDeadSessions", func(t *testing.T) {
+		t.Parallel()
+		a, other := mustAccount(t, s), mustAccount(t, s)
+		idle := newSession(a.ID, base)                   // last seen at base
+		old := newSession(a.ID, base.Add(-13*time.Hour)) // created long ago...
+		old.LastSeenAt = base.Add(time.Hour)             // ...though seen recently
+		live := newSession(a.ID, base.Add(time.Hour))    // fresh
+		otherIdle := newSession(other.ID, base)          // another account's: kept
+		for _, x := range []verifier.DashboardSession{idle, old, live, otherIdle} {
+			if err := s.CreateDashboardSession(ctx, x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.DeleteDashboardSessionsBefore(ctx, a.ID, base.Add(30*time.Minute), base.Add(-12*time.Hour)); err != nil {
+			t.Fatalf("DeleteDashboardSessionsBefore: %v", err)
+		}
+		for _, c := range []struct {
+			name string
+			s    verifier.DashboardSession
+			kept bool
+		}{{"idle", idle, false}, {"too old", old, false}, {"live", live, true}, {"another account's", otherIdle, true}} {
+			_, err := s.GetDashboardSession(ctx, c.s.TokenHash)
+			if kept := err == nil; kept != c.kept {
+				t.Errorf("%s session: kept = %v (%v), want %v", c.name, kept, err, c.kept)
+			}
+		}
+	})
+}
