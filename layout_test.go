@@ -144,7 +144,7 @@ func TestImportRules(t *testing.T) {
 			continue
 		}
 		for _, imp := range x.imports {
-			if slices.Contains([]string{"verifier/sqlstore", "verifier/engines", "verifier/http", "proxy/server", "proxy/storefile"}, imp) {
+			if slices.Contains([]string{"verifier/sqlstore", "verifier/engines", "verifier/http", "proxy/server", "proxy/storefile", "verifier/ipintel/ipdb"}, imp) {
 				t.Errorf("%s imports the adapter %s; wiring belongs in cmd", p, imp)
 			}
 		}
