@@ -56,10 +56,29 @@ type Config struct {
 	MaxReopening    time.Duration // last closed frame to first open frame
 	MinBaselineRuns int           // frames needed in the baseline window
 
-	// Turns (yaw in degrees, pose package convention).
-	TurnAngle   float64 // |yaw| past this counts as turned
-	FrontalYaw  float64 // |yaw| below this counts as facing the camera
+	// Turns (yaw in degrees, pose package convention: > 0 is the
+	// subject's own left), measured from the person's own straight-ahead.
+	TurnAngle   float64 // yaw past this from straight-ahead counts as turned
+	FrontalYaw  float64 // yaw within this of straight-ahead counts as facing the camera
 	MaxTurnTime time.Duration
+	// TurnBaseline: the person's straight-ahead is the median yaw of the
+	// face frames in the stream's first TurnBaseline, bounded to
+	// ±MaxBaselineYaw; 0 means straight-ahead is yaw 0 (facing the
+	// camera exactly).
+	TurnBaseline   time.Duration
+	MaxBaselineYaw float64
+	// TurnThrough: a turn also ends where the yaw crosses straight-ahead
+	// to the other side between two frames (a swing from one side to the
+	// other seen at a low frame rate); false: such a swing breaks it.
+	TurnThrough bool
+	// TurnHeld: a turn still held when the stream ends counts, ending at
+	// the last frame (the page does not ask the person to look back after
+	// the last step); false: a turn must come back.
+	TurnHeld bool
+	// TurnFaceGap: frames without a face inside a turn are forgiven for
+	// up to this long (the detector can lose a face turned far); 0: any
+	// breaks the turn.
+	TurnFaceGap time.Duration
 
 	// Same person: every two frames' descriptors at most this far apart.
 	SameDistance float64
@@ -83,13 +102,16 @@ type Config struct {
 //     photo (face.Subject: duplicates, faces under half the strongest's
 //     detector score or under 0.6 of the subject's size do not count),
 //     and multiple_faces only when one stays in view for 500 ms (a run
-//     of frames showing it, one frame without it allowed inside the run):
-//     5 frames at 10 fps, 15 at 30. A person who steps into view for a
-//     second or more spans a second, and a still second face (a photo
-//     held up beside the subject) the whole stream; what this forgives is
-//     a face seen in a few frames, as the stray second faces of issue #19
-//     (7 of 91 frames of a one-person phone capture; how they were spread
-//     was not reported, so a run of them over 500 ms would still fail).
+//     of frames showing it, one frame without it allowed inside the run,
+//     from the run's first to its last frame): at 10 fps that takes 6
+//     consecutive frames or 4 every other frame (0–600 ms), at 15 fps 9
+//     or 5, at 30 fps 17 or 9 (tests at 10 and 15 fps). A person who
+//     steps into view for a second or more spans a second, and a still
+//     second face (a photo held up beside the subject) the whole stream;
+//     what this forgives is a face seen in a few frames, as the stray
+//     second faces of issue #19 (7 of 91 frames of a one-person phone
+//     capture; how they were spread was not reported, so a run of them
+//     over 500 ms would still fail).
 //   - blink: judged only at |yaw| ≤ 20° (past that the far eye is
 //     foreshortened: on Foreman its ratio falls to 0.05–0.08 at 50° with
 //     the eye open). Baseline = median ratio over the preceding 1 s (≥ 4
@@ -100,17 +122,68 @@ type Config struct {
 //     of the look down at frame 80 0.75, the squint at 56–58 0.81, the
 //     squint into the sun ≥ 0.94; the look down itself, frames 74–78, is
 //     at 24–33° yaw and not judged).
-//     Closing ≤ 250 ms, closed ≤ 400 ms, reopening ≤ 400 ms: a deliberate
-//     blink fits, a slow closure or eyes held shut does not.
-//   - turn: |yaw| from < 12° past 25° and back under 12° within 4 s. The
-//     Foreman turns peak at +33° (left, frames 69–82) and −30° (right,
-//     frames 83–94).
+//     Closing ≤ 250 ms, closed ≤ 1 s, reopening ≤ 400 ms. The closed
+//     bound is for blinks people are asked to do: the prompted blink of
+//     issue #19 (a phone capture at 10 fps) reads 0.24 → 0.07 and back
+//     with five frames closed, 500 ms, where Foreman's involuntary blink
+//     is one frame at 15 fps (frame 66–68, under 133 ms); the old 400 ms
+//     bound, chosen for involuntary blinks (100–400 ms), refused it.
+//     1 s is twice the prompted blink measured; what it still refuses is
+//     eyes held shut for longer, which is not what was asked. It guards
+//     nothing against attacks: a still photo never closes its eyes, one
+//     with the eyes shut never opens them (both tested), and two photos
+//     swapped make a "blink" of any length, caught by the continuity and
+//     tracking checks, not by this bound.
+//   - turn: yaw from within 12° of the person's own straight-ahead past
+//     20° from it to one side, and back within 12° of it, or across it
+//     (a swing from one side to the other at 10 fps can jump the 24°
+//     band: 300°/s is an ordinary head turn), within 8 s (a step's
+//     time); a turn still held when the stream ends counts (the last
+//     cue is not followed by "look back"); frames without a face inside
+//     a turn are forgiven for 500 ms (as for the stream, MaxFaceGap).
+//     Straight-ahead is the median yaw of the first 500 ms of frames
+//     (the page captures a still lead-in before the first cue), bounded
+//     to ±20° (past that the person is not facing the camera; eyes are
+//     not judged there either). Why relative, and why 20°: the webcam
+//     clip of issue #19 (+41° then −45°) failed both orders under the
+//     old absolute rule (from |yaw| < 12° past 25°), as a person who
+//     does not start facing the camera exactly must; Foreman's talking
+//     head stays within ±5° of his straight-ahead (frames 20–66) and
+//     his deliberate turns move 30–33° from it (left 69–82, right
+//     83–94), so 20° is four times the fidget and two thirds of the
+//     smallest turn seen. A turn the person began (at least 10°, half
+//     the angle) but did not take far enough is reported as
+//     not_far_enough ("turn your head further to your left"). Pitch is
+//     not used: on Foreman the right turn pitches −10° to −13° (frames
+//     85–91) and its yaw still reads −30°, the yaw being taken from the
+//     head's own axes (pose.Estimate).
 //   - same person: descriptors (the face engine's eye-aligned face-api
 //     descriptor) on frames with |yaw| ≤ 20°, every two within 0.6
 //     (face-api's usual threshold). Foreman: 35 frames (14–100 and
 //     154–172, every 2nd), farthest pair 0.52; the two other people
 //     spliced in are ≥ 0.69 from every Foreman frame. Selfie |yaw| ≤ 20°.
 var Defaults = Config{
+	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
+	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
+	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
+	MinMeshScore: 0.5, MultiFaceSpan: 500 * time.Millisecond, MaxTrackMove: 0.5, MaxTrackScale: 1.3,
+	BlinkMaxYaw: 20, BlinkBaseline: time.Second, CloseRatio: 0.6, OpenRatio: 0.8,
+	MaxClosing: 250 * time.Millisecond, MaxClosed: time.Second,
+	MaxReopening: 400 * time.Millisecond, MinBaselineRuns: 4,
+	TurnAngle: 20, FrontalYaw: 12, MaxTurnTime: 8 * time.Second,
+	TurnBaseline: 500 * time.Millisecond, MaxBaselineYaw: 20, TurnThrough: true, TurnHeld: true,
+	TurnFaceGap:  500 * time.Millisecond,
+	SameDistance: 0.6, SelfieMaxYaw: 20,
+}
+
+// ForemanDefaults is Defaults as they were before issue #19, every
+// threshold chosen on the one Foreman clip: closed ≤ 400 ms (an
+// involuntary blink), turns from |yaw| < 12° past 25° of absolute yaw and
+// back under 12° within 4 s, a swing through or a faceless frame breaking
+// a turn, a turn held at the stream's end not counted (the new fields at
+// their zero values give these old rules exactly). Kept so bench/liveness
+// and the regression tests show both side by side; not used in serving.
+var ForemanDefaults = Config{
 	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
 	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
 	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,

@@ -32,6 +32,18 @@ const (
 	StepTimeout     Reason = "timeout"      // done, but later than StepTimeout after asked
 	StepWrong       Reason = "wrong_step"   // a turn other than the one asked came first
 	StepNotReached  Reason = "not_reached"  // an earlier step failed
+	// A turn towards the asked side was seen after it was asked, at least
+	// half of TurnAngle from straight-ahead but never past it: the person
+	// should turn further.
+	StepNotFarEnough Reason = "not_far_enough"
+)
+
+// Reasons are every stream-level reason Decide reports, and StepReasons
+// every step-level one (the end-user pages have a sentence for each).
+var (
+	Reasons = []Reason{ChallengeExpired, TooFewFrames, TimestampsOrder, FrameGap, FrameRate, StreamTooLong,
+		MultipleFaces, FaceLost, FaceJumped, DifferentPerson, NoFrontalFrame, StepsNotCompleted}
+	StepReasons = []Reason{StepNotObserved, StepTimeout, StepWrong, StepNotReached, StepNotFarEnough}
 )
 
 // StepResult is one step's outcome.
@@ -293,6 +305,16 @@ match:
 		case e.Kind != Blink:
 			out[k].Reason = StepWrong
 			break match
+		}
+	}
+	// A turn not seen: say so when it was begun but not taken far enough.
+	if k < len(out) && out[k].Reason == StepNotObserved && ch.Steps[k] != Blink {
+		side := 1.0
+		if ch.Steps[k] == TurnRight {
+			side = -1
+		}
+		if r := turnReach(sig, asked, side, cfg); r >= cfg.TurnAngle/2 && r <= cfg.TurnAngle {
+			out[k].Reason = StepNotFarEnough
 		}
 	}
 	// Steps after a failed one were never fairly asked.

@@ -1,6 +1,7 @@
 package liveness
 
 import (
+	"math"
 	"sort"
 	"time"
 )
@@ -116,48 +117,123 @@ func baseline(sig []Signal, end int, cfg Config) (float64, bool) {
 	return v[len(v)/2], true
 }
 
-// Turns finds head turns: from frontal (|yaw| < FrontalYaw) past
-// TurnAngle to one side and back to frontal within MaxTurnTime. Yaw > 0
-// is the subject's own left. Frames without a face break a turn.
-func Turns(sig []Signal, cfg Config) []Event {
-	var out []Event
-	frontal := -1 // last frontal frame
-	for i := 0; i < len(sig); i++ {
-		s := sig[i]
-		if s.Faces == 0 {
-			frontal = -1
-			continue
+// StraightAhead is the person's own straight-ahead yaw: the median yaw
+// of the face frames in the stream's first TurnBaseline (the first face
+// frame when none has a face), bounded to ±MaxBaselineYaw; 0 when
+// TurnBaseline is 0 or no frame has a face. People do not start facing
+// the camera exactly, and a turn is judged from where they started.
+func StraightAhead(sig []Signal, cfg Config) float64 {
+	if cfg.TurnBaseline <= 0 || len(sig) == 0 {
+		return 0
+	}
+	var v []float64
+	for _, s := range sig {
+		if s.T-sig[0].T > cfg.TurnBaseline {
+			break
 		}
-		y := s.Pose.Yaw
-		if abs(y) < cfg.FrontalYaw {
-			frontal = i
-			continue
-		}
-		if frontal < 0 || abs(y) <= cfg.TurnAngle {
-			continue
-		}
-		kind := TurnLeft
-		if y < 0 {
-			kind = TurnRight
-		}
-		start := i
-		for j := i + 1; j < len(sig); j++ {
-			if sig[j].Faces == 0 || sig[j].T-sig[frontal].T > cfg.MaxTurnTime {
-				frontal, i = -1, j
-				break
-			}
-			if yj := sig[j].Pose.Yaw; abs(yj) < cfg.FrontalYaw {
-				out = append(out, Event{Kind: kind, Start: sig[start].T, End: sig[j].T, From: start, To: j})
-				frontal, i = j, j
-				break
-			} else if (yj < 0) != (y < 0) && abs(yj) > cfg.TurnAngle {
-				// Swung through to the other side without pausing at
-				// frontal: not a clean turn and back.
-				frontal, i = -1, j
-				break
-			}
-			i = j
+		if s.Faces > 0 {
+			v = append(v, s.Pose.Yaw)
 		}
 	}
+	if len(v) == 0 {
+		for _, s := range sig {
+			if s.Faces > 0 {
+				v = append(v, s.Pose.Yaw)
+				break
+			}
+		}
+	}
+	if len(v) == 0 {
+		return 0
+	}
+	return math.Max(-cfg.MaxBaselineYaw, math.Min(cfg.MaxBaselineYaw, median(v)))
+}
+
+// Turns finds head turns: from facing straight ahead (within FrontalYaw
+// of StraightAhead) past TurnAngle to one side and back within
+// MaxTurnTime. Back is within FrontalYaw again, or (TurnThrough) across
+// straight-ahead to the other side; a turn still held at the stream's
+// end counts when TurnHeld. Yaw > 0 is the subject's own left. Frames
+// without a face break a turn once they last longer than TurnFaceGap.
+func Turns(sig []Signal, cfg Config) []Event {
+	base := StraightAhead(sig, cfg)
+	var out []Event
+	from := -1  // last frame facing straight ahead (or crossing it)
+	side := 0.0 // +1 / -1 while turned to that side
+	start := -1 // frame the turn became unmistakable
+	lastFace := -1
+	reset := func() { from, side = -1, 0 }
+	inTime := func(i int) bool { return sig[i].T-sig[from].T <= cfg.MaxTurnTime }
+	for i, s := range sig {
+		if s.Faces == 0 {
+			if lastFace < 0 || s.T-sig[lastFace].T > cfg.TurnFaceGap {
+				reset()
+			}
+			continue
+		}
+		r := s.Pose.Yaw - base
+		prev := lastFace
+		lastFace = i
+		if side != 0 {
+			switch {
+			case !inTime(i):
+				reset()
+			case abs(r) < cfg.FrontalYaw:
+				out = append(out, turn(sig, side, start, i))
+				from, side = i, 0
+			case cfg.TurnThrough && r*side < 0:
+				// Crossed straight-ahead between prev and i: the turn
+				// ended at prev, and i may already begin the next.
+				out = append(out, turn(sig, side, start, prev))
+				from, side = prev, -side
+				start = i
+				if abs(r) <= cfg.TurnAngle {
+					side = 0
+				}
+			case r*side < 0 && abs(r) > cfg.TurnAngle:
+				// Swung through to the other side without pausing at
+				// straight-ahead: not a clean turn and back.
+				reset()
+			}
+			continue
+		}
+		if abs(r) < cfg.FrontalYaw {
+			from = i
+			continue
+		}
+		if from < 0 || abs(r) <= cfg.TurnAngle {
+			continue
+		}
+		side, start = 1, i
+		if r < 0 {
+			side = -1
+		}
+	}
+	if side != 0 && cfg.TurnHeld && inTime(lastFace) {
+		out = append(out, turn(sig, side, start, lastFace))
+	}
 	return out
+}
+
+// turn is the turn to side (+1 left, −1 right) from frame start to end.
+func turn(sig []Signal, side float64, start, end int) Event {
+	kind := TurnLeft
+	if side < 0 {
+		kind = TurnRight
+	}
+	return Event{Kind: kind, Start: sig[start].T, End: sig[end].T, From: start, To: end}
+}
+
+// turnReach is how far (degrees past straight-ahead) the face turned to
+// side (+1 left, −1 right) in the face frames from time at on: the
+// partial turn a "turn further" answer is about.
+func turnReach(sig []Signal, at time.Duration, side float64, cfg Config) float64 {
+	base := StraightAhead(sig, cfg)
+	reach := 0.0
+	for _, s := range sig {
+		if s.T >= at && s.Faces > 0 {
+			reach = math.Max(reach, (s.Pose.Yaw-base)*side)
+		}
+	}
+	return reach
 }
