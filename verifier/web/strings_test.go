@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
 // Every language has exactly English's keys, none empty, and the same
@@ -104,6 +106,40 @@ func TestStringsAllUsed(t *testing.T) {
 		}
 		if !strings.Contains(src.String(), `"`+k+`"`) {
 			t.Errorf("string %q is not used", k)
+		}
+	}
+}
+
+// Every reason the liveness engine reports has a sentence in the table:
+// each stream-level one its own, each step-level one (but not_reached,
+// which only follows another step's failure, said already) one for the
+// reason, and each step a sentence of its own for the reasons a person
+// can act on.
+func TestLivenessReasonsHaveSentences(t *testing.T) {
+	en := table["en"]
+	for _, r := range liveness.Reasons {
+		if _, ok := en["live.reason."+string(r)]; !ok {
+			t.Errorf("no sentence for %s", r)
+		}
+	}
+	for _, r := range liveness.StepReasons {
+		if r == liveness.StepNotReached {
+			continue
+		}
+		if _, ok := en["live.stepfail."+string(r)]; !ok {
+			t.Errorf("no sentence for step reason %s", r)
+		}
+	}
+	for _, s := range []liveness.Step{liveness.Blink, liveness.TurnLeft, liveness.TurnRight} {
+		for _, r := range []liveness.Reason{liveness.StepNotObserved, liveness.StepWrong} {
+			if _, ok := en["live.stepfail."+string(s)+"."+string(r)]; !ok {
+				t.Errorf("no sentence for %s %s", s, r)
+			}
+		}
+	}
+	for _, s := range []liveness.Step{liveness.TurnLeft, liveness.TurnRight} {
+		if _, ok := en["live.stepfail."+string(s)+"."+string(liveness.StepNotFarEnough)]; !ok {
+			t.Errorf("no sentence for %s not_far_enough", s)
 		}
 	}
 }

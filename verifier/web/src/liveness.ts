@@ -13,8 +13,12 @@ import { canvasOf, toJPEG } from "./image";
 // perStepMs is how long each cue stays up (a turn and back takes about
 // 1.5 s; a blink far less).
 const perStepMs = 2500;
-// readyMs is the pause on "Look at the camera" before the first cue.
+// readyMs is the pause on "Look at the camera" before the first cue; the
+// last leadMs of it are captured too, so the stream opens with the person
+// at rest: the server takes their own straight-ahead from its first
+// 500 ms and judges turns from there.
 const readyMs = 1200;
+const leadMs = 600;
 
 export function liveness(app: App, done: () => void): void {
   app.show(
@@ -55,8 +59,10 @@ async function attempt(app: App, done: () => void): Promise<void> {
     return;
   }
   say.textContent = t("live.ready");
-  await sleep(readyMs);
+  await sleep(readyMs - leadMs);
   const shot = await capture(video, ch, (i) => {
+    // The arrows point the way the head turns in the mirrored preview:
+    // left for turn_left (the person's own left).
     const step = ch.steps[i];
     cue.className = "cue " + step;
     say.textContent = t("live.move", { n: i + 1, total: ch.steps.length }) + ": " + stepText(step);
@@ -83,8 +89,11 @@ async function attempt(app: App, done: () => void): Promise<void> {
 function failed(app: App, ans: LivenessAnswer, done: () => void): void {
   const lines = new Set<string>();
   for (const s of ans.steps) {
-    const key = "live.stepfail." + (s.reason || "");
-    if (!s.passed && has(key)) lines.add(t(key as Key, { step: stepText(s.step) }));
+    // A sentence for this step and reason ("Turn your head further to
+    // your left"), else one for the reason naming the step.
+    const own = "live.stepfail." + s.step + "." + (s.reason || "");
+    const key = has(own) ? own : "live.stepfail." + (s.reason || "");
+    if (!s.passed && has(key)) lines.add(t(key, { step: stepText(s.step) }));
   }
   for (const f of ans.failures) if (f !== "steps_not_completed" || lines.size === 0) lines.add(reasonText(f));
   if (lines.size === 0) lines.add(t("live.reason.other"));
@@ -114,13 +123,14 @@ function reasonText(code: string): string {
   return has("live.reason." + code) ? t(("live.reason." + code) as Key) : t("live.reason.other");
 }
 
-// capture grabs frames at the budget's rate and size for as long as the
-// cues take (bounded by the budget's frame count), calling onStep as each
-// cue comes up. Times are ms since the first frame.
+// capture grabs frames at the budget's rate and size for leadMs and then
+// as long as the cues take (bounded by the budget's frame count), calling
+// onStep as each cue comes up. Times are ms since the first frame.
 async function capture(video: HTMLVideoElement, ch: Challenge, onStep: (i: number) => void): Promise<{ frames: Blob[]; times: number[] }> {
   const b = ch.budget;
   const fps = Math.max(1, b.fps);
-  const total = Math.min(ch.steps.length * Math.min(perStepMs, ch.step_timeout_ms), ((b.max - 1) / fps) * 1000);
+  const total = Math.min(leadMs + ch.steps.length * Math.min(perStepMs, ch.step_timeout_ms), ((b.max - 1) / fps) * 1000);
+  const lead = Math.min(leadMs, total / (ch.steps.length + 1));
   const scale = Math.min(1, b.width / video.videoWidth, b.height / video.videoHeight);
   const [w, h0] = [Math.round(video.videoWidth * scale), Math.round(video.videoHeight * scale)];
   const canvas = canvasOf(w, h0);
@@ -134,8 +144,8 @@ async function capture(video: HTMLVideoElement, ch: Challenge, onStep: (i: numbe
       const at = performance.now();
       if (t0 < 0) t0 = at;
       const now = at - t0;
-      const i = Math.min(ch.steps.length - 1, Math.floor(now / (total / ch.steps.length)));
-      if (i !== step) onStep((step = i));
+      const i = now < lead ? -1 : Math.min(ch.steps.length - 1, Math.floor((now - lead) / ((total - lead) / ch.steps.length)));
+      if (i !== step && i >= 0) onStep((step = i));
       ctx.drawImage(video, 0, 0, w, h0);
       frames.push(toJPEG(canvas, 0.8));
       // Strictly increasing, as the server requires.
