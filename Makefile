@@ -49,12 +49,16 @@ deps:
 	@scripts/deps.sh
 	@$(MAKE) --no-print-directory npm
 
-## npm: browser dependencies pinned by package-lock.json into ./node_modules (npm ci), again when the lockfile changes
-npm: node_modules/.package-lock.json
+## npm: browser dependencies pinned by package-lock.json into ./node_modules (npm ci), again when the lockfile changes;
+## then the npm packages a shipped bundle uses, bundled by go generate into a gitignored file the binary embeds
+npm: node_modules/.package-lock.json verifier/dashboard/npmbundle/gen/passphrase.js
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
-build:
+verifier/dashboard/npmbundle/gen/passphrase.js: node_modules/.package-lock.json verifier/dashboard/npmbundle/passphrase.ts
+	$(GO) generate ./verifier/dashboard/npmbundle
+
+build: npm
 	$(GO) build -o bin/idgate ./cmd/idgate

@@ -40,6 +40,9 @@ type Options struct {
 	// GlobalName, when set, assigns the entry's exports to this global
 	// (tests use it to drive parts of a bundle; served scripts leave it empty).
 	GlobalName string
+	// Define replaces identifiers by JavaScript expressions at build time
+	// (esbuild's define), e.g. the path of a separately served script.
+	Define map[string]string
 }
 
 // Bundle is a built script.
@@ -85,6 +88,7 @@ func Build(o Options) (*Bundle, error) {
 	res := api.Build(api.BuildOptions{
 		EntryPoints:       []string{o.Entry},
 		GlobalName:        o.GlobalName,
+		Define:            o.Define,
 		Bundle:            true,
 		Write:             false,
 		Format:            api.FormatIIFE,
@@ -116,8 +120,9 @@ func Build(o Options) (*Bundle, error) {
 	return Pack(res.OutputFiles[0].Contents)
 }
 
-// Pack adds the gzip form and the ETag to a built file (a script, or a
-// stylesheet served beside it).
+// Pack adds the gzip form and the ETag to a built file (a script, a
+// stylesheet served beside it, or a package bundled at build time, see
+// verifier/dashboard/npmbundle).
 func Pack(js []byte) (*Bundle, error) {
 	var gz bytes.Buffer
 	w, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
