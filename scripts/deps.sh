@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and tests need, when missing:
-# libzxing-dev (PDF417 via cgo), chromium (browser tests), openssh-client and
+# libzxing-dev (PDF417 via cgo), libtesseract-dev and tesseract-ocr-eng (the
+# license front's OCR via cgo), chromium (browser tests), openssh-client and
 # openssl (interoperability tests), nodejs (WebCrypto interop tests, make models),
 # webp (cwebp/dwebp make and check the WebP fixtures of the image decoder).
 # Elsewhere, install their equivalents by hand.
 set -euo pipefail
 need=()
 dpkg -s libzxing-dev >/dev/null 2>&1 || need+=(libzxing-dev)
+dpkg -s libtesseract-dev >/dev/null 2>&1 || need+=(libtesseract-dev)
+dpkg -s tesseract-ocr-eng >/dev/null 2>&1 || need+=(tesseract-ocr-eng)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)

@@ -1,6 +1,7 @@
 package license
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -20,10 +21,42 @@ type Printed struct {
 	IssueDate      Read `json:"issue_date"`
 }
 
-// Read is one field's text and the reader's confidence in it.
+// Read is one field's text and the reader's confidence in it (its
+// weakest word's). Chars, when the reader gives them, are its characters
+// with their alternative readings: a field whose every character may be
+// the barcode's is not a mismatch, however the reader chose, and one
+// character confidently read as something else is, however weak the rest.
 type Read struct {
-	Text string  `json:"text"`
-	Conf float64 `json:"conf"`
+	Text  string  `json:"text"`
+	Conf  float64 `json:"conf"`
+	Chars []Char  `json:"chars,omitempty"`
+}
+
+// fit compares want (already folded) with chars position by position,
+// each character's alternatives folded the same way and characters that
+// fold to nothing (separators) skipped. ok: every position may be want's.
+// sure: the lengths agree and a position that cannot be want's was read
+// at MinConfidence or more, a disagreement no misread explains.
+func fit(want string, chars []Char, fold func(string) string) (ok, sure bool) {
+	if len(chars) == 0 || len(chars) > 4*MaxFrontWords {
+		return false, false
+	}
+	i, ok := 0, true
+	for _, c := range chars {
+		set := fold(c.Alts)
+		if set == "" {
+			continue
+		}
+		if i < len(want) && !strings.ContainsRune(set, rune(want[i])) {
+			ok = false
+			sure = sure || c.Conf >= MinConfidence
+		}
+		i++
+	}
+	if i != len(want) {
+		return false, false
+	}
+	return ok, !ok && sure
 }
 
 // MinConfidence is the OCR confidence (0–100) below which a read that
@@ -107,6 +140,19 @@ func disagree(r Read) FieldOutcome {
 	return FieldMismatch
 }
 
+// disagreeChars is the outcome of a read that is not want: a match when
+// its characters' alternatives allow want, a mismatch when a character is
+// confidently something else, else as the read's confidence says.
+func disagreeChars(r Read, want string, fold func(string) string) FieldOutcome {
+	switch ok, sure := fit(want, r.Chars, fold); {
+	case ok:
+		return FieldMatch
+	case sure:
+		return FieldMismatch
+	}
+	return disagree(r)
+}
+
 // compareNumber compares document numbers as alphanumerics with the
 // confusable characters folded together.
 func compareNumber(barcode string, r Read) FieldOutcome {
@@ -119,7 +165,7 @@ func compareNumber(barcode string, r Read) FieldOutcome {
 	case got == want:
 		return FieldMatch
 	}
-	return disagree(r)
+	return disagreeChars(r, want, foldNumber)
 }
 
 // foldNumber keeps letters and digits, upper-cased, with O/Q/D→0,
@@ -179,7 +225,10 @@ func compareName(name, extra string, r Read) FieldOutcome {
 	if len(want) >= minTruncated && strings.HasPrefix(got, want) {
 		return FieldMatch
 	}
-	return disagree(r)
+	if ok, _ := fit(full, r.Chars, foldName); ok {
+		return FieldMatch
+	}
+	return disagreeChars(r, want, foldName)
 }
 
 // foldName keeps the letters of s, upper-cased and without diacritics.
@@ -243,13 +292,29 @@ func compareDate(want Date, country string, r Read) FieldOutcome {
 		return FieldNotCompared
 	}
 	cands := printedDates(r.Text, country)
-	if len(cands) == 0 {
-		return FieldUnreadable
-	}
 	for _, d := range cands {
 		if d == want {
 			return FieldMatch
 		}
+	}
+	// The layouts' digits, for the characters' alternatives.
+	layouts := []string{want.format8(orderMDY), want.format8(orderYMD)}
+	if country == "CAN" {
+		layouts = append(layouts, fmt.Sprintf("%02d%02d%04d", want.Day, int(want.Month), want.Year))
+	}
+	sure := len(r.Chars) > 0
+	for _, l := range layouts {
+		ok, s := fit(l, r.Chars, foldNumber)
+		if ok {
+			return FieldMatch
+		}
+		sure = sure && s
+	}
+	if len(cands) == 0 {
+		return FieldUnreadable
+	}
+	if sure {
+		return FieldMismatch
 	}
 	return disagree(r)
 }

@@ -1,6 +1,7 @@
 package license
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -100,9 +101,10 @@ func TestReadPrinted(t *testing.T) {
 		"4a ISS 06/06/2019 4b EXP 06/06/2027",
 		"15 SEX F 16 HGT 5'-08\"",
 	))
-	want := Printed{DocumentNumber: Read{"T64235789", 91}, LastName: Read{"SAMPLE", 91}, FirstName: Read{"JANE ANN MARIE", 91},
-		DOB: Read{"06/06/1986", 91}, IssueDate: Read{"06/06/2019", 91}, ExpiryDate: Read{"06/06/2027", 91}}
-	if p != want {
+	r := func(s string) Read { return Read{Text: s, Conf: 91} }
+	want := Printed{DocumentNumber: r("T64235789"), LastName: r("SAMPLE"), FirstName: r("JANE ANN MARIE"),
+		DOB: r("06/06/1986"), IssueDate: r("06/06/2019"), ExpiryDate: r("06/06/2027")}
+	if !reflect.DeepEqual(p, want) {
 		t.Errorf("ReadPrinted = %+v\nwant %+v", p, want)
 	}
 	if m := CompareFront(sampleUS(), p); m.Result != FieldMatch {
@@ -113,12 +115,74 @@ func TestReadPrinted(t *testing.T) {
 	ws := words(90, "DL T64 235 789", "LN SAMPLE", "FN JANE", "DOB 06/06/1986 EXP 06/06/2027", "LN OTHER")
 	ws[2].Conf = 40
 	p = ReadPrinted(ws)
-	if p.DocumentNumber != (Read{"T64 235 789", 40}) || p.LastName.Text != "SAMPLE" || p.ExpiryDate.Text != "06/06/2027" || p.IssueDate.Text != "" {
+	if !reflect.DeepEqual(p.DocumentNumber, Read{Text: "T64 235 789", Conf: 40}) || p.LastName.Text != "SAMPLE" || p.ExpiryDate.Text != "06/06/2027" || p.IssueDate.Text != "" {
 		t.Errorf("ReadPrinted = %+v", p)
 	}
-	if got := ReadPrinted(words(90, "NO LABELS HERE", "JUST 06/06/1986")); got != (Printed{}) {
+	if got := ReadPrinted(words(90, "NO LABELS HERE", "JUST 06/06/1986")); !reflect.DeepEqual(got, Printed{}) {
 		t.Errorf("text without labels gave %+v", got)
 	}
+}
+
+// TestCompareFrontAlternatives: a character the reader chose wrong but
+// also saw as the barcode's is no mismatch; one it never saw as the
+// barcode's is.
+func TestCompareFrontAlternatives(t *testing.T) {
+	us := sampleUS()
+	// cs reads each alternative set at 90; "~" toggles to 40 and back.
+	cs := func(sets ...string) []Char {
+		var out []Char
+		conf := 90.0
+		for _, a := range sets {
+			if a == "~" {
+				conf = 130 - conf
+				continue
+			}
+			out = append(out, Char{Alts: a, Conf: conf})
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		read Read
+		want FieldOutcome
+		get  func(FrontFields) FieldOutcome
+		edit func(*Printed, Read)
+	}{
+		{"T read as 7, T an alternative", Read{Text: "764 235789", Conf: 30, Chars: cs("7T1", "6", "4", "2", "3", "5", "7", "8", "9")}, FieldMatch, numF,
+			func(p *Printed, r Read) { p.DocumentNumber = r }},
+		{"a digit changed, read surely, the rest weak", Read{Text: "764235783", Conf: 30, Chars: cs("~", "7", "~", "6", "4", "2", "3", "5", "7", "8", "3")}, FieldMismatch, numF,
+			func(p *Printed, r Read) { p.DocumentNumber = r }},
+		{"a digit changed, read weakly", Read{Text: "T64235783", Conf: 40, Chars: cs("T", "6", "4", "2", "3", "5", "7", "8", "~", "3")}, FieldUnreadable, numF,
+			func(p *Printed, r Read) { p.DocumentNumber = r }},
+		{"a character too many", Read{Text: "T642357899", Conf: 88, Chars: cs("T", "6", "4", "2", "3", "5", "7", "8", "9", "9")}, FieldMismatch, numF,
+			func(p *Printed, r Read) { p.DocumentNumber = r }},
+		{"a character too many, weak", Read{Text: "T642357899", Conf: 40, Chars: cs("T", "6", "4", "2", "3", "5", "7", "8", "9", "9")}, FieldUnreadable, numF,
+			func(p *Printed, r Read) { p.DocumentNumber = r }},
+		{"date 0 read as 6", Read{Text: "06/06/2627", Conf: 84, Chars: cs("0", "6", "/", "0", "6", "/", "2", "60", "2", "7")}, FieldMatch, expF,
+			func(p *Printed, r Read) { p.ExpiryDate = r }},
+		{"date changed", Read{Text: "06/06/2029", Conf: 30, Chars: cs("0", "6", "/", "0", "6", "/", "2", "0", "2", "9")}, FieldMismatch, expF,
+			func(p *Printed, r Read) { p.ExpiryDate = r }},
+		{"name letter read wrong", Read{Text: "SAMPIE", Conf: 90, Chars: cs("S", "A", "M", "P", "IL", "E")}, FieldMatch, lastF,
+			func(p *Printed, r Read) { p.LastName = r }},
+		{"another name", Read{Text: "MORGAN", Conf: 40, Chars: cs("M", "O", "R", "G", "A", "N")}, FieldMismatch, lastF,
+			func(p *Printed, r Read) { p.LastName = r }},
+	}
+	for _, c := range cases {
+		p := genuineUS()
+		c.edit(&p, c.read)
+		if got := c.get(CompareFront(us, p).Fields); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// charsOf is w's characters each read at conf, without alternatives.
+func charsOf(w string, conf float64) []Char {
+	var out []Char
+	for _, r := range w {
+		out = append(out, Char{Alts: string(r), Conf: conf})
+	}
+	return out
 }
 
 // FuzzCompareFront: any OCR text splits into fields and compares without
@@ -132,7 +196,7 @@ func FuzzCompareFront(f *testing.F) {
 		var ws []Word
 		for i, line := range strings.Split(text, "\n") {
 			for _, w := range strings.Fields(line) {
-				ws = append(ws, Word{Text: w, Conf: conf, Line: i})
+				ws = append(ws, Word{Text: w, Conf: conf, Line: i, Chars: charsOf(w, conf)})
 			}
 		}
 		p := ReadPrinted(ws)

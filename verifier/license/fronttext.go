@@ -11,6 +11,17 @@ type Word struct {
 	Text string
 	Conf float64
 	Line int
+	// Chars are the word's characters as the engine saw them, with their
+	// alternative readings; nil when the engine gives none.
+	Chars []Char
+}
+
+// Char is one printed character as read: the characters its glyph may be
+// (the chosen one first) and the reader's confidence (0–100) in the
+// chosen one.
+type Char struct {
+	Alts string  `json:"a"`
+	Conf float64 `json:"c"`
 }
 
 // MaxFrontWords bounds what ReadPrinted looks at: a card's personal-data
@@ -64,14 +75,15 @@ func ReadPrinted(words []Word) Printed {
 	var p Printed
 	cur, line := fieldNone, -1
 	var text []string
+	var chars []Char
 	conf := math.Inf(1)
 	flush := func() {
 		if cur != fieldNone && cur != fieldOther && len(text) > 0 {
 			if r := p.slot(cur); r.Text == "" {
-				*r = Read{Text: strings.Join(text, " "), Conf: conf}
+				*r = Read{Text: strings.Join(text, " "), Conf: conf, Chars: chars}
 			}
 		}
-		text, conf = text[:0], math.Inf(1)
+		text, chars, conf = nil, nil, math.Inf(1)
 	}
 	for i, w := range words {
 		if w.Line != line {
@@ -107,6 +119,7 @@ func ReadPrinted(words []Word) Printed {
 			continue
 		}
 		text = append(text, w.Text)
+		chars = append(chars, w.Chars...)
 		conf = min(conf, w.Conf)
 	}
 	flush()

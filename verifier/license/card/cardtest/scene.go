@@ -46,10 +46,24 @@ type Scene struct {
 	// Centred puts the card's centre at the frame's; otherwise it sits a
 	// little off centre, as in a hand-held photo.
 	Centred bool
+	// Front, when set, prints its lines of text in the personal-data zone
+	// instead of the text-like bars.
+	Front *Front
+
+	mask *image.Alpha // Front drawn, set by Render and Card
+}
+
+// withText returns s with its Front's text mask drawn.
+func (s Scene) withText() Scene {
+	if s.Front != nil && s.mask == nil {
+		s.mask = s.Front.textMask(s.Vertical)
+	}
+	return s
 }
 
 // Render draws the photo and returns the card's true corners in it.
 func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
+	s = s.withText()
 	rng := rand.New(rand.NewPCG(s.Seed, 77))
 	aspect := s.FrameAspect
 	if aspect == 0 {
@@ -131,6 +145,7 @@ func faceSample(img image.Image, r image.Rectangle, x, y float64) color.RGBA {
 // Card draws the card alone, flat and upright at card.Width px wide, as
 // AnalyzeFront's corrected image of a perfect photo would be.
 func (s Scene) Card() *image.RGBA {
+	s = s.withText()
 	h := int(math.Round(float64(card.Width) / s.Aspect))
 	img := image.NewRGBA(image.Rect(0, 0, card.Width, h))
 	for y := 0; y < h; y++ {
@@ -148,8 +163,26 @@ func (s Scene) cardPixel(u, v float64) color.RGBA {
 	if s.Vertical {
 		// The upright vertical card turned a quarter counter-clockwise
 		// lies in the horizontal card's coordinates.
-		return s.verticalPixel(card.Height-v, u)
+		return s.printed(s.verticalPixel(card.Height-v, u), card.Height-v, u)
 	}
+	return s.printed(s.horizontalPixel(u, v), u, v)
+}
+
+// printed lays the Front's text over c at upright card coordinates.
+func (s Scene) printed(c color.RGBA, x, y float64) color.RGBA {
+	if s.mask == nil {
+		return c
+	}
+	a := textCover(s.mask, x, y)
+	if a == 0 {
+		return c
+	}
+	mix := func(bg, fg uint8) uint8 { return raster.Clamp8(float64(bg)*(1-a) + float64(fg)*a) }
+	return color.RGBA{mix(c.R, text.R), mix(c.G, text.G), mix(c.B, text.B), 255}
+}
+
+// horizontalPixel is the horizontal layout at card coordinate (u, v).
+func (s Scene) horizontalPixel(u, v float64) color.RGBA {
 	p := image.Pt(int(u), int(v))
 	switch {
 	case p.In(FaceArea) && s.Face != nil:
@@ -160,7 +193,7 @@ func (s Scene) cardPixel(u, v float64) color.RGBA {
 		return s.portraitGround(u, v, Portrait)
 	case v > 20 && v < 90 && u > 20 && u < card.Width-20:
 		return headerBand
-	case u > 330 && v >= 140 && v < 500 && int(v-140)%46 < 18 && int(u)%97 < 80:
+	case s.Front == nil && u > 330 && v >= 140 && v < 500 && int(v-140)%46 < 18 && int(u)%97 < 80:
 		return text
 	}
 	return stock
@@ -178,7 +211,7 @@ func (s Scene) verticalPixel(x, y float64) color.RGBA {
 		return s.portraitGround(x, y, VerticalPortrait)
 	case y > 20 && y < 90 && x > 20 && x < card.Height-20:
 		return headerBand
-	case x > 40 && x < 380 && y >= 470 && y < 820 && int(y-470)%46 < 18 && int(x)%97 < 80:
+	case s.Front == nil && x > 40 && x < 380 && y >= 470 && y < 820 && int(y-470)%46 < 18 && int(x)%97 < 80:
 		return text
 	}
 	return stock

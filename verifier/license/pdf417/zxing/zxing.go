@@ -1,6 +1,6 @@
 // Package zxing binds the PDF417 reader and writer of zxing-cpp (1.4, Debian
-// package libzxing-dev) through a small C shim. It is the only cgo in the
-// license engine; everything around it is pure Go.
+// package libzxing-dev) through a small C shim. It and license/tesseract
+// are the only cgo in the license engine; everything around them is pure Go.
 package zxing
 
 /*
