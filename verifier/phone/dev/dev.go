@@ -1,0 +1,64 @@
+// Package dev is the phone.Provider of `make run`: it sends nothing and
+// writes each code to the log, so a developer can finish the phone step
+// without an SMS account. It refuses to exist outside dev (New), so a
+// production server can never verify a phone with it.
+package dev
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+
+	"github.com/idgate/idgate/verifier/phone"
+)
+
+// ErrNotDev: the dev provider was asked for outside IDGATE_ENV=dev.
+var ErrNotDev = errors.New("the dev phone provider only runs with IDGATE_ENV=dev: it writes codes to the log instead of sending them")
+
+// Provider logs codes instead of sending them. Its lookup is what the
+// numbering plan says (the line type where the plan tells; no caller or
+// carrier name).
+type Provider struct {
+	log  *slog.Logger
+	sent atomic.Int64
+}
+
+// New is the dev provider when env is "dev"; ErrNotDev otherwise.
+func New(env string, log *slog.Logger) (*Provider, error) {
+	if env != "dev" {
+		return nil, ErrNotDev
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	log.Warn("DEV phone provider: one-time codes are written to this log, never sent by SMS")
+	return &Provider{log: log}, nil
+}
+
+// Name is "dev".
+func (p *Provider) Name() string { return "dev" }
+
+// Lookup answers from the numbering plan alone.
+func (p *Provider) Lookup(_ context.Context, n phone.Number) (phone.Lookup, error) {
+	t := n.Type
+	if t == "" {
+		t = phone.LineUnknown
+	}
+	return phone.Lookup{LineType: t}, nil
+}
+
+// Send writes the code to the log, labelled as the dev provider's.
+func (p *Provider) Send(_ context.Context, n phone.Number, code, locale string) (string, error) {
+	ref := fmt.Sprintf("dev-%d", p.sent.Add(1))
+	p.log.Warn("DEV phone provider: SMS not sent; enter this code on the page",
+		"to", n.Masked(), "code", code, "locale", locale, "ref", ref)
+	return ref, nil
+}
+
+// Confirm logs the confirmation.
+func (p *Provider) Confirm(_ context.Context, ref string) error {
+	p.log.Info("DEV phone provider: code confirmed", "ref", ref)
+	return nil
+}
