@@ -22,6 +22,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	vhttp "github.com/idgate/idgate/verifier/http"
+	devphone "github.com/idgate/idgate/verifier/phone/dev"
 	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
@@ -59,11 +60,17 @@ func start(t *testing.T, store *sqlstore.DB) *target {
 		t.Fatal(err)
 	}
 	sealer := seal.Ephemeral()
+	// A phone provider, so the phone step's endpoints are probed past
+	// "no phone step" (the dev one: it sends nothing).
+	ph, err := devphone.New("dev", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := vhttp.New(vhttp.Deps{
 		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
 		Logger: slog.New(slog.DiscardHandler),
 		Flow: &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-			Now: time.Now, Limits: flow.DefaultLimits},
+			Now: time.Now, Limits: flow.DefaultLimits, Phone: ph},
 		Webhooks: vhttp.WebhookDeps{Queue: store, Secrets: verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}},
 		Config: vhttp.Config{
 			BodyLimit: bodyLimit, FlowBodyLimit: flowBodyLimit, ReadTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second,

@@ -45,9 +45,9 @@ type Outcome struct {
 	// service reports while it has no IP data source: ip_found false,
 	// is_proxy false.
 	IP IPIntel
-	// Phone is the phone check; nil when it could not run. No phone data
-	// source exists yet, so today the flow leaves it nil and the member is
-	// absent even when phone_verification was requested.
+	// Phone is the phone check; nil when it could not run (no phone
+	// provider configured), and then the member is absent even when
+	// phone_verification was requested.
 	Phone *PhoneVerification
 	// LicensePhoto is the cropped headshot from the license front, JPEG
 	// bytes; nil when none could be cropped (then license_photo is absent).

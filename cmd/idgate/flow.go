@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"time"
@@ -16,7 +17,7 @@ import (
 // once, a worker per core, the process under their memory limit unless
 // GOMEMLIMIT sets one), the store's session persistence, sessions and
 // review images sealed under the server key.
-func newFlow(cfg config.Config, store *sqlstore.DB) (*flow.Flow, error) {
+func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger) (*flow.Flow, error) {
 	sealer, err := serverSealer(cfg)
 	if err != nil {
 		return nil, err
@@ -28,6 +29,10 @@ func newFlow(cfg config.Config, store *sqlstore.DB) (*flow.Flow, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(eng.MemoryLimit())
 	}
+	ph, err := phoneProvider(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	return &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-		Now: time.Now, Limits: flow.DefaultLimits}, nil
+		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Log: log}, nil
 }

@@ -93,7 +93,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
 	}
-	fl, err := newFlow(cfg, store)
+	fl, err := newFlow(cfg, store, log)
 	if err != nil {
 		return err
 	}

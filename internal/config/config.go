@@ -54,6 +54,22 @@ type Config struct {
 	PIIRetention time.Duration
 	// ModelsDir holds the face model files `make models` installs.
 	ModelsDir string
+	// PhoneProvider is "twilio", "dev" or "none" (PhoneProviderName
+	// resolves the empty default); Twilio* configure the twilio one.
+	PhoneProvider                                      string
+	TwilioAccountSID, TwilioAuthToken, TwilioVerifySID string
+}
+
+// PhoneProviderName is the phone provider serve uses: IDGATE_PHONE_PROVIDER,
+// or when it is empty dev under IDGATE_ENV=dev and none otherwise.
+func (c Config) PhoneProviderName() string {
+	if c.PhoneProvider != "" {
+		return c.PhoneProvider
+	}
+	if c.Dev() {
+		return "dev"
+	}
+	return "none"
 }
 
 // Dev reports whether dev rules apply (text logs, generated JWT keys,
@@ -162,6 +178,17 @@ var specs = []spec{
 		c.WebhookAllowLoopback = b
 		return nil
 	}},
+	{Var{"IDGATE_PHONE_PROVIDER", "", "phone verification's SMS and lookup provider: twilio, dev or none; empty is dev under IDGATE_ENV=dev and none otherwise; none leaves phone_verification out of results; dev writes codes to the log and is refused in production"}, func(c *Config, v string) error {
+		switch v {
+		case "", "none", "twilio", "dev":
+			c.PhoneProvider = v
+			return nil
+		}
+		return errors.New("want twilio, dev or none")
+	}},
+	{Var{"IDGATE_TWILIO_ACCOUNT_SID", "", "twilio phone provider: account SID (AC…) or API key SID (SK…)"}, str(func(c *Config) *string { return &c.TwilioAccountSID })},
+	{Var{"IDGATE_TWILIO_AUTH_TOKEN", "", "twilio phone provider: the account's auth token or the API key's secret (a secret: never logged)"}, str(func(c *Config) *string { return &c.TwilioAuthToken })},
+	{Var{"IDGATE_TWILIO_VERIFY_SERVICE_SID", "", "twilio phone provider: the Verify service (VA…) that sends the codes; it must allow custom verification codes"}, str(func(c *Config) *string { return &c.TwilioVerifySID })},
 }
 
 func str(field func(*Config) *string) func(*Config, string) error {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/phone"
 )
 
 // Store persists the flow's sessions and review images, so any instance
@@ -85,9 +87,17 @@ type Flow struct {
 	Sealer        Sealer
 	Now           func() time.Time
 	Limits        Limits
-	// Rand is the challenges' random source; nil is crypto/rand. Tests
-	// inject a seeded reader for a known step order.
+	// Rand is the challenges' (and phone codes') random source; nil is
+	// crypto/rand. Tests inject a seeded reader for a known step order.
 	Rand io.Reader
+	// Phone sends and checks phone codes; nil leaves the phone step out
+	// (phone_verification is then absent: the check cannot run).
+	Phone phone.Provider
+	// PhoneLimits bound the phone step; zero is DefaultPhoneLimits.
+	PhoneLimits PhoneLimits
+	// Log receives what the end user is not told (a provider's failure);
+	// nil is slog.Default().
+	Log *slog.Logger
 }
 
 // Errors of the flow. The HTTP layer maps each to a status in one table.

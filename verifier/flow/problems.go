@@ -31,6 +31,12 @@ var sentences = map[Problem]string{
 	ProblemFrameTooLarge:     "A camera frame was too large. Start the check again.",
 	ProblemFrameNotJPEG:      "A camera frame could not be read. Start the check again.",
 	ProblemTimestampsInvalid: "The camera frames came without valid capture times. Start the check again.",
+
+	ProblemPhoneInvalid:       "This is not a valid phone number. Check the digits, and start with + and the country code if it is not a US number.",
+	ProblemPhoneRegion:        "The country of the phone number is not known. Start the number with + and the country code.",
+	ProblemPhoneNotMobile:     "This number cannot receive text messages. Enter a mobile number.",
+	ProblemPhoneUndeliverable: "We cannot send a text message to this number. Enter another mobile number.",
+	ProblemCodeFormat:         "The code has six digits. Enter the six digits from the text message.",
 }
 
 // Sentence is the human sentence for p; an unknown code (a newer engine)

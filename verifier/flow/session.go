@@ -58,6 +58,8 @@ type Session struct {
 	Front *FrontDone `json:"front,omitempty"`
 	Back  *BackDone  `json:"back,omitempty"`
 	Live  *LiveDone  `json:"live,omitempty"`
+	// Phone is the phone step, on links that have it (phone.go).
+	Phone *PhoneState `json:"phone,omitempty"`
 
 	// Challenge is the one challenge that may be answered; a new one
 	// replaces it, which voids the previous. Answered marks it used.
@@ -134,13 +136,16 @@ func (s *Session) Done(step Step) bool {
 		return s.Back != nil
 	case StepLiveness:
 		return s.Live != nil
+	case StepPhone:
+		return s.Phone.settled()
 	}
 	return false
 }
 
-// ready reports whether every step has passed, so submit may run.
-func (s *Session) ready() bool {
-	for _, st := range Steps {
+// ready reports whether every one of the link's steps has passed, so
+// submit may run.
+func (s *Session) ready(steps []Step) bool {
+	for _, st := range steps {
 		if !s.Done(st) {
 			return false
 		}
@@ -196,6 +201,6 @@ func (s *Session) remember(step Step, r Reply) {
 // holds what is kept, and the review images are stored apart.
 func (s *Session) finish(a Action, status string) {
 	s.Phase, s.Finish, s.FinishStatus = PhaseFinished, a, status
-	s.Front, s.Back, s.Live, s.Challenge, s.Voided, s.Replies = nil, nil, nil, nil, nil, nil
+	s.Front, s.Back, s.Live, s.Challenge, s.Voided, s.Replies, s.Phone = nil, nil, nil, nil, nil, nil, nil
 	s.BackIP, s.SubmitIP = "", ""
 }

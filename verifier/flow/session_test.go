@@ -60,15 +60,15 @@ func TestChallengesAreSingleUse(t *testing.T) {
 
 func TestOrderAndReplay(t *testing.T) {
 	var s Session
-	if s.ready() {
+	if s.ready(Steps) {
 		t.Fatal("an empty session is ready")
 	}
 	s.Front, s.Back = &FrontDone{}, &BackDone{}
-	if s.ready() {
+	if s.ready(Steps) {
 		t.Fatal("ready without liveness")
 	}
 	s.Live = &LiveDone{}
-	if !s.ready() {
+	if !s.ready(Steps) {
 		t.Fatal("not ready with all three steps")
 	}
 	d := sha256.Sum256([]byte("photo"))
@@ -197,7 +197,8 @@ func TestEveryProblemHasASentence(t *testing.T) {
 	seen := map[string]Problem{}
 	for _, p := range []Problem{ProblemImageUnsupported, ProblemImageTooLarge, ProblemCardNotFound, ProblemCardTooSmall,
 		ProblemTooBlurry, ProblemGlare, ProblemAspect, ProblemNoPortrait, ProblemBarcodeNotFound, ProblemBarcodeUnreadable,
-		ProblemBarcodeInvalid, ProblemFramesCount, ProblemFrameTooLarge, ProblemFrameNotJPEG, ProblemTimestampsInvalid} {
+		ProblemBarcodeInvalid, ProblemFramesCount, ProblemFrameTooLarge, ProblemFrameNotJPEG, ProblemTimestampsInvalid,
+		ProblemPhoneInvalid, ProblemPhoneRegion, ProblemPhoneNotMobile, ProblemPhoneUndeliverable, ProblemCodeFormat} {
 		s, ok := sentences[p]
 		if !ok {
 			t.Errorf("%s has no sentence", p)

@@ -37,20 +37,21 @@ func (f *Flow) Submit(ctx context.Context, token, clientIP string) (SubmitAnswer
 	default:
 		return SubmitAnswer{}, fmt.Errorf("submit: %w", ErrOutOfOrder)
 	}
-	if !s.ready() {
-		return SubmitAnswer{}, fmt.Errorf("submit: %w: license front, license back and liveness must pass first", ErrOutOfOrder)
+	steps := f.steps(v)
+	if !s.ready(steps) {
+		return SubmitAnswer{}, fmt.Errorf("submit: %w: license front, license back and liveness (and the phone, when asked) must pass first", ErrOutOfOrder)
 	}
 	m, err := f.Engines.Compare(s.Front.Portrait, s.Live.Selfie)
 	if err != nil {
 		return SubmitAnswer{}, fmt.Errorf("submit: face match: %w", err)
 	}
 	if !verifier.ReviewOffered(m.Tier) {
-		if _, err := f.update(ctx, v, func(cur *Session) error { return setMatch(cur, m, clientIP, PhaseCollecting) }); err != nil {
+		if _, err := f.update(ctx, v, func(cur *Session) error { return setMatch(cur, steps, m, clientIP, PhaseCollecting) }); err != nil {
 			return SubmitAnswer{}, err
 		}
 		return f.complete(ctx, v, ActionSubmit, false)
 	}
-	if _, err := f.update(ctx, v, func(cur *Session) error { return setMatch(cur, m, clientIP, PhaseReviewOffered) }); err != nil {
+	if _, err := f.update(ctx, v, func(cur *Session) error { return setMatch(cur, steps, m, clientIP, PhaseReviewOffered) }); err != nil {
 		return SubmitAnswer{}, err
 	}
 	if err := f.markStarted(ctx, v); err != nil {
@@ -61,8 +62,8 @@ func (f *Flow) Submit(ctx context.Context, token, clientIP string) (SubmitAnswer
 
 // setMatch records the match of a submit on a session that is still ready
 // to submit, moving it to phase.
-func setMatch(s *Session, m match.Result, clientIP string, phase Phase) error {
-	if s.Phase != PhaseCollecting || !s.ready() {
+func setMatch(s *Session, steps []Step, m match.Result, clientIP string, phase Phase) error {
+	if s.Phase != PhaseCollecting || !s.ready(steps) {
 		return fmt.Errorf("submit: %w: the session changed meanwhile", ErrOutOfOrder)
 	}
 	s.Match, s.SubmitIP, s.Phase = &m, clientIP, phase
@@ -132,7 +133,7 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 	if err != nil {
 		return SubmitAnswer{}, err
 	}
-	if s.Match == nil || !s.ready() {
+	if s.Match == nil || !s.ready(f.steps(v)) {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, ErrOutOfOrder)
 	}
 	if err := f.markStarted(ctx, v); err != nil {
@@ -146,6 +147,7 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 		ReviewRequested: review,
 		Live:            true,
 		LicensePhoto:    s.Front.Headshot,
+		Phone:           phoneResult(s.Phone),
 	}
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)
 	if err != nil {

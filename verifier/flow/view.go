@@ -29,6 +29,8 @@ type View struct {
 	// the end user may now ask for manual review or decline it.
 	ReviewAvailable      bool `json:"review_available"`
 	LivenessAttemptsLeft int  `json:"liveness_attempts_left"`
+	// Phone is the phone step's state, on links that have one.
+	Phone *PhoneView `json:"phone,omitempty"`
 }
 
 // StepView is one step and whether it has passed.
@@ -70,8 +72,11 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 			view.Status, view.ReviewAvailable = StatusReviewOffered, true
 		}
 	}
-	for _, step := range Steps {
+	for _, step := range f.steps(v) {
 		view.Steps = append(view.Steps, StepView{Name: step, Done: finished || s.Done(step)})
+	}
+	if f.phoneOffered(v) && !finished && live {
+		view.Phone = f.phoneView(s.Phone, f.now())
 	}
 	return view, nil
 }

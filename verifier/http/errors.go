@@ -34,6 +34,9 @@ var domainErrors = []struct {
 	{flow.ErrChallengeUsed, httperr.Conflict, "this liveness challenge was already answered; request a new one", nil},
 	{flow.ErrChallengeExpired, httperr.Conflict, "this liveness challenge has expired; request a new one", nil},
 	{flow.ErrNoAttemptsLeft, httperr.RateLimited, "no liveness attempts left on this link", nil},
+	{flow.ErrPhoneSendsExhausted, httperr.RateLimited, "no more codes can be sent on this link", nil},
+	{flow.ErrPhoneCodeExpired, httperr.Conflict, "this code has expired; ask for a new one", nil},
+	{flow.ErrPhoneUnavailable, httperr.Unavailable, "the code could not be sent just now; try again in a minute", map[string]string{"Retry-After": phoneRetryAfter}},
 	{flow.ErrOutOfOrder, httperr.Conflict, "this step is not available now: the steps go license front, license back, liveness, then submit; review is offered only after submit", nil},
 	{verifier.ErrNotFound, httperr.NotFound, "not found", nil},
 	{verifier.ErrConflict, httperr.Conflict, "conflicts with an existing record", nil},
@@ -58,6 +61,9 @@ func toHTTP(err error) error {
 			details[i] = problem.Detail{Field: string(pe.Step), Code: string(p), Message: flow.Sentence(p)}
 		}
 		return httperr.Validation(details...)
+	}
+	if e, ok := phoneError(err); ok {
+		return e
 	}
 	var le *flow.LinkEndedError
 	if errors.As(err, &le) {

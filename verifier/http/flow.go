@@ -44,6 +44,8 @@ func (s *Server) flowRoutes(a fiber.Router) {
 	v.Post("/license/back", uploads, s.flowBack)
 	v.Post("/liveness", s.limitLink("challenge", s.cfg.FlowChallengeLimit), s.flowChallenge)
 	v.Post("/liveness/:challenge", uploads, s.flowLiveness)
+	v.Post("/phone", uploads, requireJSON, s.flowPhone)
+	v.Post("/phone/verify", uploads, requireJSON, s.flowPhoneVerify)
 	v.Post("/submit", s.flowSubmit)
 	v.Post("/review", s.flowReview)
 	v.Post("/decline-review", s.flowDecline)
