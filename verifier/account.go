@@ -58,8 +58,9 @@ func NewAccount(email, pw string, now time.Time) (Account, error) {
 }
 
 // IntegrationKey is the publishable key that may only create verifications,
-// from an Origin on its allowlist. Exactly one exists per account: storing a
-// new one revokes the previous one at once.
+// from an Origin on its allowlist. Exactly one exists per account and mode
+// (a live and a test key): storing a new one revokes the previous one of
+// its mode at once.
 type IntegrationKey struct {
 	ID        string // UUID; a public identifier, not the secret
 	AccountID string
@@ -74,6 +75,9 @@ type IntegrationKey struct {
 	AllowedDomains []string
 	// RateLimitPerHour is this key's own create limit (default 30).
 	RateLimitPerHour int
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// Mode: a test key (idgk_test_…) creates test verifications. An
+	// account has at most one key of each mode.
+	Mode      Mode
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }

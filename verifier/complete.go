@@ -79,7 +79,7 @@ func completable(v Verification, now time.Time) error {
 // request it. completed_at becomes the decision time. Any other status is
 // an error wrapping ErrInvalidTransition (409).
 func (s *Verifications) DecideReview(ctx context.Context, accountID, id string, approved bool) (Verification, error) {
-	v, err := s.Transition(ctx, accountID, id, func(cur *Verification, now time.Time) (Status, error) {
+	v, err := s.transitionInMode(ctx, accountID, id, func(cur *Verification, now time.Time) (Status, error) {
 		if cur.Status != StatusManualReview {
 			return "", fmt.Errorf("%w: verification is %s, only one in manual_review takes a decision", ErrInvalidTransition, cur.Status)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier/e2ee"
+	"github.com/idgate/idgate/verifier/webhook"
 )
 
 // LinkTokenBytes is the randomness of the end user's link token (256 bits,
@@ -61,7 +62,8 @@ type Created struct {
 
 // Create validates r (every problem reported at once), applies its
 // template, derives the type and stores the verification if the plan has a
-// slot left for that type (*QuotaError otherwise).
+// slot left for that type (*QuotaError otherwise). A caller in test mode
+// (ModeOf(ctx)) creates a test verification, which uses no allowance.
 func (s *Verifications) Create(ctx context.Context, accountID string, r CreateRequest) (Created, error) {
 	var fe fieldErrors
 	opts := r.Options
@@ -90,6 +92,9 @@ func (s *Verifications) Create(ctx context.Context, accountID string, r CreateRe
 	if err != nil {
 		return Created{}, fmt.Errorf("create verification: %w", err)
 	}
+	if opts.WebhookURL != nil && webhook.FailsOnPurpose(*opts.WebhookURL) && ModeOf(ctx) != ModeTest {
+		fe.add("webhook_url", "test_only", "%s fails on purpose and is for test verifications only", webhook.FailingTestURL)
+	}
 	if err := fe.err(); err != nil {
 		return Created{}, err
 	}
@@ -112,7 +117,7 @@ func (s *Verifications) Create(ctx context.Context, accountID string, r CreateRe
 		ID: uuid.NewString(), AccountID: accountID, TokenHash: HashLinkToken(token),
 		Status: StatusPending, Type: DeriveType(settings), Options: raw,
 		LifetimeDays: days, ExpiresAt: now.AddDate(0, 0, days), TemplateID: templateID,
-		CreatedAt: now, UpdatedAt: now,
+		CreatedAt: now, UpdatedAt: now, Mode: ModeOf(ctx),
 	}
 	if r.ExternalID != nil {
 		v.ExternalID = *r.ExternalID
@@ -126,7 +131,11 @@ func (s *Verifications) Create(ctx context.Context, accountID string, r CreateRe
 	if opts.Message != nil {
 		v.Message = *opts.Message
 	}
-	if err := s.Store.CreateVerification(ctx, v, s.Plan.Allowance(v.Type, now)); err != nil {
+	allowance := s.Plan.Allowance(v.Type, now)
+	if v.Mode == ModeTest {
+		allowance = Allowance{Limit: -1} // test creates count against nothing
+	}
+	if err := s.Store.CreateVerification(ctx, v, allowance); err != nil {
 		if errors.Is(err, ErrNotFound) && templateID != "" {
 			// The template was deleted between the read and the insert.
 			return Created{}, &ValidationError{Fields: []problem.Detail{{Field: "template_id", Code: "unknown_template",

@@ -15,16 +15,19 @@ import (
 	"github.com/idgate/idgate/internal/problem"
 )
 
-// Integration key values are "idgk_" followed by the unpadded base64url
-// encoding of 32 random bytes (48 characters in all). Only SHA-256 of the
-// value and its first KeyPrefixLen characters are stored; the value is
-// returned once, at generation.
+// Integration key values are "idgk_" (live) or "idgk_test_" (test)
+// followed by the unpadded base64url encoding of 32 random bytes (48 or 53
+// characters in all). Only SHA-256 of the value and its first characters
+// (the mode's prefix and 7 more) are stored; the value is returned once, at
+// generation.
 const (
-	IntegrationKeyPrefix = "idgk_"
-	integrationKeyRandom = 32
-	integrationKeyLen    = len(IntegrationKeyPrefix) + 43
-	// KeyPrefixLen characters of the value are kept so the dashboard can show
-	// which key is live ("idgk_AbC1234…") without the secret.
+	IntegrationKeyPrefix     = "idgk_"
+	TestIntegrationKeyPrefix = "idgk_test_"
+	integrationKeyRandom     = 32
+	integrationKeyRandomLen  = 43 // base64url characters of the random part
+	// KeyPrefixLen characters of a live value are kept so the dashboard can
+	// show which key is live ("idgk_AbC1234…") without the secret; a test
+	// key keeps its longer prefix and as many random characters.
 	KeyPrefixLen = 12
 
 	DefaultKeyRateLimit = 30     // creates per hour per key (spec)
@@ -44,14 +47,28 @@ func HashIntegrationKey(value string) []byte {
 	return h[:]
 }
 
-// wellFormedKey checks the shape so garbage never reaches the database.
-func wellFormedKey(value string) bool {
+// keyPrefix is the value prefix of mode m's keys.
+func keyPrefix(m Mode) string {
+	if m == ModeTest {
+		return TestIntegrationKeyPrefix
+	}
+	return IntegrationKeyPrefix
+}
+
+// keyMode checks the shape so garbage never reaches the database, and
+// returns the mode the value's prefix names.
+func keyMode(value string) (Mode, bool) {
+	// By length too: a live key's random part may itself begin "test_".
+	m := ModeLive
 	rest, ok := strings.CutPrefix(value, IntegrationKeyPrefix)
-	if !ok || len(value) != integrationKeyLen {
-		return false
+	if test, isTest := strings.CutPrefix(value, TestIntegrationKeyPrefix); isTest && len(test) == integrationKeyRandomLen {
+		m, rest = ModeTest, test
+	}
+	if !ok || len(rest) != integrationKeyRandomLen {
+		return m, false
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(rest)
-	return err == nil && len(raw) == integrationKeyRandom
+	return m, err == nil && len(raw) == integrationKeyRandom
 }
 
 // KeySettings are the caller-editable fields of a key; nil leaves a field
@@ -96,13 +113,16 @@ type IntegrationKeys struct {
 	Dev bool
 }
 
-// Generate makes a new key for accountID, revoking the previous one at once,
-// and returns it with its value, which is never available again. Settings
-// not given carry over from the previous key, so rotating a key does not
-// break the storefronts on its allowlist.
+// Generate makes a new key of the caller's mode (ModeOf(ctx)) for
+// accountID, revoking the previous one of that mode at once, and returns it
+// with its value, which is never available again. Settings not given carry
+// over from the previous key, so rotating a key does not break the
+// storefronts on its allowlist. The live and the test key have their own
+// allowlists and limits.
 func (s IntegrationKeys) Generate(ctx context.Context, accountID string, set KeySettings) (IntegrationKey, string, error) {
-	k := IntegrationKey{RateLimitPerHour: DefaultKeyRateLimit, AllowedDomains: []string{}}
-	prev, err := s.Store.GetIntegrationKey(ctx, accountID)
+	mode := ModeOf(ctx)
+	k := IntegrationKey{RateLimitPerHour: DefaultKeyRateLimit, AllowedDomains: []string{}, Mode: mode}
+	prev, err := s.Store.GetIntegrationKey(ctx, accountID, mode)
 	switch {
 	case err == nil:
 		k.AllowedDomains, k.RateLimitPerHour = prev.AllowedDomains, prev.RateLimitPerHour
@@ -116,10 +136,11 @@ func (s IntegrationKeys) Generate(ctx context.Context, accountID string, set Key
 	if _, err := rand.Read(raw); err != nil {
 		return IntegrationKey{}, "", fmt.Errorf("generate integration key: %w", err)
 	}
-	value := IntegrationKeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	prefix := keyPrefix(mode)
+	value := prefix + base64.RawURLEncoding.EncodeToString(raw)
 	now := s.Now().UTC().Truncate(time.Microsecond)
 	k.ID, k.AccountID = uuid.NewString(), accountID
-	k.Prefix, k.Hash = value[:KeyPrefixLen], HashIntegrationKey(value)
+	k.Prefix, k.Hash = value[:len(prefix)+KeyPrefixLen-len(IntegrationKeyPrefix)], HashIntegrationKey(value)
 	k.CreatedAt, k.UpdatedAt = now, now
 	if err := s.Store.PutIntegrationKey(ctx, k); err != nil {
 		return IntegrationKey{}, "", fmt.Errorf("generate integration key: %w", err)
@@ -127,9 +148,10 @@ func (s IntegrationKeys) Generate(ctx context.Context, accountID string, set Key
 	return k, value, nil
 }
 
-// Get returns the key's metadata; ErrNotFound if the account has none.
+// Get returns the metadata of the key of the caller's mode; ErrNotFound if
+// the account has none.
 func (s IntegrationKeys) Get(ctx context.Context, accountID string) (IntegrationKey, error) {
-	k, err := s.Store.GetIntegrationKey(ctx, accountID)
+	k, err := s.Store.GetIntegrationKey(ctx, accountID, ModeOf(ctx))
 	if err != nil {
 		return IntegrationKey{}, fmt.Errorf("get integration key: %w", err)
 	}
@@ -138,7 +160,7 @@ func (s IntegrationKeys) Get(ctx context.Context, accountID string) (Integration
 
 // Update changes the allowlist and/or rate limit; ErrNotFound if no key.
 func (s IntegrationKeys) Update(ctx context.Context, accountID string, set KeySettings) (IntegrationKey, error) {
-	k, err := s.Store.UpdateIntegrationKey(ctx, accountID, func(k *IntegrationKey) error {
+	k, err := s.Store.UpdateIntegrationKey(ctx, accountID, ModeOf(ctx), func(k *IntegrationKey) error {
 		if err := set.apply(k); err != nil {
 			return err
 		}
@@ -153,21 +175,23 @@ func (s IntegrationKeys) Update(ctx context.Context, accountID string, set KeySe
 
 // Revoke deletes the key; ErrNotFound if there is none.
 func (s IntegrationKeys) Revoke(ctx context.Context, accountID string) error {
-	if err := s.Store.DeleteIntegrationKey(ctx, accountID); err != nil {
+	if err := s.Store.DeleteIntegrationKey(ctx, accountID, ModeOf(ctx)); err != nil {
 		return fmt.Errorf("revoke integration key: %w", err)
 	}
 	return nil
 }
 
 // Authenticate resolves an X-API-Key value presented with an Origin header:
-// ErrInvalidKey if the value is not a live key, ErrOriginNotAllowed if the
-// Origin is not on its allowlist.
+// ErrInvalidKey if the value is not a current key, ErrOriginNotAllowed if
+// the Origin is not on its allowlist. k.Mode is the key's mode (what it
+// creates).
 func (s IntegrationKeys) Authenticate(ctx context.Context, value, origin string) (IntegrationKey, error) {
-	if !wellFormedKey(value) {
+	mode, ok := keyMode(value)
+	if !ok {
 		return IntegrationKey{}, ErrInvalidKey
 	}
 	k, err := s.Store.GetIntegrationKeyByHash(ctx, HashIntegrationKey(value))
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, ErrNotFound) || (err == nil && k.Mode != mode) {
 		return IntegrationKey{}, ErrInvalidKey
 	}
 	if err != nil {

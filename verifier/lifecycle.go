@@ -7,17 +7,25 @@ import (
 	"time"
 )
 
-// Get returns the account's verification; another account's is ErrNotFound.
+// Get returns the account's verification of the caller's mode
+// (ModeOf(ctx)); another account's, or one of the other mode, is
+// ErrNotFound.
 func (s *Verifications) Get(ctx context.Context, accountID, id string) (Verification, error) {
 	v, err := s.Store.GetVerification(ctx, accountID, id)
+	if err == nil {
+		err = inMode(ctx, v)
+	}
 	if err != nil {
 		return Verification{}, fmt.Errorf("get verification: %w", err)
 	}
 	return v, nil
 }
 
-// List pages the account's verifications, newest first.
+// List pages the account's verifications of the caller's mode, newest
+// first: f.Mode is set from ctx, so a live caller never lists test ones nor
+// the reverse.
 func (s *Verifications) List(ctx context.Context, accountID string, f VerificationFilter) (VerificationPage, error) {
+	f.Mode = ModeOf(ctx)
 	p, err := s.Store.ListVerifications(ctx, accountID, f)
 	if err != nil {
 		return VerificationPage{}, fmt.Errorf("list verifications: %w", err)
@@ -49,10 +57,22 @@ func (s *Verifications) Transition(ctx context.Context, accountID, id string, st
 	})
 }
 
+// transitionInMode is Transition for an account-facing call: a
+// verification of another mode than the caller's is ErrNotFound and left
+// as it is.
+func (s *Verifications) transitionInMode(ctx context.Context, accountID, id string, step Step) (Verification, error) {
+	return s.Transition(ctx, accountID, id, func(v *Verification, now time.Time) (Status, error) {
+		if err := inMode(ctx, *v); err != nil {
+			return "", err
+		}
+		return step(v, now)
+	})
+}
+
 // Cancel ends a pending or started verification, releasing its slot; any
 // other status is ErrInvalidTransition. Canceled ones send no webhook.
 func (s *Verifications) Cancel(ctx context.Context, accountID, id string) (Verification, error) {
-	v, err := s.Transition(ctx, accountID, id, func(*Verification, time.Time) (Status, error) { return StatusCanceled, nil })
+	v, err := s.transitionInMode(ctx, accountID, id, func(*Verification, time.Time) (Status, error) { return StatusCanceled, nil })
 	if err != nil {
 		return Verification{}, fmt.Errorf("cancel verification: %w", err)
 	}
@@ -62,6 +82,10 @@ func (s *Verifications) Cancel(ctx context.Context, accountID, id string) (Verif
 // Delete hides the verification and drops its data; it never sends a
 // webhook (see Store.DeleteVerification).
 func (s *Verifications) Delete(ctx context.Context, accountID, id string) error {
+	// The mode never changes, so checking it before the delete is enough.
+	if _, err := s.Get(ctx, accountID, id); err != nil {
+		return fmt.Errorf("delete verification: %w", err)
+	}
 	if err := s.Store.DeleteVerification(ctx, accountID, id, s.Now().UTC().Truncate(time.Microsecond)); err != nil {
 		return fmt.Errorf("delete verification: %w", err)
 	}

@@ -18,10 +18,14 @@ const DefaultPIIRetention = 30 * 24 * time.Hour
 // (session, review images) are removed by the caller (flow.Flow.Purge).
 // Pending and started verifications are refused with ErrInvalidTransition
 // (the flow still needs the data; cancel first); a purged one is left as
-// it is, so a repeated purge changes nothing.
+// it is, so a repeated purge changes nothing. One of another mode than
+// the caller's (ModeOf(ctx)) is ErrNotFound.
 func (s *Verifications) PurgePII(ctx context.Context, accountID, id string) (Verification, error) {
 	now := s.Now().UTC().Truncate(time.Microsecond)
 	v, err := s.Store.UpdateVerification(ctx, accountID, id, func(v *Verification) error {
+		if err := inMode(ctx, *v); err != nil {
+			return err
+		}
 		if v.Status == StatusPending || v.Status == StatusStarted {
 			return fmt.Errorf("%w: verification is %s; personal data is purged once the flow has ended", ErrInvalidTransition, v.Status)
 		}

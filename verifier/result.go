@@ -105,8 +105,12 @@ type PhoneLookup struct {
 // Payload is the result payload (webhook body and GET's `result`) before
 // encryption. Member order is the spec's.
 type Payload struct {
-	RequestID    string             `json:"request_id"`
-	ExternalID   string             `json:"external_id,omitempty"`
+	RequestID  string `json:"request_id"`
+	ExternalID string `json:"external_id,omitempty"`
+	// Livemode is false in a test verification's result (mode.go), true
+	// otherwise; always present, so a receiver can refuse test results by
+	// testing one member.
+	Livemode     bool               `json:"livemode"`
 	Verification ResultVerification `json:"verification"`
 	// LicenseData is exactly the requested fields, each null when the
 	// license does not carry it; {} when none were requested.
@@ -219,6 +223,7 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 	p := Payload{
 		RequestID:  v.ID,
 		ExternalID: v.ExternalID,
+		Livemode:   v.Mode.Livemode(),
 		Verification: ResultVerification{
 			LicenseAppearsReal:            o.Document.AppearsReal(),
 			LicenseExpired:                expiry.Expired,

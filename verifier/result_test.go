@@ -155,7 +155,7 @@ func TestBuildResultShape(t *testing.T) {
 		name:     "core: nothing requested",
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
 		status:   verifier.StatusCompleted,
-		top:      []string{"license_data", "request_id", "verification"},
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
 		ver: map[string]any{"license_appears_real": true, "license_expired": false, "over_18": true, "over_21": true,
 			"webcam_appears_live": true, "webcam_face_matches_license_photo": true, "face_match_score": "definite_match",
 			"face_match_confidence": 0.9311, "face_match_cosine_similarity": 0.9123, "ip_found": false, "is_proxy": false},
@@ -169,7 +169,7 @@ func TestBuildResultShape(t *testing.T) {
 		settings: all, external: "order-8812",
 		edit:   func(o *verifier.Outcome) { o.LicensePhoto = photo },
 		status: verifier.StatusCompleted,
-		top:    []string{"external_id", "license_data", "license_photo", "phone_verification", "request_id", "verification"},
+		top:    []string{"external_id", "license_data", "license_photo", "livemode", "phone_verification", "request_id", "verification"},
 		check: func(t *testing.T, p map[string]any) {
 			want := map[string]any{"first_names": holderFirst, "last_name": holderLast, "dob": holderDOB, "middle_names": nil}
 			if got := p["license_data"]; !reflect.DeepEqual(got, want) {
@@ -193,13 +193,13 @@ func TestBuildResultShape(t *testing.T) {
 		settings: verifier.Settings{PhoneVerification: true, IncludeLicensePhoto: true, AddressVerification: true, LocationConsistency: true, EncryptionKeyMode: e2ee.ModeNone},
 		edit:     func(o *verifier.Outcome) { o.Phone = nil },
 		status:   verifier.StatusCompleted,
-		top:      []string{"license_data", "request_id", "verification"},
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
 	}, {
 		name:     "not requested: phone and photo measured but left out",
 		settings: verifier.Settings{RequestedFields: []string{"last_name"}, EncryptionKeyMode: e2ee.ModeNone},
 		edit:     func(o *verifier.Outcome) { o.LicensePhoto = photo },
 		status:   verifier.StatusCompleted,
-		top:      []string{"license_data", "request_id", "verification"},
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
 		check: func(t *testing.T, p map[string]any) {
 			if got := p["license_data"]; !reflect.DeepEqual(got, map[string]any{"last_name": holderLast}) {
 				t.Errorf("license_data = %v", got)
@@ -212,7 +212,7 @@ func TestBuildResultShape(t *testing.T) {
 			o.IP = verifier.IPIntel{Found: true, Proxy: true, Type: "VPN", Description: "commercial VPN exit"}
 		},
 		status: verifier.StatusCompleted,
-		top:    []string{"license_data", "request_id", "verification"},
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 		ver:    map[string]any{"ip_found": true, "is_proxy": true, "proxy_type": "VPN", "proxy_description": "commercial VPN exit"},
 		extra:  []string{"proxy_description", "proxy_type"},
 	}, {
@@ -220,7 +220,7 @@ func TestBuildResultShape(t *testing.T) {
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
 		edit:     func(o *verifier.Outcome) { o.IP = verifier.IPIntel{Found: true, Type: "VPN", Description: "x"} },
 		status:   verifier.StatusCompleted,
-		top:      []string{"license_data", "request_id", "verification"},
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
 		ver:      map[string]any{"ip_found": true, "is_proxy": false},
 	}, {
 		name:     "likely match is a match",
@@ -229,7 +229,7 @@ func TestBuildResultShape(t *testing.T) {
 			o.FaceMatch = match.Result{Tier: match.LikelyMatch, Confidence: 0.8, Cosine: 0.7}
 		},
 		status: verifier.StatusCompleted,
-		top:    []string{"license_data", "request_id", "verification"},
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 		ver:    map[string]any{"webcam_face_matches_license_photo": true, "face_match_score": "likely_match"},
 	}, {
 		name:     "possible match without review is not a match",
@@ -238,7 +238,7 @@ func TestBuildResultShape(t *testing.T) {
 			o.FaceMatch = match.Result{Tier: match.PossibleMatch, Confidence: 0.6, Cosine: 0.5}
 		},
 		status: verifier.StatusCompleted,
-		top:    []string{"license_data", "request_id", "verification"},
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 		ver:    map[string]any{"webcam_face_matches_license_photo": false, "face_match_score": "possible_match"},
 	}, {
 		name:     "possible match with review requested: manual_review, undetermined",
@@ -248,7 +248,7 @@ func TestBuildResultShape(t *testing.T) {
 			o.ReviewRequested = true
 		},
 		status: verifier.StatusManualReview,
-		top:    []string{"license_data", "request_id", "verification"},
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 		ver: map[string]any{"webcam_face_matches_license_photo": "undetermined", "manual_review_requested": true,
 			"face_match_score": "possible_match", "face_match_cosine_similarity": 0.0},
 		extra: []string{"manual_review_requested"},
@@ -260,7 +260,7 @@ func TestBuildResultShape(t *testing.T) {
 			o.ReviewRequested = true
 		},
 		status: verifier.StatusManualReview,
-		top:    []string{"license_data", "request_id", "verification"},
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 		ver: map[string]any{"webcam_face_matches_license_photo": "undetermined", "manual_review_requested": true,
 			"face_match_score": "no_match"},
 		extra: []string{"manual_review_requested"},
@@ -273,7 +273,7 @@ func TestBuildResultShape(t *testing.T) {
 			o.Document.FacePresent = false
 		},
 		status: verifier.StatusCompleted,
-		top:    []string{"license_data", "request_id", "verification"},
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 		ver: map[string]any{"webcam_face_matches_license_photo": false, "face_match_score": "no_match",
 			"webcam_appears_live": false, "license_appears_real": false},
 	}}
@@ -301,6 +301,9 @@ func TestBuildResultShape(t *testing.T) {
 			}
 			if m["request_id"] != v.ID {
 				t.Errorf("request_id = %v, want %s", m["request_id"], v.ID)
+			}
+			if m["livemode"] != true {
+				t.Errorf("livemode = %v in a live verification's result, want true", m["livemode"])
 			}
 			ver := m["verification"].(map[string]any)
 			wantKeys := append(append([]string{}, coreVerification...), tc.extra...)

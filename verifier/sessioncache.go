@@ -15,11 +15,13 @@ const AccountCacheTTL = 30 * time.Second
 // beyond it, expired entries are dropped and then arbitrary ones.
 const sessionCacheSize = 10000
 
-// cachedSession is a verified token's account, trusted on [from, until).
+// cachedSession is a verified token's account and mode, trusted on
+// [from, until).
 // from guards against a clock set back: nbf and iat were only checked
 // against times from on.
 type cachedSession struct {
 	acct        Account
+	mode        Mode
 	from, until time.Time
 }
 
@@ -35,18 +37,18 @@ type sessionCache struct {
 	m   map[[sha256.Size]byte]cachedSession
 }
 
-func (c *sessionCache) get(key [sha256.Size]byte, now time.Time) (Account, bool) {
+func (c *sessionCache) get(key [sha256.Size]byte, now time.Time) (cachedSession, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
 	if !ok {
-		return Account{}, false
+		return cachedSession{}, false
 	}
 	if !e.live(now) {
 		delete(c.m, key)
-		return Account{}, false
+		return cachedSession{}, false
 	}
-	return e.acct, true
+	return e, true
 }
 
 func (c *sessionCache) put(key [sha256.Size]byte, e cachedSession) {

@@ -21,7 +21,7 @@ func TestSessionCacheBound(t *testing.T) {
 	if len(c.m) != 3 {
 		t.Fatalf("%d entries, want at most 3", len(c.m))
 	}
-	if a, ok := c.get(key("new-0"), t0.Add(time.Second)); !ok || a.ID != "new-0" {
+	if a, ok := c.get(key("new-0"), t0.Add(time.Second)); !ok || a.acct.ID != "new-0" {
 		t.Fatalf("the entry just put: %+v %v", a, ok)
 	}
 	// Refreshing an entry already present evicts nothing.

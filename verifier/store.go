@@ -43,23 +43,30 @@ type Store interface {
 	GetAccountByEmail(ctx context.Context, email string) (Account, error)
 	UpdateAccount(ctx context.Context, id string, fn func(*Account) error) (Account, error)
 
-	// PutIntegrationKey makes k the account's only integration key,
-	// deleting any previous one in the same transaction. ErrNotFound if the
-	// account does not exist.
+	// An account has one integration key per Mode (a live and a test
+	// one). PutIntegrationKey makes k the account's only key of k.Mode,
+	// deleting any previous one of that mode in the same transaction.
+	// ErrNotFound if the account does not exist.
 	PutIntegrationKey(ctx context.Context, k IntegrationKey) error
-	GetIntegrationKey(ctx context.Context, accountID string) (IntegrationKey, error)
+	GetIntegrationKey(ctx context.Context, accountID string, m Mode) (IntegrationKey, error)
+	// GetIntegrationKeyByHash finds a key of either mode (k.Mode says which).
 	GetIntegrationKeyByHash(ctx context.Context, hash []byte) (IntegrationKey, error)
-	UpdateIntegrationKey(ctx context.Context, accountID string, fn func(*IntegrationKey) error) (IntegrationKey, error)
-	// DeleteIntegrationKey revokes the account's key; ErrNotFound if none.
-	DeleteIntegrationKey(ctx context.Context, accountID string) error
+	// UpdateIntegrationKey cannot change ID, AccountID or Mode.
+	UpdateIntegrationKey(ctx context.Context, accountID string, m Mode, fn func(*IntegrationKey) error) (IntegrationKey, error)
+	// DeleteIntegrationKey revokes the account's key of mode m; ErrNotFound
+	// if none.
+	DeleteIntegrationKey(ctx context.Context, accountID string, m Mode) error
 
 	// CreateVerification stores v (Status must be pending) if its account
-	// has a slot left under a for v.Type; otherwise a *QuotaError. The check
+	// has a slot left under a for v.Type; otherwise a *QuotaError. A test
+	// verification (v.Mode) is never counted, whatever a says. The check
 	// and the insert are atomic per account. ErrNotFound if the account, or
 	// a TemplateID of that account, does not exist; ErrConflict on a
 	// duplicate ID or token hash.
 	CreateVerification(ctx context.Context, v Verification, a Allowance) error
 	GetVerification(ctx context.Context, accountID, id string) (Verification, error)
+	// GetVerification finds the account's verification of either mode; the
+	// domain checks the caller's mode (mode.go).
 	// GetVerificationByTokenHash finds the verification behind an end user's
 	// link, whatever its account.
 	GetVerificationByTokenHash(ctx context.Context, hash []byte) (Verification, error)
@@ -67,7 +74,7 @@ type Store interface {
 	// UpdateVerification is the one way a verification changes, including
 	// every status change: a changed Status must pass CheckTransition, else
 	// ErrInvalidTransition and nothing is written. fn cannot change ID,
-	// AccountID, TokenHash, Type, TemplateID or CreatedAt.
+	// AccountID, TokenHash, Type, Mode, TemplateID or CreatedAt.
 	UpdateVerification(ctx context.Context, accountID, id string, fn func(*Verification) error) (Verification, error)
 	// DeleteVerification hides the verification from every read and drops
 	// its result, message and webhook settings; an unfinished one is
@@ -79,8 +86,8 @@ type Store interface {
 	// idempotent and safe to run from several instances at once: each
 	// verification is expired by exactly one call.
 	ExpireDue(ctx context.Context, now time.Time, limit int) ([]string, error)
-	// QuotaUsage counts, per type, the account's slot-holding verifications
-	// created at or after since (zero: all).
+	// QuotaUsage counts, per type, the account's slot-holding live
+	// verifications created at or after since (zero: all); test ones never.
 	QuotaUsage(ctx context.Context, accountID string, since time.Time) (map[Type]int, error)
 
 	// CreateTemplate stores t; ErrNotFound if its account does not exist.

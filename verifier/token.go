@@ -40,6 +40,22 @@ type AccessToken struct {
 	ExpiresIn time.Duration
 }
 
+// claims are an access token's: the registered ones and, for a test-mode
+// token, mode "test" (absent on live tokens, so tokens issued before test
+// mode existed stay live).
+type claims struct {
+	jwt.RegisteredClaims
+	Mode string `json:"mode,omitempty"`
+}
+
+// mode is the token's Mode; any value but "test" was refused by verify.
+func (c claims) mode() Mode {
+	if c.Mode == ModeTest.String() {
+		return ModeTest
+	}
+	return ModeLive
+}
+
 // Leeway tolerates clock skew between instances on exp, nbf and iat.
 const tokenLeeway = 30 * time.Second
 
@@ -79,13 +95,14 @@ func NewAuthenticator(store Store, cfg TokenConfig, now func() time.Time) (*Auth
 }
 
 // Login exchanges e-mail and password for an access token (CheckPassword,
-// then Issue).
+// then IssueMode) of the mode ModeOf(ctx): a test-mode token when the
+// caller asked for one.
 func (a *Authenticator) Login(ctx context.Context, email, pw string) (AccessToken, error) {
 	acct, err := a.CheckPassword(ctx, email, pw)
 	if err != nil {
 		return AccessToken{}, err
 	}
-	return a.Issue(acct.ID)
+	return a.IssueMode(acct.ID, ModeOf(ctx))
 }
 
 // CheckPassword returns the account whose e-mail and password these are
@@ -114,17 +131,25 @@ func (a *Authenticator) CheckPassword(ctx context.Context, email, pw string) (Ac
 	return acct, nil
 }
 
-// Issue signs a token for accountID with the first key.
+// Issue signs a live token for accountID with the first key.
 func (a *Authenticator) Issue(accountID string) (AccessToken, error) {
+	return a.IssueMode(accountID, ModeLive)
+}
+
+// IssueMode signs a token of mode m for accountID with the first key.
+func (a *Authenticator) IssueMode(accountID string, m Mode) (AccessToken, error) {
 	now := a.now()
-	claims := jwt.RegisteredClaims{
+	c := claims{RegisteredClaims: jwt.RegisteredClaims{
 		Issuer:    a.cfg.Issuer,
 		Audience:  jwt.ClaimStrings{a.cfg.Audience},
 		Subject:   accountID,
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(a.cfg.TTL)),
+	}}
+	if m == ModeTest {
+		c.Mode = m.String()
 	}
-	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, c)
 	key := a.cfg.Keys[0]
 	tok.Header["kid"] = key.ID
 	s, err := tok.SignedString(key.Secret)
@@ -145,11 +170,11 @@ func (a *Authenticator) Verify(token string) (string, error) {
 }
 
 // verify is Verify returning the checked claims.
-func (a *Authenticator) verify(token string) (jwt.RegisteredClaims, error) {
+func (a *Authenticator) verify(token string) (claims, error) {
 	if token == "" || len(token) > maxTokenLen {
-		return jwt.RegisteredClaims{}, ErrInvalidToken
+		return claims{}, ErrInvalidToken
 	}
-	var claims jwt.RegisteredClaims
+	var claims claims
 	_, err := jwt.ParseWithClaims(token, &claims, a.keyFor,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(a.cfg.Issuer),
@@ -160,10 +185,13 @@ func (a *Authenticator) verify(token string) (jwt.RegisteredClaims, error) {
 		jwt.WithTimeFunc(a.now),
 	)
 	if err != nil {
-		return jwt.RegisteredClaims{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
+		return claims, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	}
 	if claims.Subject == "" {
-		return jwt.RegisteredClaims{}, fmt.Errorf("%w: no subject", ErrInvalidToken)
+		return claims, fmt.Errorf("%w: no subject", ErrInvalidToken)
+	}
+	if claims.Mode != "" && claims.Mode != ModeTest.String() {
+		return claims, fmt.Errorf("%w: unknown mode %q", ErrInvalidToken, claims.Mode)
 	}
 	return claims, nil
 }
@@ -189,24 +217,30 @@ func (a *Authenticator) keyFor(t *jwt.Token) (any, error) {
 // parsing and HMAC. Only successes are cached: a refused token, or one for
 // an unknown account, is checked in full every time.
 func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account, error) {
+	acct, _, err := a.AuthenticateMode(ctx, token)
+	return acct, err
+}
+
+// AuthenticateMode is Authenticate also returning the token's Mode.
+func (a *Authenticator) AuthenticateMode(ctx context.Context, token string) (Account, Mode, error) {
 	if token == "" || len(token) > maxTokenLen {
-		return Account{}, ErrInvalidToken
+		return Account{}, ModeLive, ErrInvalidToken
 	}
 	now := a.now()
 	key := sha256.Sum256([]byte(token))
-	if acct, ok := a.sessions.get(key, now); ok {
-		return acct, nil
+	if e, ok := a.sessions.get(key, now); ok {
+		return e.acct, e.mode, nil
 	}
 	claims, err := a.verify(token)
 	if err != nil {
-		return Account{}, err
+		return Account{}, ModeLive, err
 	}
 	acct, err := a.store.GetAccount(ctx, claims.Subject)
 	if errors.Is(err, ErrNotFound) {
-		return Account{}, fmt.Errorf("%w: account %s gone", ErrInvalidToken, claims.Subject)
+		return Account{}, ModeLive, fmt.Errorf("%w: account %s gone", ErrInvalidToken, claims.Subject)
 	}
 	if err != nil {
-		return Account{}, fmt.Errorf("authenticate: %w", err)
+		return Account{}, ModeLive, fmt.Errorf("authenticate: %w", err)
 	}
 	acct = Account{ID: acct.ID, Email: acct.Email, CreatedAt: acct.CreatedAt, UpdatedAt: acct.UpdatedAt}
 	// verify required exp; past exp+leeway verify would refuse the token.
@@ -214,6 +248,6 @@ func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account
 	if exp := claims.ExpiresAt.Add(tokenLeeway); exp.Before(until) {
 		until = exp
 	}
-	a.sessions.put(key, cachedSession{acct: acct, from: now, until: until})
-	return acct, nil
+	a.sessions.put(key, cachedSession{acct: acct, mode: claims.mode(), from: now, until: until})
+	return acct, claims.mode(), nil
 }

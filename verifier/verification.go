@@ -49,10 +49,10 @@ func CheckTransition(from, to Status) error {
 
 // CheckUpdate is what every Store does with an updater's
 // result v of old before writing it: it restores the fields an update may
-// not change (ID, AccountID, TokenHash, Type, TemplateID, CreatedAt) and
+// not change (ID, AccountID, TokenHash, Type, Mode, TemplateID, CreatedAt) and
 // checks a status change with CheckTransition.
 func CheckUpdate(old Verification, v *Verification) error {
-	v.ID, v.AccountID, v.TokenHash, v.Type = old.ID, old.AccountID, old.TokenHash, old.Type
+	v.ID, v.AccountID, v.TokenHash, v.Type, v.Mode = old.ID, old.AccountID, old.TokenHash, old.Type, old.Mode
 	v.TemplateID, v.CreatedAt = old.TemplateID, old.CreatedAt
 	if v.Status != old.Status {
 		return CheckTransition(old.Status, v.Status)
@@ -103,6 +103,10 @@ type Verification struct {
 	TokenHash []byte
 	Status    Status
 	Type      Type // fixed at creation
+	// Mode is the mode of the credential that created it (mode.go), fixed
+	// at creation: a test verification counts against no allowance and is
+	// seen only by test credentials.
+	Mode Mode
 	// Options are the create request's settings after template defaults were
 	// applied (requested fields, switches, encryption mode and key, ...), as
 	// the API layer encodes them. Opaque to the store; kept byte for byte.
@@ -188,6 +192,7 @@ type VerificationFilter struct {
 	CreatedFrom   time.Time // created_at >= CreatedFrom; zero: no bound
 	CreatedBefore time.Time // created_at < CreatedBefore; zero: no bound (both truncated to microseconds)
 	ExternalID    string    // exact match; empty: any
+	Mode          Mode      // only this mode's verifications (the zero value: live)
 	Limit         int       // 1..MaxListLimit; 0 means DefaultListLimit
 	Cursor        string    // NextCursor of the previous page; empty: first page
 }

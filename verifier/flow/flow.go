@@ -42,8 +42,12 @@ type Store interface {
 	AbandonedFlows(ctx context.Context, limit int) ([]string, error)
 }
 
-// Ref names a verification.
-type Ref struct{ AccountID, ID string }
+// Ref names a verification, with its mode (the scheduled purge purges
+// test verifications as live ones, each in its own mode).
+type Ref struct {
+	AccountID, ID string
+	Mode          verifier.Mode
+}
 
 // ReviewImage names an image kept for manual review.
 type ReviewImage string

@@ -58,7 +58,7 @@ func (f *Flow) PurgeDue(ctx context.Context, retention time.Duration) (int, erro
 			return n, fmt.Errorf("scheduled purge: %w", err)
 		}
 		for _, r := range refs {
-			if _, err := f.Purge(ctx, r.AccountID, r.ID); err != nil {
+			if _, err := f.Purge(verifier.WithMode(ctx, r.Mode), r.AccountID, r.ID); err != nil {
 				return n, fmt.Errorf("scheduled purge: %w", err)
 			}
 			n++

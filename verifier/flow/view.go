@@ -31,6 +31,9 @@ type View struct {
 	LivenessAttemptsLeft int  `json:"liveness_attempts_left"`
 	// Phone is the phone step's state, on links that have one.
 	Phone *PhoneView `json:"phone,omitempty"`
+	// Livemode is false behind a test verification's link: the page then
+	// lets the tester pick the outcome (testmode.go) instead of scanning.
+	Livemode bool `json:"livemode"`
 }
 
 // StepView is one step and whether it has passed.
@@ -54,7 +57,7 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 		return View{}, fmt.Errorf("session: %w", err)
 	}
 	view := View{Status: string(v.Status), RequestedFields: st.RequestedFields, LicensePhoto: st.IncludeLicensePhoto,
-		EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt}
+		EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt, Livemode: v.Mode.Livemode()}
 	if view.RequestedFields == nil {
 		view.RequestedFields = []string{}
 	}

@@ -21,11 +21,11 @@ func (s *Server) RequireBearerOrIntegrationKey() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		value := c.Get(headerAPIKey)
 		if value == "" {
-			acct, err := s.bearer(c)
+			acct, mode, err := s.bearer(c)
 			if err != nil {
 				return err
 			}
-			c.Locals(localAccount, acct)
+			authenticated(c, acct, mode)
 			return c.Next()
 		}
 		if c.Get(fiber.HeaderAuthorization) != "" {
@@ -47,7 +47,7 @@ func (s *Server) RequireBearerOrIntegrationKey() fiber.Handler {
 		if err != nil {
 			return fmt.Errorf("integration key account: %w", err)
 		}
-		c.Locals(localAccount, acct)
+		authenticated(c, acct, k.Mode)
 		c.Locals(localIntegrationKey, k)
 		return c.Next()
 	}

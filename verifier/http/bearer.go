@@ -36,26 +36,38 @@ func (s *Server) RequireBearer() fiber.Handler {
 		if c.Get(fiber.HeaderAuthorization) == "" && c.Cookies(s.cookieName()) != "" {
 			return s.session(c)
 		}
-		acct, err := s.bearer(c)
+		acct, mode, err := s.bearer(c)
 		if err != nil {
 			return err
 		}
-		c.Locals(localAccount, acct)
+		authenticated(c, acct, mode)
 		return c.Next()
 	}
 }
 
-func (s *Server) bearer(c *fiber.Ctx) (verifier.Account, error) {
+func (s *Server) bearer(c *fiber.Ctx) (verifier.Account, verifier.Mode, error) {
 	scheme, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return verifier.Account{}, verifier.ErrInvalidToken
+		return verifier.Account{}, verifier.ModeLive, verifier.ErrInvalidToken
 	}
-	acct, err := s.auth.Authenticate(c.UserContext(), strings.TrimSpace(token))
+	acct, mode, err := s.auth.AuthenticateMode(c.UserContext(), strings.TrimSpace(token))
 	if errors.Is(err, verifier.ErrInvalidToken) {
 		Logger(c).Debug("bearer token refused", "reason", err)
 	}
-	return acct, err
+	return acct, mode, err
 }
+
+// authenticated records the request's account and the credential's mode:
+// the mode goes into the request's context (verifier.WithMode), where every
+// domain call the handler makes reads it, so live and test data stay apart
+// without each handler passing the mode on.
+func authenticated(c *fiber.Ctx, acct verifier.Account, mode verifier.Mode) {
+	c.Locals(localAccount, acct)
+	c.SetUserContext(verifier.WithMode(c.UserContext(), mode))
+}
+
+// Mode is the mode of the request's credential (live when none).
+func Mode(c *fiber.Ctx) verifier.Mode { return verifier.ModeOf(c.UserContext()) }
 
 // Account is the authenticated account (bearer or integration key).
 func Account(c *fiber.Ctx) (verifier.Account, bool) {

@@ -27,6 +27,9 @@ type integrationKeyResponse struct {
 	RateLimitPerHour int       `json:"rate_limit_per_hour"`
 	CreatedAt        time.Time `json:"created_at"`
 	UpdatedAt        time.Time `json:"updated_at"`
+	// Livemode is false for the test key (idgk_test_…), which creates test
+	// verifications.
+	Livemode bool `json:"livemode"`
 	// Key is the value, present only in the answer to generation.
 	Key string `json:"key,omitempty"`
 }
@@ -36,7 +39,7 @@ func keyResponse(k verifier.IntegrationKey) integrationKeyResponse {
 	if domains == nil {
 		domains = []string{}
 	}
-	return integrationKeyResponse{ID: k.ID, Prefix: k.Prefix, AllowedDomains: domains, RateLimitPerHour: k.RateLimitPerHour, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}
+	return integrationKeyResponse{ID: k.ID, Prefix: k.Prefix, AllowedDomains: domains, RateLimitPerHour: k.RateLimitPerHour, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt, Livemode: k.Mode.Livemode()}
 }
 
 // noKey gives "no key yet" a message that says what to do.

@@ -28,7 +28,7 @@ func TestIntegrationKeyLifecycle(t *testing.T) {
 		t.Fatalf("%+v", created)
 	}
 	// Only the hash is stored.
-	stored, err := h.store.GetIntegrationKey(t.Context(), a.ID)
+	stored, err := h.store.GetIntegrationKey(t.Context(), a.ID, verifier.ModeLive)
 	sum := sha256.Sum256([]byte(created.Key))
 	if err != nil || string(stored.Hash) != string(sum[:]) || stored.Prefix != created.Prefix {
 		t.Fatalf("stored %+v %v", stored, err)

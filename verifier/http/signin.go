@@ -17,12 +17,16 @@ import (
 type authRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
+	// Mode "test" asks for a test-mode token (issue #22); "live" or absent
+	// for a live one.
+	Mode *string `json:"mode"`
 }
 
 type authResponse struct {
 	AccessToken string `json:"access_token"`
 	TokenType   string `json:"token_type"`
 	ExpiresIn   int64  `json:"expires_in"` // seconds
+	Livemode    bool   `json:"livemode"`
 }
 
 // postAuth is POST /auth: e-mail and password for a bearer token.
@@ -38,18 +42,29 @@ func (s *Server) postAuth(c *fiber.Ctx) error {
 	if req.Password == "" {
 		missing = append(missing, problem.Detail{Field: "password", Code: "required", Message: "is required"})
 	}
+	mode := verifier.ModeLive
+	if req.Mode != nil {
+		switch *req.Mode {
+		case verifier.ModeLive.String():
+		case verifier.ModeTest.String():
+			mode = verifier.ModeTest
+		default:
+			missing = append(missing, problem.Detail{Field: "mode", Code: "invalid_mode", Message: `must be "live" or "test"`})
+		}
+	}
 	if len(missing) > 0 {
 		return httperr.Validation(missing...)
 	}
 	if err := s.limitSignIn(c, req.Email); err != nil {
 		return err
 	}
-	tok, err := s.auth.Login(c.UserContext(), req.Email, req.Password)
+	tok, err := s.auth.Login(verifier.WithMode(c.UserContext(), mode), req.Email, req.Password)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.JSON(authResponse{AccessToken: tok.Token, TokenType: "Bearer", ExpiresIn: int64(tok.ExpiresIn / time.Second)})
+	return c.JSON(authResponse{AccessToken: tok.Token, TokenType: "Bearer", ExpiresIn: int64(tok.ExpiresIn / time.Second),
+		Livemode: mode.Livemode()})
 }
 
 // limitSignIn counts the attempt against the client IP and against the

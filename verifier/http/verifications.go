@@ -20,9 +20,11 @@ import (
 // url appears only in the answer to creation: only the token's hash is
 // stored, so it cannot be shown again.
 type verificationResponse struct {
-	ID          string          `json:"id"`
-	URL         string          `json:"url,omitempty"`
-	Status      verifier.Status `json:"status"`
+	ID     string          `json:"id"`
+	URL    string          `json:"url,omitempty"`
+	Status verifier.Status `json:"status"`
+	// Livemode is false for a test verification (issue #22), true otherwise.
+	Livemode    bool            `json:"livemode"`
 	Type        verifier.Type   `json:"type"`
 	ExternalID  string          `json:"external_id,omitempty"`
 	TemplateID  string          `json:"template_id,omitempty"`
@@ -44,7 +46,7 @@ func optTime(t time.Time) *time.Time {
 }
 
 func toVerificationResponse(v verifier.Verification) verificationResponse {
-	r := verificationResponse{ID: v.ID, Status: v.Status, Type: v.Type, ExternalID: v.ExternalID,
+	r := verificationResponse{ID: v.ID, Status: v.Status, Livemode: v.Mode.Livemode(), Type: v.Type, ExternalID: v.ExternalID,
 		TemplateID: v.TemplateID, CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, WebhookStatus: v.WebhookStatus}
 	switch v.Status {
 	case verifier.StatusStarted:
@@ -63,7 +65,7 @@ func toVerificationResponse(v verifier.Verification) verificationResponse {
 // answer for both.
 func (s *Server) postVerification(c *fiber.Ctx) error {
 	a, _ := Account(c)
-	if err := s.limitAccount(c, "create:"+a.ID, s.cfg.CreateLimit, "verification create rate limit exceeded"); err != nil {
+	if err := s.limitAccount(c, modeKey(c, "create:")+a.ID, s.cfg.CreateLimit, "verification create rate limit exceeded"); err != nil {
 		return err
 	}
 	var req verifier.CreateRequest
@@ -80,6 +82,16 @@ func (s *Server) postVerification(c *fiber.Ctx) error {
 	resp.URL = s.linkURL(created.Token)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Status(fiber.StatusCreated).JSON(resp)
+}
+
+// modeKey is a rate-limit key prefix of the caller's mode: test creates and
+// reads have limits of their own, so a CI run in test mode never throttles
+// live traffic (nor the reverse).
+func modeKey(c *fiber.Ctx, prefix string) string {
+	if Mode(c) == verifier.ModeTest {
+		return prefix + "test:"
+	}
+	return prefix
 }
 
 // linkURL is the end user's link: the public base URL, /v/ and the token.
@@ -100,7 +112,7 @@ func queryID(c *fiber.Ctx) (string, error) {
 // getVerification is GET /verification?id=.
 func (s *Server) getVerification(c *fiber.Ctx) error {
 	a, _ := Account(c)
-	if err := s.limitAccount(c, "get:"+a.ID, s.cfg.GetLimit, "verification read rate limit exceeded"); err != nil {
+	if err := s.limitAccount(c, modeKey(c, "get:")+a.ID, s.cfg.GetLimit, "verification read rate limit exceeded"); err != nil {
 		return err
 	}
 	id, err := queryID(c)

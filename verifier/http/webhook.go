@@ -68,7 +68,12 @@ func (h webhookHandlers) ownVerification(c *fiber.Ctx) (verifier.Verification, e
 		return verifier.Verification{}, err
 	}
 	a, _ := Account(c)
-	return h.verifications.GetVerification(c.UserContext(), a.ID, id)
+	v, err := h.verifications.GetVerification(c.UserContext(), a.ID, id)
+	if err == nil && v.Mode != Mode(c) {
+		// The other mode's verification: not found, as for another account's.
+		return verifier.Verification{}, verifier.ErrNotFound
+	}
+	return v, err
 }
 
 type attemptResponse struct {

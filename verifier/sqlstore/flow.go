@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/flow"
 )
 
@@ -28,7 +29,7 @@ var (
 	deleteFlowSessionSQL  = q(`DELETE FROM flow_sessions WHERE verification_id = $1`)
 	deleteReviewImagesSQL = q(`DELETE FROM flow_review_images WHERE verification_id = $1`)
 	// purgeDueSQL uses the partial index verifications_purge_due.
-	purgeDueSQL = q(`SELECT account_id::text, id::text FROM verifications
+	purgeDueSQL = q(`SELECT account_id::text, id::text, test FROM verifications
 		WHERE status = 'completed' AND completed_at <= $1 AND pii_purged_at IS NULL AND deleted_at IS NULL
 		ORDER BY completed_at LIMIT $2`)
 	// abandonedFlowsSQL starts from the flow tables, which hold only live
@@ -126,7 +127,10 @@ func (db *DB) PurgeDue(ctx context.Context, before time.Time, limit int) ([]flow
 	}
 	refs, err := collect(rows, func(r scanner) (flow.Ref, error) {
 		var ref flow.Ref
-		return ref, r.Scan(&ref.AccountID, &ref.ID)
+		var test bool
+		err := r.Scan(&ref.AccountID, &ref.ID, &test)
+		ref.Mode = verifier.Mode(test)
+		return ref, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("purge due: %w", err)

@@ -43,7 +43,7 @@ func buildList(accountID string, f verifier.VerificationFilter) (listQuery, erro
 		q.Args = append(q.Args, v)
 		return "$" + strconv.Itoa(len(q.Args))
 	}
-	conds = append(conds, "account_id = "+arg(accountID), "deleted_at IS NULL")
+	conds = append(conds, "account_id = "+arg(accountID), "test = "+arg(bool(f.Mode)), "deleted_at IS NULL")
 	if len(f.Statuses) > 0 {
 		ps := make([]string, len(f.Statuses))
 		for i, s := range f.Statuses {

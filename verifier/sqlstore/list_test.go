@@ -26,15 +26,16 @@ func TestBuild(t *testing.T) {
 		Statuses:    []verifier.Status{verifier.StatusPending, verifier.StatusStarted},
 		CreatedFrom: time.Unix(10, 0), ExternalID: "ref",
 		Cursor: encodeCursor(time.Unix(20, 0), "0c4d3b0e-5d0c-4f57-9a53-8f1e0c2b8f11"),
+		Mode:   verifier.ModeTest,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "account_id = $1 AND deleted_at IS NULL AND status IN ($2, $3) AND created_at >= $4 AND external_id = $5 AND (created_at, id) < ($6, $7)"
-	if q.Where != want || len(q.Args) != 7 || q.Limit != verifier.DefaultListLimit {
+	want := "account_id = $1 AND test = $2 AND deleted_at IS NULL AND status IN ($3, $4) AND created_at >= $5 AND external_id = $6 AND (created_at, id) < ($7, $8)"
+	if q.Where != want || len(q.Args) != 8 || q.Limit != verifier.DefaultListLimit || q.Args[1] != true {
 		t.Fatalf("Build = %q %v %d\nwant %q", q.Where, q.Args, q.Limit, want)
 	}
-	if q.Args[3] != time.Unix(10, 0).UTC() || q.Args[5] != time.Unix(20, 0).UTC() {
+	if q.Args[4] != time.Unix(10, 0).UTC() || q.Args[6] != time.Unix(20, 0).UTC() {
 		t.Errorf("times not passed as UTC: %v", q.Args)
 	}
 }

@@ -64,7 +64,7 @@ var (
 	// adoptHoldersSQL counts, into the period, slot holders no counter
 	// counts yet.
 	adoptHoldersSQL = q(`UPDATE verifications SET quota_period = $3
-		WHERE account_id = $1 AND type = $2 AND created_at >= $3 AND quota_period IS NULL AND ` + slotHolding)
+		WHERE account_id = $1 AND type = $2 AND created_at >= $3 AND quota_period IS NULL AND ` + liveSlotHolding)
 	// recutSlotsSQL cuts allowance $4 into caps (the first $4 % stripes
 	// stripes get one more) and fills the stripes in order with $5 used.
 	recutSlotsSQL = q(`UPDATE quota_slots SET allowance = $4::bigint, cap = ` + capOfStripe + `,

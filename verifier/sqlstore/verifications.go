@@ -23,12 +23,17 @@ const verificationCols = `id, account_id, token_hash, status, type, options, ext
 // and verifier.Verification.WebhookStatus, the state of the latest delivery
 // (” when none), derived on read rather than copied into verifications so
 // it can never disagree with the outbox (one index probe per row).
-const verificationReadCols = verificationCols + `, coalesce((SELECT d.state FROM webhook_deliveries d
+const verificationReadCols = verificationCols + `, test, coalesce((SELECT d.state FROM webhook_deliveries d
 	WHERE d.verification_id = verifications.id::text ORDER BY d.created_at DESC, d.seq DESC LIMIT 1), '')`
 
-// slotHolding is verifier.Status.HoldsSlot in SQL; it must match the
-// partial index verifications_quota for the count to use it.
-const slotHolding = `status IN ('pending', 'started', 'completed', 'manual_review')`
+// slotHolding is verifier.Status.HoldsSlot in SQL, and liveSlotHolding
+// the rows that hold a slot: test verifications never count (issue #22).
+// liveSlotHolding must match the partial indexes verifications_quota and
+// verifications_uncounted for the statements to use them.
+const (
+	slotHolding     = `status IN ('pending', 'started', 'completed', 'manual_review')`
+	liveSlotHolding = `NOT test AND ` + slotHolding
+)
 
 // insertValues are the row's values, the first insertValueCount arguments
 // of CreateVerification's statements. PostgreSQL needs the casts where
@@ -45,7 +50,7 @@ const (
 const (
 	templateIsAccounts = `($17::uuid IS NULL OR EXISTS (SELECT 1 FROM templates WHERE id = $17::uuid AND account_id = $2::uuid))`
 	uncountedHolders   = `EXISTS (SELECT 1 FROM verifications WHERE account_id = $2::uuid AND type = $5::text
-		AND created_at >= $20::timestamptz AND quota_period IS NULL AND ` + slotHolding + `)`
+		AND created_at >= $20::timestamptz AND quota_period IS NULL AND ` + liveSlotHolding + `)`
 )
 
 var (
@@ -62,6 +67,10 @@ var (
 	insertVerificationSQL = q(`INSERT INTO verifications (` + verificationCols + `, quota_period)
 	SELECT ` + insertValues + `, $20::timestamptz
 	WHERE ` + templateIsAccounts + ` AND NOT ($21::boolean AND ` + uncountedHolders + `)`)
+	// insertTestSQL inserts a test verification: never counted, so only the
+	// template (if any) is checked.
+	insertTestSQL = q(`INSERT INTO verifications (` + verificationCols + `, test)
+	SELECT ` + insertValues + `, true WHERE ` + templateIsAccounts)
 	templateOfAccountSQL = q(`SELECT 1 FROM templates WHERE id = $1 AND account_id = $2`)
 
 	getVerificationSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications
@@ -92,7 +101,7 @@ var (
 		AND status IN ('pending', 'started')
 		RETURNING id::text, account_id::text, type, quota_period IS NOT NULL, quota_period`)
 	quotaUsageSQL = q(`SELECT type, count(*) FROM verifications
-		WHERE account_id = $1 AND created_at >= $2 AND ` + slotHolding + ` GROUP BY type`)
+		WHERE account_id = $1 AND created_at >= $2 AND ` + liveSlotHolding + ` GROUP BY type`)
 )
 
 // CreateVerification: an unlimited allowance without a template is one plain
@@ -112,6 +121,8 @@ func (db *DB) CreateVerification(ctx context.Context, v verifier.Verification, a
 		nullTime(v.PIIPurgedAt), nullString(v.TemplateID), ts(v.CreatedAt), ts(v.UpdatedAt), nil, false}
 	var err error
 	switch {
+	case v.Mode == verifier.ModeTest:
+		err = db.insertVerification(ctx, db.w, db.sql(insertTestSQL), v, args[:insertValueCount])
 	case a.Limit < 0 && v.TemplateID == "":
 		_, err = db.w.ExecContext(ctx, db.sql(insertPlainSQL), args[:insertValueCount]...)
 		err = mapErr(err)
@@ -387,7 +398,7 @@ func scanVerification(row scanner) (verifier.Verification, error) {
 	err := row.Scan(&v.ID, &v.AccountID, &v.TokenHash, &status, &typ, (*[]byte)(&v.Options), &v.ExternalID, &v.WebhookURL, &headers,
 		&v.Message, scanInt{&v.LifetimeDays}, scanTime{&v.ExpiresAt}, scanTime{&v.StartedAt}, scanTime{&v.CompletedAt},
 		(*[]byte)(&v.Result), scanTime{&v.PIIPurgedAt}, &templateID, scanTime{&v.CreatedAt}, scanTime{&v.UpdatedAt},
-		&v.WebhookStatus)
+		(*bool)(&v.Mode), &v.WebhookStatus)
 	if err != nil {
 		return verifier.Verification{}, mapErr(err)
 	}

@@ -132,8 +132,10 @@ func RunFlow(t *testing.T, newStore func(t *testing.T) FlowStore) {
 		s := newStore(t)
 		a := mustAccount(t, s)
 		at := func(d time.Duration) time.Time { return base.Add(d) }
+		mode := verifier.ModeLive // of the next mk
 		mk := func(to verifier.Status, completed time.Time, purged bool) string {
 			v := newVerification(a.ID)
+			v.Mode, mode = mode, verifier.ModeLive
 			if err := s.CreateVerification(ctx, v, unlimited); err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +164,9 @@ func RunFlow(t *testing.T, newStore func(t *testing.T) FlowStore) {
 			}
 			return v.ID
 		}
-		old1, old2 := mk(verifier.StatusCompleted, at(-72*time.Hour), false), mk(verifier.StatusCompleted, at(-48*time.Hour), false)
+		old1 := mk(verifier.StatusCompleted, at(-72*time.Hour), false)
+		mode = verifier.ModeTest // test verifications are purged on the same schedule, in their mode
+		old2 := mk(verifier.StatusCompleted, at(-48*time.Hour), false)
 		mk(verifier.StatusCompleted, at(-96*time.Hour), true) // purged already
 		mk(verifier.StatusCompleted, at(time.Hour), false)    // not due
 		expired, canceled := mk(verifier.StatusExpired, time.Time{}, false), mk(verifier.StatusCanceled, time.Time{}, false)
@@ -173,7 +177,8 @@ func RunFlow(t *testing.T, newStore func(t *testing.T) FlowStore) {
 		}
 
 		refs, err := s.PurgeDue(ctx, base, 10)
-		if err != nil || len(refs) != 2 || refs[0] != (flow.Ref{AccountID: a.ID, ID: old1}) || refs[1].ID != old2 {
+		if err != nil || len(refs) != 2 || refs[0] != (flow.Ref{AccountID: a.ID, ID: old1}) ||
+			refs[1] != (flow.Ref{AccountID: a.ID, ID: old2, Mode: verifier.ModeTest}) {
 			t.Fatalf("PurgeDue = %+v, %v; want %s then %s", refs, err, old1, old2)
 		}
 		if refs, err := s.PurgeDue(ctx, base, 1); err != nil || len(refs) != 1 || refs[0].ID != old1 {

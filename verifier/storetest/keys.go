@@ -53,7 +53,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		t.Parallel()
 		a := mustAccount(t, s)
 		k := mustKey(t, s, a.ID)
-		got, err := s.GetIntegrationKey(ctx, a.ID)
+		got, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
@@ -73,7 +73,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		if err := s.PutIntegrationKey(ctx, k); err != nil {
 			t.Fatalf("PutIntegrationKey: %v", err)
 		}
-		got, err := s.GetIntegrationKey(ctx, a.ID)
+		got, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
@@ -99,7 +99,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		if err := s.PutIntegrationKey(ctx, k); err != nil {
 			t.Fatalf("PutIntegrationKey(second): %v", err)
 		}
-		got, err := s.GetIntegrationKey(ctx, a.ID)
+		got, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
@@ -120,7 +120,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 			t.Fatalf("GetIntegrationKeyByHash: %v", err)
 		}
 		equalKey(t, "owner after conflict", got, ka)
-		_, err = s.GetIntegrationKey(ctx, b.ID)
+		_, err = s.GetIntegrationKey(ctx, b.ID, verifier.ModeLive)
 		wantErr(t, "GetIntegrationKey(b)", err, verifier.ErrNotFound)
 	})
 
@@ -145,7 +145,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 				t.Errorf("concurrent PutIntegrationKey: %v", err)
 			}
 		}
-		cur, err := s.GetIntegrationKey(ctx, a.ID)
+		cur, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
@@ -173,16 +173,16 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 			acct string
 			want verifier.IntegrationKey
 		}{{a.ID, ka}, {b.ID, kb}} {
-			got, err := s.GetIntegrationKey(ctx, c.acct)
+			got, err := s.GetIntegrationKey(ctx, c.acct, verifier.ModeLive)
 			if err != nil {
 				t.Fatalf("GetIntegrationKey: %v", err)
 			}
 			equalKey(t, "own key", got, c.want)
 		}
-		if err := s.DeleteIntegrationKey(ctx, a.ID); err != nil {
+		if err := s.DeleteIntegrationKey(ctx, a.ID, verifier.ModeLive); err != nil {
 			t.Fatalf("DeleteIntegrationKey: %v", err)
 		}
-		got, err := s.GetIntegrationKey(ctx, b.ID)
+		got, err := s.GetIntegrationKey(ctx, b.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey(b) after deleting a's: %v", err)
 		}
@@ -193,16 +193,16 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		t.Parallel()
 		a := mustAccount(t, s)
 		k := mustKey(t, s, a.ID)
-		if err := s.DeleteIntegrationKey(ctx, a.ID); err != nil {
+		if err := s.DeleteIntegrationKey(ctx, a.ID, verifier.ModeLive); err != nil {
 			t.Fatalf("DeleteIntegrationKey: %v", err)
 		}
-		_, err := s.GetIntegrationKey(ctx, a.ID)
+		_, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		wantErr(t, "GetIntegrationKey(deleted)", err, verifier.ErrNotFound)
 		_, err = s.GetIntegrationKeyByHash(ctx, k.Hash)
 		wantErr(t, "GetIntegrationKeyByHash(deleted)", err, verifier.ErrNotFound)
-		wantErr(t, "DeleteIntegrationKey(again)", s.DeleteIntegrationKey(ctx, a.ID), verifier.ErrNotFound)
-		wantErr(t, "DeleteIntegrationKey(malformed id)", s.DeleteIntegrationKey(ctx, "x"), verifier.ErrNotFound)
-		_, err = s.GetIntegrationKey(ctx, "not-a-uuid")
+		wantErr(t, "DeleteIntegrationKey(again)", s.DeleteIntegrationKey(ctx, a.ID, verifier.ModeLive), verifier.ErrNotFound)
+		wantErr(t, "DeleteIntegrationKey(malformed id)", s.DeleteIntegrationKey(ctx, "x", verifier.ModeLive), verifier.ErrNotFound)
+		_, err = s.GetIntegrationKey(ctx, "not-a-uuid", verifier.ModeLive)
 		wantErr(t, "GetIntegrationKey(malformed id)", err, verifier.ErrNotFound)
 	})
 
@@ -211,7 +211,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		a := mustAccount(t, s)
 		k := mustKey(t, s, a.ID)
 		later := base.Add(24 * time.Hour)
-		got, err := s.UpdateIntegrationKey(ctx, a.ID, func(x *verifier.IntegrationKey) error {
+		got, err := s.UpdateIntegrationKey(ctx, a.ID, verifier.ModeLive, func(x *verifier.IntegrationKey) error {
 			equalKey(t, "updater input", *x, k)
 			x.AllowedDomains = append(x.AllowedDomains, "third.example.com")
 			x.RateLimitPerHour = 120
@@ -237,7 +237,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		t.Parallel()
 		a := mustAccount(t, s)
 		called := false
-		_, err := s.UpdateIntegrationKey(ctx, a.ID, func(*verifier.IntegrationKey) error { called = true; return nil })
+		_, err := s.UpdateIntegrationKey(ctx, a.ID, verifier.ModeLive, func(*verifier.IntegrationKey) error { called = true; return nil })
 		wantErr(t, "UpdateIntegrationKey(no key)", err, verifier.ErrNotFound)
 		if called {
 			t.Error("UpdateIntegrationKey called fn with no key stored")
@@ -248,7 +248,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		t.Parallel()
 		a := mustAccount(t, s)
 		k := mustKey(t, s, a.ID)
-		_, err := s.UpdateIntegrationKey(ctx, a.ID, func(x *verifier.IntegrationKey) error {
+		_, err := s.UpdateIntegrationKey(ctx, a.ID, verifier.ModeLive, func(x *verifier.IntegrationKey) error {
 			x.AllowedDomains[0] = "evil.example"
 			x.RateLimitPerHour = 1
 			return errBoom
@@ -256,7 +256,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		if err != errBoom {
 			t.Fatalf("UpdateIntegrationKey returned %v; want the updater's error as is", err)
 		}
-		got, err := s.GetIntegrationKey(ctx, a.ID)
+		got, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
@@ -274,7 +274,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, errs[i] = s.UpdateIntegrationKey(ctx, a.ID, func(x *verifier.IntegrationKey) error {
+				_, errs[i] = s.UpdateIntegrationKey(ctx, a.ID, verifier.ModeLive, func(x *verifier.IntegrationKey) error {
 					x.RateLimitPerHour++
 					return nil
 				})
@@ -286,7 +286,7 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 				t.Errorf("concurrent UpdateIntegrationKey: %v", err)
 			}
 		}
-		got, err := s.GetIntegrationKey(ctx, a.ID)
+		got, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
@@ -305,14 +305,14 @@ func testIntegrationKeys(t *testing.T, s verifier.Store) {
 		}
 		in.AllowedDomains[0], in.Hash[0] = "mutated.input", in.Hash[0]^0xff
 
-		got, err := s.GetIntegrationKey(ctx, a.ID)
+		got, err := s.GetIntegrationKey(ctx, a.ID, verifier.ModeLive)
 		if err != nil {
 			t.Fatalf("GetIntegrationKey: %v", err)
 		}
 		got.AllowedDomains[0], got.Hash[0] = "mutated.output", got.Hash[0]^0xff
 
 		var inside *verifier.IntegrationKey
-		upd, err := s.UpdateIntegrationKey(ctx, a.ID, func(x *verifier.IntegrationKey) error { inside = x; return nil })
+		upd, err := s.UpdateIntegrationKey(ctx, a.ID, verifier.ModeLive, func(x *verifier.IntegrationKey) error { inside = x; return nil })
 		if err != nil {
 			t.Fatalf("UpdateIntegrationKey: %v", err)
 		}
@@ -332,7 +332,7 @@ func equalKey(t *testing.T, what string, got, want verifier.IntegrationKey) {
 	t.Helper()
 	if got.ID != want.ID || got.AccountID != want.AccountID || got.Prefix != want.Prefix ||
 		!bytes.Equal(got.Hash, want.Hash) || !slices.Equal(got.AllowedDomains, want.AllowedDomains) ||
-		got.RateLimitPerHour != want.RateLimitPerHour ||
+		got.RateLimitPerHour != want.RateLimitPerHour || got.Mode != want.Mode ||
 		!sameTime(got.CreatedAt, want.CreatedAt) || !sameTime(got.UpdatedAt, want.UpdatedAt) {
 		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
 	}

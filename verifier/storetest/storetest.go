@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 	t.Run("ExpireDue", func(t *testing.T) { testExpireDue(t, newStore) })
 	t.Run("PassphraseKeys", func(t *testing.T) { testPassphraseKeys(t, s) })
 	t.Run("DashboardSessions", func(t *testing.T) { testDashboardSessions(t, s) })
+	t.Run("TestMode", func(t *testing.T) { testModes(t, s) })
 }
 
 // base is a fixed instant with nanoseconds and a non-UTC zone, so every

@@ -84,6 +84,7 @@ func equalVerification(t *testing.T, what string, got, want verifier.Verificatio
 	check("TokenHash", bytes.Equal(got.TokenHash, want.TokenHash))
 	check("Status", got.Status == want.Status)
 	check("Type", got.Type == want.Type)
+	check("Mode", got.Mode == want.Mode)
 	check("Options (byte for byte)", bytes.Equal(got.Options, want.Options) && (got.Options == nil) == (want.Options == nil))
 	check("ExternalID", got.ExternalID == want.ExternalID)
 	check("WebhookURL", got.WebhookURL == want.WebhookURL)

@@ -153,6 +153,11 @@ func (s *Sender) Deliver(ctx context.Context, d Delivery) (res AttemptResult) {
 	req.Header.Set(HeaderDeliveryID, d.ID)
 	req.Header.Set(HeaderAttempt, strconv.Itoa(d.Attempt))
 	req.Header.Set(HeaderSignature, client.Sign(secrets, res.StartedAt, d.Payload))
+	if FailsOnPurpose(d.URL) { // test mode's failing target: never dialed
+		res.StatusCode, res.Snippet = FailingTestStatus, failingSnippet
+		res.Err = fmt.Errorf("%w: %d (test target that fails on purpose)", ErrStatus, FailingTestStatus)
+		return res
+	}
 
 	resp, err := s.client.Do(req)
 	if err != nil {
