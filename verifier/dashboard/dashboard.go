@@ -10,12 +10,15 @@ package dashboard
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"sync"
 
 	"github.com/idgate/idgate/internal/bundle"
+	"github.com/idgate/idgate/verifier/dashboard/npmbundle"
 )
 
 // sources is every file under src/ (subdirectories such as src/crypto/
@@ -45,7 +48,32 @@ type Asset struct {
 	ContentType string
 }
 
-var script = bundle.Once(bundle.Options{Sources: sources, Entry: "src/main.ts"})
+// script is the app. It is told where the passphrase module (npm packages
+// bundled at build time, verifier/dashboard/npmbundle) is served, or ""
+// when this binary was built without it (src/crypto/npm.ts says so then).
+var script = sync.OnceValues(func() (*bundle.Bundle, error) {
+	url := ""
+	if a, err := passphraseAsset(); err == nil {
+		url = a.Path
+	} else if !errors.Is(err, npmbundle.ErrNotBuilt) {
+		return nil, err
+	}
+	quoted, err := json.Marshal(url)
+	if err != nil {
+		return nil, err
+	}
+	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts", Define: map[string]string{"IDGATE_PASSPHRASE_URL": string(quoted)}})
+})
+
+// passphraseAsset is the passphrase module as an asset (the page loads it
+// on first use), or npmbundle.ErrNotBuilt.
+var passphraseAsset = sync.OnceValues(func() (*Asset, error) {
+	a, err := npmbundle.Passphrase()
+	if err != nil {
+		return nil, err
+	}
+	return &Asset{Body: a.JS, Gzip: a.Gzip, ETag: a.ETag, Path: "/assets/dashboard-" + a.Name, ContentType: "text/javascript; charset=utf-8"}, nil
+})
 
 var style = sync.OnceValues(func() (*Asset, error) {
 	css, err := fs.ReadFile(sources, "src/app.css")
@@ -68,7 +96,8 @@ func Script() (*Asset, error) {
 	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/dashboard-" + b.ETag[1:17] + ".js", ContentType: "text/javascript; charset=utf-8"}, nil
 }
 
-// Assets are the script and the stylesheet, by path.
+// Assets are the script, the stylesheet and, when this binary has it, the
+// passphrase module the script loads on first use, by path.
 func Assets() (map[string]*Asset, error) {
 	js, err := Script()
 	if err != nil {
@@ -78,7 +107,11 @@ func Assets() (map[string]*Asset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]*Asset{js.Path: js, st.Path: st}, nil
+	out := map[string]*Asset{js.Path: js, st.Path: st}
+	if pp, err := passphraseAsset(); err == nil {
+		out[pp.Path] = pp
+	}
+	return out, nil
 }
 
 var shell = template.Must(template.New("shell").Parse(`<!doctype html>

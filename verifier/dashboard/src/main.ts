@@ -1,6 +1,7 @@
 // The dashboard app: the session, the shell (header, navigation, sign-out)
 // and the router that mounts one page module at a time (src/router.ts).
 import { ApiError, call, describe, setSession, whenSignedOut, type Session } from "./api";
+import { forget } from "./crypto/index";
 import { h } from "./dom";
 import { pages } from "./pages";
 import { parse, type Page } from "./router";
@@ -13,6 +14,7 @@ let leave: AbortController | null = null;
 function signedOut(why: string): void {
   session = null;
   setSession(null);
+  forget(); // keys given to open sealed data live only as long as the session
   leave?.abort();
   signIn(root, why, (s) => start(s));
 }

@@ -3,5 +3,6 @@
 // and list it here.
 import type { Page } from "./router";
 import { page as requests } from "./requests";
+import { page as profile } from "./profile";
 
-export const pages: Page[] = [requests];
+export const pages: Page[] = [requests, profile];

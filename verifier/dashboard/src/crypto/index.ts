@@ -31,9 +31,14 @@
 //   await newPassphraseKey(name, passphrase) → PassphraseKey
 //       Creates a passphrase key here: the public part POST /passphrase-keys
 //       takes (name, public_key, kdf); nothing secret is in it.
-//   remember(sealed, key) / recall(sealed) → Key | undefined
+//   remember(sealed, key) / recall(sealed) → Key | undefined / forget()
 //       An in-memory keyring for the page's life (never storage), so the
-//       review queue asks once per key rather than once per image.
+//       review queue asks once per key rather than once per image;
+//       whenRemembered(fn) tells open panels that a key arrived.
+//   unlockPanel(doc, what, onOpen) (crypto/panel.ts) is the form the pages
+//       show in place of sealed data: it asks for the key file or the
+//       passphrase the document names, opens it here and hands the clear
+//       result or image to onOpen.
 //   DecryptError {code, message, detail}, describe(e) → a sentence to show.
 //       Codes: not_encrypted, wrong_key, wrong_passphrase, authentication,
 //       malformed, unsupported_version, unsupported_algorithm, weak_key,
@@ -144,8 +149,22 @@ function ringKey(s: SealedFor): string {
   return s.mode === "custom" ? "custom:" + s.fingerprint : "passphrase:" + s.publicKey;
 }
 
+const listeners = new Set<(s: SealedFor) => void>();
+
 export function remember(s: SealedFor, key: Key): void {
   ring.set(ringKey(s), key);
+  for (const fn of listeners) fn(s);
+}
+
+// whenRemembered calls fn each time a key is remembered; the returned
+// function stops it.
+export function whenRemembered(fn: (s: SealedFor) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function sameKey(a: SealedFor, b: SealedFor): boolean {
+  return ringKey(a) === ringKey(b);
 }
 
 export function recall(s: SealedFor): Key | undefined {
