@@ -1,18 +1,32 @@
-// Command liveness measures one liveness challenge's compute on real
-// frames: Foreman frames 36–96, every 2nd (31 frames, 2 s at 15 fps: a
-// blink, a turn left, a turn right), through the liveness analyser
-// (detect, mesh, iris eyelids; the engine's descriptor on frames within
-// 20° of frontal) and the decision. It prints the total, the per-frame
-// mean, and the same without descriptors to show their share. There is
-// no reference to run beside it: the reference harness does not run the
-// iris model yet.
+// Command liveness measures the liveness engine two ways.
+//
+// Decisions (issue #19): on the evaluation set of set.go (live sequences
+// cut from Foreman's hand-labelled gestures, at 10, 15 and 30 fps, as
+// filmed and mirrored; attacks built from the same real frames and the
+// labelled faces), the share of live sequences that pass on the first
+// attempt, per step (passed, and passed where it was labelled) and per
+// sequence, and the share of attacks that pass per attack class, under
+// liveness.ForemanDefaults (the configuration before issue #19) and
+// liveness.Defaults side by side, from the same signals in the same run.
+// A step after a failed one counts as not passed. Sequences either way
+// from what their class should be are listed with their reasons.
+//
+// Compute: one challenge on Foreman frames 36–96, every 2nd (31 frames, 2 s
+// at 15 fps: a blink, a turn left, a turn right), through the liveness
+// analyser (detect, mesh, iris eyelids; the engine's descriptor on frames
+// within 20° of frontal) and the decision: the total, the per-frame mean,
+// and the same without descriptors to show their share. There is no
+// reference to run beside it: the reference harness does not run the iris
+// model yet.
 package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -61,6 +75,9 @@ func run() error {
 		return err
 	}
 	load := time.Since(loadStart)
+	if err := evaluation(root, foreman, an); err != nil {
+		return err
+	}
 	now := time.Now()
 	ch := liveness.Challenge{Nonce: "bench", Steps: []liveness.Step{liveness.Blink, liveness.TurnLeft, liveness.TurnRight},
 		IssuedAt: now.Add(-time.Minute), ExpiresAt: now.Add(time.Minute)}
@@ -85,6 +102,165 @@ func run() error {
 	fmt.Printf("%-52s %10.0f %12.1f\n", fmt.Sprintf("challenge, %d frames 352x288, with descriptors", len(frames)), ms(full), ms(full)/n)
 	fmt.Printf("%-52s %10.0f %12.1f\n", "same, without descriptors (detect, mesh, iris)", ms(bare), ms(bare)/n)
 	return nil
+}
+
+// configs are the configurations compared, in print order.
+var configs = []struct {
+	name string
+	cfg  liveness.Config
+}{{"ForemanDefaults (before)", liveness.ForemanDefaults}, {"Defaults (now)", liveness.Defaults}}
+
+// evaluation prints the decision figures on the evaluation set.
+func evaluation(root, foreman string, an *liveness.Analyzer) error {
+	faces, err := testkit.FindData(root, "testdata", "faces", "labeled")
+	if err != nil {
+		return err
+	}
+	src := &source{foreman: foreman, faces: faces, cache: map[string][]byte{}}
+	seqs, err := buildSet(src)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	sigs, err := analyse(an, src, seqs)
+	if err != nil {
+		return err
+	}
+	cfgs := make([]liveness.Config, len(configs))
+	for i, c := range configs {
+		cfgs[i] = c.cfg
+	}
+	js := judge(seqs, sigs, cfgs)
+	fmt.Printf("evaluation set: %d sequences, %d distinct frames analysed in %v\n", len(seqs), len(sigs), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("%-34s", "")
+	for _, c := range configs {
+		fmt.Printf(" %26s", c.name)
+	}
+	fmt.Println()
+	row := func(label string, count func(cfg int) (int, int)) {
+		fmt.Printf("%-34s", label)
+		for i := range configs {
+			n, of := count(i)
+			fmt.Printf(" %26s", fmt.Sprintf("%d/%d (%.0f %%)", n, of, 100*float64(n)/math.Max(1, float64(of))))
+		}
+		fmt.Println()
+	}
+	live := func(j judged) bool { return j.seq.class == "live" }
+	row("live sequences passed", func(c int) (int, int) {
+		n, of := 0, 0
+		for _, j := range js {
+			if live(j) {
+				of++
+				if j.results[c].Live {
+					n++
+				}
+			}
+		}
+		return n, of
+	})
+	for _, fps := range []float64{10, 15, 30} {
+		row(fmt.Sprintf("  at %.0f fps", fps), func(c int) (int, int) {
+			n, of := 0, 0
+			for _, j := range js {
+				if live(j) && j.seq.fps == fps {
+					of++
+					if j.results[c].Live {
+						n++
+					}
+				}
+			}
+			return n, of
+		})
+	}
+	for _, st := range []liveness.Step{liveness.Blink, liveness.TurnLeft, liveness.TurnRight} {
+		for _, placed := range []bool{false, true} {
+			label := fmt.Sprintf("  step %s passed", st)
+			if placed {
+				label = fmt.Sprintf("  step %s where labelled", st)
+			}
+			row(label, func(c int) (int, int) {
+				n, of := 0, 0
+				for _, j := range js {
+					if !live(j) {
+						continue
+					}
+					for k, s := range j.results[c].Steps {
+						if s.Step != st {
+							continue
+						}
+						of++
+						if (placed && j.seq.inPlace(k, s)) || (!placed && s.Passed) {
+							n++
+						}
+					}
+				}
+				return n, of
+			})
+		}
+	}
+	for _, class := range attackClasses {
+		row("attack passed: "+class, func(c int) (int, int) {
+			n, of := 0, 0
+			for _, j := range js {
+				if j.seq.class == class {
+					of++
+					if j.results[c].Live {
+						n++
+					}
+				}
+			}
+			return n, of
+		})
+	}
+	// A turned print is a flat face, but its mesh can read as turned:
+	// how many of the photo-turned sequences show both turns (the blink
+	// every challenge holds is what refuses them then).
+	row("  photo turned: both turns seen", func(c int) (int, int) {
+		n, of := 0, 0
+		for _, j := range js {
+			if j.seq.class != attackTurned {
+				continue
+			}
+			of++
+			sig := make([]liveness.Signal, len(j.seq.frames))
+			for i, f := range j.seq.frames {
+				sig[i] = sigs[f.key()]
+				sig[i].T = j.seq.at(i)
+			}
+			kinds := map[liveness.Step]bool{}
+			for _, e := range liveness.Turns(sig, cfgs[c]) {
+				kinds[e.Kind] = true
+			}
+			if kinds[liveness.TurnLeft] && kinds[liveness.TurnRight] {
+				n++
+			}
+		}
+		return n, of
+	})
+	for i, c := range configs {
+		for _, j := range js {
+			r := j.results[i]
+			if r.Live == live(j) {
+				continue
+			}
+			fmt.Printf("  %s: %s %q: live=%v failures=%v%s\n", c.name, j.seq.class, j.seq.name, r.Live, r.Failures, stepReasons(r))
+		}
+	}
+	fmt.Println()
+	return nil
+}
+
+func stepReasons(r liveness.Result) string {
+	var s []string
+	for _, st := range r.Steps {
+		if !st.Passed {
+			s = append(s, string(st.Step)+":"+string(st.Reason))
+		}
+	}
+	if len(s) == 0 {
+		return ""
+	}
+	return " steps " + strings.Join(s, " ")
 }
 
 // best runs f once to warm up, then rounds times, and returns the fastest.

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/idgate/idgate/verifier/face/liveness"
+)
+
+// judged is one sequence's verdict under each configuration.
+type judged struct {
+	seq     sequence
+	results []liveness.Result // one per configuration, in order
+}
+
+// analyse computes every distinct frame's signal once (the analyser's
+// own settings are the same in both configurations: only Decide
+// differs).
+func analyse(an *liveness.Analyzer, src *source, seqs []sequence) (map[string]liveness.Signal, error) {
+	sigs := map[string]liveness.Signal{}
+	for _, s := range seqs {
+		for _, f := range s.frames {
+			k := f.key()
+			if _, ok := sigs[k]; ok {
+				continue
+			}
+			data, err := src.bytes(f)
+			if err != nil {
+				return nil, err
+			}
+			sig, err := an.Frame(liveness.Frame{Data: data})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", s.name, err)
+			}
+			sigs[k] = sig
+		}
+	}
+	return sigs, nil
+}
+
+// judge decides every sequence under each configuration.
+func judge(seqs []sequence, sigs map[string]liveness.Signal, cfgs []liveness.Config) []judged {
+	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	var out []judged
+	for _, s := range seqs {
+		sig := make([]liveness.Signal, len(s.frames))
+		for i, f := range s.frames {
+			sig[i] = sigs[f.key()]
+			sig[i].T = s.at(i)
+		}
+		j := judged{seq: s}
+		for _, cfg := range cfgs {
+			ch := liveness.Challenge{Nonce: "eval", Steps: s.steps, IssuedAt: now.Add(-sig[len(sig)-1].T - time.Second),
+				ExpiresAt: now.Add(time.Minute), StepTimeoutMS: cfg.StepTimeout.Milliseconds()}
+			j.results = append(j.results, liveness.Decide(ch, sig, now, cfg))
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// at is frame i's capture time.
+func (s sequence) at(i int) time.Duration {
+	return time.Duration(float64(i) / s.fps * float64(time.Second))
+}
+
+// inPlace reports whether live step k was completed where it was
+// labelled: from the labelled gesture's first frame to two frames after
+// its last (a turn ends when the face is back, which may be the next
+// segment's first frame).
+func (s sequence) inPlace(k int, r liveness.StepResult) bool {
+	if k >= len(s.labels) || !r.Passed {
+		return false
+	}
+	at := time.Duration(r.AtMS) * time.Millisecond
+	return at >= s.at(s.labels[k][0]) && at <= s.at(s.labels[k][1]+2)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face"
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
+)
+
+// The evaluation set as regression tests (issue #19): under Defaults every
+// live sequence passes with each step done where it was labelled, and
+// every attack fails, for the reason its class should fail for. Under
+// ForemanDefaults the live sequences as filmed still pass (the old
+// configuration's own calibration), which checks that the old rules are
+// what the bench compares against.
+func TestEvaluationSet(t *testing.T) {
+	set := modelstest.Set(t)
+	src := &source{
+		foreman: testkit.Data(t, "testdata", "liveness", "foreman"),
+		faces:   testkit.Data(t, "testdata", "faces", "labeled"),
+		cache:   map[string][]byte{},
+	}
+	eng, err := face.Load(set.Dir, face.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seqs, err := buildSet(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs, err := analyse(an, src, seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := judge(seqs, sigs, []liveness.Config{liveness.Defaults, liveness.ForemanDefaults})
+	want := map[string]liveness.Reason{
+		attackStill:  liveness.StepsNotCompleted,
+		attackMoved:  liveness.StepsNotCompleted,
+		attackTurned: liveness.StepsNotCompleted,
+		attackReplay: liveness.StepsNotCompleted,
+		attackSplice: liveness.DifferentPerson,
+		attackSecond: liveness.MultipleFaces,
+	}
+	live, classes := 0, map[string]int{}
+	for _, j := range js {
+		r, before := j.results[0], j.results[1]
+		if j.seq.class == "live" {
+			live++
+			if !r.Live {
+				t.Errorf("live %q: failures %v steps %+v", j.seq.name, r.Failures, r.Steps)
+				continue
+			}
+			for k, s := range r.Steps {
+				if !j.seq.inPlace(k, s) {
+					t.Errorf("live %q: step %d %s done at %d ms, labelled at frames %v", j.seq.name, k, s.Step, s.AtMS, j.seq.labels[k])
+				}
+			}
+			if j.seq.fps == 15 && slices.Contains([]string{"as filmed, blink,left,right, 15 fps phase 0", "as filmed, blink,right,left, 15 fps phase 0, mirrored"}, j.seq.name) && !before.Live {
+				t.Errorf("live %q fails under ForemanDefaults: %v", j.seq.name, before.Failures)
+			}
+			continue
+		}
+		classes[j.seq.class]++
+		if r.Live || !slices.Contains(r.Failures, want[j.seq.class]) {
+			t.Errorf("attack %s %q: live=%v failures %v, want %s", j.seq.class, j.seq.name, r.Live, r.Failures, want[j.seq.class])
+		}
+	}
+	if live < 20 {
+		t.Errorf("%d live sequences, want at least 20", live)
+	}
+	for _, c := range attackClasses {
+		if classes[c] < 3 {
+			t.Errorf("attack class %s: %d sequences, want at least 3", c, classes[c])
+		}
+	}
+}
