@@ -43,7 +43,7 @@ import (
 // cryptoPage serves a blank page with the crypto module as the global
 // idgateCrypto and the Argon2 bundle, under the dashboard's CSP.
 type cryptoPage struct {
-	t    *testing.T
+	t    testing.TB
 	ctx  context.Context
 	url  string
 	mu   sync.Mutex
@@ -52,18 +52,26 @@ type cryptoPage struct {
 
 const pageCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-func newCryptoPage(t *testing.T) *cryptoPage {
+func newCryptoPage(t testing.TB) *cryptoPage { return newCryptoPageWith(t, true) }
+
+// newCryptoPageWith serves the module without the passphrase module when
+// withModule is false: what a binary built without make npm serves.
+func newCryptoPageWith(t testing.TB, withModule bool) *cryptoPage {
 	t.Helper()
 	npmJS, err := npmbundle.Passphrase()
-	if err != nil {
+	if err != nil && withModule {
 		needBuilt(t, err)
+	}
+	var define map[string]string
+	if withModule {
+		define = map[string]string{"IDGATE_PASSPHRASE_URL": `"/assets/` + npmJS.Name + `"`}
 	}
 	root := testkit.RepoRoot(t)
 	b, err := bundle.Build(bundle.Options{
 		Sources:    os.DirFS(filepath.Join(root, "verifier", "dashboard")),
 		Entry:      "src/crypto/index.ts",
 		GlobalName: "idgateCrypto",
-		Define:     map[string]string{"IDGATE_PASSPHRASE_URL": `"/assets/` + npmJS.Name + `"`},
+		Define:     define,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +86,9 @@ func newCryptoPage(t *testing.T) *cryptoPage {
 	}
 	mux.HandleFunc("GET /{$}", serve("text/html; charset=utf-8", []byte(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>crypto</title><script src="/crypto.js"></script></head><body><main></main></body></html>`)))
 	mux.HandleFunc("GET /crypto.js", serve("text/javascript", b.JS))
-	mux.HandleFunc("GET /assets/"+npmJS.Name, serve("text/javascript", npmJS.JS))
+	if withModule {
+		mux.HandleFunc("GET /assets/"+npmJS.Name, serve("text/javascript", npmJS.JS))
+	}
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 
@@ -103,7 +113,7 @@ func newCryptoPage(t *testing.T) *cryptoPage {
 
 // needBuilt fails under CI and skips loudly elsewhere when make npm has
 // not bundled the npm packages.
-func needBuilt(t *testing.T, err error) {
+func needBuilt(t testing.TB, err error) {
 	t.Helper()
 	if !errors.Is(err, npmbundle.ErrNotBuilt) || os.Getenv("CI") == "true" {
 		t.Fatal(err)
@@ -115,6 +125,9 @@ func needBuilt(t *testing.T, err error) {
 // args) and returns what it returns, JSON-encoded by the page.
 func (p *cryptoPage) call(body string, args ...any) (json.RawMessage, error) {
 	p.t.Helper()
+	if args == nil {
+		args = []any{}
+	}
 	in, err := json.Marshal(args)
 	if err != nil {
 		p.t.Fatal(err)
@@ -439,6 +452,26 @@ func TestBrowserOpensPassphrase(t *testing.T) {
 				t.Errorf("got %v, want %s saying %q", err, c.code, c.says)
 			}
 		})
+	}
+	p.onlyAssets(t)
+}
+
+// Built without make npm, the page still opens custom results and says
+// plainly why a passphrase cannot be used.
+func TestBrowserWithoutPassphraseModule(t *testing.T) {
+	p := newCryptoPageWith(t, false)
+	blocks := docBlocks(t)
+	if _, err := p.open([]byte(blocks["example-custom"]), "pem", blocks["example-private-key"]); err != nil {
+		t.Errorf("custom without the module: %v", err)
+	}
+	_, err := p.open([]byte(blocks["example-passphrase"]), "passphrase", "correct horse battery staple")
+	var pe *pageError
+	if !errors.As(err, &pe) || pe.Code != "argon2_unavailable" || !strings.Contains(pe.Message, "make npm") {
+		t.Errorf("passphrase without the module: %v", err)
+	}
+	_, err = p.call(`return await C.newPassphraseKey("laptop", "correct horse battery staple")`)
+	if !errors.As(err, &pe) || pe.Code != "argon2_unavailable" {
+		t.Errorf("new key without the module: %v", err)
 	}
 	p.onlyAssets(t)
 }
