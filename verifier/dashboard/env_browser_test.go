@@ -128,9 +128,9 @@ func (s *server) call(method, path, body string, want int, out any) {
 	}
 }
 
-// tab is one Chromium tab on the dashboard; it records every request the
+// ptab is one Chromium tab on the dashboard; it records every request the
 // page sends, with its body.
-type tab struct {
+type ptab struct {
 	t   *testing.T
 	ctx context.Context
 	srv *server
@@ -146,9 +146,9 @@ type sentRequest struct {
 
 // open starts Chromium at 1280×800 on the dashboard and signs in through
 // the form.
-func (s *server) open(t *testing.T) *tab {
+func (s *server) open(t *testing.T) *ptab {
 	t.Helper()
-	tb := &tab{t: t, ctx: chromium.New(t), srv: s}
+	tb := &ptab{t: t, ctx: chromium.New(t), srv: s}
 	if err := chromedp.Listen(tb.ctx, func(ev any) {
 		e, ok := ev.(*network.EventRequestWillBeSent)
 		if !ok || e.Request == nil {
@@ -176,14 +176,14 @@ func (s *server) open(t *testing.T) *tab {
 	return tb
 }
 
-func (tb *tab) run(actions ...chromedp.Action[chromedp.Void]) {
+func (tb *ptab) run(actions ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
 	if err := chromedp.Do(tb.ctx, actions...); err != nil {
 		tb.t.Fatal(err)
 	}
 }
 
-func (tb *tab) size(phone bool) {
+func (tb *ptab) size(phone bool) {
 	tb.t.Helper()
 	if phone {
 		tb.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
@@ -193,7 +193,7 @@ func (tb *tab) size(phone bool) {
 }
 
 // wait polls a JavaScript condition until it is true (30 s).
-func (tb *tab) wait(cond string) {
+func (tb *ptab) wait(cond string) {
 	tb.t.Helper()
 	_, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
 	if err != nil {
@@ -202,18 +202,18 @@ func (tb *tab) wait(cond string) {
 }
 
 // waitText waits until the page's text contains s.
-func (tb *tab) waitText(s string) {
+func (tb *ptab) waitText(s string) {
 	tb.t.Helper()
 	q, _ := json.Marshal(s)
 	tb.wait(fmt.Sprintf(`document.body.innerText.includes(%s)`, q))
 }
 
-func (tb *tab) text() string {
+func (tb *ptab) text() string {
 	out, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`document.body.innerText`))
 	return out
 }
 
-func eval[T any](tb *tab, js string) T {
+func evalJS[T any](tb *ptab, js string) T {
 	tb.t.Helper()
 	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -223,14 +223,14 @@ func eval[T any](tb *tab, js string) T {
 }
 
 // go navigates inside the app (the fragment router).
-func (tb *tab) goTo(hash string) {
+func (tb *ptab) goTo(hash string) {
 	tb.t.Helper()
 	q, _ := json.Marshal(hash)
-	eval[bool](tb, fmt.Sprintf(`(location.hash = %s, true)`, q))
+	evalJS[bool](tb, fmt.Sprintf(`(location.hash = %s, true)`, q))
 }
 
 // grantClipboard lets the page write and read the clipboard.
-func (tb *tab) grantClipboard() {
+func (tb *ptab) grantClipboard() {
 	tb.t.Helper()
 	if _, err := chromedp.CallBrowser(tb.ctx, browser.SetPermission, browser.SetPermissionParams{
 		Permission: &browser.PermissionDescriptor{Name: "clipboard-read"}, Setting: browser.PermissionSettingGranted, Origin: tb.srv.URL,
@@ -243,14 +243,14 @@ func (tb *tab) grantClipboard() {
 }
 
 // sent are the requests the page sent so far.
-func (tb *tab) sent() []sentRequest {
+func (tb *ptab) sent() []sentRequest {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	return append([]sentRequest(nil), tb.reqs...)
 }
 
 // neverSent fails if any request's URL or body carried one of secrets.
-func (tb *tab) neverSent(secrets ...string) {
+func (tb *ptab) neverSent(secrets ...string) {
 	tb.t.Helper()
 	for _, r := range tb.sent() {
 		for _, s := range secrets {
@@ -263,7 +263,7 @@ func (tb *tab) neverSent(secrets ...string) {
 
 // shoot writes the page at 1280×800 and 390×844 under
 // var/screenshots/dashboard/ and checks each with axe-core (WCAG A/AA).
-func (tb *tab) shoot(name string) {
+func (tb *ptab) shoot(name string) {
 	tb.t.Helper()
 	dir := filepath.Join(testkit.RepoRoot(tb.t), "var", "screenshots", "dashboard")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -60,12 +60,12 @@ func TestProfilePage(t *testing.T) {
 	tb.shoot("profile-empty")
 
 	// Integration key: generated, shown once with a copy button.
-	eval[bool](tb, `(() => { const w = navigator.clipboard.writeText.bind(navigator.clipboard);
+	evalJS[bool](tb, `(() => { const w = navigator.clipboard.writeText.bind(navigator.clipboard);
 		navigator.clipboard.writeText = (v) => { window.copied = v; return w(v); }; return true; })()`)
 	tb.grantClipboard()
 	tb.run(chromedp.Click(`//button[text()="Generate a key"]`))
 	tb.waitText("this is the only time the key is shown")
-	key := eval[string](tb, `document.querySelector(".secret-once input").value`)
+	key := evalJS[string](tb, `document.querySelector(".secret-once input").value`)
 	var ik integrationKey
 	s.call("GET", "/integration-key", "", 200, &ik)
 	if !strings.HasPrefix(key, "idgk_") || len(key) != 48 || !strings.HasPrefix(key, ik.Prefix) {
@@ -73,10 +73,10 @@ func TestProfilePage(t *testing.T) {
 	}
 	tb.run(chromedp.Click(`//button[text()="Copy"]`))
 	tb.waitText("Copied to the clipboard.")
-	if got := eval[string](tb, `window.copied || ""`); got != key {
+	if got := evalJS[string](tb, `window.copied || ""`); got != key {
 		t.Errorf("Copy wrote %q, want the key", got)
 	}
-	if got := eval[string](tb, `navigator.clipboard.readText()`); got != key {
+	if got := evalJS[string](tb, `navigator.clipboard.readText()`); got != key {
 		t.Errorf("the clipboard holds %q, want the key", got)
 	}
 	tb.shoot("profile-key-shown-once")
@@ -86,7 +86,7 @@ func TestProfilePage(t *testing.T) {
 	tb.run(chromedp.SetValue(`textarea[name=allowed_domains]`, "https://shop.example.com/cart"))
 	tb.run(chromedp.Click(`//button[text()="Save"]`))
 	tb.wait(`document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]") !== null`)
-	if msg := eval[string](tb, `document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]").innerText`); !strings.Contains(msg, "allowed_domains") {
+	if msg := evalJS[string](tb, `document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]").innerText`); !strings.Contains(msg, "allowed_domains") {
 		t.Errorf("a bad allowlist entry says %q", msg)
 	}
 	tb.run(chromedp.SetValue(`textarea[name=allowed_domains]`, "*.example.com\nshop.example.org:8443\n"),
@@ -106,7 +106,7 @@ func TestProfilePage(t *testing.T) {
 	tb.waitText("Requests")
 	tb.goTo("#/profile")
 	tb.waitText("Allowed domains and rate limit")
-	if strings.Contains(tb.text(), key) || eval[bool](tb, `document.querySelector(".secret-once") !== null`) {
+	if strings.Contains(tb.text(), key) || evalJS[bool](tb, `document.querySelector(".secret-once") !== null`) {
 		t.Error("the integration key is shown again after leaving the page")
 	}
 
@@ -162,7 +162,7 @@ func TestProfilePage(t *testing.T) {
 	tb.waitText("Webhook signing secret")
 	tb.run(chromedp.Click(`//button[text()="Rotate the secret"]`), chromedp.Click(`//button[text()="Rotate"]`))
 	tb.waitText("this is the only time the secret is shown")
-	if sec := eval[string](tb, `document.querySelector(".secret-once input").value`); !strings.HasPrefix(sec, "whsec_") {
+	if sec := evalJS[string](tb, `document.querySelector(".secret-once input").value`); !strings.HasPrefix(sec, "whsec_") {
 		t.Errorf("the rotated secret reads %q", sec)
 	}
 
@@ -175,7 +175,7 @@ func TestProfilePage(t *testing.T) {
 	}
 	s.call("GET", "/quota", "", 200, &q)
 	for typ, l := range q.Allowances {
-		row := eval[string](tb, `(document.querySelector(".usage-line[data-type=`+typ+`]") || {innerText: ""}).innerText`)
+		row := evalJS[string](tb, `(document.querySelector(".usage-line[data-type=`+typ+`]") || {innerText: ""}).innerText`)
 		if l.Limit == nil || !strings.Contains(row, strconv.Itoa(l.Used)+" of "+strconv.Itoa(*l.Limit)+" used") {
 			t.Errorf("usage row for %s reads %q; /quota says %d of %v", typ, row, l.Used, l.Limit)
 		}
@@ -246,7 +246,7 @@ func portrait(t *testing.T) []byte {
 // sameAsDecrypt checks that what the page shows after opening is what
 // client.Decrypt (the code of `idgate decrypt`) opens from GET
 // /verification: every license_data value, and the photo's bytes.
-func (s *server) sameAsDecrypt(tb *tab, id string, key client.Key) {
+func (s *server) sameAsDecrypt(tb *ptab, id string, key client.Key) {
 	t := tb.t
 	t.Helper()
 	var raw json.RawMessage
@@ -268,7 +268,7 @@ func (s *server) sameAsDecrypt(tb *tab, id string, key client.Key) {
 		t.Fatalf("idgate decrypt opened %s", opened)
 	}
 	tb.wait(`document.querySelector(".personal img.portrait") !== null`)
-	text := eval[string](tb, `document.querySelector(".personal").innerText`)
+	text := evalJS[string](tb, `document.querySelector(".personal").innerText`)
 	for k, v := range got.Result.LicenseData {
 		label := strings.ReplaceAll(k, "_", " ")
 		want := jsonText(v)
@@ -276,11 +276,11 @@ func (s *server) sameAsDecrypt(tb *tab, id string, key client.Key) {
 			t.Errorf("the page lacks %s = %s; it shows:\n%s", label, want, text)
 		}
 	}
-	src := eval[string](tb, `document.querySelector(".personal img.portrait").src`)
+	src := evalJS[string](tb, `document.querySelector(".personal img.portrait").src`)
 	if src != "data:image/jpeg;base64,"+got.Result.LicensePhoto {
 		t.Errorf("the photo the page shows (%d characters) is not the one idgate decrypt opens (%d)", len(src), len(got.Result.LicensePhoto))
 	}
-	if !eval[bool](tb, `document.querySelector(".personal img.portrait").naturalWidth > 0`) {
+	if !evalJS[bool](tb, `document.querySelector(".personal img.portrait").naturalWidth > 0`) {
 		t.Error("the photo does not decode in the page")
 	}
 }
