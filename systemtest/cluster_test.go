@@ -91,8 +91,12 @@ type cluster struct {
 // every instance shares; extra adds IDGATE_* settings.
 func newCluster(t *testing.T, extra ...string) *cluster {
 	t.Helper()
-	dsn := testkit.PostgresURL(t)
-	redisURL := freeRedisDB(t)
+	return newClusterAt(t, testkit.PostgresURL(t), freeRedisDB(t), extra...)
+}
+
+// newClusterAt is newCluster on a given database and Redis.
+func newClusterAt(t *testing.T, dsn, redisURL string, extra ...string) *cluster {
+	t.Helper()
 	jwt := make([]byte, 32)
 	secret := make([]byte, 32)
 	rand.Read(jwt)
@@ -269,6 +273,13 @@ func (b *balancer) serve(w http.ResponseWriter, r *http.Request) {
 	b.mu.Unlock()
 	target, _ := url.Parse(in.url)
 	httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+}
+
+// add puts a new instance into the rotation (a replacement coming up).
+func (b *balancer) add(in *instance) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ups = append(b.ups, in)
 }
 
 func (b *balancer) served() map[string]int {

@@ -1,6 +1,7 @@
 package systemtest
 
 import (
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ type hit struct {
 	remote   string // client address: which process sent it (ownerOf)
 	answered bool   // the receiver answered 200 (else the sender vanished first)
 	pid      int    // the sending process, 0 if not found
+	request  string // the body's request_id
 }
 
 // receiver is a real TLS webhook endpoint counting what arrives. When hold
@@ -55,9 +57,13 @@ func newReceiver(t *testing.T) *receiver {
 func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	// Read the body first: only then does the server watch the connection
 	// and end r.Context() when the sender goes away.
-	_, _ = io.Copy(io.Discard, r.Body)
+	body, _ := io.ReadAll(r.Body)
+	var doc struct {
+		RequestID string `json:"request_id"`
+	}
+	_ = json.Unmarshal(body, &doc)
 	attempt, _ := strconv.Atoi(r.Header.Get(webhook.HeaderAttempt))
-	h := hit{delivery: r.Header.Get(webhook.HeaderDeliveryID), attempt: attempt, remote: r.RemoteAddr}
+	h := hit{delivery: r.Header.Get(webhook.HeaderDeliveryID), attempt: attempt, remote: r.RemoteAddr, request: doc.RequestID}
 	rc.mu.Lock()
 	hold := rc.hold
 	rc.hold = false

@@ -103,6 +103,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	srv, err := vhttp.New(vhttp.Deps{
 		Store: store, Limiter: limiter, Auth: auth, Logger: log, Now: time.Now, Ready: ready, Flow: fl, Webhooks: hooks.routes,
+		Unavailable: sqlstore.Unavailable,
 		Config: vhttp.Config{
 			BodyLimit: cfg.BodyLimit, ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout,
 			TrustedProxies: cfg.TrustedProxies, Dev: cfg.Dev(), AuthLimit: vhttp.DefaultAuthLimit,

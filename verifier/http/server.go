@@ -88,6 +88,10 @@ type Deps struct {
 	// Webhooks serve the delivery log, retries and secret rotation; a nil
 	// Queue leaves them out.
 	Webhooks WebhookDeps
+	// Unavailable tells an outage of a dependency (the store's
+	// sqlstore.Unavailable) from a fault: such errors are answered 503
+	// UNAVAILABLE with Retry-After, not 500. Nil: every unmapped error is 500.
+	Unavailable func(error) bool
 }
 
 // Server is the verifier API.
@@ -104,6 +108,7 @@ type Server struct {
 	metrics *metrics
 	flow    *flow.Flow
 	hooks   webhookHandlers
+	outage  func(error) bool
 
 	verifications  *verifier.Verifications
 	passphraseKeys verifier.PassphraseKeys
@@ -134,6 +139,7 @@ func New(d Deps) (*Server, error) {
 		passphraseKeys: verifier.PassphraseKeys{Store: d.Store, Now: d.Now},
 		sessions:       verifier.DashboardSessions{Store: d.Store, Now: d.Now},
 		flow:           d.Flow,
+		outage:         d.Unavailable,
 		hooks:          webhookHandlers{WebhookDeps: d.Webhooks, verifications: d.Store, now: d.Now},
 	}
 	if s.cfg.FlowBodyLimit <= 0 {
@@ -236,6 +242,19 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 }
 
 // respond maps domain errors through the table and writes the error body.
+// An error the table leaves unmapped that is an outage of a dependency
+// (Deps.Unavailable) is a 503 the client may retry, not a 500.
 func (s *Server) respond(c *fiber.Ctx, err error) error {
-	return httperr.Respond(c, toHTTP(err), Logger(c))
+	err = toHTTP(err)
+	var he *httperr.Error
+	if !errors.As(err, &he) && s.outage != nil && s.outage(err) {
+		e := httperr.New(httperr.Unavailable, "a service this request needs is briefly unavailable; try again in a few seconds")
+		e.Headers, e.Cause = map[string]string{"Retry-After": outageRetryAfter}, err
+		err = e
+	}
+	return httperr.Respond(c, err, Logger(c))
 }
+
+// outageRetryAfter is the Retry-After of a 503 for a dependency outage: a
+// PostgreSQL restart takes a few seconds (the fault test measures it).
+const outageRetryAfter = "2"
