@@ -91,8 +91,8 @@ type Flow struct {
 	Sealer        Sealer
 	Now           func() time.Time
 	Limits        Limits
-	// Rand is the challenges' (and phone codes') random source; nil is
-	// crypto/rand. Tests inject a seeded reader for a known step order.
+	// Rand is the challenges' random source; nil is crypto/rand. Tests
+	// inject a seeded reader for a known step order.
 	Rand io.Reader
 	// Phone sends and checks phone codes; nil leaves the phone step out
 	// (phone_verification is then absent: the check cannot run).

@@ -28,6 +28,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
+	devphone "github.com/idgate/idgate/verifier/phone/dev"
 	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
@@ -66,6 +67,8 @@ type env struct {
 	order *steps
 	// hooks receives the webhooks of verifications created with its URL.
 	hooks *webhooktest.Receiver
+	// phoneLogs is the dev phone provider's log: the codes it "sends".
+	phoneLogs *testkit.LogBuffer
 }
 
 // steps is the flow's random source: each challenge reads a fresh nonce,
@@ -143,13 +146,20 @@ func start(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The dev phone provider, as make run has it: links that ask for phone
+	// verification get the step, and the code is read from its log.
+	phoneLogs := &testkit.LogBuffer{}
+	ph, err := devphone.New("dev", slog.New(slog.NewJSONHandler(phoneLogs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := verifierhttp.New(verifierhttp.Deps{
 		Store: store, Limiter: memory.New(c.Now), Auth: auth, Now: c.Now,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base,
 			WebhookAllowLoopback: true}, // the webhook receiver is on 127.0.0.1
 		Flow: &flow.Flow{Engines: loadEngines(t), Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-			Now: c.Now, Limits: flow.DefaultLimits, Rand: order},
+			Now: c.Now, Limits: flow.DefaultLimits, Rand: order, Phone: ph},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +182,7 @@ func start(t *testing.T) *env {
 	workerDone := make(chan struct{})
 	go func() { defer close(workerDone); _ = worker.Run(wctx) }()
 	t.Cleanup(func() { stopWorker(); <-workerDone; store.OnWebhookEnqueued(nil) })
-	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks}
+	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs}
 	a, err := verifier.NewAccount("owner@example.com", "correct horse battery", c.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,20 @@ export interface Session {
   expires_at: string;
   review_available: boolean;
   liveness_attempts_left: number;
+  // phone is the phone step's state, on links that have one.
+  phone?: PhoneState;
+}
+
+// PhoneState is the phone step as the server shows it (the number masked).
+export interface PhoneState {
+  code_sent: boolean;
+  verified: boolean;
+  failed: boolean;
+  number: string;
+  sends_left: number;
+  attempts_left: number;
+  resend_in: number;
+  expires_in: number;
 }
 
 export interface Challenge {
@@ -75,6 +89,16 @@ export class API {
     f.append("timestamps", JSON.stringify(times));
     return this.call("POST", "/liveness/" + encodeURIComponent(id), f).then(normalAnswer);
   }
+  phoneSend(phoneNumber: string, locale: string): Promise<PhoneState> {
+    return this.call("POST", "/phone", json({ phone_number: phoneNumber, locale })).then(normalPhone);
+  }
+  phoneCheck(code: string): Promise<{ verified: boolean; attempts_left: number; settled: boolean }> {
+    return this.call("POST", "/phone/verify", json({ code })).then((d) => ({
+      verified: !!d.verified,
+      attempts_left: Number(d.attempts_left) || 0,
+      settled: !!d.settled,
+    }));
+  }
   submit(): Promise<{ status: string }> {
     return this.call("POST", "/submit") as Promise<{ status: string }>;
   }
@@ -122,7 +146,26 @@ function normalSession(d: any): Session {
     expires_at: String(d.expires_at || ""),
     review_available: !!d.review_available,
     liveness_attempts_left: Number(d.liveness_attempts_left) || 0,
+    phone: d.phone ? normalPhone(d.phone) : undefined,
   };
+}
+
+function normalPhone(d: any): PhoneState {
+  return {
+    code_sent: !!d.code_sent,
+    verified: !!d.verified,
+    failed: !!d.failed,
+    number: typeof d.number === "string" ? d.number : "",
+    sends_left: Number(d.sends_left) || 0,
+    attempts_left: Number(d.attempts_left) || 0,
+    resend_in: Number(d.resend_in) || 0,
+    expires_in: Number(d.expires_in) || 0,
+  };
+}
+
+// json is a JSON request body (call sends a Blob's type as Content-Type).
+function json(v: unknown): Blob {
+  return new Blob([JSON.stringify(v)], { type: "application/json" });
 }
 
 function normalChallenge(d: any): Challenge {

@@ -29,7 +29,8 @@ export class App {
     return head;
   }
 
-  // flowSteps are the session's steps in order ("phone" too, once it exists).
+  // flowSteps are the session's steps in order (with "phone" on links
+  // that ask for it).
   flowSteps(): StepName[] {
     return this.session.steps.map((s) => s.name);
   }
@@ -85,4 +86,7 @@ const screenStep: Record<string, StepName> = {
   live: "liveness",
   "live-capture": "liveness",
   "live-failed": "liveness",
+  phone: "phone",
+  "phone-code": "phone",
+  "phone-failed": "phone",
 };

@@ -7,6 +7,7 @@ import { offer, submit } from "./finish";
 import { pickLang } from "./i18n";
 import { license } from "./license";
 import { liveness } from "./liveness";
+import { phone } from "./phone";
 import { start } from "./start";
 
 function boot(): void {
@@ -45,11 +46,13 @@ function next(app: App): void {
       return license(app, "back", mark("license_back"));
     case "liveness":
       return liveness(app, mark("liveness"));
+    case "phone":
+      return phone(app, mark("phone"));
     case undefined:
       void submit(app);
       return;
   }
-  // A step this page does not know yet (phone): reload the session
+  // A step this page does not know (a newer server): reload the session
   // rather than skipping it.
   app.fail(new Error("unknown step " + todo?.name), () => location.reload());
 }

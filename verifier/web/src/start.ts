@@ -10,13 +10,14 @@ export function start(app: App, go: () => void): void {
   const fields = s.requested_fields.map((f) => (has("field." + f) ? t(("field." + f) as any) : f.replace(/_/g, " ")));
   const expires = formatDate(s.expires_at);
   const desktop = isDesktop();
+  const hasPhone = s.steps.some((x) => x.name === "phone");
   const body: Node[] = [];
   if (s.message) body.push(h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, s.message)));
   body.push(
     h("h2", null, t("start.checks")),
-    h("ul", null, h("li", null, t("start.check.license")), h("li", null, t("start.check.selfie"))),
+    h("ul", null, h("li", null, t("start.check.license")), h("li", null, t("start.check.selfie")), hasPhone && h("li", null, t("start.check.phone"))),
     h("h2", null, t("start.shares")),
-    h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") }))),
+    h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") })), hasPhone && h("li", null, t("start.shares.phone"))),
     h("p", { class: "note" }, t("start.kept")),
   );
   if (expires) body.push(h("p", { class: "note" }, t("start.expires", { date: expires })));
