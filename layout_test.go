@@ -84,7 +84,7 @@ func TestImportRules(t *testing.T) {
 	}
 
 	// The domain imports no adapter: only these of the module's packages.
-	domain := []string{"verifier/e2ee", "verifier/face/match", "verifier/license", "verifier/webhook",
+	domain := []string{"verifier/e2ee", "verifier/face/match", "verifier/ipintel", "verifier/license", "verifier/webhook",
 		"internal/password", "internal/problem", "internal/seal"}
 	for _, imp := range need("verifier").imports {
 		if isModule(pkgs, imp) && !slices.Contains(domain, imp) {
@@ -111,7 +111,7 @@ func TestImportRules(t *testing.T) {
 
 	// The flow speaks to engines and storage through its ports only.
 	for _, d := range need("verifier/flow").deps {
-		if anyUnder(d, "verifier/engines", "verifier/web", "verifier/license/pdf417", "verifier/license/card") {
+		if anyUnder(d, "verifier/engines", "verifier/web", "verifier/license/pdf417", "verifier/license/card", "verifier/ipintel/ipdb") {
 			t.Errorf("verifier/flow depends on %s; it reaches engines and storage through its ports", d)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/face/match"
+	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/idgate/idgate/verifier/license"
 )
 
@@ -41,10 +42,12 @@ type Outcome struct {
 	ReviewRequested bool
 	// Live is the liveness decision (liveness.Result.Live).
 	Live bool
-	// IP is the connection's IP intelligence. The zero value is what the
-	// service reports while it has no IP data source: ip_found false,
-	// is_proxy false.
-	IP IPIntel
+	// IP is the connection's IP intelligence; nil when the check could not
+	// run (no IP data installed, no usable IP recorded): ip_found and
+	// is_proxy are then absent.
+	IP *IPIntel
+	// Location is location_consistency; nil when it could not run.
+	Location *ipintel.Consistency
 	// Phone is the phone check; nil when it could not run (no phone
 	// provider configured), and then the member is absent even when
 	// phone_verification was requested.
@@ -76,11 +79,13 @@ func (d DocumentEvidence) AppearsReal() bool {
 	return d.CardFound && d.ProportionsOK && d.FacePresent && d.BarcodeValid
 }
 
-// IPIntel is what an IP intelligence source said about the connection.
+// IPIntel is what IP intelligence (verifier/ipintel) concluded about the
+// connection. A proxy is not proof of fraud.
 type IPIntel struct {
 	Found bool // ip_found: the IP is in the data
 	Proxy bool // is_proxy; requires Found
-	// Type and Description are reported only when Proxy is true.
+	// Type (proxy_type: tor or hosting) and Description are reported only
+	// when Proxy is true.
 	Type, Description string
 }
 
@@ -116,6 +121,8 @@ type Payload struct {
 	// license does not carry it; {} when none were requested.
 	LicenseData       map[string]any     `json:"license_data"`
 	PhoneVerification *PhoneVerification `json:"phone_verification,omitempty"`
+	// LocationConsistency is informational only (never changes the result).
+	LocationConsistency *ipintel.Consistency `json:"location_consistency,omitempty"`
 	// LicensePhoto is base64 (standard, padded) of the JPEG.
 	LicensePhoto string `json:"license_photo,omitempty"`
 }
@@ -131,10 +138,11 @@ type ResultVerification struct {
 	FaceMatchScore                match.Tier  `json:"face_match_score"`
 	FaceMatchConfidence           float64     `json:"face_match_confidence"`
 	FaceMatchCosineSimilarity     float64     `json:"face_match_cosine_similarity"`
-	IPFound                       bool        `json:"ip_found"`
-	IsProxy                       bool        `json:"is_proxy"`
-	ProxyType                     string      `json:"proxy_type,omitempty"`
-	ProxyDescription              string      `json:"proxy_description,omitempty"`
+	// IPFound and IsProxy are absent (nil) when the IP check could not run.
+	IPFound          *bool  `json:"ip_found,omitempty"`
+	IsProxy          *bool  `json:"is_proxy,omitempty"`
+	ProxyType        string `json:"proxy_type,omitempty"`
+	ProxyDescription string `json:"proxy_description,omitempty"`
 	// ManualReviewRequested is present (and true) only when the end user
 	// requested review; otherwise the member is absent.
 	ManualReviewRequested bool `json:"manual_review_requested,omitempty"`
@@ -207,9 +215,10 @@ var jpegMagic = []byte{0xFF, 0xD8, 0xFF}
 // v's settings: license_data is exactly the requested fields ({} when
 // none), phone_verification only when phone verification was requested
 // and the check ran, license_photo only when include_license_photo was
-// requested and a headshot was cropped. address_verification and
-// location_consistency are never present: no data source for them exists,
-// and an indicator that could not run is absent, not false.
+// requested and a headshot was cropped, location_consistency only when it
+// was requested and ran; ip_found and is_proxy whenever the IP check ran.
+// address_verification is never present: no data source for it exists, and
+// an indicator that could not run is absent, not false.
 func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, error) {
 	s, err := ParseSettings(v.Options)
 	if err != nil {
@@ -234,13 +243,18 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 			FaceMatchScore:                fm.Tier,
 			FaceMatchConfidence:           round(fm.Confidence, scoreDecimals),
 			FaceMatchCosineSimilarity:     round(fm.Cosine, scoreDecimals),
-			IPFound:                       o.IP.Found,
-			IsProxy:                       o.IP.Proxy,
 			ManualReviewRequested:         o.ReviewRequested,
 		},
 	}
-	if o.IP.Proxy {
-		p.Verification.ProxyType, p.Verification.ProxyDescription = o.IP.Type, o.IP.Description
+	if ip := o.IP; ip != nil {
+		p.Verification.IPFound, p.Verification.IsProxy = &ip.Found, &ip.Proxy
+		if ip.Proxy {
+			p.Verification.ProxyType, p.Verification.ProxyDescription = ip.Type, ip.Description
+		}
+	}
+	if s.LocationConsistency && o.Location != nil {
+		loc := *o.Location
+		p.LocationConsistency = &loc
 	}
 	if p.LicenseData, err = license.Extract(o.License, s.RequestedFields); err != nil {
 		return Payload{}, "", fmt.Errorf("build result: %w", err)
@@ -273,8 +287,8 @@ func (o Outcome) check() error {
 	if o.ReviewRequested && !ReviewOffered(fm.Tier) {
 		return fmt.Errorf("%w: manual review is only offered after an inconclusive or failed match, not %s", ErrInvalidOutcome, fm.Tier)
 	}
-	if o.IP.Proxy && !o.IP.Found {
-		return fmt.Errorf("%w: is_proxy without ip_found", ErrInvalidOutcome)
+	if o.IP != nil && o.IP.Proxy && (!o.IP.Found || o.IP.Type == "") {
+		return fmt.Errorf("%w: is_proxy without ip_found or proxy_type", ErrInvalidOutcome)
 	}
 	if o.LicensePhoto != nil && !bytes.HasPrefix(o.LicensePhoto, jpegMagic) {
 		return fmt.Errorf("%w: license photo is not a JPEG", ErrInvalidOutcome)
@@ -390,7 +404,8 @@ func (o Outcome) LogValue() slog.Value {
 		slog.Bool("review_requested", o.ReviewRequested),
 		slog.Bool("live", o.Live),
 		slog.Bool("license_appears_real", o.Document.AppearsReal()),
-		slog.Bool("ip_found", o.IP.Found),
+		slog.Bool("ip_checked", o.IP != nil),
+		slog.Bool("location_ran", o.Location != nil),
 		slog.Bool("phone_ran", o.Phone != nil),
 		slog.Int("license_photo_bytes", len(o.LicensePhoto)),
 	)
@@ -409,6 +424,7 @@ func (p Payload) LogValue() slog.Value {
 		slog.String("face_match_score", string(p.Verification.FaceMatchScore)),
 		slog.Any("license_data_fields", fields),
 		slog.Bool("phone_verification", p.PhoneVerification != nil),
+		slog.Bool("location_consistency", p.LocationConsistency != nil),
 		slog.Bool("license_photo", p.LicensePhoto != ""),
 	)
 }

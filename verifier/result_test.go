@@ -29,6 +29,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/e2ee"
 	"github.com/idgate/idgate/verifier/face/match"
+	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/idgate/idgate/verifier/license"
 )
 
@@ -99,6 +100,9 @@ func goodOutcome(t testing.TB) verifier.Outcome {
 		FaceMatch: match.Result{Distance: 0.31, Cosine: 0.912345678, Tier: match.DefiniteMatch, Confidence: 0.93111111},
 		Live:      true,
 		Phone:     holderPhoneCheck(),
+		// The IP check ran and the IP is not in the data (a loopback
+		// address, say).
+		IP: &verifier.IPIntel{},
 	}
 }
 
@@ -132,10 +136,14 @@ func keysOf(m map[string]any) []string {
 	return out
 }
 
-// coreVerification lists the verification members every result has.
-var coreVerification = []string{"face_match_confidence", "face_match_cosine_similarity", "face_match_score",
-	"ip_found", "is_proxy", "license_appears_real", "license_expired", "over_18", "over_21",
-	"webcam_appears_live", "webcam_face_matches_license_photo"}
+// coreVerification lists the verification members every result has;
+// ipVerification those every result whose IP check ran has.
+var (
+	coreVerification = []string{"face_match_confidence", "face_match_cosine_similarity", "face_match_score",
+		"license_appears_real", "license_expired", "over_18", "over_21",
+		"webcam_appears_live", "webcam_face_matches_license_photo"}
+	ipVerification = []string{"ip_found", "is_proxy"}
+)
 
 func TestBuildResultShape(t *testing.T) {
 	photo := headshot(t)
@@ -150,6 +158,7 @@ func TestBuildResultShape(t *testing.T) {
 		top      []string       // exact top-level members
 		ver      map[string]any // verification members that must have these values
 		extra    []string       // verification members beyond coreVerification
+		noIP     bool           // the IP check did not run: no ipVerification members
 		check    func(t *testing.T, p map[string]any)
 	}{{
 		name:     "core: nothing requested",
@@ -209,19 +218,51 @@ func TestBuildResultShape(t *testing.T) {
 		name:     "proxy reported with its type",
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
 		edit: func(o *verifier.Outcome) {
-			o.IP = verifier.IPIntel{Found: true, Proxy: true, Type: "VPN", Description: "commercial VPN exit"}
+			o.IP = &verifier.IPIntel{Found: true, Proxy: true, Type: "tor", Description: "Tor exit relay (listed by the Tor Project)"}
 		},
 		status: verifier.StatusCompleted,
 		top:    []string{"license_data", "livemode", "request_id", "verification"},
-		ver:    map[string]any{"ip_found": true, "is_proxy": true, "proxy_type": "VPN", "proxy_description": "commercial VPN exit"},
+		ver:    map[string]any{"ip_found": true, "is_proxy": true, "proxy_type": "tor", "proxy_description": "Tor exit relay (listed by the Tor Project)"},
 		extra:  []string{"proxy_description", "proxy_type"},
 	}, {
 		name:     "no proxy: type and description dropped",
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
-		edit:     func(o *verifier.Outcome) { o.IP = verifier.IPIntel{Found: true, Type: "VPN", Description: "x"} },
+		edit:     func(o *verifier.Outcome) { o.IP = &verifier.IPIntel{Found: true, Type: "hosting", Description: "x"} },
 		status:   verifier.StatusCompleted,
 		top:      []string{"license_data", "livemode", "request_id", "verification"},
 		ver:      map[string]any{"ip_found": true, "is_proxy": false},
+	}, {
+		name:     "IP check could not run: ip_found and is_proxy absent, not false",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone, LocationConsistency: true},
+		edit:     func(o *verifier.Outcome) { o.IP = nil },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
+		noIP:     true,
+	}, {
+		name:     "location consistency requested and ran",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone, LocationConsistency: true},
+		edit: func(o *verifier.Outcome) {
+			o.Location = &ipintel.Consistency{Result: ipintel.Inconclusive, MatchLikelihood: ipintel.LikelihoodMaybe,
+				MatchScore: 50, Granularity: ipintel.GranularityNone, Reasons: []string{ipintel.ReasonIPNotLocated}}
+		},
+		status: verifier.StatusCompleted,
+		top:    []string{"license_data", "livemode", "location_consistency", "request_id", "verification"},
+		check: func(t *testing.T, p map[string]any) {
+			want := map[string]any{"result": "inconclusive", "anonymized_connection": nil, "match_likelihood": "maybe",
+				"match_score": 50.0, "granularity": "none", "distance_km": nil, "reasons": []any{"ip_not_located"},
+				"connection_changed": false}
+			if got := p["location_consistency"]; !reflect.DeepEqual(got, want) {
+				t.Errorf("location_consistency = %v, want %v", got, want)
+			}
+		},
+	}, {
+		name:     "location consistency ran but was not requested: absent",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit: func(o *verifier.Outcome) {
+			o.Location = &ipintel.Consistency{Result: ipintel.Consistent, Reasons: []string{}}
+		},
+		status: verifier.StatusCompleted,
+		top:    []string{"license_data", "livemode", "request_id", "verification"},
 	}, {
 		name:     "likely match is a match",
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
@@ -307,6 +348,9 @@ func TestBuildResultShape(t *testing.T) {
 			}
 			ver := m["verification"].(map[string]any)
 			wantKeys := append(append([]string{}, coreVerification...), tc.extra...)
+			if !tc.noIP {
+				wantKeys = append(wantKeys, ipVerification...)
+			}
 			sort.Strings(wantKeys)
 			if got := keysOf(ver); !reflect.DeepEqual(got, wantKeys) {
 				t.Errorf("verification members = %v, want %v", got, wantKeys)
@@ -388,7 +432,8 @@ func TestBuildResultRefusesImpossibleOutcomes(t *testing.T) {
 		"cosine NaN":             func(o *verifier.Outcome) { o.FaceMatch.Cosine = math.NaN() },
 		"cosine below -1":        func(o *verifier.Outcome) { o.FaceMatch.Cosine = -1.5 },
 		"review on definite":     func(o *verifier.Outcome) { o.ReviewRequested = true },
-		"proxy without ip_found": func(o *verifier.Outcome) { o.IP = verifier.IPIntel{Proxy: true} },
+		"proxy without ip_found": func(o *verifier.Outcome) { o.IP = &verifier.IPIntel{Proxy: true, Type: "tor"} },
+		"proxy without type":     func(o *verifier.Outcome) { o.IP = &verifier.IPIntel{Found: true, Proxy: true} },
 		"photo not a JPEG":       func(o *verifier.Outcome) { o.LicensePhoto = []byte("\x89PNG\r\n\x1a\n") },
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -16,8 +16,9 @@ import (
 // newFlow wires the end-user flow for serve: the engines (models loaded
 // once, a worker per core, the process under their memory limit unless
 // GOMEMLIMIT sets one), the store's session persistence, sessions and
-// review images sealed under the server key.
-func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger) (*flow.Flow, error) {
+// review images sealed under the server key, IP intelligence (nil when no
+// IP data is installed).
+func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger, ip flow.IPIntel) (*flow.Flow, error) {
 	sealer, err := serverSealer(cfg)
 	if err != nil {
 		return nil, err
@@ -34,5 +35,5 @@ func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger) (*flow.Flo
 		return nil, err
 	}
 	return &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Log: log}, nil
+		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Log: log, IP: ip}, nil
 }

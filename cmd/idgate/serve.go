@@ -93,7 +93,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
 	}
-	fl, err := newFlow(cfg, store, log)
+	ipi, stopIP, err := newIPIntel(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopIP()
+	fl, err := newFlow(cfg, store, log, ipi)
 	if err != nil {
 		return err
 	}

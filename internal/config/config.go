@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -58,6 +59,12 @@ type Config struct {
 	// resolves the empty default); Twilio* configure the twilio one.
 	PhoneProvider                                      string
 	TwilioAccountSID, TwilioAuthToken, TwilioVerifySID string
+	// IPDataDir holds the IP data `make ipdata` installs and the Tor exit
+	// list `idgate ip update-tor` writes.
+	IPDataDir string
+	// DevClientIP, dev only, stands in for loopback and private client IPs
+	// in IP intelligence, so a local demo shows real conclusions.
+	DevClientIP string
 }
 
 // PhoneProviderName is the phone provider serve uses: IDGATE_PHONE_PROVIDER,
@@ -170,6 +177,19 @@ var specs = []spec{
 	{Var{"IDGATE_SWEEP_INTERVAL", "1m", "how often each instance moves links past their lifetime to expired (instances share the work)"}, dur(func(c *Config) *time.Duration { return &c.SweepInterval })},
 	{Var{"IDGATE_PII_RETENTION", "720h", "how long a completed verification keeps its personal data (license_data, license_photo, review images) before the sweeper purges it (Go duration; 720h = 30 days); 0 keeps it"}, durOrZero(func(c *Config) *time.Duration { return &c.PIIRetention })},
 	{Var{"IDGATE_MODELS_DIR", "./var/models", "face model files installed by make models; serve checks each one's sha256 at start and refuses to start when one is missing or corrupt"}, str(func(c *Config) *string { return &c.ModelsDir })},
+	{Var{"IDGATE_IP_DATA_DIR", "./var/data", "IP intelligence data installed by make ipdata, and the Tor exit list idgate ip update-tor writes; serve checks each file's sha256 at start and refuses to start when one is corrupt; when the data is missing, results carry no ip_found, is_proxy or location_consistency (serve warns)"}, str(func(c *Config) *string { return &c.IPDataDir })},
+	{Var{"IDGATE_DEV_CLIENT_IP", "", "dev only (serve --dev): a public IP that IP intelligence reads in place of loopback and private client IPs, so a local demo shows real conclusions; serve refuses it in production"}, func(c *Config, v string) error {
+		if v == "" {
+			c.DevClientIP = ""
+			return nil
+		}
+		ip, err := netip.ParseAddr(v)
+		if err != nil || ip.Zone() != "" {
+			return errors.New("want an IP address")
+		}
+		c.DevClientIP = ip.String()
+		return nil
+	}},
 	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, func(c *Config, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

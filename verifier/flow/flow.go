@@ -102,6 +102,9 @@ type Flow struct {
 	// Log receives what the end user is not told (a provider's failure);
 	// nil is slog.Default().
 	Log *slog.Logger
+	// IP is IP intelligence for the result; nil leaves ip_found, is_proxy
+	// and location_consistency absent (the check could not run).
+	IP IPIntel
 }
 
 // Errors of the flow. The HTTP layer maps each to a status in one table.

@@ -149,6 +149,11 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 		LicensePhoto:    s.Front.Headshot,
 		Phone:           phoneResult(s.Phone),
 	}
+	settings, err := verifier.ParseSettings(v.Options)
+	if err != nil {
+		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)
+	}
+	f.connection(&o, s, settings.LocationConsistency)
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)
 	if err != nil {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)

@@ -29,6 +29,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/webhook"
@@ -63,7 +64,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 	h := &flowHarness{fstore: store, sealer: sealer}
 	h.harness = newHarnessOn(t, store, append([]func(*Deps){func(d *Deps) {
 		h.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now,
-			Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}
+			Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}, IP: testIPIntel()}
 		d.Flow = h.flow
 		d.Config.FlowUploadLimit, d.Config.FlowChallengeLimit = DefaultFlowUploadLimit, DefaultFlowChallengeLimit
 		d.Config.WebhookAllowLoopback = true // the receiver below listens on loopback
@@ -189,7 +190,7 @@ func testFlowCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	h := newFlowHarness(t, open, func(d *Deps) { d.Config.TrustedProxies = []string{"127.0.0.1"} })
 	h.fwd = "198.51.100.1, 203.0.113.9" // the right-most entry is the client
 	v, tok := h.link(fmt.Sprintf(`{"requested_fields":["first_names","last_name","dob"],"include_license_photo":true,
-		"encryption_key_mode":"none","webhook_url":%q,"message":"Verify for order 42"}`, h.rcv.URL))
+		"encryption_key_mode":"none","webhook_url":%q,"message":"Verify for order 42","location_consistency":true}`, h.rcv.URL))
 
 	s := h.session(tok)
 	if s.Status != "pending" || len(s.Steps) != 3 || s.Steps[0].Done || s.Message != "Verify for order 42" ||
@@ -257,17 +258,26 @@ func testFlowCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 
 	got := h.get(h.bearer, v.ID)
 	var res struct {
-		Verification map[string]any `json:"verification"`
-		LicenseData  map[string]any `json:"license_data"`
-		LicensePhoto string         `json:"license_photo"`
+		Verification map[string]any       `json:"verification"`
+		LicenseData  map[string]any       `json:"license_data"`
+		LicensePhoto string               `json:"license_photo"`
+		Location     *ipintel.Consistency `json:"location_consistency"`
 	}
 	if err := json.Unmarshal(got.Result, &res); err != nil {
 		t.Fatal(err)
 	}
 	ver := res.Verification
 	if got.Status != "completed" || ver["webcam_appears_live"] != true || ver["webcam_face_matches_license_photo"] != true ||
-		ver["license_appears_real"] != true || ver["ip_found"] != false {
+		ver["license_appears_real"] != true || ver["ip_found"] != true || ver["is_proxy"] != false {
 		t.Fatalf("result %s", got.Result)
+	}
+	// IP intelligence ran on the recorded client IP (203.0.113.9 through
+	// the trusted proxy, at the barcode step and at submit); the location
+	// check ran because it was requested (the synthetic license's address
+	// is random: the scoring itself is ipintel's tables).
+	if _, has := ver["proxy_type"]; has || res.Location == nil || res.Location.ConnectionChanged ||
+		res.Location.AnonymizedConnection != nil || res.Location.Reasons == nil {
+		t.Fatalf("IP members %s", got.Result)
 	}
 	if res.LicenseData["first_names"] != lic.FirstNames || res.LicenseData["last_name"] != lic.LastName || res.LicenseData["dob"] != lic.DOB.String() {
 		t.Errorf("license_data %v, want %s %s %s", res.LicenseData, lic.FirstNames, lic.LastName, lic.DOB)

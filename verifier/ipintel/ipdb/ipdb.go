@@ -19,6 +19,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/oschwald/maxminddb-golang/v2"
@@ -229,4 +231,70 @@ func LoadTor(dir string) (*ipintel.ExitList, error) {
 		return nil, fmt.Errorf("load Tor exit list %s: %w", f.Name(), err)
 	}
 	return l, nil
+}
+
+// TorList is the installed Tor exit list, reloaded by Refresh when
+// `idgate ip update-tor` replaced the file, so a running server follows the
+// hourly updates without a restart. Safe for concurrent use.
+type TorList struct {
+	path string
+	cur  atomic.Pointer[torState]
+}
+
+type torState struct {
+	list *ipintel.ExitList
+	mod  time.Time
+}
+
+// OpenTor loads the exit list in dir ("" = DefaultDir()), if one is
+// installed; an empty TorList (Len 0) otherwise.
+func OpenTor(dir string) (*TorList, error) {
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	t := &TorList{path: filepath.Join(dir, TorFile)}
+	t.cur.Store(&torState{})
+	return t, t.Refresh()
+}
+
+// Refresh reloads the list when the file changed since the last load. A
+// file that is not a list keeps the previous one (and is reported).
+func (t *TorList) Refresh() error {
+	fi, err := os.Stat(t.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("Tor exit list: %w", err)
+	}
+	if fi.ModTime().Equal(t.cur.Load().mod) {
+		return nil
+	}
+	l, err := LoadTor(filepath.Dir(filepath.Dir(t.path)))
+	if err != nil {
+		return err
+	}
+	t.cur.Store(&torState{list: l, mod: fi.ModTime()})
+	return nil
+}
+
+// Contains implements ipintel.ExitSet.
+func (t *TorList) Contains(ip netip.Addr) bool { return t.cur.Load().list.Contains(ip) }
+
+// Len implements ipintel.ExitSet.
+func (t *TorList) Len() int { return t.cur.Load().list.Len() }
+
+// Service is the ipintel service over the data in dir ("" = DefaultDir()):
+// the databases, the Tor exit list when installed, the curated hosting ASNs.
+func Service(dir string) (*ipintel.Service, *DB, *TorList, error) {
+	db, err := Open(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tor, err := OpenTor(dir)
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return &ipintel.Service{Data: db, Tor: tor, Places: db}, db, tor, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/ipintel"
@@ -180,5 +181,39 @@ func TestLoadTor(t *testing.T) {
 	}
 	if _, err := ipdb.LoadTor(dir); !errors.Is(err, ipintel.ErrExitList) {
 		t.Fatalf("HTML instead of a list: %v, want ErrExitList", err)
+	}
+}
+
+func TestTorListRefresh(t *testing.T) {
+	dir := t.TempDir()
+	tl, err := ipdb.OpenTor(dir)
+	if err != nil || tl.Len() != 0 {
+		t.Fatalf("nothing installed: %v %d", err, tl.Len())
+	}
+	path := filepath.Join(dir, ipdb.TorFile)
+	write := func(text string, age time.Duration) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("185.220.101.1\n203.0.113.66\n", 2*time.Hour)
+	if err := tl.Refresh(); err != nil || tl.Len() != 2 || !tl.Contains(netip.MustParseAddr("185.220.101.1")) {
+		t.Fatalf("first list: %v, %d", err, tl.Len())
+	}
+	write("198.51.100.7\n", time.Hour)
+	if err := tl.Refresh(); err != nil || tl.Len() != 1 || tl.Contains(netip.MustParseAddr("185.220.101.1")) {
+		t.Fatalf("replaced list: %v, %d", err, tl.Len())
+	}
+	write("<html>captive portal</html>\n", 0)
+	if err := tl.Refresh(); !errors.Is(err, ipintel.ErrExitList) || tl.Len() != 1 {
+		t.Fatalf("a broken file keeps the last list: %v, %d", err, tl.Len())
 	}
 }
