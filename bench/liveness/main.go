@@ -237,6 +237,34 @@ func evaluation(root, foreman string, an *liveness.Analyzer) error {
 		}
 		return n, of
 	})
+	// Identity across the poses described (|yaw| ≤ SelfieMaxYaw): the
+	// farthest pair of one live sequence's descriptors against the nearest
+	// pair across a splice's two people (the same-person bound is
+	// SameDistance).
+	same, cross := 0.0, math.Inf(1)
+	for _, j := range js {
+		var descs [][]float32
+		var spliced []bool
+		for _, f := range j.seq.frames {
+			if d := sigs[f.key()].Descriptor; d != nil {
+				descs = append(descs, d)
+				spliced = append(spliced, f.data != nil)
+			}
+		}
+		for a := range descs {
+			for b := a + 1; b < len(descs); b++ {
+				d := distance(descs[a], descs[b])
+				switch {
+				case j.seq.class == "live" && j.seq.frames[0].data == nil:
+					same = math.Max(same, d)
+				case j.seq.class == attackSplice && spliced[a] != spliced[b]:
+					cross = math.Min(cross, d)
+				}
+			}
+		}
+	}
+	fmt.Printf("descriptor distance: same person up to %.2f in the live sequences, two people spliced at least %.2f (bound %.2f)\n",
+		same, cross, liveness.Defaults.SameDistance)
 	for i, c := range configs {
 		for _, j := range js {
 			r := j.results[i]
@@ -248,6 +276,15 @@ func evaluation(root, foreman string, an *liveness.Analyzer) error {
 	}
 	fmt.Println()
 	return nil
+}
+
+func distance(a, b []float32) float64 {
+	var d float64
+	for i := range a {
+		v := float64(a[i] - b[i])
+		d += v * v
+	}
+	return math.Sqrt(d)
 }
 
 func stepReasons(r liveness.Result) string {
