@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/netip"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/verifier/ipintel"
@@ -176,4 +177,45 @@ func fmtBool(p *bool) any {
 		return "null"
 	}
 	return *p
+}
+
+// FuzzLocate: any license address (the barcode is outside input) gives a
+// well-formed member: known enums, a score in 0..100, a distance only
+// with a finer granularity than country, known reason codes.
+func FuzzLocate(f *testing.F) {
+	f.Add("PHILADELPHIA", "PA", "19103-1234", "USA", "174.198.1.1")
+	f.Add("Montréal (Ville-Marie)", "qc", "H2X 1Y4", "CAN", "24.48.0.1")
+	f.Add("", "", "", "", "")
+	f.Add("St. Louis", "MO", "63101", "", "185.220.101.1")
+	codes := []string{ipintel.ReasonVPN, ipintel.ReasonTor, ipintel.ReasonHostingProvider, ipintel.ReasonImpreciseIPLocation,
+		ipintel.ReasonIPNotLocated, ipintel.ReasonAddressNotGeocoded, ipintel.ReasonOutsideRange}
+	f.Fuzz(func(t *testing.T, city, jurisdiction, postal, country, ip string) {
+		svc := &ipintel.Service{Data: data, Tor: fixtureExitsF(), Places: gazetteer}
+		c, err := svc.Locate(ipintel.Address{City: city, Jurisdiction: jurisdiction, PostalCode: postal, Country: country}, ip, ip)
+		if err != nil {
+			return // only the fake's corrupt record
+		}
+		if !slices.Contains([]string{ipintel.Consistent, ipintel.Inconsistent, ipintel.Inconclusive}, c.Result) ||
+			!slices.Contains([]string{ipintel.LikelihoodYes, ipintel.LikelihoodProbably, ipintel.LikelihoodMaybe, ipintel.LikelihoodNo}, c.MatchLikelihood) ||
+			c.MatchScore < 0 || c.MatchScore > 100 || c.Reasons == nil {
+			t.Fatalf("malformed %+v", c)
+		}
+		for _, r := range c.Reasons {
+			if !slices.Contains(codes, r) {
+				t.Fatalf("unknown reason %q", r)
+			}
+		}
+		if c.DistanceKM != nil && (*c.DistanceKM < 0 || *c.DistanceKM > 20038) {
+			t.Fatalf("distance %v", *c.DistanceKM)
+		}
+	})
+}
+
+var fuzzExits *ipintel.ExitList
+
+func fixtureExitsF() *ipintel.ExitList {
+	if fuzzExits == nil {
+		fuzzExits, _ = ipintel.ParseExitList(strings.NewReader("185.220.101.1\n203.0.113.66\n"))
+	}
+	return fuzzExits
 }
