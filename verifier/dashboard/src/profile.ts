@@ -104,10 +104,6 @@ function confirmBox(text: string, yes: string, onYes: () => void, onNo: () => vo
   return box;
 }
 
-function errorDetails(e: unknown): string {
-  return describe(e);
-}
-
 // ---- Integration key ------------------------------------------------------
 
 const WILDCARD_RULE =
@@ -127,7 +123,7 @@ function integrationKey(ctx: PageContext): Section {
       k = await call<IntegrationKey>("GET", "/integration-key", { signal: ctx.signal });
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 404)) {
-        body.replaceChildren(alert("Could not load the integration key: " + errorDetails(e)));
+        body.replaceChildren(alert("Could not load the integration key: " + describe(e)));
         return;
       }
     }
@@ -160,7 +156,7 @@ function integrationKey(ctx: PageContext): Section {
             render(null);
             body.append(h("p", { class: "done", role: "status" }, "The key is revoked."));
           } catch (e) {
-            out.replaceChildren(alert("Could not revoke: " + errorDetails(e)));
+            out.replaceChildren(alert("Could not revoke: " + describe(e)));
           }
         },
         () => render(k)));
@@ -188,7 +184,7 @@ function integrationKey(ctx: PageContext): Section {
       shown.querySelector("input")?.focus();
     } catch (e) {
       gen.disabled = false;
-      out.replaceChildren(alert("Could not generate a key: " + errorDetails(e)));
+      out.replaceChildren(alert("Could not generate a key: " + describe(e)));
     }
   }
 
@@ -218,7 +214,7 @@ function integrationKey(ctx: PageContext): Section {
         rate.value = String(saved.rate_limit_per_hour);
         msg.replaceChildren(h("p", { class: "done" }, `Saved: ${saved.allowed_domains.length} allowed domain${saved.allowed_domains.length === 1 ? "" : "s"}, ${saved.rate_limit_per_hour} per hour.`));
       } catch (err) {
-        msg.replaceChildren(alert("Not saved: " + errorDetails(err)));
+        msg.replaceChildren(alert("Not saved: " + describe(err)));
       }
     });
     return form;
@@ -248,7 +244,7 @@ function passphraseKeys(ctx: PageContext): Section {
       const { items } = await call<{ items: StoredPassphraseKey[] }>("GET", "/passphrase-keys", { signal: ctx.signal });
       listBox.replaceChildren(items.length ? table(items) : h("p", null, "No passphrase keys yet."));
     } catch (e) {
-      listBox.replaceChildren(alert("Could not load the passphrase keys: " + errorDetails(e)));
+      listBox.replaceChildren(alert("Could not load the passphrase keys: " + describe(e)));
     }
   }
 
@@ -269,7 +265,7 @@ function passphraseKeys(ctx: PageContext): Section {
                 msg.replaceChildren(h("p", { class: "done" }, `Deleted “${k.name}”.`));
                 await refresh();
               } catch (e) {
-                msg.replaceChildren(alert("Could not delete: " + errorDetails(e)));
+                msg.replaceChildren(alert("Could not delete: " + describe(e)));
               }
             },
             () => cell.replaceChildren(del)));
@@ -317,7 +313,7 @@ function passphraseKeys(ctx: PageContext): Section {
           h("span", { class: "mono" }, k.id), "."));
         await refresh();
       } catch (err) {
-        out.replaceChildren(alert("Not created: " + errorDetails(err)));
+        out.replaceChildren(alert("Not created: " + describe(err)));
       } finally {
         submit.disabled = false;
       }
@@ -353,7 +349,7 @@ function webhookSecret(): Section {
             box.querySelector("input")?.focus();
           } catch (e) {
             render(null);
-            body.append(alert("Could not rotate: " + errorDetails(e)));
+            body.append(alert("Could not rotate: " + describe(e)));
           }
         }, () => render(shown)));
     });
@@ -389,7 +385,7 @@ function usage(ctx: PageContext): Section {
             l.limit === null ? null : h("progress", { max: String(Math.max(l.limit, 1)), value: String(Math.min(l.used, l.limit)), "aria-label": `${label}: ${l.used} of ${l.limit} used` }));
         })));
     } catch (e) {
-      body.replaceChildren(alert("Could not load the usage: " + errorDetails(e)));
+      body.replaceChildren(alert("Could not load the usage: " + describe(e)));
     }
   }
   return { el, load };
