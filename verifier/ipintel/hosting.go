@@ -5,8 +5,11 @@ package ipintel
 // desktop, rather than the end user's own home or mobile line. The list is
 // curated by hand and kept short: large providers whose address space is
 // rented to anyone (cloud, VPS, dedicated servers), plus hosts that commercial
-// VPN services are known to run their exits from. Consumer ISPs, mobile
-// carriers and companies' own networks are never listed. Each entry's name is
+// VPN services are known to run their exits from. Consumer ISPs and mobile
+// carriers are never listed. Two entries also carry other traffic and are
+// listed for their larger share: Microsoft's AS8075 (Azure, and Microsoft's
+// own offices) and Cloudflare's AS13335 (its WARP VPN and relays such as
+// iCloud Private Relay egress there, which are proxies too). Each entry's name is
 // the organisation the ASN data gives for it (hosting_test.go checks every
 // entry against the installed data).
 //
