@@ -14,11 +14,13 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -539,5 +541,140 @@ func (p *cryptoPage) onlyAssets(t *testing.T) {
 		if r.Method != "GET" || !(r.URL == p.url || strings.HasSuffix(r.URL, "/crypto.js") || strings.HasSuffix(r.URL, "/favicon.ico") || strings.Contains(r.URL, "/assets/passphrase-")) {
 			t.Errorf("the page sent %s %s", r.Method, r.URL)
 		}
+	}
+}
+
+// Bad input gets a clear error: mutated sealed documents (members removed,
+// retyped, truncated, bytes flipped in base64 and JSON) fed to the page's
+// reader either open or fail with one of the module's codes and a
+// sentence, never a bare TypeError or a DOMException without a code; and
+// the page decides as client.Decrypt does (opens, or the same class of
+// error).
+func TestBrowserMutatedDocuments(t *testing.T) {
+	p := newCryptoPage(t)
+	blocks := docBlocks(t)
+	codes := map[string]bool{"not_encrypted": true, "wrong_key": true, "wrong_passphrase": true, "authentication": true, "malformed": true,
+		"unsupported_version": true, "unsupported_algorithm": true, "weak_key": true, "bad_key_file": true}
+	rnd := mrand.New(mrand.NewPCG(13, 1))
+	goCode := func(err error) string {
+		for code, e := range map[string]error{"not_encrypted": client.ErrNotEncrypted, "wrong_key": client.ErrWrongKey,
+			"wrong_passphrase": client.ErrWrongPassphrase, "authentication": client.ErrAuthentication, "malformed": client.ErrMalformed,
+			"unsupported_version": client.ErrUnsupportedVersion, "unsupported_algorithm": client.ErrUnsupportedAlgorithm} {
+			if errors.Is(err, e) {
+				return code
+			}
+		}
+		return err.Error()
+	}
+	pemKey, err := client.PrivateKey([]byte(blocks["example-private-key"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		block, kind, secret string
+		key                 client.Key
+	}{
+		{"example-custom", "pem", blocks["example-private-key"], pemKey},
+		{"example-passphrase", "passphrase", "correct horse battery staple", client.Passphrase("correct horse battery staple")},
+	} {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(blocks[c.block]), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var docs []json.RawMessage
+		for i := 0; i < 100; i++ {
+			m := mutate(rnd, deepCopy(doc))
+			b, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, b)
+		}
+		raw, err := p.call(`const [docs, kind, secret] = args;
+			const key = kind === "pem" ? await C.keyFromPEM(secret) : C.keyFromPassphrase(secret);
+			const out = [];
+			for (const d of docs) {
+				try { await C.openResult(d, key); out.push({ok: true}); }
+				catch (e) { out.push({code: (e && e.code) || "", name: (e && e.name) || "", message: C.describe(e)}); }
+			}
+			return out;`, docs, c.kind, c.secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res []struct {
+			OK         bool
+			Code, Name string
+			Message    string
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for i, r := range res {
+			switch {
+			case r.OK:
+				seen["opened"]++
+			case !codes[r.Code] || r.Name != "DecryptError" || r.Message == "":
+				t.Errorf("%s mutation %d: %s %q: %s\n%s", c.block, i, r.Name, r.Code, r.Message, docs[i])
+			default:
+				seen[r.Code]++
+			}
+			_, gerr := client.Decrypt(docs[i], c.key)
+			switch {
+			case gerr == nil && !r.OK:
+				t.Errorf("%s mutation %d: idgate decrypt opens it, the page says %s\n%s", c.block, i, r.Code, docs[i])
+			case gerr != nil && (r.OK || goCode(gerr) != r.Code):
+				t.Errorf("%s mutation %d: idgate decrypt says %s (%v), the page %q\n%s", c.block, i, goCode(gerr), gerr, r.Code, docs[i])
+			}
+		}
+		t.Logf("%s: %v", c.block, seen)
+	}
+}
+
+func deepCopy(v map[string]any) map[string]any {
+	b, _ := json.Marshal(v)
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// mutate changes one random member of a sealed document at any depth:
+// removes it, retypes it, truncates or flips a character of a string.
+func mutate(rnd *mrand.Rand, doc map[string]any) map[string]any {
+	obj := doc
+	for {
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		k := keys[rnd.IntN(len(keys))]
+		if inner, ok := obj[k].(map[string]any); ok && rnd.IntN(3) > 0 {
+			obj = inner
+			continue
+		}
+		switch rnd.IntN(6) {
+		case 0:
+			delete(obj, k)
+		case 1:
+			obj[k] = []any{obj[k]}
+		case 2:
+			obj[k] = rnd.IntN(5)
+		case 3:
+			obj["extra_"+k] = true
+		default:
+			if s, ok := obj[k].(string); ok && s != "" {
+				b := []byte(s)
+				if rnd.IntN(2) == 0 {
+					b = b[:rnd.IntN(len(b))]
+				} else {
+					b[rnd.IntN(len(b))] = "AZaz09+/=_-!{"[rnd.IntN(13)]
+				}
+				obj[k] = string(b)
+			} else {
+				obj[k] = "x"
+			}
+		}
+		return doc
 	}
 }

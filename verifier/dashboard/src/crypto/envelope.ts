@@ -64,49 +64,77 @@ export function isObject(v: unknown): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-// shape checks that v is an object whose members are among the given ones
-// with the given JSON types ("?" suffix: optional).
+// B64 is strict standard base64 (what Go's []byte members take).
+const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const zero: Record<string, () => unknown> = { string: () => "", base64: () => "", integer: () => 0, object: () => ({}) };
+
+function typed(type: string, v: unknown): boolean {
+  switch (type) {
+    case "integer":
+      return Number.isInteger(v);
+    case "object":
+      return isObject(v);
+    case "base64":
+      return typeof v === "string" && B64.test(v);
+  }
+  return typeof v === type;
+}
+
+// shape decodes a scheme object as the Go reader does (strict decoding
+// into a struct): an unknown member or a member of the wrong type is
+// malformed, and an absent or null member takes its zero value ("", 0, an
+// empty object), so the checks after it decide as idgate decrypt does
+// (a missing fingerprint is a wrong key, not a format error). null
+// itself reads as an empty object. Types: string, base64 (bytes), integer,
+// object.
 function shape(where: string, v: unknown, members: Record<string, string>): Obj {
+  if (v === null) v = {};
   if (!isObject(v)) throw new DecryptError("malformed", where + " is not an object");
-  for (const k of Object.keys(v)) {
-    if (!(k in members)) throw new DecryptError("malformed", `${where}: unknown member ${k}`);
+  const out: Obj = {};
+  for (const [k, x] of Object.entries(v)) {
+    const type = members[k];
+    if (!type) throw new DecryptError("malformed", `${where}: unknown member ${k}`);
+    if (x !== null && !typed(type, x)) throw new DecryptError("malformed", `${where}: ${k} is not ${type}`);
+    out[k] = x;
   }
-  for (const [k, t] of Object.entries(members)) {
-    const optional = t.endsWith("?");
-    const type = optional ? t.slice(0, -1) : t;
-    if (!(k in v)) {
-      if (optional) continue;
-      throw new DecryptError("malformed", `${where}: ${k} missing`);
-    }
-    const got = type === "integer" ? Number.isInteger(v[k]) : type === "object" ? isObject(v[k]) : typeof v[k] === type;
-    if (!got) throw new DecryptError("malformed", `${where}: ${k} is not ${type}`);
-  }
-  return v;
+  for (const [k, type] of Object.entries(members)) if (out[k] === undefined || out[k] === null) out[k] = zero[type]();
+  return out;
+}
+
+// version reads a scheme object's version the way the Go reader does:
+// absent or null is 0, anything but an integer is malformed.
+function version(where: string, v: Obj): number {
+  const x = v.version;
+  if (x === undefined || x === null) return 0;
+  if (!Number.isInteger(x)) throw new DecryptError("malformed", where + ": version is not an integer");
+  return x as number;
 }
 
 // readHeader decodes and checks a sealed document's header: the version
 // first (it decides the shape), then the mode's key description.
 export function readHeader(doc: unknown): Header {
   if (!isObject(doc)) throw new DecryptError("malformed", "not a JSON object");
-  const enc = doc.encryption;
-  if (enc === undefined) throw new DecryptError("not_encrypted");
+  if (!("encryption" in doc)) throw new DecryptError("not_encrypted");
+  const enc = doc.encryption === null ? {} : doc.encryption;
   if (!isObject(enc)) throw new DecryptError("malformed", "encryption is not an object");
-  if (enc.version !== VERSION) throw new DecryptError("unsupported_version", "encryption version " + String(enc.version));
+  const v = version("encryption", enc);
+  if (v !== VERSION) throw new DecryptError("unsupported_version", "encryption version " + v);
   const e = shape("encryption", enc, {
     version: "integer",
     mode: "string",
     key_alg: "string",
     content_alg: "string",
-    wrapped_key: "string?",
+    wrapped_key: "base64",
   }) as unknown as Encryption;
+  if (!("encryption_key" in doc)) throw new DecryptError("malformed", "encryption_key missing");
   const key = doc.encryption_key;
-  if (key === undefined) throw new DecryptError("malformed", "encryption_key missing");
   switch (e.mode) {
     case "custom":
       return { encryption: e, custom: shape("encryption_key", key, { name: "string", fingerprint_ssh: "string", fingerprint_sha256: "string" }) as unknown as CustomKeyInfo };
     case "passphrase": {
-      const info = shape("encryption_key", key, { id: "string?", name: "string", public_key: "string", kdf: "object", ephemeral_public_key: "string" });
-      shape("encryption_key.kdf", info.kdf, { alg: "string", salt: "string", memory_kib: "integer", iterations: "integer", parallelism: "integer" });
+      const info = shape("encryption_key", key, { id: "string", name: "string", public_key: "base64", kdf: "object", ephemeral_public_key: "base64" });
+      info.kdf = shape("encryption_key.kdf", info.kdf, { alg: "string", salt: "base64", memory_kib: "integer", iterations: "integer", parallelism: "integer" });
       return { encryption: e, passphrase: info as unknown as PassphraseKeyInfo };
     }
   }
@@ -125,18 +153,29 @@ interface Sealed {
   ciphertext: Bytes;
 }
 
-// parseSealed checks one envelope: an unknown member in an envelope of
-// another version is a version problem, not garbage.
+// parseSealed checks one envelope as the Go reader does: a wrong type is
+// malformed; an unknown member is malformed in a version 1 envelope and a
+// version problem in another; then the version, the algorithm and the
+// lengths.
 function parseSealed(member: string, v: unknown): Sealed {
+  if (v === null) v = {};
   if (!isObject(v)) throw new DecryptError("malformed", member + " is not a sealed envelope");
-  if (v.version === undefined && v.alg === undefined) throw new DecryptError("malformed", member + " is not a sealed envelope");
-  if (v.version !== VERSION) throw new DecryptError("unsupported_version", `${member}: version ${String(v.version)}`);
-  shape(member, v, { version: "integer", alg: "string", iv: "string", ciphertext: "string" });
-  if (v.alg !== ALG_CONTENT) throw new DecryptError("unsupported_algorithm", `${member}: alg ${String(v.alg)}`);
-  const iv = unb64(v.iv);
-  const ciphertext = unb64(v.ciphertext);
+  const members: Record<string, string> = { version: "integer", alg: "string", iv: "base64", ciphertext: "base64" };
+  let unknown = false;
+  for (const [k, x] of Object.entries(v)) {
+    if (!members[k]) unknown = true;
+    else if (x !== null && !typed(members[k], x)) throw new DecryptError("malformed", `${member}: ${k} is not ${members[k]}`);
+  }
+  const ver = version(member, v);
+  const alg = typeof v.alg === "string" ? v.alg : "";
+  if (unknown && ver === VERSION) throw new DecryptError("malformed", member + ": unknown member");
+  if (ver === 0 && alg === "") throw new DecryptError("malformed", member + " is not a sealed envelope");
+  if (ver !== VERSION) throw new DecryptError("unsupported_version", `${member}: version ${ver}`);
+  if (alg !== ALG_CONTENT) throw new DecryptError("unsupported_algorithm", `${member}: alg ${alg}`);
+  const iv = unb64(v.iv ?? "");
+  const ciphertext = unb64(v.ciphertext ?? "");
   if (!iv || !ciphertext || iv.length !== 12 || ciphertext.length < 16) {
-    throw new DecryptError("malformed", member + ": iv or ciphertext has the wrong length or is not base64");
+    throw new DecryptError("malformed", member + ": iv or ciphertext has the wrong length");
   }
   return { iv, ciphertext };
 }
