@@ -142,7 +142,7 @@ func (f fieldErrors) err() error {
 func isSet(b *bool) bool { return b != nil && *b }
 
 // checkShape validates what can be checked without the store or the
-// template: field names, the not-yet-supported switch, URLs, headers,
+// template: field names, URLs, headers,
 // message, lifetime, mode name and key text. webhook_headers are checked by
 // the webhook package's rule, so a verification never stores headers the
 // sender would refuse.
@@ -162,9 +162,6 @@ func (o Options) checkShape(fe *fieldErrors, allowLoopback bool) {
 			}
 			seen[name] = true
 		}
-	}
-	if isSet(o.FrontBarcodeMatch) {
-		fe.add("front_barcode_match", "not_supported", "not yet supported: the front-versus-barcode check is not built yet")
 	}
 	if o.WebhookURL != nil && *o.WebhookURL != "" {
 		checkWebhookURL(fe, *o.WebhookURL, allowLoopback)

@@ -55,6 +55,10 @@ type Outcome struct {
 	// LicensePhoto is the cropped headshot from the license front, JPEG
 	// bytes; nil when none could be cropped (then license_photo is absent).
 	LicensePhoto []byte
+	// FrontPrinted is what OCR read on the license front's personal-data
+	// zone (engines, license/tesseract), compared with License for
+	// front_barcode_match; nil when the option was not requested.
+	FrontPrinted *license.Printed
 }
 
 // DocumentEvidence are the license_appears_real inputs.
@@ -146,6 +150,11 @@ type ResultVerification struct {
 	// ManualReviewRequested is present (and true) only when the end user
 	// requested review; otherwise the member is absent.
 	ManualReviewRequested bool `json:"manual_review_requested,omitempty"`
+	// FrontBarcodeMatch is present only when front_barcode_match was
+	// requested: the printed front against the barcode, outcomes only
+	// (license.CompareFront; never the values read, so it needs no
+	// sealing). It changes no other member.
+	FrontBarcodeMatch *license.FrontMatch `json:"front_barcode_match,omitempty"`
 }
 
 // FaceVerdict is webcam_face_matches_license_photo: true, false or the
@@ -258,6 +267,16 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 	}
 	if p.LicenseData, err = license.Extract(o.License, s.RequestedFields); err != nil {
 		return Payload{}, "", fmt.Errorf("build result: %w", err)
+	}
+	if s.FrontBarcodeMatch {
+		// A front never read (a session older than the option's
+		// support) compares as nothing read: unreadable, never mismatch.
+		var printed license.Printed
+		if o.FrontPrinted != nil {
+			printed = *o.FrontPrinted
+		}
+		m := license.CompareFront(o.License, printed)
+		p.Verification.FrontBarcodeMatch = &m
 	}
 	if s.PhoneVerification && o.Phone != nil {
 		phone := *o.Phone
@@ -408,6 +427,7 @@ func (o Outcome) LogValue() slog.Value {
 		slog.Bool("location_ran", o.Location != nil),
 		slog.Bool("phone_ran", o.Phone != nil),
 		slog.Int("license_photo_bytes", len(o.LicensePhoto)),
+		slog.Bool("front_read", o.FrontPrinted != nil),
 	)
 }
 

@@ -92,6 +92,14 @@ func holderPhoneCheck() *verifier.PhoneVerification {
 		Lookup: verifier.PhoneLookup{PhoneNumber: holderPhone, CallerName: holderCaller, CarrierName: holderCarrier}}
 }
 
+// holderFront is the holder's license front as OCR reads it, with the
+// birth date printed as dob.
+func holderFront(dob string) *license.Printed {
+	r := func(s string) license.Read { return license.Read{Text: s, Conf: 93} }
+	return &license.Printed{DocumentNumber: r(holderNumber), LastName: r(holderLast), FirstName: r(holderFirst),
+		DOB: r(dob), ExpiryDate: r("06/05/2030")}
+}
+
 // goodOutcome is a flow that passed everything, with a definite match.
 func goodOutcome(t testing.TB) verifier.Outcome {
 	return verifier.Outcome{
@@ -305,6 +313,40 @@ func TestBuildResultShape(t *testing.T) {
 		ver: map[string]any{"webcam_face_matches_license_photo": "undetermined", "manual_review_requested": true,
 			"face_match_score": "no_match"},
 		extra: []string{"manual_review_requested"},
+	}, {
+		name:     "front_barcode_match: the printed front agrees, outcomes only",
+		settings: verifier.Settings{FrontBarcodeMatch: true, EncryptionKeyMode: e2ee.ModeNone},
+		edit:     func(o *verifier.Outcome) { o.FrontPrinted = holderFront("06/05/1987") },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
+		ver: map[string]any{"front_barcode_match": map[string]any{"result": "match", "fields": map[string]any{
+			"document_number": "match", "last_name": "match", "first_name": "match", "date_of_birth": "match",
+			"expiry_date": "match", "issue_date": "not_compared"}}, "license_appears_real": true},
+		extra: []string{"front_barcode_match"},
+	}, {
+		name:     "front_barcode_match: another birth date is a mismatch and changes nothing else",
+		settings: verifier.Settings{FrontBarcodeMatch: true, EncryptionKeyMode: e2ee.ModeNone},
+		edit:     func(o *verifier.Outcome) { o.FrontPrinted = holderFront("06/05/1984") },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
+		ver: map[string]any{"license_appears_real": true, "over_21": true, "webcam_face_matches_license_photo": true,
+			"front_barcode_match": map[string]any{"result": "mismatch", "fields": map[string]any{
+				"document_number": "match", "last_name": "match", "first_name": "match", "date_of_birth": "mismatch",
+				"expiry_date": "match", "issue_date": "not_compared"}}},
+		extra: []string{"front_barcode_match"},
+	}, {
+		name:     "front_barcode_match with no front read: unreadable",
+		settings: verifier.Settings{FrontBarcodeMatch: true, EncryptionKeyMode: e2ee.ModeNone},
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
+		ver:      map[string]any{"front_barcode_match": map[string]any{"result": "unreadable", "fields": map[string]any{"document_number": "unreadable", "last_name": "unreadable", "first_name": "unreadable", "date_of_birth": "unreadable", "expiry_date": "unreadable", "issue_date": "not_compared"}}},
+		extra:    []string{"front_barcode_match"},
+	}, {
+		name:     "front read but the option not requested: absent",
+		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},
+		edit:     func(o *verifier.Outcome) { o.FrontPrinted = holderFront("06/05/1987") },
+		status:   verifier.StatusCompleted,
+		top:      []string{"license_data", "livemode", "request_id", "verification"},
 	}, {
 		name:     "no match, not live, document evidence missing",
 		settings: verifier.Settings{EncryptionKeyMode: e2ee.ModeNone},

@@ -6,7 +6,8 @@
 // and a request that cannot get a worker within QueueWait is refused with
 // flow.ErrBusy instead of piling up.
 //
-// This is where cgo lives (zxing-cpp, through license/pdf417): the domain
+// This is where cgo lives (zxing-cpp through license/pdf417, Tesseract
+// through license/tesseract): the domain
 // (verifier, verifier/license, verifier/flow) builds without it.
 package engines
 
@@ -24,6 +25,7 @@ import (
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license/card/faceengine"
 	"github.com/idgate/idgate/verifier/license/pdf417"
+	"github.com/idgate/idgate/verifier/license/tesseract"
 )
 
 // Config sets up the engines; the zero value is ready to use.
@@ -93,6 +95,7 @@ var _ flow.Engines = (*Engines)(nil)
 type worker struct {
 	finder *faceengine.Finder // on the worker's face analyzer
 	live   *liveness.Analyzer
+	text   *tesseract.Reader // made on first use (readText)
 }
 
 // Load verifies and loads the face models once and prepares the workers.

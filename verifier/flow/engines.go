@@ -28,6 +28,9 @@ var ErrBusy = errors.New("engines busy")
 type Engines interface {
 	// Front judges a photo of the license front (JPEG, PNG or WebP bytes).
 	Front(ctx context.Context, image []byte) (FrontReport, error)
+	// FrontPrinted is Front that also reads the front's printed
+	// personal-data zone into FrontReport.Printed (front_barcode_match).
+	FrontPrinted(ctx context.Context, image []byte) (FrontReport, error)
 	// Back reads and validates the PDF417 barcode on a photo of the
 	// license back.
 	Back(ctx context.Context, image []byte) (BackReport, error)
@@ -79,6 +82,10 @@ type FrontReport struct {
 	// Portrait is the face descriptor of the license portrait; nil when
 	// no portrait was found.
 	Portrait []float32
+	// Printed is what OCR read on the front's personal-data zone
+	// (FrontPrinted only); nil when not asked or no portrait was found
+	// (the portrait tells which way up the card is).
+	Printed *license.Printed
 }
 
 // BackReport is the judgement of a back photo. Accepted exactly when

@@ -42,7 +42,15 @@ type BackChecks struct {
 func (f *Flow) Front(ctx context.Context, token string, image []byte) (FrontAnswer, error) {
 	var out FrontAnswer
 	err := f.upload(ctx, token, StepLicenseFront, image, &out, func(v verifier.Verification) (func(*Session), []Problem, any, error) {
-		rep, err := f.Engines.Front(ctx, image)
+		st, err := verifier.ParseSettings(v.Options)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("license front: %w", err)
+		}
+		front := f.Engines.Front
+		if st.FrontBarcodeMatch {
+			front = f.Engines.FrontPrinted
+		}
+		rep, err := front(ctx, image)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("license front: %w", err)
 		}
@@ -50,7 +58,7 @@ func (f *Flow) Front(ctx context.Context, token string, image []byte) (FrontAnsw
 			return nil, rep.Problems, nil, nil
 		}
 		done := &FrontDone{CardFound: rep.CardFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent,
-			Headshot: rep.Headshot, Portrait: rep.Portrait}
+			Headshot: rep.Headshot, Portrait: rep.Portrait, Printed: rep.Printed}
 		if err := f.keepForReview(ctx, v, ReviewLicenseFront, image); err != nil {
 			return nil, nil, nil, err
 		}

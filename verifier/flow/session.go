@@ -97,6 +97,10 @@ type FrontDone struct {
 	FacePresent   bool      `json:"face_present"`
 	Headshot      []byte    `json:"headshot,omitempty"`
 	Portrait      []float32 `json:"portrait,omitempty"`
+	// Printed is the front's text as read, kept (sealed, like the rest
+	// of the session) until completion compares it with the barcode;
+	// only when front_barcode_match was requested.
+	Printed *license.Printed `json:"printed,omitempty"`
 }
 
 // BackDone is an accepted license back: a structurally valid barcode.

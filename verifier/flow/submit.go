@@ -148,6 +148,7 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 		Live:            true,
 		LicensePhoto:    s.Front.Headshot,
 		Phone:           phoneResult(s.Phone),
+		FrontPrinted:    s.Front.Printed,
 	}
 	settings, err := verifier.ParseSettings(v.Options)
 	if err != nil {

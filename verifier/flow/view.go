@@ -21,10 +21,13 @@ type View struct {
 	// RequestedFields are the license fields the account holder will
 	// receive, and LicensePhoto whether the cropped license photo goes with
 	// them, for informed consent.
-	RequestedFields []string  `json:"requested_fields"`
-	LicensePhoto    bool      `json:"license_photo"`
-	EncryptionMode  string    `json:"encryption_mode"`
-	ExpiresAt       time.Time `json:"expires_at"`
+	RequestedFields []string `json:"requested_fields"`
+	LicensePhoto    bool     `json:"license_photo"`
+	// FrontBarcodeMatch: the printed front will be read and checked
+	// against the barcode (the result carries outcomes, not the text).
+	FrontBarcodeMatch bool      `json:"front_barcode_match"`
+	EncryptionMode    string    `json:"encryption_mode"`
+	ExpiresAt         time.Time `json:"expires_at"`
 	// ReviewAvailable: a submit's face match was inconclusive or failed and
 	// the end user may now ask for manual review or decline it.
 	ReviewAvailable      bool `json:"review_available"`
@@ -57,7 +60,8 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 		return View{}, fmt.Errorf("session: %w", err)
 	}
 	view := View{Status: string(v.Status), RequestedFields: st.RequestedFields, LicensePhoto: st.IncludeLicensePhoto,
-		EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt, Livemode: v.Mode.Livemode()}
+		FrontBarcodeMatch: st.FrontBarcodeMatch, EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt,
+		Livemode: v.Mode.Livemode()}
 	if view.RequestedFields == nil {
 		view.RequestedFields = []string{}
 	}

@@ -105,13 +105,12 @@ func TestCreateValidation(t *testing.T) {
 			"lifetime_days":0,
 			"requested_fields":["dob","shoe_size"],
 			"external_id":"jane@example.com",
-			"front_barcode_match":true,
 			"message":`+js(strings.Repeat("m", 1001))+`}`, "Authorization", bearer)
 		codes := validationCodes(t, all)
 		want := map[string]string{
 			"webhook_url": "must_be_https", "webhook_headers.Host": "reserved_header", "webhook_headers.Connection": "reserved_header",
 			"lifetime_days": "out_of_range", "requested_fields[1]": "unknown_field_name", "external_id": "looks_like_personal_data",
-			"front_barcode_match": "not_supported", "message": "too_long", "encryption_key_mode": "required",
+			"message": "too_long", "encryption_key_mode": "required",
 		}
 		if fmt.Sprint(codes) != fmt.Sprint(want) {
 			t.Fatalf("details\n got %v\nwant %v", codes, want)

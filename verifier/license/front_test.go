@@ -118,6 +118,11 @@ func TestReadPrinted(t *testing.T) {
 	if !reflect.DeepEqual(p.DocumentNumber, Read{Text: "T64 235 789", Conf: 40}) || p.LastName.Text != "SAMPLE" || p.ExpiryDate.Text != "06/06/2027" || p.IssueDate.Text != "" {
 		t.Errorf("ReadPrinted = %+v", p)
 	}
+	// A label glued to its value.
+	p = ReadPrinted(words(90, "2LI", "1SAMPLE", "4dDLN T64235789", "3DOB 06/06/1986"))
+	if p.FirstName.Text != "LI" || p.LastName.Text != "SAMPLE" || p.DocumentNumber.Text != "T64235789" || p.DOB.Text != "06/06/1986" {
+		t.Errorf("glued labels: %+v", p)
+	}
 	if got := ReadPrinted(words(90, "NO LABELS HERE", "JUST 06/06/1986")); !reflect.DeepEqual(got, Printed{}) {
 		t.Errorf("text without labels gave %+v", got)
 	}

@@ -72,6 +72,7 @@ func ReadPrinted(words []Word) Printed {
 	if len(words) > MaxFrontWords {
 		words = words[:MaxFrontWords]
 	}
+	words = unglue(words)
 	var p Printed
 	cur, line := fieldNone, -1
 	var text []string
@@ -124,6 +125,48 @@ func ReadPrinted(words []Word) Printed {
 	}
 	flush()
 	return p
+}
+
+// unglue splits a line's first word that is a number label glued to its
+// value ("2LI", "1SAMPLE", "4dDLN"): OCR drops the narrow space after a
+// short label.
+func unglue(words []Word) []Word {
+	var out []Word
+	for i, w := range words {
+		if i == 0 || words[i-1].Line != w.Line {
+			if label, rest, ok := gluedLabel(w.Text); ok {
+				chars := w.Chars
+				if len(chars) == len(w.Text) {
+					chars = chars[len(label):]
+				} else {
+					chars = nil
+				}
+				out = append(out, Word{Text: label, Conf: w.Conf, Line: w.Line},
+					Word{Text: rest, Conf: w.Conf, Line: w.Line, Chars: chars})
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// gluedLabel splits s into a number label and a value starting with a
+// letter, when s is no label itself.
+func gluedLabel(s string) (label, rest string, ok bool) {
+	up := strings.ToUpper(s)
+	if _, isLabel := numberLabels[up]; isLabel {
+		return "", "", false
+	}
+	for _, n := range []int{2, 1} {
+		if len(up) <= n {
+			continue
+		}
+		if _, isLabel := numberLabels[up[:n]]; isLabel && up[n] >= 'A' && up[n] <= 'Z' {
+			return s[:n], s[n:], true
+		}
+	}
+	return "", "", false
 }
 
 func (p *Printed) slot(f frontField) *Read {

@@ -168,3 +168,21 @@ func TestEndedLinks(t *testing.T) {
 	contains(t, tb.screen("start"), "Verifica tu identidad", "Qué comprobaremos", "Empezar")
 	tb.shoot("start-spanish")
 }
+
+// The consent screen lists the front-versus-barcode check when the
+// verification asks for it (English and Spanish), and only then.
+func TestConsentListsFrontCheck(t *testing.T) {
+	e := start(t)
+	tb := newTab(t, true)
+	tb.open(e.create(`{"front_barcode_match":true}`).URL)
+	contains(t, tb.screen("start"), "printed front of your license agrees with its barcode", "Only whether they agree is shared")
+	tb.shoot("start-front-check")
+	tb.open(e.create(`{}`).URL)
+	if strings.Contains(tb.screen("start"), "printed front") {
+		t.Error("the front check is listed though not requested")
+	}
+	tb.language("es-MX,es;q=0.9")
+	tb.open(e.create(`{"front_barcode_match":true}`).URL)
+	contains(t, tb.screen("start"), "frente impreso de tu licencia coincide con su código de barras")
+	tb.shoot("start-front-check-spanish")
+}

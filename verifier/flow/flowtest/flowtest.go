@@ -76,8 +76,18 @@ func (d Data) ForemanAnswer(from, to int) ([]liveness.Frame, error) {
 // carrying face (nil: a drawn face-like oval), the card across 5/8 of the
 // frame and slightly turned.
 func FrontPhoto(face image.Image, frameW int, seed uint64) ([]byte, error) {
+	return frontPhoto(face, frameW, seed, nil)
+}
+
+// PrintedFrontPhoto is FrontPhoto of a card that prints printed's fields
+// (cardtest.FrontLines) where the bars are otherwise.
+func PrintedFrontPhoto(face image.Image, frameW int, seed uint64, printed license.License) ([]byte, error) {
+	return frontPhoto(face, frameW, seed, &cardtest.Front{Lines: cardtest.FrontLines(printed)})
+}
+
+func frontPhoto(face image.Image, frameW int, seed uint64, text *cardtest.Front) ([]byte, error) {
 	img, _ := cardtest.Scene{FrameW: frameW, CardW: float64(frameW) * 5 / 8, Aspect: card.ID1Aspect, RotationDeg: 4,
-		Keystone: 0.04, Face: face, Seed: seed}.Render()
+		Keystone: 0.04, Face: face, Seed: seed, Front: text}.Render()
 	return encode(img)
 }
 

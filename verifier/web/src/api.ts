@@ -10,6 +10,9 @@ export interface Session {
   steps: { name: StepName; done: boolean }[];
   message: string;
   requested_fields: string[];
+  // front_barcode_match: the printed front is read and checked against
+  // the barcode (the consent screen lists it).
+  front_barcode_match: boolean;
   expires_at: string;
   review_available: boolean;
   liveness_attempts_left: number;
@@ -143,6 +146,7 @@ function normalSession(d: any): Session {
     steps: Array.isArray(d.steps) ? d.steps.map((s: any) => ({ name: s.name, done: !!s.done })) : [],
     message: typeof d.message === "string" ? d.message : "",
     requested_fields: Array.isArray(d.requested_fields) ? d.requested_fields.map(String) : [],
+    front_barcode_match: !!d.front_barcode_match,
     expires_at: String(d.expires_at || ""),
     review_available: !!d.review_available,
     liveness_attempts_left: Number(d.liveness_attempts_left) || 0,

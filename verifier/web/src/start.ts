@@ -15,7 +15,14 @@ export function start(app: App, go: () => void): void {
   if (s.message) body.push(h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, s.message)));
   body.push(
     h("h2", null, t("start.checks")),
-    h("ul", null, h("li", null, t("start.check.license")), h("li", null, t("start.check.selfie")), hasPhone && h("li", null, t("start.check.phone"))),
+    h(
+      "ul",
+      null,
+      h("li", null, t("start.check.license")),
+      s.front_barcode_match && h("li", null, t("start.check.front")),
+      h("li", null, t("start.check.selfie")),
+      hasPhone && h("li", null, t("start.check.phone")),
+    ),
     h("h2", null, t("start.shares")),
     h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") })), hasPhone && h("li", null, t("start.shares.phone"))),
     h("p", { class: "note" }, t("start.kept")),
