@@ -1,0 +1,80 @@
+// Package address is address verification's domain: what is asked of an
+// address-verification service about the license's name and address, what
+// it answers (the result's address_verification), and the Provider port.
+// Adapters: lob (Lob's US Verifications API: deliverability) and dev (a
+// deterministic stand-in for make run, refused outside dev).
+package address
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/idgate/idgate/verifier/license"
+)
+
+// Query is the license's name and address as read from the barcode.
+type Query struct {
+	FirstNames, LastName string
+	Line1, Line2, City   string
+	// State is the two-letter jurisdiction (US state or territory, Canadian
+	// province).
+	State, PostalCode string
+	// Country is the issuing country, ISO 3166 alpha-3 (USA, CAN).
+	Country string
+}
+
+// Result is what the provider found: the result's address_verification.
+// NamesChecked says whether the provider matched names at the address at
+// all; when it did not, FullName and LastNameOnly mean nothing and the
+// result reports them as null.
+type Result struct {
+	// Deliverable: the address is a real postal address mail is delivered
+	// to (for Lob: USPS deliverable, with or without a unit correction).
+	Deliverable  bool
+	NamesChecked bool
+	// FullName: the first and last name are on record at the address.
+	FullName bool
+	// LastNameOnly: the last name alone matched (often a household member).
+	LastNameOnly bool
+}
+
+// Provider checks an address (and, where it can, the names at it).
+type Provider interface {
+	// Name labels the provider in logs ("lob", "dev").
+	Name() string
+	// Verify checks q. ErrNotCovered when the address is outside what the
+	// provider knows (the check cannot run); ErrUnavailable when it cannot
+	// answer now.
+	Verify(ctx context.Context, q Query) (Result, error)
+}
+
+// Errors of a Provider.
+var (
+	ErrNotCovered  = errors.New("address outside the provider's coverage")
+	ErrUnavailable = errors.New("address provider unavailable")
+)
+
+var usZIP = regexp.MustCompile(`^[0-9]{5}(-[0-9]{4})?$`)
+
+// FromLicense is the query for a license; ok is false when the license
+// carries no street address to check (then the check cannot run and
+// address_verification is absent).
+func FromLicense(l license.License) (Query, bool) {
+	a := l.Address
+	q := Query{FirstNames: strings.TrimSpace(l.FirstNames), LastName: strings.TrimSpace(l.LastName),
+		Line1: strings.TrimSpace(a.Line1), Line2: strings.TrimSpace(a.Line2), City: strings.TrimSpace(a.City),
+		State: strings.ToUpper(strings.TrimSpace(a.Jurisdiction)), PostalCode: strings.TrimSpace(a.PostalCode),
+		Country: strings.ToUpper(strings.TrimSpace(l.Country))}
+	if q.Line1 == "" || (q.PostalCode == "" && (q.City == "" || q.State == "")) {
+		return Query{}, false
+	}
+	return q, true
+}
+
+// US reports whether q is a US address (country USA, or unknown with a US
+// ZIP code).
+func (q Query) US() bool {
+	return q.Country == "USA" || (q.Country == "" && usZIP.MatchString(q.PostalCode))
+}
