@@ -52,6 +52,10 @@ type Outcome struct {
 	// provider configured), and then the member is absent even when
 	// phone_verification was requested.
 	Phone *PhoneVerification
+	// Address is the address check; nil when it could not run (no address
+	// provider, no address on the license, outside the provider's
+	// coverage, the provider down).
+	Address *AddressVerification
 	// LicensePhoto is the cropped headshot from the license front, JPEG
 	// bytes; nil when none could be cropped (then license_photo is absent).
 	LicensePhoto []byte
@@ -104,6 +108,17 @@ type PhoneVerification struct {
 	Lookup      PhoneLookup `json:"lookup"`
 }
 
+// AddressVerification is the result's address_verification member, the
+// spec's three booleans: the license address is a deliverable postal
+// address; the first and last name are on record at it; the last name
+// alone matched (often a household member). The name members are null
+// when the provider does not match names at addresses (Lob does not).
+type AddressVerification struct {
+	Deliverable       bool  `json:"address_deliverable"`
+	NameAtAddress     *bool `json:"name_at_address"`
+	LastNameAtAddress *bool `json:"last_name_at_address"`
+}
+
 // PhoneLookup is phone_verification.lookup.
 type PhoneLookup struct {
 	PhoneNumber string `json:"phone_number"`
@@ -125,6 +140,8 @@ type Payload struct {
 	// license does not carry it; {} when none were requested.
 	LicenseData       map[string]any     `json:"license_data"`
 	PhoneVerification *PhoneVerification `json:"phone_verification,omitempty"`
+	// AddressVerification: only when requested and the check ran.
+	AddressVerification *AddressVerification `json:"address_verification,omitempty"`
 	// LocationConsistency is informational only (never changes the result).
 	LocationConsistency *ipintel.Consistency `json:"location_consistency,omitempty"`
 	// LicensePhoto is base64 (standard, padded) of the JPEG.
@@ -226,8 +243,8 @@ var jpegMagic = []byte{0xFF, 0xD8, 0xFF}
 // and the check ran, license_photo only when include_license_photo was
 // requested and a headshot was cropped, location_consistency only when it
 // was requested and ran; ip_found and is_proxy whenever the IP check ran.
-// address_verification is never present: no data source for it exists, and
-// an indicator that could not run is absent, not false.
+// address_verification only when it was requested and the check ran (an
+// indicator that could not run is absent, not false).
 func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, error) {
 	s, err := ParseSettings(v.Options)
 	if err != nil {
@@ -282,6 +299,10 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 		phone := *o.Phone
 		p.PhoneVerification = &phone
 	}
+	if s.AddressVerification && o.Address != nil {
+		addr := *o.Address
+		p.AddressVerification = &addr
+	}
 	if s.IncludeLicensePhoto && o.LicensePhoto != nil {
 		p.LicensePhoto = base64.StdEncoding.EncodeToString(o.LicensePhoto)
 	}
@@ -308,6 +329,14 @@ func (o Outcome) check() error {
 	}
 	if o.IP != nil && o.IP.Proxy && (!o.IP.Found || o.IP.Type == "") {
 		return fmt.Errorf("%w: is_proxy without ip_found or proxy_type", ErrInvalidOutcome)
+	}
+	if a := o.Address; a != nil {
+		if (a.NameAtAddress == nil) != (a.LastNameAtAddress == nil) {
+			return fmt.Errorf("%w: address names checked for one member only", ErrInvalidOutcome)
+		}
+		if a.NameAtAddress != nil && *a.NameAtAddress && *a.LastNameAtAddress {
+			return fmt.Errorf("%w: the full name and the last name alone both matched", ErrInvalidOutcome)
+		}
 	}
 	if o.LicensePhoto != nil && !bytes.HasPrefix(o.LicensePhoto, jpegMagic) {
 		return fmt.Errorf("%w: license photo is not a JPEG", ErrInvalidOutcome)
@@ -444,6 +473,7 @@ func (p Payload) LogValue() slog.Value {
 		slog.String("face_match_score", string(p.Verification.FaceMatchScore)),
 		slog.Any("license_data_fields", fields),
 		slog.Bool("phone_verification", p.PhoneVerification != nil),
+		slog.Bool("address_verification", p.AddressVerification != nil),
 		slog.Bool("location_consistency", p.LocationConsistency != nil),
 		slog.Bool("license_photo", p.LicensePhoto != ""),
 	)

@@ -477,6 +477,12 @@ func TestBuildResultRefusesImpossibleOutcomes(t *testing.T) {
 		"proxy without ip_found": func(o *verifier.Outcome) { o.IP = &verifier.IPIntel{Proxy: true, Type: "tor"} },
 		"proxy without type":     func(o *verifier.Outcome) { o.IP = &verifier.IPIntel{Found: true, Proxy: true} },
 		"photo not a JPEG":       func(o *verifier.Outcome) { o.LicensePhoto = []byte("\x89PNG\r\n\x1a\n") },
+		"one address name member": func(o *verifier.Outcome) {
+			o.Address = &verifier.AddressVerification{Deliverable: true, NameAtAddress: ptr(true)}
+		},
+		"full and last name alone": func(o *verifier.Outcome) {
+			o.Address = &verifier.AddressVerification{NameAtAddress: ptr(true), LastNameAtAddress: ptr(true)}
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := goodOutcome(t)
@@ -831,5 +837,47 @@ func TestResultsMeetRulesets(t *testing.T) {
 				t.Errorf("decision %+v, want reasons %v", d, tc.want)
 			}
 		})
+	}
+}
+
+// address_verification: present only when requested and the check ran;
+// the name members are null when the provider does not match names.
+func TestBuildResultAddressVerification(t *testing.T) {
+	o := goodOutcome(t)
+	o.Address = &verifier.AddressVerification{Deliverable: true}
+	for _, c := range []struct {
+		requested bool
+		address   *verifier.AddressVerification
+		want      string
+	}{
+		{true, &verifier.AddressVerification{Deliverable: true}, `{"address_deliverable":true,"name_at_address":null,"last_name_at_address":null}`},
+		{true, &verifier.AddressVerification{NameAtAddress: ptr(false), LastNameAtAddress: ptr(true)}, `{"address_deliverable":false,"name_at_address":false,"last_name_at_address":true}`},
+		{true, nil, ""},
+		{false, &verifier.AddressVerification{Deliverable: true}, ""},
+	} {
+		v := withSettings(t, verifier.Settings{EncryptionKeyMode: e2ee.ModeNone, AddressVerification: c.requested}, "")
+		o.Address = c.address
+		p, _, err := verifier.BuildResult(v, o, resultNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := p.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := decode(t, raw)["address_verification"]
+		if c.want == "" {
+			if got != nil {
+				t.Errorf("requested %v, check %+v: address_verification %v, want absent", c.requested, c.address, got)
+			}
+			continue
+		}
+		b, _ := json.Marshal(got)
+		var want any
+		_ = json.Unmarshal([]byte(c.want), &want)
+		w, _ := json.Marshal(want)
+		if string(b) != string(w) {
+			t.Errorf("address_verification %s, want %s", b, w)
+		}
 	}
 }

@@ -34,6 +34,10 @@ func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger, ip flow.IP
 	if err != nil {
 		return nil, err
 	}
+	addr, err := addressProvider(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	return &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Log: log, IP: ip}, nil
+		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Address: addr, Log: log, IP: ip}, nil
 }

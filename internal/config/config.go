@@ -59,12 +59,28 @@ type Config struct {
 	// resolves the empty default); Twilio* configure the twilio one.
 	PhoneProvider                                      string
 	TwilioAccountSID, TwilioAuthToken, TwilioVerifySID string
+	// AddressProvider is "lob", "dev" or "none" (AddressProviderName
+	// resolves the empty default); LobAPIKey configures the lob one.
+	AddressProvider, LobAPIKey string
 	// IPDataDir holds the IP data `make ipdata` installs and the Tor exit
 	// list `idgate ip update-tor` writes.
 	IPDataDir string
 	// DevClientIP, dev only, stands in for loopback and private client IPs
 	// in IP intelligence, so a local demo shows real conclusions.
 	DevClientIP string
+}
+
+// AddressProviderName is the address provider serve uses:
+// IDGATE_ADDRESS_PROVIDER, or when it is empty dev under IDGATE_ENV=dev and
+// none otherwise.
+func (c Config) AddressProviderName() string {
+	if c.AddressProvider != "" {
+		return c.AddressProvider
+	}
+	if c.Dev() {
+		return "dev"
+	}
+	return "none"
 }
 
 // PhoneProviderName is the phone provider serve uses: IDGATE_PHONE_PROVIDER,
@@ -209,6 +225,15 @@ var specs = []spec{
 	{Var{"IDGATE_TWILIO_ACCOUNT_SID", "", "twilio phone provider: account SID (AC…) or API key SID (SK…)"}, str(func(c *Config) *string { return &c.TwilioAccountSID })},
 	{Var{"IDGATE_TWILIO_AUTH_TOKEN", "", "twilio phone provider: the account's auth token or the API key's secret (a secret: never logged)"}, str(func(c *Config) *string { return &c.TwilioAuthToken })},
 	{Var{"IDGATE_TWILIO_VERIFY_SERVICE_SID", "", "twilio phone provider: the Verify service (VA…) that sends the codes; it must allow custom verification codes"}, str(func(c *Config) *string { return &c.TwilioVerifySID })},
+	{Var{"IDGATE_ADDRESS_PROVIDER", "", "address verification's provider: lob, dev or none; empty is dev under IDGATE_ENV=dev and none otherwise; none leaves address_verification out of results; dev (made-up answers) is refused in production"}, func(c *Config, v string) error {
+		switch v {
+		case "", "none", "lob", "dev":
+			c.AddressProvider = v
+			return nil
+		}
+		return errors.New("want lob, dev or none")
+	}},
+	{Var{"IDGATE_LOB_API_KEY", "", "lob address provider: a live secret or publishable API key (a secret: never logged); test keys answer canned values"}, str(func(c *Config) *string { return &c.LobAPIKey })},
 }
 
 func str(field func(*Config) *string) func(*Config, string) error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/address"
 	"github.com/idgate/idgate/verifier/phone"
 )
 
@@ -99,6 +100,9 @@ type Flow struct {
 	Phone phone.Provider
 	// PhoneLimits bound the phone step; zero is DefaultPhoneLimits.
 	PhoneLimits PhoneLimits
+	// Address checks the license's address at completion; nil leaves
+	// address_verification absent (the check cannot run).
+	Address address.Provider
 	// Log receives what the end user is not told (a provider's failure);
 	// nil is slog.Default().
 	Log *slog.Logger

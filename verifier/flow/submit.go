@@ -155,6 +155,9 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)
 	}
 	f.connection(&o, s, settings.LocationConsistency)
+	if settings.AddressVerification {
+		o.Address = f.addressCheck(ctx, s.Back.License)
+	}
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)
 	if err != nil {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)
