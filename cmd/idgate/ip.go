@@ -25,8 +25,13 @@ func init() {
 	register(command{Name: "ip update-tor", Summary: "fetch the Tor Project's exit list into IDGATE_IP_DATA_DIR (run hourly in production)", Run: runIPUpdateTor})
 }
 
-// torRefreshInterval is how often serve looks for a new Tor exit list file.
-const torRefreshInterval = 5 * time.Minute
+// torRefreshInterval is how often serve looks for a new Tor exit list file;
+// torStaleAfter is when it starts warning that the list is old (exits come
+// and go within hours).
+const (
+	torRefreshInterval = 5 * time.Minute
+	torStaleAfter      = 6 * time.Hour
+)
 
 // newIPIntel opens the IP data for the flow. Missing data is not fatal: the
 // results then omit ip_found, is_proxy and location_consistency (the check
@@ -59,6 +64,9 @@ func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.
 			case <-t.C:
 				if err := tor.Refresh(); err != nil {
 					log.Warn("Tor exit list not reloaded; keeping the previous one", "err", err)
+				}
+				if at := tor.Updated(); !at.IsZero() && time.Since(at) > torStaleAfter {
+					log.Warn("Tor exit list is stale: run idgate ip update-tor hourly", "updated", at.UTC().Format(time.RFC3339))
 				}
 			}
 		}

@@ -284,6 +284,10 @@ func (t *TorList) Contains(ip netip.Addr) bool { return t.cur.Load().list.Contai
 // Len implements ipintel.ExitSet.
 func (t *TorList) Len() int { return t.cur.Load().list.Len() }
 
+// Updated is when the loaded list's file was written; zero when none is
+// loaded.
+func (t *TorList) Updated() time.Time { return t.cur.Load().mod }
+
 // Service is the ipintel service over the data in dir ("" = DefaultDir()):
 // the databases, the Tor exit list when installed, the curated hosting ASNs.
 func Service(dir string) (*ipintel.Service, *DB, *TorList, error) {

@@ -212,6 +212,9 @@ func TestTorListRefresh(t *testing.T) {
 	if err := tl.Refresh(); err != nil || tl.Len() != 1 || tl.Contains(netip.MustParseAddr("185.220.101.1")) {
 		t.Fatalf("replaced list: %v, %d", err, tl.Len())
 	}
+	if age := time.Since(tl.Updated()); age < 59*time.Minute || age > 61*time.Minute {
+		t.Errorf("Updated is %v ago, want the file's time, an hour ago", age)
+	}
 	write("<html>captive portal</html>\n", 0)
 	if err := tl.Refresh(); !errors.Is(err, ipintel.ErrExitList) || tl.Len() != 1 {
 		t.Fatalf("a broken file keeps the last list: %v, %d", err, tl.Len())
