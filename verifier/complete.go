@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/idgate/idgate/internal/problem"
 )
 
 // Complete ends the end-user flow of a started verification: it builds the
@@ -71,14 +75,20 @@ func completable(v Verification, now time.Time) error {
 
 // DecideReview records the human decision on a verification in
 // manual_review and moves it to completed (the store enqueues the final
-// result's webhook in the same transaction). The result keeps every member
-// byte for byte, sealed ones included, so no key is needed, except
-// verification.webcam_face_matches_license_photo, which becomes the
-// reviewer's verdict (true when approved, false when rejected) in place of
-// "undetermined". manual_review_requested stays true: the end user did
-// request it. completed_at becomes the decision time. Any other status is
-// an error wrapping ErrInvalidTransition (409).
-func (s *Verifications) DecideReview(ctx context.Context, accountID, id string, approved bool) (Verification, error) {
+// result's webhook in the same transaction: a second delivery, with its own
+// Idgate-Delivery-Id, after the one sent on entering manual_review). The
+// result keeps every member byte for byte, sealed ones included, so no key
+// is needed, except verification.webcam_face_matches_license_photo, which
+// becomes the reviewer's verdict (true when approved, false when rejected)
+// in place of "undetermined", and verification.review_reason, the
+// reviewer's reason when one is given (ValidateReviewReason; stored and
+// delivered in clear, like the booleans). manual_review_requested stays
+// true: the end user did request it. completed_at becomes the decision
+// time. Any other status is an error wrapping ErrInvalidTransition (409).
+func (s *Verifications) DecideReview(ctx context.Context, accountID, id string, approved bool, reason string) (Verification, error) {
+	if err := ValidateReviewReason(reason); err != nil {
+		return Verification{}, fmt.Errorf("decide review: %w", err)
+	}
 	v, err := s.transitionInMode(ctx, accountID, id, func(cur *Verification, now time.Time) (Status, error) {
 		if cur.Status != StatusManualReview {
 			return "", fmt.Errorf("%w: verification is %s, only one in manual_review takes a decision", ErrInvalidTransition, cur.Status)
@@ -87,6 +97,11 @@ func (s *Verifications) DecideReview(ctx context.Context, accountID, id string, 
 		if err != nil {
 			return "", err
 		}
+		if reason != "" {
+			if result, err = editVerification(result, "review_reason", reason); err != nil {
+				return "", err
+			}
+		}
 		cur.Result, cur.CompletedAt = result, now
 		return StatusCompleted, nil
 	})
@@ -94,6 +109,29 @@ func (s *Verifications) DecideReview(ctx context.Context, accountID, id string, 
 		return Verification{}, fmt.Errorf("decide review: %w", err)
 	}
 	return v, nil
+}
+
+// MaxReviewReason bounds the reviewer's reason, in characters.
+const MaxReviewReason = 500
+
+// ValidateReviewReason: empty, or at most MaxReviewReason characters of
+// valid UTF-8 with no control characters but line breaks.
+func ValidateReviewReason(reason string) error {
+	bad := func(code, msg string) error {
+		return &ValidationError{Fields: []problem.Detail{{Field: "reason", Code: code, Message: msg}}}
+	}
+	if !utf8.ValidString(reason) {
+		return bad("invalid_utf8", "must be valid UTF-8")
+	}
+	if utf8.RuneCountInString(reason) > MaxReviewReason {
+		return bad("too_long", fmt.Sprintf("must be at most %d characters", MaxReviewReason))
+	}
+	for _, r := range reason {
+		if r != '\n' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return bad("control_character", "must not contain control characters (line breaks are fine)")
+		}
+	}
+	return nil
 }
 
 // ErrMalformedResult: a stored result is not a payload with a verification
@@ -105,22 +143,32 @@ var ErrMalformedResult = errors.New("malformed stored result")
 // kept as it was (re-serialised with sorted member names). It never
 // panics, whatever result holds.
 func SetFaceVerdict(result []byte, matches bool) ([]byte, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(result, &top); err != nil || top == nil {
-		return nil, fmt.Errorf("set face verdict: %w", ErrMalformedResult)
-	}
-	var ver map[string]json.RawMessage
-	if err := json.Unmarshal(top["verification"], &ver); err != nil || ver == nil {
-		return nil, fmt.Errorf("set face verdict: verification: %w", ErrMalformedResult)
-	}
-	ver["webcam_face_matches_license_photo"] = json.RawMessage(fmt.Sprint(matches))
-	var err error
-	if top["verification"], err = json.Marshal(ver); err != nil {
-		return nil, fmt.Errorf("set face verdict: %w", err)
-	}
-	out, err := json.Marshal(top)
+	out, err := editVerification(result, "webcam_face_matches_license_photo", matches)
 	if err != nil {
 		return nil, fmt.Errorf("set face verdict: %w", err)
 	}
 	return out, nil
+}
+
+// editVerification returns result with verification's member name set to
+// value (JSON-encoded); every other member is kept as it was
+// (re-serialised with sorted member names). It never panics.
+func editVerification(result []byte, name string, value any) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(result, &top); err != nil || top == nil {
+		return nil, ErrMalformedResult
+	}
+	var ver map[string]json.RawMessage
+	if err := json.Unmarshal(top["verification"], &ver); err != nil || ver == nil {
+		return nil, fmt.Errorf("verification: %w", ErrMalformedResult)
+	}
+	v, err := json.Marshal(value)
+	if err != nil {
+		return nil, err
+	}
+	ver[name] = v
+	if top["verification"], err = json.Marshal(ver); err != nil {
+		return nil, err
+	}
+	return json.Marshal(top)
 }

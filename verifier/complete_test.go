@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,7 +161,7 @@ func TestCompleteOnBothBackends(t *testing.T) {
 		if !bytes.Equal(again.Result, got.Result) || !again.CompletedAt.Equal(got.CompletedAt) {
 			t.Error("a refused second Complete changed the verification")
 		}
-		if _, err := f.svc.DecideReview(ctx, f.account, v.ID, true); !errors.Is(err, verifier.ErrInvalidTransition) {
+		if _, err := f.svc.DecideReview(ctx, f.account, v.ID, true, ""); !errors.Is(err, verifier.ErrInvalidTransition) {
 			t.Errorf("DecideReview on a completed verification: %v, want ErrInvalidTransition", err)
 		}
 		if _, err := f.worker.RunOnce(ctx); err != nil {
@@ -269,7 +270,9 @@ func TestManualReviewThenDecision(t *testing.T) {
 			}
 
 			f.clock.Advance(2 * time.Hour)
-			decided, err := f.svc.DecideReview(ctx, f.account, v.ID, approved)
+			// An approval carries the reviewer's reason; a rejection here none.
+			reason := map[bool]string{true: "Same person: older photo,\nsame scar above the eyebrow", false: ""}[approved]
+			decided, err := f.svc.DecideReview(ctx, f.account, v.ID, approved, reason)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,6 +283,9 @@ func TestManualReviewThenDecision(t *testing.T) {
 			ver := final["verification"].(map[string]any)
 			if ver["webcam_face_matches_license_photo"] != approved || ver["manual_review_requested"] != true || ver["face_match_score"] != "possible_match" {
 				t.Errorf("decided verification = %v", ver)
+			}
+			if got, ok := ver["review_reason"]; (reason == "" && ok) || (reason != "" && got != reason) {
+				t.Errorf("review_reason = %v (present %v), want %q", got, ok, reason)
 			}
 			for _, k := range []string{"license_data", "encryption", "encryption_key", "request_id"} {
 				a, _ := json.Marshal(first[k])
@@ -302,11 +308,31 @@ func TestManualReviewThenDecision(t *testing.T) {
 			if reqs := f.deliver(n + 2); !bytes.Equal(reqs[n+1].Body, decided.Result) {
 				t.Error("completed webhook is not the decided result")
 			}
-			if _, err := f.svc.DecideReview(ctx, f.account, v.ID, !approved); !errors.Is(err, verifier.ErrInvalidTransition) {
+			if _, err := f.svc.DecideReview(ctx, f.account, v.ID, !approved, ""); !errors.Is(err, verifier.ErrInvalidTransition) {
 				t.Errorf("second decision: %v, want ErrInvalidTransition", err)
 			}
 		}
 	})
+}
+
+func TestValidateReviewReason(t *testing.T) {
+	for _, ok := range []string{"", "Same person", "Line one\nline two", strings.Repeat("é", verifier.MaxReviewReason)} {
+		if err := verifier.ValidateReviewReason(ok); err != nil {
+			t.Errorf("ValidateReviewReason(%q) = %v", ok, err)
+		}
+	}
+	for in, code := range map[string]string{
+		strings.Repeat("a", verifier.MaxReviewReason+1): "too_long",
+		"tab\there": "control_character",
+		"nul\x00":   "control_character",
+		"sep\u2028": "control_character",
+		"bad \xff":  "invalid_utf8",
+	} {
+		var ve *verifier.ValidationError
+		if err := verifier.ValidateReviewReason(in); !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Code != code || ve.Fields[0].Field != "reason" {
+			t.Errorf("ValidateReviewReason(%.20q) = %v, want %s", in, err, code)
+		}
+	}
 }
 
 func TestSetFaceVerdictRefusesNonPayloads(t *testing.T) {

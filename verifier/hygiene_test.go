@@ -108,7 +108,7 @@ func TestStorageHygiene(t *testing.T) {
 				f.clock.Advance(webhookRetryDelay)
 				f.deliver(2)
 				f.clock.Advance(time.Hour)
-				if _, err := f.svc.DecideReview(ctx, f.account, v.ID, true); err != nil {
+				if _, err := f.svc.DecideReview(ctx, f.account, v.ID, true, ""); err != nil {
 					t.Fatal(err)
 				}
 				reqs := f.deliver(3)

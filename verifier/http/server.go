@@ -189,6 +189,9 @@ func (s *Server) routes() {
 	a.Delete("/verification", bearer, s.deleteVerification)
 	a.Post("/verification/cancel", bearer, s.cancelVerification)
 	a.Post("/verification/review", bearer, requireJSON, s.reviewVerification)
+	if s.flow != nil {
+		a.Get("/verification/review/image", bearer, s.reviewImage)
+	}
 	webhookRoutes(a, bearer, s.hooks)
 	a.Get("/verifications", bearer, s.listVerifications)
 	a.Get("/quota", bearer, s.getQuota)

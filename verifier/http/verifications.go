@@ -151,7 +151,8 @@ func (s *Server) reviewVerification(c *fiber.Ctx) error {
 		return err
 	}
 	var req struct {
-		Approved *bool `json:"approved"`
+		Approved *bool  `json:"approved"`
+		Reason   string `json:"reason"`
 	}
 	if err := DecodeJSON(c.Body(), &req); err != nil {
 		return err
@@ -159,7 +160,7 @@ func (s *Server) reviewVerification(c *fiber.Ctx) error {
 	if req.Approved == nil {
 		return httperr.Validation(problem.Detail{Field: "approved", Code: "required", Message: "must be true or false"})
 	}
-	v, err := s.verifications.DecideReview(c.UserContext(), a.ID, id, *req.Approved)
+	v, err := s.verifications.DecideReview(c.UserContext(), a.ID, id, *req.Approved, req.Reason)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@
 // and list it here.
 import type { Page } from "./router";
 import { page as requests } from "./requests";
+import { page as review } from "./review";
+import { page as templates } from "./templates";
 import { page as profile } from "./profile";
 
-export const pages: Page[] = [requests, profile];
+export const pages: Page[] = [requests, review, templates, profile];
