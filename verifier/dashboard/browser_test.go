@@ -78,10 +78,11 @@ func (tb *tab) waitText(want ...string) {
 	tb.wait(strings.Join(conds, " && "))
 }
 
-// page opens a dashboard fragment and waits for its heading.
+// page opens a dashboard fragment as a fresh page load (a navigation that
+// changes only the fragment would not reload) and waits for its heading.
 func (tb *tab) page(fragment, heading string) {
 	tb.t.Helper()
-	tb.run(chromedp.Navigate(tb.e.URL + "/dashboard" + fragment))
+	tb.run(chromedp.Navigate(tb.e.URL+"/dashboard"+fragment), chromedp.Reload())
 	tb.wait(fmt.Sprintf(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText.includes(%q) && !document.querySelector(".busy"); })()`, heading))
 }
 

@@ -48,3 +48,16 @@ export function when(iso: string | undefined): string {
   if (isNaN(d.getTime())) return iso;
   return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
+
+// table is a list table: one header row, one row per item. Each cell
+// carries its column's name (data-label), which narrow screens show beside
+// the value when the rows are stacked.
+export function table(caption: string, headers: string[], rows: Child[][], cls = ""): HTMLTableElement {
+  return h("table", { class: ("list " + cls).trim() },
+    h("caption", { class: "vh" }, caption),
+    h("thead", null, h("tr", null, headers.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", null, rows.map((r) => h("tr", null, r.map((c, i) => {
+      const td = h("td", { "data-label": headers[i] || undefined }, c);
+      return td;
+    })))));
+}

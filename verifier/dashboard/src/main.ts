@@ -88,6 +88,7 @@ async function route(): Promise<void> {
     await page.render({ root: section, params: r.params, query: r.query, session, signal: ctl.signal, navigate: (hash) => { location.hash = hash; } });
   } catch (e) {
     if (ctl.signal.aborted || (e instanceof ApiError && e.status === 401)) return;
+    section.querySelectorAll(".busy").forEach((b) => b.remove());
     if (!section.querySelector("h1")) section.prepend(h("h1", { tabindex: "-1" }, page.title));
     section.append(h("div", { class: "alert", role: "alert" }, e instanceof ApiError && e.status === 404 ? "Not found in this account." : describe(e)));
   }

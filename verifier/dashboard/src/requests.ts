@@ -1,7 +1,7 @@
 // Requests: the account's verifications (filters, paging) and one
 // verification's detail (timeline, result, webhook deliveries, actions).
 import { ApiError, call, describe, q } from "./api";
-import { busy, field, h, when } from "./dom";
+import { busy, field, h, table, when } from "./dom";
 import type { Page, PageContext } from "./router";
 import { resultView } from "./result";
 
@@ -94,15 +94,13 @@ async function list(ctx: PageContext): Promise<void> {
   if (!data.items.length) {
     out.replaceChildren(h("p", { role: "status" }, cursor ? "No more requests." : "No requests match."));
   } else {
-    out.replaceChildren(h("table", { class: "list" },
-      h("caption", { class: "vh" }, "Requests, newest first"),
-      h("thead", null, h("tr", null, ["Created", "External ID", "Status", "Type", "Webhook"].map((c) => h("th", { scope: "col" }, c)))),
-      h("tbody", null, data.items.map((v) => h("tr", null,
-        h("td", null, h("a", { href: "#/requests/" + encodeURIComponent(v.id), "aria-label": "Request created " + when(v.created_at) + (v.external_id ? ", " + v.external_id : "") }, when(v.created_at))),
-        h("td", { class: "mono" }, v.external_id || "—"),
-        h("td", null, statusBadge(v.status)),
-        h("td", null, v.type),
-        h("td", null, v.webhook_status || "—"))))));
+    out.replaceChildren(table("Requests, newest first", ["Created", "External ID", "Status", "Type", "Webhook"], data.items.map((v) => [
+      h("a", { href: "#/requests/" + encodeURIComponent(v.id), "aria-label": "Request created " + when(v.created_at) + (v.external_id ? ", " + v.external_id : "") }, when(v.created_at)),
+      h("span", { class: "mono" }, v.external_id || "—"),
+      statusBadge(v.status),
+      v.type,
+      v.webhook_status || "—",
+    ])));
   }
   const base = { status: p.get("status") || "", external_id: p.get("external_id") || "", from: p.get("from") || "", to: p.get("to") || "" };
   const pager = h("nav", { class: "pager", "aria-label": "Pages" });
@@ -193,22 +191,24 @@ async function detail(ctx: PageContext, id: string): Promise<void> {
 
 function deliveries(log: DeliveryLog | null, id: string, notice: HTMLElement, reload: () => void): HTMLElement {
   if (!log || !log.deliveries.length) return h("p", { class: "note" }, "No webhook was sent for this request.");
-  const latest = log.deliveries[log.deliveries.length - 1];
+  // The API lists the newest first; shown oldest first, numbered in the
+  // order they were made. The newest decides whether Retry is offered (the
+  // API's rule: only after it failed).
+  const ds = [...log.deliveries].reverse();
+  const latest = ds[ds.length - 1];
   const box = h("div", { class: "deliveries" });
-  log.deliveries.forEach((d, i) => {
+  ds.forEach((d, i) => {
     box.append(h("section", { class: "delivery", "aria-label": "Delivery " + (i + 1) },
       h("h3", null, "Delivery " + (i + 1) + " · ", h("span", { class: "badge wh-" + d.state }, d.state)),
       h("p", { class: "note" }, "To ", h("span", { class: "mono" }, d.url), " · created " + when(d.created_at),
         d.next_attempt_at ? " · next attempt " + when(d.next_attempt_at) : "",
         d.header_names.length ? " · headers: " + d.header_names.join(", ") : ""),
-      d.attempts.length ? h("table", { class: "list attempts" },
-        h("caption", { class: "vh" }, "Attempts of delivery " + (i + 1)),
-        h("thead", null, h("tr", null, ["Attempt", "Time", "Status", "Duration", "Error or response"].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", null, d.attempts.map((a) => h("tr", null,
-          h("td", null, String(a.attempt)), h("td", null, when(a.started_at)),
-          h("td", { class: a.error ? "err" : "ok-text" }, a.status_code ? String(a.status_code) : "no response"),
-          h("td", null, Math.round(a.duration_ms) + " ms"),
-          h("td", { class: "mono wrap" }, a.error || a.response_snippet || "—"))))) : h("p", { class: "note" }, "No attempt yet.")));
+      d.attempts.length ? table("Attempts of delivery " + (i + 1), ["Attempt", "Time", "Status", "Duration", "Error or response"], d.attempts.map((a) => [
+        String(a.attempt), when(a.started_at),
+        h("span", { class: a.error ? "err" : "ok-text" }, a.status_code ? String(a.status_code) : "no response"),
+        Math.round(a.duration_ms) + " ms",
+        h("span", { class: "mono wrap" }, a.error || a.response_snippet || "—"),
+      ]), "attempts") : h("p", { class: "note" }, "No attempt yet.")));
   });
   if (latest.state === "failed") {
     box.append(h("div", { class: "actions" }, h("button", { type: "button", onclick: async (e: Event) => {

@@ -23,11 +23,14 @@ const labels: Record<string, string> = {
   review_reason: "Reviewer's reason",
 };
 
-// Checks whose "true" is bad news.
+// Checks whose answer is good or bad news (coloured, with the word); the
+// other booleans (ages, ip_found, …) are facts, shown plainly.
+const goodWhenTrue = new Set(["license_appears_real", "webcam_appears_live", "webcam_face_matches_license_photo"]);
 const badWhenTrue = new Set(["license_expired", "is_proxy"]);
 
 function value(k: string, v: unknown): HTMLElement {
   if (typeof v === "boolean") {
+    if (!goodWhenTrue.has(k) && !badWhenTrue.has(k)) return h("span", null, v ? "Yes" : "No");
     const good = badWhenTrue.has(k) ? !v : v;
     return h("span", { class: "check " + (good ? "yes" : "no") }, v ? "Yes" : "No");
   }

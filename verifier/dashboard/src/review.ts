@@ -2,7 +2,7 @@
 // longest first; one at a time, the license portrait and the selfie side by
 // side with the scores, and Approve / Reject with a reason.
 import { ApiError, call, describe, fetchRaw, q } from "./api";
-import { busy, field, h, when } from "./dom";
+import { busy, field, h, table, when } from "./dom";
 import type { Verification } from "./requests";
 import { resultView } from "./result";
 import type { Page, PageContext } from "./router";
@@ -48,15 +48,13 @@ async function queue(ctx: PageContext): Promise<void> {
     return;
   }
   out.replaceChildren(h("p", { role: "status" }, items.length + (more ? "+" : "") + " waiting."),
-    h("table", { class: "list" },
-      h("caption", { class: "vh" }, "Verifications waiting for review, oldest first"),
-      h("thead", null, h("tr", null, ["Waiting since", "External ID", "Face match", "Confidence", ""].map((c) => h("th", { scope: "col" }, c)))),
-      h("tbody", null, items.map((v) => h("tr", null,
-        h("td", null, when(v.completed_at)),
-        h("td", { class: "mono" }, v.external_id || "—"),
-        h("td", null, String(ver(v).face_match_score || "—").replace(/_/g, " ")),
-        h("td", null, typeof ver(v).face_match_confidence === "number" ? Math.round((ver(v).face_match_confidence as number) * 100) + " %" : "—"),
-        h("td", null, h("a", { class: "button small", href: "#/review/" + encodeURIComponent(v.id), "aria-label": "Review the request waiting since " + when(v.completed_at) }, "Review")))))));
+    table("Verifications waiting for review, oldest first", ["Waiting since", "External ID", "Face match", "Confidence", "Action"], items.map((v) => [
+      when(v.completed_at),
+      h("span", { class: "mono ext" }, v.external_id || "—"),
+      String(ver(v).face_match_score || "—").replace(/_/g, " "),
+      typeof ver(v).face_match_confidence === "number" ? Math.round((ver(v).face_match_confidence as number) * 100) + " %" : "—",
+      h("a", { class: "button small", href: "#/review/" + encodeURIComponent(v.id), "aria-label": "Review the request waiting since " + when(v.completed_at) }, "Review"),
+    ])));
 }
 
 // image shows one review image: the picture itself (mode none), the unlock

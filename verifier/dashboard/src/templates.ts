@@ -1,7 +1,7 @@
 // Templates: list, create, edit (PUT replaces the whole template), delete,
 // with every field the API takes and the Request Rules as guidance.
 import { call, describe, q, type Detail, ApiError } from "./api";
-import { busy, field, h, id as uid, when } from "./dom";
+import { busy, field, h, id as uid, table, when } from "./dom";
 import type { Page, PageContext } from "./router";
 
 interface Rules { require_external_id?: boolean; require_message_change?: boolean }
@@ -56,15 +56,13 @@ async function list(ctx: PageContext): Promise<void> {
     out.replaceChildren(h("p", { role: "status" }, "No templates yet."));
     return;
   }
-  out.replaceChildren(h("table", { class: "list" },
-    h("caption", { class: "vh" }, "Templates, oldest first"),
-    h("thead", null, h("tr", null, ["Name", "Collects", "Encryption", "Webhook", "Updated"].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", null, data.items.map((t) => h("tr", null,
-      h("td", null, h("a", { href: "#/templates/" + encodeURIComponent(t.id) }, t.name)),
-      h("td", null, (t.requested_fields || []).map(label).join(", ") || "no license fields"),
-      h("td", null, t.encryption_key_mode || "—"),
-      h("td", { class: "mono" }, t.webhook_url || "—"),
-      h("td", null, when(t.updated_at)))))));
+  out.replaceChildren(table("Templates, oldest first", ["Name", "Collects", "Encryption", "Webhook", "Updated"], data.items.map((t) => [
+    h("a", { href: "#/templates/" + encodeURIComponent(t.id) }, t.name),
+    (t.requested_fields || []).map(label).join(", ") || "no license fields",
+    t.encryption_key_mode || "—",
+    h("span", { class: "mono" }, t.webhook_url || "—"),
+    when(t.updated_at),
+  ])));
 }
 
 function checkbox(name: string, text: string, checked: boolean, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
