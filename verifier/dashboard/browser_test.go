@@ -1,75 +1,26 @@
 package dashboard_test
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/internal/testkit/axe"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 )
 
-// tab is one Chromium tab on the dashboard, 1280×800 unless a shot
-// switches to 390×844 for a moment.
-type tab struct {
-	t   *testing.T
-	ctx context.Context
-	e   *env
-}
-
+// newTab opens Chromium at 1280×800 on e's server, signed out (the
+// helpers of env_browser_test.go drive it).
 func newTab(t *testing.T, e *env) *tab {
 	t.Helper()
-	tb := &tab{t: t, ctx: chromium.New(t), e: e}
+	tb := &tab{t: t, ctx: chromium.New(t), srv: &server{t: t, URL: e.URL}}
 	tb.size(false)
 	return tb
 }
 
-func (tb *tab) run(actions ...chromedp.Action[chromedp.Void]) {
-	tb.t.Helper()
-	if err := chromedp.Do(tb.ctx, actions...); err != nil {
-		tb.t.Fatal(err)
-	}
-}
-
-func (tb *tab) size(phone bool) {
-	tb.t.Helper()
-	if phone {
-		tb.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
-	} else {
-		tb.run(chromedp.EmulateViewport(1280, 800))
-	}
-}
-
-func eval[T any](tb *tab, js string) T {
-	tb.t.Helper()
-	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		tb.t.Fatalf("evaluate %s: %v", js, err)
-	}
-	return v
-}
-
-func (tb *tab) text() string {
-	return eval[string](tb, `document.body.innerText`)
-}
-
-// wait polls until js is true, failing with the page's text.
-func (tb *tab) wait(js string) {
-	tb.t.Helper()
-	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-		tb.t.Fatalf("waiting for %s: %v\npage:\n%s", js, err, tb.text())
-	}
-}
-
-// waitText waits until the page shows every one of want.
-func (tb *tab) waitText(want ...string) {
+// waitTexts waits until the page shows every one of want.
+func (tb *tab) waitTexts(want ...string) {
 	tb.t.Helper()
 	var conds []string
 	for _, w := range want {
@@ -82,12 +33,13 @@ func (tb *tab) waitText(want ...string) {
 // changes only the fragment would not reload) and waits for its heading.
 func (tb *tab) page(fragment, heading string) {
 	tb.t.Helper()
-	tb.run(chromedp.Navigate(tb.e.URL+"/dashboard"+fragment), chromedp.Reload())
+	tb.run(chromedp.Navigate(tb.srv.URL+"/dashboard"+fragment), chromedp.Reload())
 	tb.wait(fmt.Sprintf(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText.includes(%q) && !document.querySelector(".busy"); })()`, heading))
 }
 
-// go follows a fragment inside the app (no reload) and waits for heading.
-func (tb *tab) goTo(fragment, heading string) {
+// goToPage follows a fragment inside the app (no reload) and waits for
+// heading.
+func (tb *tab) goToPage(fragment, heading string) {
 	tb.t.Helper()
 	eval[bool](tb, fmt.Sprintf(`(location.hash = %q, true)`, fragment))
 	tb.wait(fmt.Sprintf(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText.includes(%q) && !document.querySelector(".busy"); })()`, heading))
@@ -115,47 +67,12 @@ func (tb *tab) fill(label, value string) {
 // signIn fills the sign-in form as acct.
 func (tb *tab) signIn(acct *account) {
 	tb.t.Helper()
-	tb.run(chromedp.Navigate(tb.e.URL + "/dashboard"))
+	tb.run(chromedp.Navigate(tb.srv.URL + "/dashboard"))
 	tb.wait(`!!document.querySelector("form.signin")`)
 	tb.fill("E-mail", acct.email)
 	tb.fill("Password", acct.password)
 	tb.click("Sign in")
 	tb.wait(`!!document.querySelector("nav a[aria-current=page]") && !document.querySelector(".busy")`)
-}
-
-// shoot saves the screen at 1280×800 and 390×844 under
-// var/screenshots/dashboard/ and checks it with axe-core (WCAG A/AA) at
-// both sizes: serious and critical violations fail the test, lesser ones
-// are logged.
-func (tb *tab) shoot(name string) {
-	tb.t.Helper()
-	dir := filepath.Join(testkit.RepoRoot(tb.t), "var", "screenshots", "dashboard")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		tb.t.Fatal(err)
-	}
-	for _, phone := range []bool{false, true} {
-		tb.size(phone)
-		suffix := "1280x800"
-		if phone {
-			suffix = "390x844"
-		}
-		time.Sleep(150 * time.Millisecond) // let layout settle after the resize
-		png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			tb.t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+"-"+suffix+".png"), png, 0o644); err != nil {
-			tb.t.Fatal(err)
-		}
-		for _, v := range axe.Check(tb.t, tb.ctx, "") {
-			if v.Impact == "serious" || v.Impact == "critical" {
-				tb.t.Errorf("%s at %s: %v", name, suffix, v)
-			} else {
-				tb.t.Logf("%s at %s (%s, not failing): %v", name, suffix, v.Impact, v)
-			}
-		}
-	}
-	tb.size(false)
 }
 
 func contains(t *testing.T, text string, want ...string) {

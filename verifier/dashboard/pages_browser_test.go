@@ -9,9 +9,13 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/client"
 	"github.com/idgate/idgate/verifier/e2ee"
@@ -104,7 +108,7 @@ func TestRequestsInChromium(t *testing.T) {
 	tb.click("Retry webhook")
 	e.waitWebhook(e.a, review.ID, "delivered")
 	tb.page("#/requests/"+review.ID, "Request order-review")
-	tb.waitText("Delivery 2", "delivered")
+	tb.waitTexts("Delivery 2", "delivered")
 	if n := len(e.failing.Requests()); n != 4 {
 		t.Errorf("the receiver got %d requests, want 3 failed attempts and the retry", n)
 	}
@@ -148,7 +152,7 @@ func TestReviewInChromium(t *testing.T) {
 
 	tb := newTab(t, e)
 	tb.signIn(e.a)
-	tb.goTo("#/review", "Review queue")
+	tb.goToPage("#/review", "Review queue")
 	tb.waitText("2 waiting.")
 	order := eval[string](tb, `[...document.querySelectorAll("table.list tbody tr .ext")].map(td => td.innerText).join(",")`)
 	if order != "order-plain,order-sealed" {
@@ -157,12 +161,12 @@ func TestReviewInChromium(t *testing.T) {
 	tb.shoot("review-queue")
 
 	tb.click("Review") // the first: order-plain
-	tb.waitText("Review order-plain", "Face match", "no match")
+	tb.waitTexts("Review order-plain", "Face match", "no match")
 	tb.wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
 	tb.shoot("review")
 	tb.fill("Reason (optional)", "Same person; the license photo is ten years old")
 	tb.click("Approve: same person")
-	tb.waitText("Approved", "Next in the queue")
+	tb.waitTexts("Approved", "Next in the queue")
 	tb.shoot("review-approved")
 
 	// The webhook: a second delivery with the verdict and the reason,
@@ -193,16 +197,24 @@ func TestReviewInChromium(t *testing.T) {
 		t.Errorf("after approval: %s, result equals the webhook: %v", v.Status, bytes.Equal(v.Result, last))
 	}
 
-	// The sealed one: images sealed to the account's key wait for it.
+	// The sealed one: images sealed to the account's key wait for it; the
+	// private key file opens the first in the page, and the second with the
+	// key remembered.
 	tb.click("Next in the queue")
-	tb.waitText("Review order-sealed", "Unlock with your key")
+	tb.waitTexts("Review order-sealed", "Encrypted to your key")
 	if n := eval[int](tb, `document.querySelectorAll(".pair .sealed").length`); n != 2 {
-		t.Errorf("%d sealed placeholders, want the license photo and the selfie", n)
+		t.Errorf("%d sealed panels, want the license photo and the selfie", n)
 	}
 	tb.shoot("review-sealed")
+	keyFile := filepath.Join(t.TempDir(), "ops.pem")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(priv)}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tb.run(chromedp.SetUploadFiles(`.pair .sealed input[type=file]`, []string{keyFile}), chromedp.Click(`.pair .sealed button[type=submit]`))
+	tb.wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
+	tb.shoot("review-sealed-opened")
 	tb.page("#/requests/"+sealed.ID, "Request order-sealed")
-	tb.waitText("Unlock with your key", "license data")
-	tb.shoot("request-sealed")
+	tb.waitTexts("Encrypted to your key", "license data")
 
 	// Purge from Requests: the decided one's personal data goes.
 	tb.page("#/requests/"+plain.ID, "Request order-plain")
@@ -240,7 +252,7 @@ func TestTemplatesInChromium(t *testing.T) {
 	key := e.passphraseKey(e.a, "Compliance team")
 	tb := newTab(t, e)
 	tb.signIn(e.a)
-	tb.goTo("#/templates", "Templates")
+	tb.goToPage("#/templates", "Templates")
 	tb.waitText("No templates yet.")
 	tb.click("New template")
 	tb.wait(`!!document.querySelector("form.template")`)
@@ -258,7 +270,7 @@ func TestTemplatesInChromium(t *testing.T) {
 	contains(t, tb.text(), "Request Rules are guidance", "does not enforce them")
 	tb.shoot("template-new")
 	tb.click("Create template")
-	tb.waitText("The template was not saved", "https")
+	tb.waitTexts("The template was not saved", "https")
 	tb.shoot("template-refused")
 	tb.fill("Webhook URL", "https://shop.example.com/hooks/idgate")
 	tb.click("Create template")
@@ -287,8 +299,8 @@ func TestTemplatesInChromium(t *testing.T) {
 	if got["name"] != "Age 21+" || fmt.Sprint(got["requested_fields"]) != "[first_names]" {
 		t.Errorf("after the edit: %v", got)
 	}
-	tb.goTo("#/templates", "Templates")
-	tb.waitText("Age 21+", "first names", "passphrase")
+	tb.goToPage("#/templates", "Templates")
+	tb.waitTexts("Age 21+", "first names", "passphrase")
 	tb.shoot("templates")
 	tb.click("Age 21+")
 	tb.wait(`!!document.querySelector("form.template")`)

@@ -155,7 +155,7 @@ func (s *Server) session(c *fiber.Ctx) error {
 		}
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	c.Locals(localAccount, acct)
+	authenticated(c, acct, verifier.ModeLive) // the dashboard shows live data
 	c.Locals(localSession, ds)
 	return c.Next()
 }
