@@ -4,11 +4,21 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit/chromium"
 )
+
+// tab is the shared harness's tab (env_browser_test.go); these tests add
+// their own helpers to it.
+type tab = ptab
+
+func eval[T any](tb *tab, js string) T {
+	tb.t.Helper()
+	return evalJS[T](tb, js)
+}
 
 // newTab opens Chromium at 1280×800 on e's server, signed out (the
 // helpers of env_browser_test.go drive it).
@@ -34,7 +44,15 @@ func (tb *tab) waitTexts(want ...string) {
 func (tb *tab) page(fragment, heading string) {
 	tb.t.Helper()
 	tb.run(chromedp.Navigate(tb.srv.URL+"/dashboard"+fragment), chromedp.Reload())
-	tb.wait(fmt.Sprintf(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText.includes(%q) && !document.querySelector(".busy"); })()`, heading))
+	cond := fmt.Sprintf(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText.includes(%q) && !document.querySelector(".busy"); })()`, heading)
+	_, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+	for i := 0; i < 3 && err != nil && strings.Contains(err.Error(), "Cannot find context"); i++ {
+		// The load replaced the page under the poll: poll the new one.
+		_, err = chromedp.Run(tb.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+	}
+	if err != nil {
+		tb.t.Fatalf("page %s never showed %q: %v\npage:\n%s", fragment, heading, err, tb.text())
+	}
 }
 
 // goToPage follows a fragment inside the app (no reload) and waits for
