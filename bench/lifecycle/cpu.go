@@ -32,7 +32,11 @@ func newCPUMeter(dsn string) cpuMeter { return cpuMeter{dsn} }
 type cpuSample struct {
 	self     time.Duration
 	backends map[int]time.Duration
-	ok       bool
+	// wakeups is each backend's voluntary context switches: it sleeps
+	// once per message exchange, waiting for the client's next one, so
+	// this counts round trips to PostgreSQL whatever the machine's load.
+	wakeups map[int]int64
+	ok      bool
 }
 
 func (m cpuMeter) read(ctx context.Context) cpuSample {
@@ -46,29 +50,49 @@ func (m cpuMeter) read(ctx context.Context) cpuSample {
 		return cpuSample{}
 	}
 	backends := make(map[int]time.Duration, len(pids))
+	wakeups := make(map[int]int64, len(pids))
 	for _, pid := range pids {
 		t, err := procCPU(pid)
 		if err != nil {
 			return cpuSample{} // server elsewhere (or /proc hidden): no figure rather than half of one
 		}
 		backends[pid] = t
+		wakeups[pid] = procSwitches(pid)
 	}
-	return cpuSample{self: self, backends: backends, ok: true}
+	return cpuSample{self: self, backends: backends, wakeups: wakeups, ok: true}
 }
 
 // perRequest is the CPU spent since before, divided over n requests, in
-// all and in the PostgreSQL backends alone; zeros when it cannot be
-// measured. Backends opened meanwhile count from zero.
-func (m cpuMeter) perRequest(ctx context.Context, before cpuSample, n int) (all, db time.Duration) {
+// all and in the PostgreSQL backends alone, and the backends' wakeups per
+// request; zeros when it cannot be measured. Backends opened meanwhile
+// count from zero.
+func (m cpuMeter) perRequest(ctx context.Context, before cpuSample, n int) (all, db time.Duration, wakeups float64) {
 	after := m.read(ctx)
 	if !before.ok || !after.ok {
-		return 0, 0
+		return 0, 0, 0
 	}
+	var w int64
 	for pid, t := range after.backends {
 		db += t - before.backends[pid]
+		w += after.wakeups[pid] - before.wakeups[pid]
 	}
 	all = after.self - before.self + db
-	return all / time.Duration(n), db / time.Duration(n)
+	return all / time.Duration(n), db / time.Duration(n), float64(w) / float64(n)
+}
+
+// procSwitches is a process's voluntary context switches (0 if unread).
+func procSwitches(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 func (m cpuMeter) backendPIDs(ctx context.Context) ([]int, error) {
@@ -91,8 +115,23 @@ func (m cpuMeter) backendPIDs(ctx context.Context) ([]int, error) {
 	return pgx.CollectRows(rows, pgx.RowTo[int])
 }
 
-// procCPU is user + system time of a process from /proc/<pid>/stat.
+// procCPU is the CPU time of a process: its time on a CPU from
+// /proc/<pid>/schedstat, in nanoseconds (a backend serves a scenario's few
+// hundred requests in tens of milliseconds, which /proc/<pid>/stat's 10 ms
+// ticks would blur), else user + system time from /proc/<pid>/stat.
 func procCPU(pid int) (time.Duration, error) {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid)); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 3 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				return time.Duration(ns), nil
+			}
+		}
+	}
+	return procStatCPU(pid)
+}
+
+// procStatCPU is user + system time of a process from /proc/<pid>/stat.
+func procStatCPU(pid int) (time.Duration, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
