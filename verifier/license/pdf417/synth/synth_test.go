@@ -104,3 +104,30 @@ func TestPayloadHeaderMatchesSubfile(t *testing.T) {
 		}
 	}
 }
+
+// A phone photo renders the same twice, at the frame size its resolution
+// names, and its module size follows from the card's share of the frame.
+func TestPhotoRender(t *testing.T) {
+	set := PhotoSet(4, 2)
+	if len(set) != 2*len(Resolutions) {
+		t.Fatalf("%d photos, want %d", len(set), 2*len(Resolutions))
+	}
+	p := set[1] // 1 MP, the card 90% of the frame
+	a, mods, err := p.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := p.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.(*image.Gray).Pix, b.(*image.Gray).Pix) {
+		t.Fatal("two renders differ")
+	}
+	if w, h := FrameSize(1); a.Bounds().Dx() != w || a.Bounds().Dy() != h || w != 1155 {
+		t.Errorf("frame %v, want %dx%d", a.Bounds(), w, h)
+	}
+	if m := p.ModulePx(mods); m < 2.5 || m > 4.5 {
+		t.Errorf("module %.2f px for a card 90%% of a 1 MP frame", m)
+	}
+}
