@@ -45,7 +45,9 @@ func (e *Engines) Back(ctx context.Context, data []byte) (flow.BackReport, error
 }
 
 // barcodeProblem tells why nothing valid was read: a PDF417 that decoded
-// but is no AAMVA file (barcode_invalid), a barcode-like region that did
+// but is no AAMVA file (barcode_invalid), a barcode-like region whose
+// start and stop patterns measure a module under pdf417.MinModulePx
+// (barcode_too_small: move closer), another barcode-like region that did
 // not decode (barcode_unreadable), or nothing like a barcode
 // (barcode_not_found). "Barcode-like" is the pdf417 locator's judgement
 // (a patch of strong parallel edges), and dense print passes it too: a
@@ -55,6 +57,9 @@ func barcodeProblem(r pdf417.Report) flow.Problem {
 		if strings.HasPrefix(s.Outcome, "rejected") {
 			return flow.ProblemBarcodeInvalid
 		}
+	}
+	if r.TooSmall() {
+		return flow.ProblemBarcodeTooSmall
 	}
 	if r.Regions > 0 {
 		return flow.ProblemBarcodeUnreadable

@@ -10,6 +10,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/pdf417"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
@@ -61,8 +62,9 @@ func TestBackVersions(t *testing.T) {
 	}
 }
 
-// Each barcode problem: a photo without one, a barcode that cannot be
-// read, a readable PDF417 that is no license, and images refused before.
+// Each barcode problem: a photo without one, a barcode photographed from
+// too far to read, a barcode that cannot be read for blur, a readable
+// PDF417 that is no license, and images refused before.
 func TestBackProblems(t *testing.T) {
 	e := loaded(t)
 	fixture := aamvaFixtures(t)[0]
@@ -72,6 +74,8 @@ func TestBackProblems(t *testing.T) {
 		want  flow.Problem
 	}{
 		{"no barcode", encodeJPEG(t, image.NewGray(image.Rect(0, 0, 1600, 1200))), flow.ProblemBarcodeNotFound},
+		{"too far at 1 MP", farBack(t, fixture, 0, 0.25), flow.ProblemBarcodeTooSmall},
+		{"too far at 2 MP", farBack(t, fixture, 1, 0.22), flow.ProblemBarcodeTooSmall},
 		{"out of focus", backPhoto(t, fixture, 3, synth.Degradation{BlurSigma: 6}), flow.ProblemBarcodeUnreadable},
 		{"not a license", backPhoto(t, []byte("HELLO, THIS IS NOT A DRIVER LICENSE 0123456789"), 7, synth.Degradation{}), flow.ProblemBarcodeInvalid},
 		{"not an image", []byte("%PDF-1.7"), flow.ProblemImageUnsupported},
@@ -86,4 +90,21 @@ func TestBackProblems(t *testing.T) {
 			t.Errorf("%s: problems %v, want [%s]", c.name, rep.Problems, c.want)
 		}
 	}
+}
+
+// farBack is a phone photo (print and camera models) of a license back
+// held far away, at 1 MP (i = 0) or 2 MP (i = 1), the card frac of the
+// frame's width.
+func farBack(t testing.TB, payload []byte, i int, frac float64) []byte {
+	t.Helper()
+	p := synth.PhotoSet(1, 8)[8*i]
+	p.Payload, p.CardFrac = payload, frac
+	img, mods, err := p.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := p.ModulePx(mods); m >= pdf417.MinModulePx {
+		t.Fatalf("%s: modules of %.2f px are not too small", p.Name, m)
+	}
+	return encodeJPEG(t, img)
 }

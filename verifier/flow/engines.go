@@ -64,6 +64,7 @@ const (
 	ProblemNoPortrait   Problem = "no_portrait"
 
 	ProblemBarcodeNotFound   Problem = "barcode_not_found"
+	ProblemBarcodeTooSmall   Problem = "barcode_too_small" // found, but its bars too narrow to read: move closer
 	ProblemBarcodeUnreadable Problem = "barcode_unreadable"
 	ProblemBarcodeInvalid    Problem = "barcode_invalid"
 )

@@ -24,6 +24,7 @@ var sentences = map[Problem]string{
 	ProblemNoPortrait:   "We could not find the portrait on your license. Photograph the front side, with the photo visible.",
 
 	ProblemBarcodeNotFound:   "We could not find the barcode. Photograph the back of your license with the whole barcode in the frame.",
+	ProblemBarcodeTooSmall:   "Move closer so the barcode fills most of the frame.",
 	ProblemBarcodeUnreadable: "The barcode could not be read. Move closer, avoid glare and hold still.",
 	ProblemBarcodeInvalid:    "The barcode does not hold valid license data. Make sure you photograph a driver's license or ID card.",
 

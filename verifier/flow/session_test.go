@@ -196,7 +196,7 @@ func TestFramesProblems(t *testing.T) {
 func TestEveryProblemHasASentence(t *testing.T) {
 	seen := map[string]Problem{}
 	for _, p := range []Problem{ProblemImageUnsupported, ProblemImageTooLarge, ProblemCardNotFound, ProblemCardTooSmall,
-		ProblemTooBlurry, ProblemGlare, ProblemAspect, ProblemNoPortrait, ProblemBarcodeNotFound, ProblemBarcodeUnreadable,
+		ProblemTooBlurry, ProblemGlare, ProblemAspect, ProblemNoPortrait, ProblemBarcodeNotFound, ProblemBarcodeTooSmall, ProblemBarcodeUnreadable,
 		ProblemBarcodeInvalid, ProblemFramesCount, ProblemFrameTooLarge, ProblemFrameNotJPEG, ProblemTimestampsInvalid,
 		ProblemPhoneInvalid, ProblemPhoneRegion, ProblemPhoneNotMobile, ProblemPhoneUndeliverable, ProblemCodeFormat} {
 		s, ok := sentences[p]

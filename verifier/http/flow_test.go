@@ -508,6 +508,12 @@ func testFlowRefuses(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		if got := detailCodes(t, h.post(tok, "/license/back", "image/jpeg", noCard), "license_back"); len(got) != 1 || !strings.HasPrefix(got[0], "barcode_") {
 			t.Errorf("no barcode: %v", got)
 		}
+		// A back photographed from too far: the symbol is found, its
+		// modules measure about 1 px, and the answer says to move closer.
+		far := farBackPhoto(t)
+		if got := detailCodes(t, h.post(tok, "/license/back", "image/jpeg", far), "license_back"); strings.Join(got, ",") != "barcode_too_small" {
+			t.Errorf("barcode too far: %v", got)
+		}
 		// Failed uploads do not start the verification.
 		if s := h.session(tok); s.Status != "pending" {
 			t.Errorf("after refused uploads the verification is %s", s.Status)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"mime/multipart"
 	"net/textproto"
@@ -18,6 +19,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
 // The flow tests' real inputs come from flowtest: license fronts carrying
@@ -80,6 +82,21 @@ func backPhoto(t testing.TB, seed uint64) ([]byte, license.License) {
 		t.Fatal(err)
 	}
 	return data, l
+}
+
+// farBackPhoto is a 1 MP phone photo (synth's print and camera models) of
+// a license back a quarter of the frame wide: modules of about 1 px.
+func farBackPhoto(t testing.TB) []byte {
+	t.Helper()
+	img, _, err := synth.PhotoSet(1, 8)[0].Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // foremanAnswer is Foreman frames 36–96 as the browser sends them: the

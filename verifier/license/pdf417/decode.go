@@ -64,6 +64,7 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 			return nil, rep, fmt.Errorf("decode pdf417: %w: %w", ErrNoBarcode, err)
 		}
 		if !now().Before(deadline) {
+			s.measureModule(&rep)
 			finish()
 			return nil, rep, fmt.Errorf("decode pdf417: budget of %v spent: %w: %w", budget, ErrNoBarcode, context.DeadlineExceeded)
 		}
@@ -76,8 +77,20 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 			return payload, rep, nil
 		}
 	}
+	s.measureModule(&rep)
 	finish()
 	return nil, rep, fmt.Errorf("decode pdf417: %d strategies tried: %w", len(strategies), ErrNoBarcode)
+}
+
+// measureModule fills rep.ModulePx after a failed decode, from the first
+// region the strategies located (none is located for it alone).
+func (s *session) measureModule(rep *Report) {
+	if s.loc == nil || len(s.loc.regions) == 0 {
+		return
+	}
+	if m, edge, ok := s.loc.regions[0].moduleWidth(s.gray); ok {
+		rep.ModulePx, rep.EdgePx = m, edge
+	}
 }
 
 // try runs one strategy and returns the accepted payload, or nil and why

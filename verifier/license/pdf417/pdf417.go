@@ -45,6 +45,15 @@ type Report struct {
 	// two); 0 also when no step needed it. With Strategy empty, a region
 	// means a symbol was seen but not read.
 	Regions int `json:"regions"`
+	// ModulePx is the module width of the first region in photo pixels,
+	// estimated from its start and stop bars when no strategy decoded
+	// (0 when it decoded, no region was found or no thick bar was
+	// measurable). TooSmall compares it with MinModulePx.
+	ModulePx float64 `json:"module_px,omitempty"`
+	// EdgePx is how far the symbol's outer edge spreads (10-90%, photo
+	// pixels), measured with ModulePx: large when the photo is out of
+	// focus or shaken.
+	EdgePx float64 `json:"edge_px,omitempty"`
 }
 
 // Step is one attempt.
