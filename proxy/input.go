@@ -29,6 +29,9 @@ func DecodeStrict(body []byte, v any, what string) error {
 	if d := strictjson.Check(body); d != nil {
 		return &InputError{Field: d.Field, Code: d.Code, Message: d.Message}
 	}
+	if !json.Valid(body) {
+		return fmt.Errorf("%w: not %s", ErrMalformedJSON, what)
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return &InputError{Field: "body", Message: "not " + what}
 	}

@@ -76,6 +76,11 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 	if err := DecodeStrict(ev.Body, &e, "a BigCommerce webhook payload"); err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w", err)
 	}
+	if e.Scope == "" {
+		// Every BigCommerce delivery names its scope; a body without one
+		// is not a delivery, and is refused rather than acknowledged.
+		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "scope", Code: "required", Message: "a webhook payload names its scope"})
+	}
 	if !st.OrderGuard || (e.Scope != bigcommerce.ScopeOrderCreated && e.Scope != bigcommerce.ScopeCartConverted) {
 		return GuardResult{Ignored: true}, nil
 	}
@@ -88,6 +93,11 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 		return GuardResult{}, fmt.Errorf("guard order: %w", err)
 	}
 	order, err := p.GetOrder(ctx, orderID)
+	if errors.Is(err, bigcommerce.ErrNotFound) {
+		// Not this store's order (another store's ID, or deleted since):
+		// nothing to guard, and nothing a retry would change.
+		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "data", Code: "unknown_order", Message: "the store has no such order"})
+	}
 	if err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 	}

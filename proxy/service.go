@@ -19,6 +19,9 @@ import (
 var (
 	// ErrInvalidInput: a malformed cart ID, body or reference.
 	ErrInvalidInput = errors.New("invalid input")
+	// ErrMalformedJSON: a body that is not JSON at all (truncated, not
+	// JSON), as opposed to JSON with a bad member (ErrInvalidInput).
+	ErrMalformedJSON = errors.New("malformed JSON")
 	// ErrCustomerToken: the Current Customer JWT was refused.
 	ErrCustomerToken = bigcommerce.ErrCustomerToken
 	// ErrOriginNotAllowed: the request came from no origin of the store.

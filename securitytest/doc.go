@@ -7,5 +7,7 @@
 // account's ids of every object kind (which must come back untouched),
 // unknown link tokens, and malformed bodies. Every answer must be a 4xx in
 // the one error format, within a bounded time. Operations join the walk as
-// they are added to the document.
+// they are added to the document. The storefront proxy gets the same walk
+// (proxy_test.go): its own /openapi.json, two stores as the two tenants,
+// on the in-process cache and on Redis.
 package securitytest

@@ -23,6 +23,7 @@ var domainErrors = []struct {
 	{proxy.ErrCustomerToken, httperr.Unauthenticated, "the customer token is invalid or expired"},
 	{proxy.ErrWebhookAuth, httperr.Unauthenticated, "webhook authentication failed"},
 	{proxy.ErrInvalidInput, httperr.ValidationFailed, "the request is invalid"},
+	{proxy.ErrMalformedJSON, httperr.MalformedJSON, "the body is not valid JSON"},
 }
 
 // toHTTP maps a service error to the error body. The verifier's refusals

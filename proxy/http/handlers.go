@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/internal/qr"
 	"github.com/idgate/idgate/proxy"
 )
@@ -40,6 +41,15 @@ func (h *handlers) start(c *fiber.Ctx) error {
 	}
 	if err := proxy.DecodeStrict(body, &in, "a start request"); err != nil {
 		return toHTTP(err)
+	}
+	// A member the proxy does not read is refused, as the verifier's API
+	// does: a widget sending one is out of date or not the widget.
+	var members map[string]json.RawMessage
+	_ = json.Unmarshal(body, &members)
+	for name := range members {
+		if name != "cart_id" {
+			return httperr.Validation(problem.Detail{Field: name, Code: "unknown_field", Message: "not a member of a start request"})
+		}
 	}
 	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.IP(), in.CartID, c.Get(CustomerTokenHeader))
 	if err != nil {

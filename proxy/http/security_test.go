@@ -246,3 +246,55 @@ func TestWebhookBodyBounded(t *testing.T) {
 		t.Fatalf("oversized webhook: %d %s", resp.StatusCode, b)
 	}
 }
+
+// Holes the attacker's suite (securitytest) found, fixed: a body that is
+// not JSON is 400 MALFORMED_JSON on every receiver, as on the widget's
+// endpoint; BigCommerce's webhook names its scope; another store's (or a
+// deleted) order is a 422 naming data, not a 503 BigCommerce would retry;
+// the start request refuses a member it does not read.
+func TestProxyRefusalsFoundBySecuritytest(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true})
+	st := env.Stores[storeHash]
+	header := string(st.WebhookHeaderValue)
+	post := func(path string, body []byte, headers ...string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, env.URL+path, strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		code, _, b := do(t, req)
+		return code, b
+	}
+	detail := func(b []byte) string {
+		var e struct {
+			Error struct {
+				Details []struct{ Field, Code string }
+			} `json:"error"`
+		}
+		if json.Unmarshal(b, &e) != nil || len(e.Error.Details) != 1 {
+			return ""
+		}
+		return e.Error.Details[0].Field + "/" + e.Error.Details[0].Code
+	}
+	truncated := []byte(`{"request_id":"x`)
+	if code, b := post(proxy.WebhookPath(storeHash), truncated, st.WebhookHeader, header, "Idgate-Signature", env.Sign(storeHash, truncated, time.Now())); code != 400 || errorCode(t, b) != "MALFORMED_JSON" {
+		t.Errorf("truncated delivery: %d %s", code, b)
+	}
+	if code, b := post(proxy.OrderWebhookPath(storeHash), truncated, st.WebhookHeader, header); code != 400 || errorCode(t, b) != "MALFORMED_JSON" {
+		t.Errorf("truncated order event: %d %s", code, b)
+	}
+	if code, b := post(proxy.OrderWebhookPath(storeHash), []byte(`{"data":{"type":"order","id":7}}`), st.WebhookHeader, header); code != 422 || detail(b) != "scope/required" {
+		t.Errorf("order event without scope: %d %s", code, b)
+	}
+	before := env.Doubles[storeHash].Snapshot()
+	if code, b := post(proxy.OrderWebhookPath(storeHash), []byte(`{"scope":"store/order/created","data":{"type":"order","id":999}}`), st.WebhookHeader, header); code != 422 || detail(b) != "data/unknown_order" {
+		t.Errorf("unknown order: %d %s", code, b)
+	}
+	if after := env.Doubles[storeHash].Snapshot(); string(after) != string(before) {
+		t.Errorf("an unknown order changed the store:\n%s\n%s", before, after)
+	}
+	if code, b := post("/proxy/v1/stores/"+storeHash+"/verifications", []byte(`{"cart_id":"`+cartA+`","customer_id":42}`), "Origin", origin); code != 422 || detail(b) != "customer_id/unknown_field" {
+		t.Errorf("start with a browser-stated customer: %d %s", code, b)
+	}
+}

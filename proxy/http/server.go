@@ -75,6 +75,7 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	app.Use(secheaders.Middleware)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get(WidgetPath, serveWidget(bundle))
+	app.Get("/openapi.json", serveOpenAPI)
 	app.Post(storePath+"/webhook", h.webhook)
 	app.Post(storePath+"/order-webhook", h.orderWebhook)
 	store := app.Group(storePath, h.cors)

@@ -2,8 +2,10 @@ package bigcommercetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -150,4 +152,36 @@ func (d *Double) Webhooks() []Webhook {
 		out = append(out, *h)
 	}
 	return out
+}
+
+// Snapshot is the store's whole state (metafields, scripts, webhooks,
+// orders) as canonical JSON: two snapshots are byte-identical exactly when
+// nothing was written in between. Reads do not change it.
+func (d *Double) Snapshot() []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	mf := map[string][]Metafield{}
+	for k, list := range d.metafields {
+		for _, m := range list {
+			mf[k] = append(mf[k], *m)
+		}
+	}
+	orders := map[string]Order{}
+	for id, o := range d.orders {
+		orders[strconv.FormatInt(id, 10)] = *o
+	}
+	var scripts []Script
+	for _, s := range d.scripts {
+		scripts = append(scripts, *s)
+	}
+	var hooks []Webhook
+	for _, h := range d.hooks {
+		hooks = append(hooks, *h)
+	}
+	// encoding/json sorts map keys, so equal states encode equally.
+	b, err := json.Marshal(map[string]any{"next_id": d.nextID, "metafields": mf, "scripts": scripts, "webhooks": hooks, "orders": orders})
+	if err != nil {
+		panic(fmt.Sprintf("bigcommercetest: snapshot: %v", err))
+	}
+	return b
 }
