@@ -27,12 +27,15 @@ type PhoneLimits struct {
 	// WrongCodes is how many wrong codes the link may enter in all; then
 	// the step ends unverified (phone_verified false).
 	WrongCodes int
+	// Lookups is how many numbers the link may have looked up (a carrier
+	// lookup is paid for, and a refused number uses no send).
+	Lookups int
 }
 
 // DefaultPhoneLimits: 5 sends at least 30 s apart, each code valid for
 // 10 minutes, 5 wrong codes per link (a guess of a six-digit code then
-// succeeds at most 5 times in a million).
-var DefaultPhoneLimits = PhoneLimits{Sends: 5, ResendAfter: 30 * time.Second, CodeTTL: 10 * time.Minute, WrongCodes: 5}
+// succeeds at most 5 times in a million), 10 numbers looked up.
+var DefaultPhoneLimits = PhoneLimits{Sends: 5, ResendAfter: 30 * time.Second, CodeTTL: 10 * time.Minute, WrongCodes: 5, Lookups: 10}
 
 // Problems of the phone step (422, the field is "phone").
 const (
@@ -45,7 +48,8 @@ const (
 
 // Errors of the phone step.
 var (
-	// ErrPhoneSendsExhausted: the link has sent its codes (429).
+	// ErrPhoneSendsExhausted: the link has sent its codes, or looked up
+	// its numbers (429).
 	ErrPhoneSendsExhausted = errors.New("no phone codes left to send on this link")
 	// ErrPhoneResendTooSoon: a code was sent moments ago (429 with
 	// Retry-After); the error is a *WaitError.
@@ -75,6 +79,7 @@ type PhoneState struct {
 	CodeExpiresAt time.Time         `json:"code_expires_at"`
 	Ref           string            `json:"ref,omitempty"`
 	Sends         int               `json:"sends"`
+	Lookups       int               `json:"lookups"`
 	LastSentAt    time.Time         `json:"last_sent_at"`
 	WrongCodes    int               `json:"wrong_codes"`
 	Verified      bool              `json:"verified"`
@@ -152,7 +157,9 @@ func (f *Flow) phoneView(p *PhoneState, now time.Time) *PhoneView {
 		return view
 	}
 	view.CodeSent, view.Verified, view.Failed = p.Code != nil, p.Verified, p.Failed
-	view.Number = p.Number.Masked()
+	if p.Number.E164 != "" {
+		view.Number = p.Number.Masked()
+	}
 	view.SendsLeft = max(0, l.Sends-p.Sends)
 	view.AttemptsLeft = max(0, l.WrongCodes-p.WrongCodes)
 	if p.settled() {
@@ -199,6 +206,8 @@ func (f *Flow) PhoneSend(ctx context.Context, token string, req PhoneRequest) (P
 	var look phone.Lookup
 	if s.Phone != nil && s.Phone.Number.E164 == n.E164 {
 		look = s.Phone.Lookup
+	} else if err := f.countLookup(ctx, v, l); err != nil {
+		return PhoneView{}, err
 	} else if look, err = f.Phone.Lookup(ctx, n); err != nil {
 		if errors.Is(err, phone.ErrUndeliverable) {
 			return PhoneView{}, &ProblemsError{Step: StepPhone, Problems: []Problem{ProblemPhoneInvalid}}
@@ -266,6 +275,27 @@ func (f *Flow) PhoneSend(ctx context.Context, token string, req PhoneRequest) (P
 		return PhoneView{}, err
 	}
 	return *f.phoneView(s.Phone, now), nil
+}
+
+// countLookup uses one of the link's lookups, or refuses when none is left.
+func (f *Flow) countLookup(ctx context.Context, v verifier.Verification, l PhoneLimits) error {
+	_, err := f.update(ctx, v, func(cur *Session) error {
+		if err := phoneCollecting(cur); err != nil {
+			return err
+		}
+		if cur.Phone == nil {
+			cur.Phone = &PhoneState{}
+		}
+		if cur.Phone.settled() {
+			return fmt.Errorf("phone: %w: the phone step is over", ErrOutOfOrder)
+		}
+		if cur.Phone.Lookups >= l.Lookups {
+			return ErrPhoneSendsExhausted
+		}
+		cur.Phone.Lookups++
+		return nil
+	})
+	return err
 }
 
 // unreserve gives back a send reserved by PhoneSend that did not happen,

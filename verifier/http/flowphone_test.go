@@ -310,3 +310,29 @@ func TestFlowPhoneProviderFailures(t *testing.T) {
 		t.Errorf("an expired code with no sends left: %+v", ans)
 	}
 }
+
+// TestFlowPhoneLookupsBounded: a number other than the one sent to is
+// looked up (paid for), and numbers refused after their lookup use no send,
+// so lookups have their own bound per link (here 2): then 429 without
+// Retry-After.
+func TestFlowPhoneLookupsBounded(t *testing.T) {
+	h, d := phoneHarness(t, openSQLite)
+	lim := flow.DefaultPhoneLimits
+	lim.Lookups = 2
+	h.flow.PhoneLimits = lim
+	_, tok := h.link(`{"phone_verification":true,"encryption_key_mode":"none"}`)
+	for _, n := range []string{"+12015550101", "+12015550102", "+12015550103"} {
+		d.SetLine(n, twiliotest.Line{Type: "landline"})
+	}
+	for _, n := range []string{"+12015550101", "+12015550102"} {
+		expectError(t, h.sendCode(tok, n), 422, "VALIDATION_FAILED")
+	}
+	r := h.sendCode(tok, "+12015550103")
+	expectError(t, r, 429, "RATE_LIMITED")
+	if r.header.Get("Retry-After") != "" {
+		t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
+	}
+	if s := h.session(tok); s.Phone == nil || s.Phone.CodeSent || s.Phone.Number != "" {
+		t.Errorf("session after refused numbers: %+v", s.Phone)
+	}
+}
