@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -78,4 +79,23 @@ func PurgeResult(result []byte) ([]byte, error) {
 		return nil, fmt.Errorf("purge result: %w", err)
 	}
 	return out, nil
+}
+
+// PurgedPayload is a webhook payload (a result) without personal data, and
+// whether that removed anything: a payload without any is reported
+// unchanged, so its signed bytes stay as they were.
+func PurgedPayload(payload []byte) ([]byte, bool, error) {
+	purged, err := PurgeResult(payload)
+	if err != nil {
+		return nil, false, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &top); err != nil {
+		return nil, false, fmt.Errorf("purge result: %w", ErrMalformedResult)
+	}
+	same, err := json.Marshal(top) // PurgeResult's encoding, nothing removed
+	if err != nil {
+		return nil, false, fmt.Errorf("purge result: %w", err)
+	}
+	return purged, !bytes.Equal(same, purged), nil
 }

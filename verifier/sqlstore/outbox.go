@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/webhook"
 )
 
@@ -49,7 +50,14 @@ var (
 		WHERE d.verification_id = $1 ORDER BY a.attempt`)
 	latestDeliverySQL = q(`SELECT ` + deliveryCols + ` FROM webhook_deliveries
 		WHERE verification_id = $1 ORDER BY created_at DESC, seq DESC LIMIT 1`)
-	purgeSQL = q(`UPDATE webhook_deliveries SET payload = $3, headers = '{}'
+	// purgeDeliveredSQL and unsentSQL serve a verification's purge
+	// (purgeDeliveries); purgeSQL is the outbox's own cleanup.
+	purgeDeliveredSQL = q(`UPDATE webhook_deliveries SET payload = $2, headers = '{}'
+		WHERE verification_id = $1 AND state = 'delivered' AND octet_length(payload) > 0`)
+	unsentSQL = q(`SELECT id, payload FROM webhook_deliveries
+		WHERE verification_id = $1 AND state <> 'delivered' AND octet_length(payload) > 0 FOR UPDATE`)
+	setPayloadSQL = q(`UPDATE webhook_deliveries SET payload = $2 WHERE id = $1`)
+	purgeSQL      = q(`UPDATE webhook_deliveries SET payload = $3, headers = '{}'
 		WHERE id IN (SELECT id FROM webhook_deliveries
 			WHERE state = 'delivered' AND octet_length(payload) > 0 AND finished_at < $1 LIMIT $2)`)
 )
@@ -81,6 +89,48 @@ func (db *DB) enqueue(ctx context.Context, tx *sql.Tx, d webhook.Delivery, now t
 func (db *DB) forget(ctx context.Context, tx *sql.Tx, verificationID string) error {
 	if _, err := tx.ExecContext(ctx, db.sql(forgetSQL), verificationID); err != nil {
 		return fmt.Errorf("forget webhooks of %s: %w", verificationID, err)
+	}
+	return nil
+}
+
+// purgeDeliveries removes a verification's personal data from its
+// deliveries inside tx (the one setting pii_purged_at). Delivered ones lose
+// payload and headers at once, as the outbox's cleanup would later. Those
+// not delivered (pending, between retries, or failed and open to a manual
+// retry) keep their headers and get the purged result in place of the
+// payload, so the customer still receives the outcome, without personal
+// data; one without any is left byte for byte. An attempt already in
+// flight when the purge commits sends the bytes it read.
+func (db *DB) purgeDeliveries(ctx context.Context, tx *sql.Tx, verificationID string) error {
+	if _, err := tx.ExecContext(ctx, db.sql(purgeDeliveredSQL), verificationID, []byte{}); err != nil {
+		return fmt.Errorf("purge webhook payloads of %s: %w", verificationID, err)
+	}
+	rows, err := tx.QueryContext(ctx, db.sql(unsentSQL), verificationID)
+	if err != nil {
+		return fmt.Errorf("purge webhook payloads of %s: %w", verificationID, err)
+	}
+	type unsent struct {
+		id      string
+		payload []byte
+	}
+	list, err := collect(rows, func(r scanner) (unsent, error) {
+		var u unsent
+		return u, r.Scan(&u.id, &u.payload)
+	})
+	if err != nil {
+		return fmt.Errorf("purge webhook payloads of %s: %w", verificationID, err)
+	}
+	for _, u := range list {
+		purged, changed, err := verifier.PurgedPayload(u.payload)
+		if err != nil {
+			return fmt.Errorf("purge webhook payload %s: %w", u.id, err)
+		}
+		if !changed {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, db.sql(setPayloadSQL), u.id, purged); err != nil {
+			return fmt.Errorf("purge webhook payload %s: %w", u.id, err)
+		}
 	}
 	return nil
 }

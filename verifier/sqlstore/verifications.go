@@ -286,6 +286,12 @@ func (db *DB) UpdateVerification(ctx context.Context, accountID, id string, fn f
 		if err != nil {
 			return err
 		}
+		// A purge takes the outbox's copies with it, in this transaction.
+		if old.PIIPurgedAt.IsZero() && !out.PIIPurgedAt.IsZero() {
+			if err := db.purgeDeliveries(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		// The delivery commits with the status change or not at all.
 		if d, ok := verifier.DeliveryFor(old, out); ok {
 			if err := db.enqueue(ctx, tx, d, out.UpdatedAt); err != nil {

@@ -47,6 +47,7 @@ func RunWebhooks(t *testing.T, newStore func(t *testing.T) WebhookStore) {
 		{"DeletedSendsNothing", testHookDeleted},
 		{"SSRFRefusalIsLogged", testHookSSRF},
 		{"SecretRotation", testHookRotation},
+		{"PurgeTakesOutboxCopies", testHookPurge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -442,5 +443,92 @@ func testHookRotation(t *testing.T, e *hookEnv) {
 	again, err := e.secrets(e.s).SigningSecrets(ctx, fresh.ID)
 	if err != nil || len(again) != 1 || !bytes.Equal(again[0], got[0]) {
 		t.Fatalf("the first secret changed: %q, %v", again, err)
+	}
+}
+
+// A purge (verifier's PurgePII, which the API's purge and the scheduled
+// PurgeDue both use) takes the outbox's copies in its transaction: a
+// delivered payload is emptied (headers too); one still to be sent (here
+// between retries) keeps its headers and is sent as the purged result, the
+// outcome without personal data; another verification's delivery is not
+// touched.
+func testHookPurge(t *testing.T, e *hookEnv) {
+	e.setup(func(n int) int {
+		if n == 2 {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusOK
+	})
+	ctx := context.Background()
+	finish := func() verifier.Verification {
+		v := e.newHookVerification(e.r.URL)
+		result := fmt.Appendf(nil, `{"request_id":%q,"verification":{"over_18":true},"license_data":{"first_name":"Annabel","document_number":"D1234567"},`+
+			`"license_photo":"data:image/jpeg;base64,QUJD","phone_verification":{"verified":true,"lookup":{"carrier":"Example Mobile"}}}`, v.ID)
+		return e.update(v.ID, func(x *verifier.Verification) {
+			x.Status, x.CompletedAt, x.Result = verifier.StatusCompleted, e.clock.Now(), json.RawMessage(result)
+		})
+	}
+	w := e.worker(e.s, true)
+	t0 := e.clock.Now()
+	delivered := finish()
+	e.run(w, t0, 1)
+	retrying := finish()
+	e.run(w, t0, 1) // 503: due again 5 s later
+	other := finish()
+	domain := &verifier.Verifications{Store: e.s, Now: e.clock.Now}
+	for _, v := range []verifier.Verification{delivered, retrying} {
+		if _, err := domain.PurgePII(ctx, e.account.ID, v.ID); err != nil {
+			t.Fatalf("PurgePII: %v", err)
+		}
+	}
+	pii := []string{"Annabel", "D1234567", "license_photo", "Example Mobile"}
+	payload := func(id string) webhook.Delivery {
+		t.Helper()
+		h := e.history(id)
+		if len(h) != 1 {
+			t.Fatalf("%s: %d deliveries", id, len(h))
+		}
+		return h[0].Delivery
+	}
+	if d := payload(delivered.ID); len(d.Payload) != 0 || len(d.Headers) != 0 || d.State != webhook.StateDelivered {
+		t.Errorf("delivered after purge: state %s, payload %q, headers %v", d.State, d.Payload, d.Headers)
+	}
+	want, err := verifier.PurgeResult(retrying.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := payload(retrying.ID); !bytes.Equal(d.Payload, want) || d.Headers["X-Shop"] != "42" || d.State != webhook.StatePending {
+		t.Errorf("retrying after purge: state %s, payload %s, headers %v; want the purged result %s", d.State, d.Payload, d.Headers, want)
+	}
+	for _, s := range pii {
+		if bytes.Contains(payload(retrying.ID).Payload, []byte(s)) {
+			t.Errorf("the pending delivery keeps %q after the purge", s)
+		}
+	}
+	if d := payload(other.ID); !bytes.Equal(d.Payload, other.Result) {
+		t.Errorf("another verification's delivery changed: %s", d.Payload)
+	}
+	// The retry sends the purged result, signed; the other its own bytes.
+	e.run(w, t0.Add(5*time.Second), 2)
+	reqs := e.r.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("receiver got %d requests, want 4", len(reqs))
+	}
+	sent := map[string][]byte{}
+	for _, r := range reqs[2:] {
+		if err := client.VerifySignature([]byte(e.secret), r.Header.Get(webhook.HeaderSignature), r.Body, e.clock.Now(), time.Hour); err != nil {
+			t.Errorf("signature: %v", err)
+		}
+		var b struct {
+			RequestID string `json:"request_id"`
+		}
+		_ = json.Unmarshal(r.Body, &b)
+		sent[b.RequestID] = r.Body
+	}
+	if !bytes.Equal(sent[retrying.ID], want) || !bytes.Equal(sent[other.ID], other.Result) {
+		t.Errorf("sent after the purge:\n%s\n%s", sent[retrying.ID], sent[other.ID])
+	}
+	if got := e.webhookStatus(retrying.ID); got != webhook.StateDelivered {
+		t.Errorf("webhook_status after the retry %q, want delivered", got)
 	}
 }
