@@ -74,6 +74,10 @@ type Session struct {
 	// or counting an attempt again.
 	Replies map[Step]Reply `json:"replies,omitempty"`
 
+	// Test is the tester's pick on a test verification's link (testmode.go);
+	// it replaces the steps' measurements when the link completes.
+	Test *TestPick `json:"test,omitempty"`
+
 	// Match is the face match of the last submit (set with
 	// PhaseReviewOffered and PhaseFinished).
 	Match *match.Result `json:"match,omitempty"`

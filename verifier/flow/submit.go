@@ -133,6 +133,9 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 	if err != nil {
 		return SubmitAnswer{}, err
 	}
+	if s.Test != nil { // a test link in review_offered (testmode.go)
+		return f.finishTest(ctx, v, *s.Test, a, review)
+	}
 	if s.Match == nil || !s.ready(f.steps(v)) {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, ErrOutOfOrder)
 	}

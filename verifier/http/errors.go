@@ -29,6 +29,7 @@ var domainErrors = []struct {
 	{verifier.ErrQuotaExceeded, httperr.QuotaExceeded, "no allowance left for this verification type", nil},
 	{flow.ErrBusy, httperr.Unavailable, "the service is busy; try again in a few seconds", map[string]string{"Retry-After": busyRetryAfter}},
 	{verifier.ErrUnknownLink, httperr.NotFound, "this verification link is not valid; check that the whole link was opened", nil},
+	{flow.ErrNotTestLink, httperr.NotFound, "no test verification behind this link: test/complete takes only links of test verifications (made with a test key or test-mode token)", nil},
 	{flow.ErrChallengeUnknown, httperr.NotFound, "no such liveness challenge on this link; request a new one", nil},
 	{flow.ErrChallengeVoided, httperr.Conflict, "this liveness challenge was replaced by a newer one; answer the newest", nil},
 	{flow.ErrChallengeUsed, httperr.Conflict, "this liveness challenge was already answered; request a new one", nil},

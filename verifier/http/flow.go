@@ -49,6 +49,7 @@ func (s *Server) flowRoutes(a fiber.Router) {
 	v.Post("/submit", s.flowSubmit)
 	v.Post("/review", s.flowReview)
 	v.Post("/decline-review", s.flowDecline)
+	v.Post("/test/complete", requireJSON, s.flowTestComplete)
 	a.Post("/verification/purge", s.RequireBearer(), s.purgeVerification)
 }
 

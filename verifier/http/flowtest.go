@@ -1,0 +1,24 @@
+package http
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/verifier/flow"
+)
+
+// flowTestComplete is POST /v/{token}/test/complete (issue #22): the
+// outcome a tester picks for a test verification, instead of the license
+// and liveness steps. The link token is the credential, as on every /v/
+// step; a live verification's link is 404 and left untouched.
+func (s *Server) flowTestComplete(c *fiber.Ctx) error {
+	// /v/ routes may carry uploads past BodyLimit (limitBody lets them
+	// through); this small JSON body keeps the API's bound.
+	if s.cfg.BodyLimit > 0 && len(c.Body()) > s.cfg.BodyLimit {
+		return fiber.ErrRequestEntityTooLarge
+	}
+	var p flow.TestPick
+	if err := DecodeJSON(c.Body(), &p); err != nil {
+		return err
+	}
+	return flowStatus(c)(s.flow.TestComplete(c.UserContext(), c.Params("token"), p))
+}
