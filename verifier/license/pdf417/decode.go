@@ -88,8 +88,8 @@ func (s *session) measureModule(rep *Report) {
 	if s.loc == nil || len(s.loc.regions) == 0 {
 		return
 	}
-	if m, edge, ok := s.loc.regions[0].moduleWidth(s.gray); ok {
-		rep.ModulePx, rep.EdgePx = m, edge
+	if m, ok := s.module(); ok {
+		rep.ModulePx, rep.EdgePx = m, s.modEdgePx
 	}
 }
 

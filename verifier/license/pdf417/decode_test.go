@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 	"github.com/idgate/idgate/verifier/license/pdf417/zxing"
 )
 
@@ -127,5 +128,26 @@ func TestDecodeConcurrent(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A close 8 MP phone photo (the phone model: modules of 7.8 px, defocus
+// and sharpening) that no full-size crop reads is read once the crop is
+// area-averaged down to 2.5 px modules.
+func TestShrunkCropReadsWideModules(t *testing.T) {
+	p := synth.PhotoSet(1, 16)[3*16+13]
+	img, mods, err := p.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := p.ModulePx(mods); m < 7 || p.MP != 8 {
+		t.Fatalf("%s: modules of %.2f px at %g MP, want a close 8 MP photo", p.Name, m, p.MP)
+	}
+	got, rep, err := Decoder{Budget: time.Minute}.Decode(context.Background(), img, nil)
+	if err != nil || !bytes.Equal(got, p.Payload) {
+		t.Fatalf("%s: %v (steps %+v)", p.Name, err, rep.Steps)
+	}
+	if rep.Strategy != "upright-shrunk" {
+		t.Errorf("%s: read by %s, want upright-shrunk", p.Name, rep.Strategy)
 	}
 }

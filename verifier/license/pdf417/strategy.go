@@ -23,11 +23,16 @@ type strategy struct {
 // correction (a tilted card is the next commonest trouble, and zxing can
 // spend long on a 2× crop of a fanned symbol); upscaled and cleaned crops
 // for small, noisy, blurred or unevenly lit symbols; zxing's own exhaustive
-// mode (90° turns, downscaling) comes last.
+// mode (90° turns, downscaling) comes last. A symbol with wide modules
+// (4 px or more, measured on its start and stop patterns) gets a crop
+// area-averaged down to 2.5 px modules right after the full-size attempts:
+// on close 8-12 MP phone-model photos it read 10 of 14 where the others
+// read 7 (bench/pdf417).
 var strategies = []strategy{
 	{name: "upright", prepare: uprightStep(0, 1, none)},
 	{name: "plain", prepare: func(s *session) (*image.Gray, string) { return s.gray, "" }},
 	{name: "rectified", prepare: rectifiedStep(1)},
+	{name: "upright-shrunk", prepare: shrunkStep},
 	{name: "upright-2x", prepare: uprightStep(0, 2, none)},
 	{name: "rectified-2x", prepare: rectifiedStep(2)},
 	{name: "upright-2x-smoothed", prepare: uprightStep(0, 2, smoothAlongBars)},
@@ -74,6 +79,35 @@ func uprightStep(idx int, scale float64, f filter) func(*session) (*image.Gray, 
 	}
 }
 
+// shrunkModule is the module width, in pixels, a shrunk crop is brought
+// to; minShrinkModule the least measured module worth shrinking.
+const (
+	shrunkModule    = 2.5
+	minShrinkModule = 4.0
+)
+
+// shrunkStep presents a symbol with wide modules (a close photo on a
+// dense sensor) area-averaged down to shrunkModule px: the average cancels
+// sensor noise and the phone's sharpening halos, and the defocus, a fixed
+// number of pixels, shrinks with the modules.
+func shrunkStep(s *session) (*image.Gray, string) {
+	regions := s.regions()
+	if len(regions) == 0 {
+		return nil, "no barcode-like region"
+	}
+	m, ok := s.module()
+	if !ok || m < minShrinkModule {
+		return nil, "modules under 4 px or not measured"
+	}
+	r := regions[0]
+	if px := 4 * r.halfU * r.halfV; px > maxUprightPixels {
+		return nil, "region too large"
+	}
+	crop := r.upright(s.gray, 1)
+	f := shrunkModule / m
+	return raster.Resize(crop, int(float64(crop.Rect.Dx())*f), int(float64(crop.Rect.Dy())*f)), ""
+}
+
 func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
 	return func(s *session) (*image.Gray, string) {
 		regions := s.regions()
@@ -96,6 +130,10 @@ func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
 type session struct {
 	gray *image.Gray
 	loc  *located
+	// The first region's module width and edge spread, once measured.
+	modDone          bool
+	modOK            bool
+	modPx, modEdgePx float64
 	// The first region's rectification, once measured.
 	rectDone bool
 	rectOK   bool
@@ -113,6 +151,14 @@ func (s *session) located() *located {
 }
 
 func (s *session) regions() []region { return s.located().regions }
+
+func (s *session) module() (float64, bool) {
+	if !s.modDone {
+		s.modPx, s.modEdgePx, s.modOK = s.regions()[0].moduleWidth(s.gray)
+		s.modDone = true
+	}
+	return s.modPx, s.modOK
+}
 
 func (s *session) rectification() (raster.Homography, bool) {
 	if !s.rectDone {
