@@ -32,31 +32,45 @@ type Read struct {
 	Chars []Char  `json:"chars,omitempty"`
 }
 
-// fit compares want (already folded) with chars position by position,
-// each character's alternatives folded the same way and characters that
-// fold to nothing (separators) skipped. ok: every position may be want's.
-// sure: the lengths agree and a position that cannot be want's was read
-// at MinConfidence or more, a disagreement no misread explains.
-func fit(want string, chars []Char, fold func(string) string) (ok, sure bool) {
-	if len(chars) == 0 || len(chars) > 4*MaxFrontWords {
-		return false, false
+// fit compares want (already folded) with r's characters position by
+// position, each character's alternatives folded the same way and
+// characters that fold to nothing (separators) skipped. ok: every
+// position may be want's. sure: the lengths agree, a position that cannot
+// be want's was read at MinConfidence or more, and either the whole read
+// is confident or the other positions read as want's (at most a quarter
+// differ): a disagreement no misread explains. Character confidences of
+// a word the reader doubts as a whole (smudged print) are not trusted
+// alone.
+func fit(want string, r Read, fold func(string) string) (ok, sure bool) {
+	ok, sure, _ = fitDiffs(want, r, fold)
+	return ok, sure
+}
+
+// fitDiffs is fit with the number of differing positions (-1 when the
+// lengths differ).
+func fitDiffs(want string, r Read, fold func(string) string) (ok, sure bool, diffs int) {
+	if len(r.Chars) == 0 || len(r.Chars) > 4*MaxFrontWords {
+		return false, false, -1
 	}
-	i, ok := 0, true
-	for _, c := range chars {
+	i, confident := 0, false
+	for _, c := range r.Chars {
 		set := fold(c.Alts)
 		if set == "" {
 			continue
 		}
 		if i < len(want) && !strings.ContainsRune(set, rune(want[i])) {
-			ok = false
-			sure = sure || c.Conf >= MinConfidence
+			diffs++
+			confident = confident || c.Conf >= MinConfidence
 		}
 		i++
 	}
 	if i != len(want) {
-		return false, false
+		return false, false, -1
 	}
-	return ok, !ok && sure
+	if diffs == 0 {
+		return true, false, 0
+	}
+	return false, confident && (r.Conf >= MinConfidence || 4*diffs <= len(want)), diffs
 }
 
 // MinConfidence is the OCR confidence (0–100) below which a read that
@@ -144,7 +158,7 @@ func disagree(r Read) FieldOutcome {
 // its characters' alternatives allow want, a mismatch when a character is
 // confidently something else, else as the read's confidence says.
 func disagreeChars(r Read, want string, fold func(string) string) FieldOutcome {
-	switch ok, sure := fit(want, r.Chars, fold); {
+	switch ok, sure := fit(want, r, fold); {
 	case ok:
 		return FieldMatch
 	case sure:
@@ -225,7 +239,7 @@ func compareName(name, extra string, r Read) FieldOutcome {
 	if len(want) >= minTruncated && strings.HasPrefix(got, want) {
 		return FieldMatch
 	}
-	if ok, _ := fit(full, r.Chars, foldName); ok {
+	if ok, _ := fit(full, r, foldName); ok {
 		return FieldMatch
 	}
 	return disagreeChars(r, want, foldName)
@@ -302,13 +316,16 @@ func compareDate(want Date, country string, r Read) FieldOutcome {
 	if country == "CAN" {
 		layouts = append(layouts, fmt.Sprintf("%02d%02d%04d", want.Day, int(want.Month), want.Year))
 	}
-	sure := len(r.Chars) > 0
+	// Sure of a difference as judged in the layout the read is closest to.
+	sure, best := false, -1
 	for _, l := range layouts {
-		ok, s := fit(l, r.Chars, foldNumber)
+		ok, s, diffs := fitDiffs(l, r, foldNumber)
 		if ok {
 			return FieldMatch
 		}
-		sure = sure && s
+		if diffs >= 0 && (best < 0 || diffs < best) {
+			sure, best = s, diffs
+		}
 	}
 	if len(cands) == 0 {
 		return FieldUnreadable

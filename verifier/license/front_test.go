@@ -167,9 +167,11 @@ func TestCompareFrontAlternatives(t *testing.T) {
 			func(p *Printed, r Read) { p.ExpiryDate = r }},
 		{"date changed", Read{Text: "06/06/2029", Conf: 30, Chars: cs("0", "6", "/", "0", "6", "/", "2", "0", "2", "9")}, FieldMismatch, expF,
 			func(p *Printed, r Read) { p.ExpiryDate = r }},
+		{"smudged: confident glyphs of a doubted word, most of them wrong", Read{Text: "SECAMO", Conf: 16, Chars: cs("SN", "EF", "CE", "AR", "MH", "Oo")}, FieldUnreadable, lastF,
+			func(p *Printed, r Read) { p.LastName = r }},
 		{"name letter read wrong", Read{Text: "SAMPIE", Conf: 90, Chars: cs("S", "A", "M", "P", "IL", "E")}, FieldMatch, lastF,
 			func(p *Printed, r Read) { p.LastName = r }},
-		{"another name", Read{Text: "MORGAN", Conf: 40, Chars: cs("M", "O", "R", "G", "A", "N")}, FieldMismatch, lastF,
+		{"another name", Read{Text: "MORGAN", Conf: 90, Chars: cs("M", "O", "R", "G", "A", "N")}, FieldMismatch, lastF,
 			func(p *Printed, r Read) { p.LastName = r }},
 	}
 	for _, c := range cases {

@@ -27,8 +27,11 @@ type Scene struct {
 	Keystone    float64 // far-edge shrink fraction, as in pdf417/synth
 	Blur        float64
 	Glare       bool
-	NoCard      bool
-	Seed        uint64
+	// GlareSize is the glare hotspot's spread as a fraction of the card
+	// width (0 = 1/9; engines.MaxGlare refuses it and 1/14, passes 1/16).
+	GlareSize float64
+	NoCard    bool
+	Seed      uint64
 	// Face, when set, is printed in FaceArea instead of the face-like
 	// oval; BlankPortrait leaves the portrait an empty grey ground.
 	Face          image.Image
@@ -104,7 +107,11 @@ func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
 			}
 			if s.Glare {
 				d := math.Hypot(float64(x)-quad[1].X*0.7-quad[2].X*0.3, float64(y)-quad[1].Y*0.7-quad[2].Y*0.3)
-				if g := 300 * math.Exp(-d*d/(2*sq(cw/9))); g > 1 {
+				spread := cw / 9
+				if s.GlareSize > 0 {
+					spread = cw * s.GlareSize
+				}
+				if g := 300 * math.Exp(-d*d/(2*sq(spread))); g > 1 {
 					c = color.RGBA{raster.Clamp8(float64(c.R) + g), raster.Clamp8(float64(c.G) + g), raster.Clamp8(float64(c.B) + g), 255}
 				}
 			}
