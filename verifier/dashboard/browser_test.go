@@ -25,8 +25,24 @@ func eval[T any](tb *tab, js string) T {
 func newTab(t *testing.T, e *env) *tab {
 	t.Helper()
 	tb := &tab{t: t, ctx: chromium.New(t), srv: &server{t: t, URL: e.URL}}
+	tb.record()
 	tb.size(false)
 	return tb
+}
+
+// sameOrigin fails when the page sent a request anywhere but its own
+// origin (no third party: fonts, analytics, CDNs), data: and blob: URLs
+// aside.
+func (tb *tab) sameOrigin() {
+	tb.t.Helper()
+	for _, r := range tb.sent() {
+		if !strings.HasPrefix(r.URL, tb.srv.URL+"/") && !strings.HasPrefix(r.URL, "data:") && !strings.HasPrefix(r.URL, "blob:") {
+			tb.t.Errorf("the dashboard sent %s %s", r.Method, r.URL)
+		}
+	}
+	if len(tb.sent()) == 0 {
+		tb.t.Error("no request recorded: the recorder is not listening")
+	}
 }
 
 // waitTexts waits until the page shows every one of want.
@@ -99,5 +115,19 @@ func contains(t *testing.T, text string, want ...string) {
 		if !strings.Contains(text, w) {
 			t.Errorf("page lacks %q; it reads:\n%s", w, text)
 		}
+	}
+}
+
+// fitsPhone fails when the page is wider than a 390 px phone screen (a
+// sideways scroll), naming the elements that stick out.
+func (tb *tab) fitsPhone(name string) {
+	tb.t.Helper()
+	tb.size(true)
+	defer tb.size(false)
+	out := eval[string](tb, `(() => { const w = document.documentElement.clientWidth; if (document.documentElement.scrollWidth <= w) return "";
+		return [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > w + 1).slice(0, 5)
+			.map(e => e.tagName + "." + e.className + " «" + e.textContent.slice(0, 30) + "»").join(", "); })()`)
+	if out != "" {
+		tb.t.Errorf("%s is wider than a 390 px phone: %s", name, out)
 	}
 }

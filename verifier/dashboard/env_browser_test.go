@@ -149,6 +149,19 @@ type sentRequest struct {
 func (s *server) open(t *testing.T) *ptab {
 	t.Helper()
 	tb := &ptab{t: t, ctx: chromium.New(t), srv: s}
+	tb.record()
+	tb.size(false)
+	tb.run(chromedp.Navigate(s.URL + "/dashboard"))
+	tb.waitText("Sign in to idgate")
+	tb.run(chromedp.SendKeys(`input[name=email]`, s.Email), chromedp.SendKeys(`input[name=password]`, s.Password),
+		chromedp.Click(`form.signin button[type=submit]`))
+	tb.wait(`document.querySelector("header.top") !== null`)
+	return tb
+}
+
+// record keeps every request the tab sends, with its body (sent).
+func (tb *ptab) record() {
+	tb.t.Helper()
 	if err := chromedp.Listen(tb.ctx, func(ev any) {
 		e, ok := ev.(*network.EventRequestWillBeSent)
 		if !ok || e.Request == nil {
@@ -162,18 +175,11 @@ func (s *server) open(t *testing.T) *ptab {
 		tb.reqs = append(tb.reqs, r)
 		tb.mu.Unlock()
 	}); err != nil {
-		t.Fatal(err)
+		tb.t.Fatal(err)
 	}
 	if _, err := chromedp.Call(tb.ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
+		tb.t.Fatal(err)
 	}
-	tb.size(false)
-	tb.run(chromedp.Navigate(s.URL + "/dashboard"))
-	tb.waitText("Sign in to idgate")
-	tb.run(chromedp.SendKeys(`input[name=email]`, s.Email), chromedp.SendKeys(`input[name=password]`, s.Password),
-		chromedp.Click(`form.signin button[type=submit]`))
-	tb.wait(`document.querySelector("header.top") !== null`)
-	return tb
 }
 
 func (tb *ptab) run(actions ...chromedp.Action[chromedp.Void]) {

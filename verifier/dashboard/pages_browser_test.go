@@ -70,6 +70,7 @@ func TestRequestsInChromium(t *testing.T) {
 		t.Error("the first page shows the oldest request")
 	}
 	tb.shoot("requests")
+	tb.fitsPhone("requests")
 	tb.click("Next page")
 	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 2`)
 	contains(t, tb.text(), "order-01", "order-review", "Manual review", "failed", "Previous page")
@@ -105,6 +106,7 @@ func TestRequestsInChromium(t *testing.T) {
 		t.Errorf("%d attempts shown, want 3", n)
 	}
 	tb.shoot("request-detail")
+	tb.fitsPhone("request detail")
 	tb.click("Retry webhook")
 	e.waitWebhook(e.a, review.ID, "delivered")
 	tb.page("#/requests/"+review.ID, "Request order-review")
@@ -129,6 +131,7 @@ func TestRequestsInChromium(t *testing.T) {
 	tb.click("Yes, delete")
 	tb.wait(`location.hash === "#/requests" && !!document.querySelector("table.list")`)
 	e.call(e.a, "GET", "/verification?id="+ids[3], "", 404, nil)
+	tb.sameOrigin()
 }
 
 // The review queue: a verification in manual_review (through the real
@@ -164,6 +167,7 @@ func TestReviewInChromium(t *testing.T) {
 	tb.waitTexts("Review order-plain", "Face match", "no match")
 	tb.wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
 	tb.shoot("review")
+	tb.fitsPhone("review")
 	tb.fill("Reason (optional)", "Same person; the license photo is ten years old")
 	tb.click("Approve: same person")
 	tb.waitTexts("Approved", "Next in the queue")
@@ -222,6 +226,7 @@ func TestReviewInChromium(t *testing.T) {
 	tb.click("Purge personal data")
 	tb.click("Yes, purge personal data")
 	tb.waitText("Personal data purged")
+	tb.sameOrigin()
 	e.call(e.a, "GET", "/verification/review/image?id="+plain.ID+"&kind=selfie", "", 404, nil)
 }
 
@@ -269,6 +274,7 @@ func TestTemplatesInChromium(t *testing.T) {
 	tb.fill("Require a Reference ID", "on")
 	contains(t, tb.text(), "Request Rules are guidance", "does not enforce them")
 	tb.shoot("template-new")
+	tb.fitsPhone("new template")
 	tb.click("Create template")
 	tb.waitTexts("The template was not saved", "https")
 	tb.shoot("template-refused")
@@ -308,6 +314,7 @@ func TestTemplatesInChromium(t *testing.T) {
 	tb.click("Yes, delete “Age 21+”")
 	tb.waitText("No templates yet.")
 	e.call(e.a, "GET", "/templates/"+id, "", 404, nil)
+	tb.sameOrigin()
 }
 
 // Account B's ids in account A's session are not found, on every page.
