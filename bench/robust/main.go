@@ -11,7 +11,10 @@
 //     photos;
 //   - liveness: pass rates of live Foreman streams (some with a second
 //     face in one or two frames) and of attacks (still image, moved photo,
-//     spliced person, replayed clip, a second person in view).
+//     spliced person, replayed clip, a second person in view);
+//   - replay cues: periodic spectrum peaks and colour fringes on genuine
+//     captures and on screen and print replays of the same cards
+//     (replay.go says why the cue is measured, not shipped).
 //
 // The scenes are synthetic cards with real faces, not photos of real
 // licenses: they show what the rules do on these layouts, not how often
@@ -38,7 +41,22 @@ import (
 
 func main() {
 	noBaseline := flag.Bool("no-baseline", false, "skip building and running the before binary")
+	onlyReplay := flag.Bool("only-replay", false, "run only the replay-cue evaluation")
 	flag.Parse()
+	if *onlyReplay {
+		faces, err := labeledFaces(filepath.Join(repoRoot(), "..", "shared", "testdata"))
+		if err != nil { // a worktree: make testdata's copy
+			faces, err = labeledFaces(filepath.Join(repoRoot(), "var", "testdata"))
+		}
+		if err == nil {
+			err = benchReplay(faces)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/robust:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(!*noBaseline); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/robust:", err)
 		os.Exit(1)
@@ -98,6 +116,9 @@ func run(withBaseline bool) error {
 		return err
 	}
 	if err := benchLiveness(dir, base, an, shared); err != nil {
+		return err
+	}
+	if err := benchReplay(faces); err != nil {
 		return err
 	}
 	fmt.Printf("(%v)\n", time.Since(start).Round(time.Second))

@@ -161,3 +161,34 @@ func TestTooSmall(t *testing.T) {
 		t.Errorf("clean photo: err %v, too small %v, module %.2f", err, rep.TooSmall(), rep.ModulePx)
 	}
 }
+
+// The phone model's photos at 1 and 2 MP whose modules are MinModulePx
+// or wider all decode; those under it are either decoded or answered too
+// small or not found, never unreadable. (bench/pdf417 runs the whole set,
+// up to 12 MP, beside plain zxing.)
+func TestPhoneModelPhotos(t *testing.T) {
+	decoded, n := 0, 0
+	for _, p := range synth.PhotoSet(2026, 4) {
+		if p.MP > 2 {
+			continue
+		}
+		img, mods, err := p.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		m := p.ModulePx(mods)
+		got, rep, err := patient.Decode(context.Background(), img, nil)
+		ok := err == nil && bytes.Equal(got, p.Payload)
+		if ok {
+			decoded++
+		}
+		switch {
+		case m >= pdf417.MinModulePx && !ok:
+			t.Errorf("%s: modules of %.2f px not decoded: %v", p.Name, m, err)
+		case m < pdf417.MinModulePx && !ok && rep.Regions > 0 && !rep.TooSmall():
+			t.Errorf("%s: modules of %.2f px (estimated %.2f, edge %.1f px) not decoded and not answered too small", p.Name, m, rep.ModulePx, rep.EdgePx)
+		}
+	}
+	t.Logf("%d/%d decoded", decoded, n)
+}
