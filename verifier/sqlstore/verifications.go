@@ -88,20 +88,26 @@ var (
 	getVerificationByTokenSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications
 		WHERE token_hash = $1 AND deleted_at IS NULL`)
 	listVerificationsSQL = q(`SELECT ` + verificationReadCols + ` FROM verifications WHERE `)
-	lockVerificationSQL  = q(`SELECT ` + verificationReadCols + ` FROM verifications
-		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR UPDATE`)
+	// lockVerificationSQL and lockStatusSQL lock the account's row and
+	// say in a last column whether it is live (not deleted): deleted_at in
+	// the WHERE would let the planner take verifications_list on cold
+	// statistics, as getVerificationSQL says; without it only the primary
+	// key serves the WHERE.
+	lockVerificationSQL = q(`SELECT ` + verificationReadCols + `, deleted_at IS NULL FROM verifications
+		WHERE id = $1 AND account_id = $2 FOR UPDATE`)
 	updateVerificationSQL = q(`UPDATE verifications SET status = $3, options = $4,
 		external_id = $5, webhook_url = $6, webhook_headers = $7, message = $8, lifetime_days = $9, expires_at = $10,
 		started_at = $11, completed_at = $12, result = $13, pii_purged_at = $14, updated_at = $15
 		WHERE id = $1 AND account_id = $2 RETURNING ` + verificationReadCols)
-	lockStatusSQL = q(`SELECT status FROM verifications WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR UPDATE`)
+	lockStatusSQL = q(`SELECT status, deleted_at IS NULL FROM verifications WHERE id = $1 AND account_id = $2 FOR UPDATE`)
 	// deleteVerificationSQL cancels an unfinished verification (releasing
 	// its slot) and drops what it holds of the account holder's and end
-	// user's data.
+	// user's data. Its caller has locked the row and seen it live
+	// (lockStatusSQL), so the WHERE names it by key alone.
 	deleteVerificationSQL = q(`UPDATE verifications SET
 		status = CASE WHEN status IN ('pending', 'started') THEN 'canceled' ELSE status END,
 		result = NULL, message = '', webhook_url = '', webhook_headers = '{}', deleted_at = $3, updated_at = $3
-		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`)
+		WHERE id = $1 AND account_id = $2`)
 	// expireDueSQL locks due rows with SKIP LOCKED (PostgreSQL), so
 	// sweepers on several instances split the work instead of waiting on
 	// each other, and a row an updater holds is left for the next sweep.
@@ -259,9 +265,13 @@ func (db *DB) UpdateVerification(ctx context.Context, accountID, id string, fn f
 	var fnErr error
 	var enqueued bool
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		v, err := scanVerification(tx.QueryRowContext(ctx, db.sql(lockVerificationSQL), id, accountID))
+		var live bool
+		v, err := scanVerification(scanAlso{tx.QueryRowContext(ctx, db.sql(lockVerificationSQL), id, accountID), []any{&live}})
 		if err != nil {
 			return err
+		}
+		if !live {
+			return verifier.ErrNotFound
 		}
 		old := v
 		if fnErr = fn(&v); fnErr != nil {
@@ -318,8 +328,12 @@ func (db *DB) UpdateVerification(ctx context.Context, accountID, id string, fn f
 func (db *DB) DeleteVerification(ctx context.Context, accountID, id string, now time.Time) error {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var status string
-		if err := tx.QueryRowContext(ctx, db.sql(lockStatusSQL), id, accountID).Scan(&status); err != nil {
+		var live bool
+		if err := tx.QueryRowContext(ctx, db.sql(lockStatusSQL), id, accountID).Scan(&status, &live); err != nil {
 			return mapErr(err)
+		}
+		if !live {
+			return verifier.ErrNotFound
 		}
 		if s := verifier.Status(status); s == verifier.StatusPending || s == verifier.StatusStarted {
 			if err := db.releaseSlot(ctx, tx, accountID, id); err != nil {
