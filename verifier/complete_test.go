@@ -79,8 +79,8 @@ func newFlow(t *testing.T, st *sqlstore.DB, log *slog.Logger, respond func(n int
 }
 
 // start creates a verification with opts through the lifecycle service
-// (validation, template rules and all) and opens its link, so it is
-// started.
+// (validation, template rules and all), opens its link (which starts
+// nothing) and takes the end user's first step, so it is started.
 func (f *flow) start(opts verifier.Options, externalID string) verifier.Verification {
 	f.t.Helper()
 	ctx := context.Background()
@@ -98,8 +98,22 @@ func (f *flow) start(opts verifier.Options, externalID string) verifier.Verifica
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if v.Status != verifier.StatusStarted {
-		f.t.Fatalf("after open: %s", v.Status)
+	if v.Status != verifier.StatusPending {
+		f.t.Fatalf("after open: %s, want pending", v.Status)
+	}
+	return startVerification(f.t, f.svc, f.account, v.ID)
+}
+
+// startVerification is the end user's first successful step, as the flow
+// records it: pending → started with started_at.
+func startVerification(t testing.TB, vs *verifier.Verifications, accountID, id string) verifier.Verification {
+	t.Helper()
+	v, err := vs.Transition(context.Background(), accountID, id, func(v *verifier.Verification, now time.Time) (verifier.Status, error) {
+		v.StartedAt = now
+		return verifier.StatusStarted, nil
+	})
+	if err != nil || v.Status != verifier.StatusStarted {
+		t.Fatalf("start: %s %v", v.Status, err)
 	}
 	return v
 }

@@ -95,11 +95,14 @@ func (s *Verifications) Delete(ctx context.Context, accountID, id string) error 
 // ErrUnknownLink: no verification behind a link token (or a malformed one).
 var ErrUnknownLink = errors.New("unknown verification link")
 
-// Open is the end user opening the link: the first open of a pending
-// verification marks it started and records started_at; later opens change
-// nothing. A link past its lifetime that the sweeper has not reached yet is
-// expired here, so the end user never starts an expired link. The result
-// carries the status the page should show.
+// Open is the end user opening the link. Opening changes nothing: a
+// verification is started (started_at) by the end user's first successful
+// step in the flow (flow's markStarted), as through the API, so "started"
+// means the end user did something, not that a link preview, a mail
+// scanner or a curious click fetched the page. A link past its lifetime
+// that the sweeper has not reached yet is expired here, so the end user
+// never starts an expired link. The result carries the status the page
+// should show.
 func (s *Verifications) Open(ctx context.Context, token string) (Verification, error) {
 	if !WellFormedLinkToken(token) {
 		return Verification{}, ErrUnknownLink
@@ -111,8 +114,8 @@ func (s *Verifications) Open(ctx context.Context, token string) (Verification, e
 	if err != nil {
 		return Verification{}, fmt.Errorf("open link: %w", err)
 	}
-	if v.Status != StatusPending && v.Status != StatusStarted {
-		return v, nil
+	if v.Status != StatusPending && v.Status != StatusStarted || s.Now().Before(v.ExpiresAt) {
+		return v, nil // ended, or live: a read, no write
 	}
 	v, err = s.Transition(ctx, v.AccountID, v.ID, func(v *Verification, now time.Time) (Status, error) {
 		switch {
@@ -120,11 +123,8 @@ func (s *Verifications) Open(ctx context.Context, token string) (Verification, e
 			return "", nil // changed since the read; show what it is now
 		case !now.Before(v.ExpiresAt):
 			return StatusExpired, nil
-		case v.Status == StatusPending:
-			v.StartedAt = now
-			return StatusStarted, nil
 		}
-		return "", nil // started already: later opens change nothing
+		return "", nil // live: opening changes nothing
 	})
 	if errors.Is(err, ErrNotFound) {
 		return Verification{}, ErrUnknownLink // deleted since the read

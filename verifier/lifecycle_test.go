@@ -31,9 +31,11 @@ func TestTransitionRefusesIllegalMoves(t *testing.T) {
 		t.Fatalf("refused step wrote: %+v", v)
 	}
 	clock.Advance(time.Minute)
-	if _, err := vs.Open(ctx, c.Token); err != nil {
-		t.Fatal(err)
+	// Opening the link starts nothing; the end user's first step does.
+	if v, err := vs.Open(ctx, c.Token); err != nil || v.Status != verifier.StatusPending || !v.StartedAt.IsZero() {
+		t.Fatalf("open: %+v %v", v, err)
 	}
+	startVerification(t, vs, a.ID, c.ID)
 	clock.Advance(time.Minute)
 	v, err := vs.Transition(ctx, a.ID, c.ID, complete)
 	if err != nil || v.Status != verifier.StatusCompleted || !v.CompletedAt.Equal(v.UpdatedAt) || v.StartedAt.Equal(v.CompletedAt) {

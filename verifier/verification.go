@@ -11,8 +11,8 @@ import (
 type Status string
 
 const (
-	StatusPending      Status = "pending"       // created; link not yet opened
-	StatusStarted      Status = "started"       // the end user opened the link
+	StatusPending      Status = "pending"       // created; the end user has done nothing yet
+	StatusStarted      Status = "started"       // the end user took a first successful step
 	StatusCompleted    Status = "completed"     // flow finished; result final; webhook fires
 	StatusManualReview Status = "manual_review" // face match inconclusive; awaiting a human; webhook fires
 	StatusExpired      Status = "expired"       // link lifetime ended; no result, no webhook

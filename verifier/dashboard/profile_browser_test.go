@@ -194,7 +194,7 @@ func TestProfilePage(t *testing.T) {
 }
 
 // completeSealed creates a verification with the given encryption members,
-// opens its link (started) and completes it through the domain
+// opens its link, takes it to started and completes it through the domain
 // (verifier.Complete builds and seals the result), returning its id.
 func (s *server) completeSealed(t *testing.T, encryption string) string {
 	t.Helper()
@@ -206,6 +206,13 @@ func (s *server) completeSealed(t *testing.T, encryption string) string {
 		`"include_license_photo":true,`+encryption+`}`, 201, &v)
 	path := v.URL[strings.Index(v.URL, "/v/"):]
 	s.call("GET", path, "", 200, nil)
+	// Opening the page starts nothing; the end user's first step does.
+	if _, err := s.store.UpdateVerification(context.Background(), s.acct.ID, v.ID, func(x *verifier.Verification) error {
+		x.Status, x.StartedAt, x.UpdatedAt = verifier.StatusStarted, time.Now(), time.Now()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	l, err := license.ParseAAMVA(license.Encode(license.License{
 		DocumentType: "DL", IssuingJurisdiction: "OR", Country: "USA", FirstNames: "JANE ÅSA", LastName: "DOE-SMITH", Sex: license.SexFemale,
 		DOB: license.Date{Year: 1987, Month: 6, Day: 5}, IssueDate: license.Date{Year: 2022, Month: 3, Day: 1}, ExpiryDate: license.Date{Year: 2030, Month: 6, Day: 5},

@@ -28,6 +28,19 @@ func finish(t *testing.T, h *harness, accountID, id string, to verifier.Status, 
 	}
 }
 
+// begin is the end user's first successful step, as the flow records it
+// (opening the link starts nothing): pending → started with started_at.
+func begin(t *testing.T, h *harness, accountID, id string) {
+	t.Helper()
+	_, err := h.srv.verifications.Transition(context.Background(), accountID, id, func(v *verifier.Verification, now time.Time) (verifier.Status, error) {
+		v.StartedAt = now
+		return verifier.StatusStarted, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestGetShapePerStatus walks one verification per status and checks what
 // GET /verification shows for each, and that another account sees 404.
 func TestGetShapePerStatus(t *testing.T) {
@@ -46,13 +59,17 @@ func TestGetShapePerStatus(t *testing.T) {
 		if r := h.do("GET", "/v/"+token(t, started), ""); r.status != 200 {
 			t.Fatalf("open: %d", r.status)
 		}
+		if g := h.get(bearer, started.ID); g.Status != verifier.StatusPending || g.StartedAt != nil {
+			t.Fatalf("opening the page started it: %+v", g)
+		}
+		begin(t, h, a.ID, started.ID)
 		if g := h.get(bearer, started.ID); g.Status != verifier.StatusStarted || g.StartedAt == nil || !g.StartedAt.Equal(t0.Add(time.Minute)) {
 			t.Fatalf("started: %+v", g)
 		}
 		result := `{"request_id":"x","verification":{"over_21":true},"license_data":{}}`
 		for _, to := range []verifier.Status{verifier.StatusCompleted, verifier.StatusManualReview} {
 			v := mk()
-			h.do("GET", "/v/"+token(t, v), "")
+			begin(t, h, a.ID, v.ID)
 			finish(t, h, a.ID, v.ID, to, result)
 			g := h.get(bearer, v.ID)
 			if g.Status != to || string(g.Result) != result || g.CompletedAt == nil || g.StartedAt == nil || g.PIIPurgedAt != nil {
@@ -111,7 +128,7 @@ func TestCancelAndDelete(t *testing.T) {
 
 		// The slot came back: the one Core slot is free again.
 		w := h.create(bearer, `{}`)
-		h.do("GET", "/v/"+token(t, w), "")
+		begin(t, h, a.ID, w.ID)
 		finish(t, h, a.ID, w.ID, verifier.StatusCompleted, `{"request_id":"r","verification":{}}`)
 		expectError(t, h.do("POST", "/verification/cancel?id="+w.ID, "", "Authorization", bearer), 409, httperr.Conflict)
 
@@ -150,8 +167,10 @@ func expectLinkPage(t *testing.T, h *harness, tok string, status int, title stri
 	return r
 }
 
-// TestLinkOpen: first open starts and records started_at; later opens
-// change nothing; expired, canceled, finished and unknown links get pages.
+// TestLinkOpen: opening the page starts nothing (the end user's first
+// successful step does, as through the API: README "End-user API"), nor
+// does it move started_at later; expired, canceled, finished and unknown
+// links get pages.
 func TestLinkOpen(t *testing.T) {
 	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
@@ -165,11 +184,18 @@ func TestLinkOpen(t *testing.T) {
 			!strings.Contains(r.header.Get("Content-Security-Policy"), "script-src 'self';") {
 			t.Fatalf("page: %v %s", r.header, r.body)
 		}
+		if r := h.do("GET", "/v/"+token(t, v)+"/qr.svg", ""); r.status != 200 {
+			t.Fatalf("qr: %d %s", r.status, r.body)
+		}
+		if g := h.get(bearer, v.ID); g.Status != verifier.StatusPending || g.StartedAt != nil {
+			t.Fatalf("opening the page or its QR code started it: %+v", g)
+		}
+		begin(t, h, a.ID, v.ID)
 		h.clock.Advance(time.Hour)
 		expectLinkPage(t, h, token(t, v), 200, "Verify your identity")
 		bearer = h.resign(a)
 		if g := h.get(bearer, v.ID); g.Status != verifier.StatusStarted || !g.StartedAt.Equal(t0.Add(time.Hour)) {
-			t.Fatalf("second open moved started_at: %+v", g)
+			t.Fatalf("a later open moved started_at: %+v", g)
 		}
 		// Past its lifetime, before any sweep: expired on the spot.
 		h.clock.Advance(2 * 24 * time.Hour)
@@ -185,7 +211,7 @@ func TestLinkOpen(t *testing.T) {
 			t.Fatal("opening a canceled link started it")
 		}
 		d := h.create(bearer, `{}`)
-		h.do("GET", "/v/"+token(t, d), "")
+		begin(t, h, a.ID, d.ID)
 		finish(t, h, a.ID, d.ID, verifier.StatusCompleted, `{"request_id":"r","verification":{}}`)
 		expectLinkPage(t, h, token(t, d), 200, "Verification complete")
 		expectLinkPage(t, h, strings.Repeat("A", 43), 404, "Link not found")

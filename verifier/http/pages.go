@@ -13,8 +13,8 @@ import (
 	"github.com/idgate/idgate/verifier/web"
 )
 
-// openLink is GET /v/{token}: the end user's pages (verifier/web). The
-// first open of a pending link marks it started; a live link gets the app,
+// openLink is GET /v/{token}: the end user's pages (verifier/web). Opening
+// starts nothing (the first successful flow step does); a live link gets the app,
 // which walks the flow API under /v/{token}/; expired, canceled, finished
 // and unknown links get a page that says so (410 for ended links, 404 for
 // unknown ones), rendered here without script.

@@ -24,7 +24,7 @@ func TestReviewDecision(t *testing.T) {
 		expectError(t, review(bearer, pending.ID, `{"approved":true}`), 409, httperr.Conflict)
 
 		v := h.create(bearer, `{}`)
-		h.do("GET", "/v/"+token(t, v), "")
+		begin(t, h, a.ID, v.ID)
 		finish(t, h, a.ID, v.ID, verifier.StatusManualReview,
 			`{"request_id":"`+v.ID+`","verification":{"face_match_score":"possible_match","manual_review_requested":true,"webcam_face_matches_license_photo":"undetermined"}}`)
 

@@ -15,7 +15,7 @@ import (
 
 // verificationResponse is a verification as the API shows it. The shape
 // follows the status: result data (result, completed_at, pii_purged_at)
-// only on completed and manual_review; started_at from the first open on,
+// only on completed and manual_review; started_at from the first step on,
 // except on expired and canceled, which show no progress or result at all.
 // url appears only in the answer to creation: only the token's hash is
 // stored, so it cannot be shown again.
