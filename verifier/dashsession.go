@@ -65,9 +65,10 @@ type DashboardSessionStore interface {
 	// DeleteDashboardSession removes one session; a missing one is not an
 	// error (signing out twice is fine).
 	DeleteDashboardSession(ctx context.Context, tokenHash []byte) error
-	// DeleteDashboardSessionsBefore removes the account's sessions last seen
-	// before idleBefore or created before createdBefore (the dead ones).
-	DeleteDashboardSessionsBefore(ctx context.Context, accountID string, idleBefore, createdBefore time.Time) error
+	// PruneDashboardSessions removes every session last seen before
+	// idleBefore or created before createdBefore (the dead ones; the
+	// sweeper calls it).
+	PruneDashboardSessions(ctx context.Context, idleBefore, createdBefore time.Time) error
 }
 
 // DashboardSessions starts, resumes and ends dashboard sessions.
@@ -96,13 +97,10 @@ func CSRFToken(token string) string {
 }
 
 // Start opens a session for an account that just proved its password and
-// returns the cookie's token (shown only here). The account's dead
-// sessions are removed first, so rows do not pile up.
+// returns the cookie's token (shown only here). Dead sessions are removed
+// by the sweeper (Sweeper.Sweep) and when presented (Resume).
 func (d DashboardSessions) Start(ctx context.Context, accountID string) (string, DashboardSession, error) {
 	now := d.Now().UTC()
-	if err := d.Store.DeleteDashboardSessionsBefore(ctx, accountID, now.Add(-DashboardIdleTimeout), now.Add(-DashboardMaxAge)); err != nil {
-		return "", DashboardSession{}, fmt.Errorf("start dashboard session: %w", err)
-	}
 	raw := make([]byte, dashboardTokenBytes)
 	if _, err := rand.Read(raw); err != nil {
 		return "", DashboardSession{}, fmt.Errorf("start dashboard session: %w", err)

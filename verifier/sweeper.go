@@ -28,7 +28,8 @@ type Sweeper struct {
 	Purge func(ctx context.Context) (int, error)
 }
 
-// Sweep expires everything due at Now, in batches, and returns how many.
+// Sweep expires everything due at Now, in batches, and returns how many;
+// it also removes dead dashboard sessions.
 func (s Sweeper) Sweep(ctx context.Context) (int, error) {
 	batch := s.Batch
 	if batch <= 0 {
@@ -43,9 +44,15 @@ func (s Sweeper) Sweep(ctx context.Context) (int, error) {
 			return total, fmt.Errorf("sweep: %w", err)
 		}
 		if len(ids) < batch {
-			return total, nil
+			break
 		}
 	}
+	// Dead dashboard sessions (idle or too old) go with the same sweep, so
+	// their rows do not pile up for accounts that never sign in again.
+	if err := s.Store.PruneDashboardSessions(ctx, now.Add(-DashboardIdleTimeout), now.Add(-DashboardMaxAge)); err != nil {
+		return total, fmt.Errorf("sweep: %w", err)
+	}
+	return total, nil
 }
 
 // Run sweeps at once and then every Interval until ctx ends. Failures are

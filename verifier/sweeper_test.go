@@ -2,6 +2,7 @@ package verifier_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"log/slog"
 	"runtime"
 	"strings"
@@ -52,4 +53,51 @@ func TestSweeperRun(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("batched sweep: %d %v", n, err)
 	}
+}
+
+// TestSweepPrunesDeadDashboardSessions: a sweep removes sessions idle past
+// the timeout and sessions past their maximum age, and keeps live ones
+// (Resume would refuse the dead ones anyway; the sweep keeps rows from
+// piling up for accounts that never come back).
+func TestSweepPrunesDeadDashboardSessions(t *testing.T) {
+	ctx := context.Background()
+	store, a, clock := sqliteAccount(t, "sessions@example.com")
+	sessions := verifier.DashboardSessions{Store: store, Now: clock.Now}
+	idle, _, err := sessions.Start(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _, err := sessions.Start(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// old stays busy for 12 hours; idle is left alone.
+	for elapsed := time.Duration(0); elapsed < verifier.DashboardMaxAge-10*time.Minute; elapsed += 10 * time.Minute {
+		clock.Advance(10 * time.Minute)
+		if _, _, err := sessions.Resume(ctx, old); err != nil {
+			t.Fatalf("busy session refused after %s: %v", elapsed, err)
+		}
+	}
+	live, _, err := sessions.Start(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(11 * time.Minute) // old is now past 12 hours
+	if _, err := (verifier.Sweeper{Store: store, Now: clock.Now}).Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for name, tok := range map[string]string{"idle": idle, "too old": old} {
+		if _, err := store.GetDashboardSession(ctx, hashOf(tok)); err == nil {
+			t.Errorf("the %s session survived the sweep", name)
+		}
+	}
+	if _, _, err := sessions.Resume(ctx, live); err != nil {
+		t.Errorf("the live session: %v", err)
+	}
+}
+
+// hashOf is how a dashboard session's token is stored.
+func hashOf(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
 }

@@ -122,6 +122,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	defer hooks.start(ctx)() // drains after the HTTP server
 	fmt.Fprintf(stdout, "idgate verifier listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "dashboard: http://%s/dashboard\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env)
 
 	// The expiry sweeper runs on every instance; ExpireDue lets them share

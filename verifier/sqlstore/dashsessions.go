@@ -15,7 +15,7 @@ var (
 	getDashSessionSQL    = q(`SELECT ` + dashSessionCols + ` FROM dashboard_sessions WHERE token_hash = $1`)
 	touchDashSessionSQL  = q(`UPDATE dashboard_sessions SET last_seen_at = $2 WHERE token_hash = $1`)
 	deleteDashSessionSQL = q(`DELETE FROM dashboard_sessions WHERE token_hash = $1`)
-	pruneDashSessionsSQL = q(`DELETE FROM dashboard_sessions WHERE account_id = $1 AND (last_seen_at < $2 OR created_at < $3)`)
+	pruneDashSessionsSQL = q(`DELETE FROM dashboard_sessions WHERE last_seen_at < $1 OR created_at < $2`)
 )
 
 func (db *DB) CreateDashboardSession(ctx context.Context, s verifier.DashboardSession) error {
@@ -54,8 +54,8 @@ func (db *DB) DeleteDashboardSession(ctx context.Context, tokenHash []byte) erro
 	return nil
 }
 
-func (db *DB) DeleteDashboardSessionsBefore(ctx context.Context, accountID string, idleBefore, createdBefore time.Time) error {
-	if _, err := db.w.ExecContext(ctx, db.sql(pruneDashSessionsSQL), accountID, ts(idleBefore), ts(createdBefore)); err != nil {
+func (db *DB) PruneDashboardSessions(ctx context.Context, idleBefore, createdBefore time.Time) error {
+	if _, err := db.w.ExecContext(ctx, db.sql(pruneDashSessionsSQL), ts(idleBefore), ts(createdBefore)); err != nil {
 		return fmt.Errorf("prune dashboard sessions: %w", mapErr(err))
 	}
 	return nil

@@ -64,27 +64,32 @@ func testDashboardSessions(t *testing.T, s verifier.Store) {
 			t.Fatalf("same token hash twice: %v, want ErrConflict", err)
 		}
 	})
-	t.Run("PruneOnlyTheAccountsDeadSessions", func(t *testing.T) {
+	t.Run("PruneDeadSessions", func(t *testing.T) {
 		t.Parallel()
+		// Long before the other subtests' sessions (at base), which run
+		// beside this one on the same store and must not be pruned by it.
+		at := base.Add(-1000 * time.Hour)
 		a, other := mustAccount(t, s), mustAccount(t, s)
-		idle := newSession(a.ID, base)                   // last seen at base
-		old := newSession(a.ID, base.Add(-13*time.Hour)) // created long ago...
-		old.LastSeenAt = base.Add(time.Hour)             // ...though seen recently
-		live := newSession(a.ID, base.Add(time.Hour))    // fresh
-		otherIdle := newSession(other.ID, base)          // another account's: kept
-		for _, x := range []verifier.DashboardSession{idle, old, live, otherIdle} {
+		idle := newSession(a.ID, at)                         // last seen at at
+		old := newSession(a.ID, at.Add(-13*time.Hour))       // created long ago...
+		old.LastSeenAt = at.Add(time.Hour)                   // ...though seen recently
+		live := newSession(a.ID, at.Add(time.Hour))          // fresh
+		otherIdle := newSession(other.ID, at)                // another account's idle one goes too
+		otherLive := newSession(other.ID, at.Add(time.Hour)) // and its live one stays
+		for _, x := range []verifier.DashboardSession{idle, old, live, otherIdle, otherLive} {
 			if err := s.CreateDashboardSession(ctx, x); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.DeleteDashboardSessionsBefore(ctx, a.ID, base.Add(30*time.Minute), base.Add(-12*time.Hour)); err != nil {
-			t.Fatalf("DeleteDashboardSessionsBefore: %v", err)
+		if err := s.PruneDashboardSessions(ctx, at.Add(30*time.Minute), at.Add(-12*time.Hour)); err != nil {
+			t.Fatalf("PruneDashboardSessions: %v", err)
 		}
 		for _, c := range []struct {
 			name string
 			s    verifier.DashboardSession
 			kept bool
-		}{{"idle", idle, false}, {"too old", old, false}, {"live", live, true}, {"another account's", otherIdle, true}} {
+		}{{"idle", idle, false}, {"too old", old, false}, {"live", live, true}, {"another account's idle", otherIdle, false},
+			{"another account's live", otherLive, true}} {
 			_, err := s.GetDashboardSession(ctx, c.s.TokenHash)
 			if kept := err == nil; kept != c.kept {
 				t.Errorf("%s session: kept = %v (%v), want %v", c.name, kept, err, c.kept)
