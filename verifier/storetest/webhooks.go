@@ -48,6 +48,7 @@ func RunWebhooks(t *testing.T, newStore func(t *testing.T) WebhookStore) {
 		{"SSRFRefusalIsLogged", testHookSSRF},
 		{"SecretRotation", testHookRotation},
 		{"PurgeTakesOutboxCopies", testHookPurge},
+		{"PurgeThenRetryFailed", testHookPurgeRetry},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -530,5 +531,47 @@ func testHookPurge(t *testing.T, e *hookEnv) {
 	}
 	if got := e.webhookStatus(retrying.ID); got != webhook.StateDelivered {
 		t.Errorf("webhook_status after the retry %q, want delivered", got)
+	}
+}
+
+// A delivery that failed for good before the purge stays open to Retry,
+// and the retry sends the purged result: no personal data leaves after
+// the purge, and the customer can still get the outcome.
+func testHookPurgeRetry(t *testing.T, e *hookEnv) {
+	e.setup(webhooktest.FailFirst(3, http.StatusServiceUnavailable))
+	ctx := context.Background()
+	v := e.newHookVerification(e.r.URL)
+	result := fmt.Appendf(nil, `{"request_id":%q,"verification":{"over_21":true},"license_data":{"last_name":"Quillfeather"},"license_photo":"data:image/jpeg;base64,QUJD"}`, v.ID)
+	done := e.update(v.ID, func(x *verifier.Verification) {
+		x.Status, x.CompletedAt, x.Result = verifier.StatusCompleted, e.clock.Now(), json.RawMessage(result)
+	})
+	w := e.worker(e.s, true)
+	t0 := e.clock.Now()
+	e.run(w, t0, 1)
+	e.run(w, t0.Add(5*time.Second), 1)
+	e.run(w, t0.Add(20*time.Second), 1)
+	if got := e.webhookStatus(v.ID); got != webhook.StateFailed {
+		t.Fatalf("webhook_status %q, want failed", got)
+	}
+	if _, err := (&verifier.Verifications{Store: e.s, Now: e.clock.Now}).PurgePII(ctx, e.account.ID, v.ID); err != nil {
+		t.Fatalf("PurgePII: %v", err)
+	}
+	want, err := verifier.PurgeResult(done.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := e.history(v.ID); len(h) != 1 || !bytes.Equal(h[0].Payload, want) || h[0].Headers["X-Shop"] != "42" {
+		t.Fatalf("failed delivery after the purge: %+v", h)
+	}
+	if _, err := e.s.Retry(ctx, v.ID, "retry-after-purge", e.clock.Now()); err != nil {
+		t.Fatalf("Retry: %v", err)
+	}
+	e.run(w, e.clock.Now(), 1)
+	reqs := e.r.Requests()
+	if len(reqs) != 4 || !bytes.Equal(reqs[3].Body, want) || bytes.Contains(reqs[3].Body, []byte("Quillfeather")) {
+		t.Fatalf("retry after the purge sent %d requests, the last %s; want the purged result %s", len(reqs), reqs[len(reqs)-1].Body, want)
+	}
+	if got := e.webhookStatus(v.ID); got != webhook.StateDelivered {
+		t.Fatalf("webhook_status after the retry %q, want delivered", got)
 	}
 }
