@@ -18,6 +18,8 @@ export interface Session {
   liveness_attempts_left: number;
   // phone is the phone step's state, on links that have one.
   phone?: PhoneState;
+  // livemode is false behind a test verification's link (the test page).
+  livemode: boolean;
 }
 
 // PhoneState is the phone step as the server shows it (the number masked).
@@ -111,6 +113,9 @@ export class API {
   decline(): Promise<{ status: string }> {
     return this.call("POST", "/decline-review") as Promise<{ status: string }>;
   }
+  testComplete(pick: Record<string, string>): Promise<{ status: string }> {
+    return this.call("POST", "/test/complete", json(pick)) as Promise<{ status: string }>;
+  }
 
   private async call(method: string, path: string, body?: Blob | FormData): Promise<any> {
     let r: Response;
@@ -151,6 +156,7 @@ function normalSession(d: any): Session {
     review_available: !!d.review_available,
     liveness_attempts_left: Number(d.liveness_attempts_left) || 0,
     phone: d.phone ? normalPhone(d.phone) : undefined,
+    livemode: d.livemode !== false,
   };
 }
 

@@ -22,7 +22,9 @@ export class App {
     clearTimeout(this.timer);
     const head = h("h1", { tabindex: "-1" }, title);
     const progress = this.progress(name);
-    this.root.replaceChildren(...[progress, head, ...body].filter((n): n is Node => !!n));
+    // Every screen of a test verification's link says so (issue #22).
+    const test = this.session && !this.session.livemode && h("p", { class: "testbanner", role: "note" }, t("test.banner"));
+    this.root.replaceChildren(...[test, progress, head, ...body].filter((n): n is Node => !!n));
     this.root.setAttribute("data-screen", name);
     document.title = title + " · " + t("app.title");
     head.focus({ preventScroll: false });

@@ -17,7 +17,8 @@ export async function submit(app: App): Promise<void> {
   outcome(app, r.status);
 }
 
-function outcome(app: App, status: string): void {
+// outcome shows where a finished step left the link (the test page's too).
+export function outcome(app: App, status: string): void {
   if (status === "review_offered") return offer(app);
   if (status === "manual_review") {
     app.show("review-sent", t("review.sent.title"), h("p", null, t("review.sent.body")));

@@ -1,0 +1,70 @@
+// The test page (issue #22): behind a test verification's link the tester
+// picks the outcome instead of scanning a license and a face. It uses the
+// same session API and, after the pick, the same review offer and end
+// screens as a real link; the server builds the result from its fixture
+// identity (POST /v/{token}/test/complete).
+import type { App } from "./app";
+import { button, h, spinner } from "./dom";
+import { outcome } from "./finish";
+import { t, type Key } from "./i18n";
+
+const outcomes: [string, Key][] = [
+  ["verified", "test.o.verified"],
+  ["license_expired", "test.o.license_expired"],
+  ["under_18", "test.o.under_18"],
+  ["under_21", "test.o.under_21"],
+  ["license_not_genuine", "test.o.license_not_genuine"],
+  ["liveness_failed", "test.o.liveness_failed"],
+  ["likely_match", "test.o.likely_match"],
+  ["possible_match", "test.o.possible_match"],
+  ["no_match", "test.o.no_match"],
+  ["inconclusive", "test.o.inconclusive"],
+  ["manual_review", "test.o.manual_review"],
+];
+
+const indicators: [string, Key][] = [
+  ["phone", "test.phone"],
+  ["address", "test.address"],
+  ["location", "test.location"],
+];
+
+const choices: [string, Key][] = [
+  ["present", "test.i.present"],
+  ["negative", "test.i.negative"],
+  ["absent", "test.i.absent"],
+];
+
+export function testPage(app: App): void {
+  const list = h(
+    "fieldset",
+    { class: "choices" },
+    h("legend", null, t("test.outcome")),
+    ...outcomes.map(([value, key], i) =>
+      h("label", { class: "choice" }, h("input", { type: "radio", name: "outcome", value, checked: i === 0 }), t(key)),
+    ),
+  );
+  const selects = indicators.map(([name, key]) => {
+    const id = "test-" + name;
+    const sel = h("select", { id, name }, ...choices.map(([value, ck]) => h("option", { value }, t(ck))));
+    return { name, sel, row: h("p", { class: "field" }, h("label", { for: id }, t(key)), sel) };
+  });
+  const go = async () => {
+    const picked = list.querySelector<HTMLInputElement>("input[name=outcome]:checked");
+    const pick: Record<string, string> = { outcome: picked ? picked.value : "verified" };
+    for (const s of selects) pick[s.name] = s.sel.value;
+    app.show("submitting", t("submit.working"), spinner(t("submit.working")));
+    try {
+      outcome(app, (await app.api.testComplete(pick)).status);
+    } catch (e) {
+      app.fail(e, () => testPage(app));
+    }
+  };
+  app.show(
+    "test",
+    t("test.title"),
+    !!app.session.message && h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, app.session.message)),
+    list,
+    h("details", null, h("summary", null, t("test.checks")), ...selects.map((s) => s.row)),
+    h("div", { class: "actions" }, button(t("test.submit"), () => void go())),
+  );
+}
