@@ -8,7 +8,6 @@
 package bigcommercetest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,9 +20,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/idgate/idgate/internal/contracttest"
 )
 
 // Defaults for the zero values of Options.
@@ -176,66 +175,47 @@ func (d *Double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		d.serve(rec, op, params, r.URL.Query(), body)
 	} else {
-		route, params, in, ok := d.route(w, r, body)
+		in, ok := d.route(w, r, body)
 		if !ok {
 			return
 		}
-		platform := d.serve(rec, route.Operation.OperationID, params, in.Request.URL.Query(), body)
+		platform := d.serve(rec, in.Route.Operation.OperationID, in.PathParams, in.Request.URL.Query(), body)
 		d.validateResponse(in, rec, platform)
 	}
-	for k, v := range rec.Header() {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
+	contracttest.Send(w, rec)
 }
 
 // route finds the operation and validates the request against it. It
 // answers the request itself (and returns false) when that fails.
-func (d *Double) route(w http.ResponseWriter, r *http.Request, body []byte) (*routers.Route, map[string]string, *openapi3filter.RequestValidationInput, bool) {
+func (d *Double) route(w http.ResponseWriter, r *http.Request, body []byte) (*openapi3filter.RequestValidationInput, bool) {
 	prefix := "/stores/" + d.opts.StoreHash + "/"
 	rest, found := strings.CutPrefix(r.URL.Path, prefix)
 	version, sub, _ := strings.Cut(rest, "/")
 	if !found || d.contracts.routers[version] == nil {
 		d.violation("%s %s: not a path of store %s", r.Method, r.URL.Path, d.opts.StoreHash)
 		writeError(w, http.StatusNotFound, "no such store or API version")
-		return nil, nil, nil, false
+		return nil, false
 	}
 	// The documents' paths start after /stores/{store_hash}/{version}.
 	routed := r.Clone(r.Context())
 	routed.URL.Path = "/" + sub
 	routed.URL.RawPath = ""
-	routed.Body = io.NopCloser(bytes.NewReader(body))
-	for _, router := range d.contracts.routers[version] {
-		route, params, err := router.FindRoute(routed)
-		if err != nil {
-			continue
-		}
-		in := &openapi3filter.RequestValidationInput{
-			Request: routed, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{
-				AuthenticationFunc: d.authenticate, MultiError: true,
-				// A body where the operation takes none is a client bug too.
-				RejectWhenRequestBodyNotSpecified: true,
-			},
-		}
-		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-			var sec *openapi3filter.SecurityRequirementsError
-			if errors.As(err, &sec) && onlySecurity(err) {
-				// A wrong token is the caller's problem, not a contract breach.
-				writeError(w, http.StatusUnauthorized, "Unauthorized")
-				return nil, nil, nil, false
-			}
-			d.violation("request %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
-			writeError(w, http.StatusUnprocessableEntity, "request does not match the contract")
-			return nil, nil, nil, false
-		}
-		routed.Body = io.NopCloser(bytes.NewReader(body))
-		return route, params, in, true
+	in, err := contracttest.Request(d.contracts.routers[version], routed, body, d.authenticate)
+	switch {
+	case errors.Is(err, contracttest.ErrNoOperation):
+		d.violation("%s %s: no operation in the %s documents", r.Method, r.URL.Path, version)
+		writeError(w, http.StatusNotFound, "The requested resource was not found.")
+		return nil, false
+	case errors.Is(err, contracttest.ErrUnauthorized):
+		// A wrong token is the caller's problem, not a contract breach.
+		writeError(w, http.StatusUnauthorized, "Unauthorized")
+		return nil, false
+	case err != nil:
+		d.violation("request %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
+		writeError(w, http.StatusUnprocessableEntity, "request does not match the contract")
+		return nil, false
 	}
-	d.violation("%s %s: no operation in the %s documents", r.Method, r.URL.Path, version)
-	writeError(w, http.StatusNotFound, "The requested resource was not found.")
-	return nil, nil, nil, false
+	return in, true
 }
 
 // routeUnchecked finds the operation by the operations table and checks
@@ -254,22 +234,6 @@ func (d *Double) routeUnchecked(w http.ResponseWriter, r *http.Request) (string,
 		return "", nil, false
 	}
 	return op.id, params, true
-}
-
-// onlySecurity reports whether every validation error is a security one.
-func onlySecurity(err error) bool {
-	var multi openapi3.MultiError
-	if !errors.As(err, &multi) {
-		var sec *openapi3filter.SecurityRequirementsError
-		return errors.As(err, &sec)
-	}
-	for _, e := range multi {
-		var sec *openapi3filter.SecurityRequirementsError
-		if !errors.As(e, &sec) {
-			return false
-		}
-	}
-	return true
 }
 
 func (d *Double) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
@@ -337,14 +301,7 @@ func (d *Double) validateResponse(in *openapi3filter.RequestValidationInput, rec
 		}
 		return
 	}
-	out := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: in,
-		Status:                 rec.Code,
-		Header:                 rec.Header(),
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
-	}
-	out.SetBodyBytes(rec.Body.Bytes())
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+	if err := contracttest.Response(in, rec); err != nil {
 		d.violation("response %d to %s %s breaks the contract: %v", rec.Code, in.Request.Method, in.Route.Path, err)
 	}
 }

@@ -7,7 +7,6 @@
 package lobtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +24,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/oasdiff/yaml"
+
+	"github.com/idgate/idgate/internal/contracttest"
 )
 
 // Document is the file of testdata/lob the double validates against.
@@ -198,51 +199,26 @@ func (d *Double) handle(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read", http.StatusBadRequest)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	route, params, err := d.router.FindRoute(r)
-	if err != nil {
+	in, err := contracttest.Request([]routers.Router{d.router}, r, body, d.authenticate)
+	if errors.Is(err, contracttest.ErrNoOperation) {
 		d.violation("%s %s: no operation in Lob's document", r.Method, r.URL.Path)
 		http.NotFound(w, r)
 		return
 	}
-	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{AuthenticationFunc: d.authenticate, MultiError: true}}
 	rec := httptest.NewRecorder()
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		if onlySecurity(err) {
-			lobError(rec, http.StatusUnauthorized, "unauthorized", "Your API key is not valid.")
-		} else {
-			d.violation("request %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
-			lobError(rec, http.StatusUnprocessableEntity, "invalid", "request does not match the contract")
-		}
-	} else {
-		d.serve(rec, route.Path, body)
+	switch {
+	case errors.Is(err, contracttest.ErrUnauthorized):
+		lobError(rec, http.StatusUnauthorized, "unauthorized", "Your API key is not valid.")
+	case err != nil:
+		d.violation("request %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
+		lobError(rec, http.StatusUnprocessableEntity, "invalid", "request does not match the contract")
+	default:
+		d.serve(rec, in.Route.Path, body)
 	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.Code, Header: rec.Header(),
-		Body: io.NopCloser(bytes.NewReader(rec.Body.Bytes()))}
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+	if err := contracttest.Response(in, rec); err != nil {
 		d.violation("answer to %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
 	}
-	for k, v := range rec.Header() {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
-}
-
-func onlySecurity(err error) bool {
-	var multi openapi3.MultiError
-	if !errors.As(err, &multi) {
-		var sec *openapi3filter.SecurityRequirementsError
-		return errors.As(err, &sec)
-	}
-	for _, e := range multi {
-		var sec *openapi3filter.SecurityRequirementsError
-		if !errors.As(e, &sec) {
-			return false
-		}
-	}
-	return true
+	contracttest.Send(w, rec)
 }
 
 func (d *Double) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {

@@ -8,7 +8,6 @@
 package twiliotest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +24,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/idgate/idgate/internal/contracttest"
 )
 
 // Documents are the files of testdata/twilio the double validates against.
@@ -159,76 +160,32 @@ func (d *Double) handle(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read", http.StatusBadRequest)
 		return
 	}
-	in, ok := d.route(w, r, body)
-	if !ok {
+	in, err := contracttest.Request(d.routers, r, body, d.authenticate)
+	switch {
+	case errors.Is(err, contracttest.ErrNoOperation):
+		d.violation("%s %s: no operation in Twilio's documents", r.Method, r.URL.Path)
+		twilioError(w, http.StatusNotFound, 20404, "The requested resource was not found")
+		return
+	case errors.Is(err, contracttest.ErrUnauthorized):
+		twilioError(w, http.StatusUnauthorized, 20003, "Authenticate")
+		return
+	case err != nil:
+		d.violation("request %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
+		twilioError(w, http.StatusBadRequest, 60200, "Invalid parameter")
 		return
 	}
+	if err := in.Request.ParseForm(); err != nil {
+		d.violation("request %s %s: form: %v", r.Method, r.URL.Path, err)
+	}
 	rec := httptest.NewRecorder()
-	documented := d.serve(rec, in, body)
-	if documented {
-		out := &openapi3filter.ResponseValidationInput{
-			RequestValidationInput: in, Status: rec.Code, Header: rec.Header(),
-			Body: io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
-		}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+	// Twilio's error answers are not in its documents: only the
+	// operations' own answers are checked.
+	if d.serve(rec, in) {
+		if err := contracttest.Response(in, rec); err != nil {
 			d.violation("answer to %s %s breaks the contract: %v", r.Method, in.Route.Path, err)
 		}
 	}
-	for k, v := range rec.Header() {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
-}
-
-// route finds the operation and validates the request (credentials
-// included) against it; it answers the request itself when that fails.
-func (d *Double) route(w http.ResponseWriter, r *http.Request, body []byte) (*openapi3filter.RequestValidationInput, bool) {
-	for _, router := range d.routers {
-		routed := r.Clone(r.Context())
-		routed.Body = io.NopCloser(bytes.NewReader(body))
-		route, params, err := router.FindRoute(routed)
-		if err != nil {
-			continue
-		}
-		in := &openapi3filter.RequestValidationInput{
-			Request: routed, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: d.authenticate, MultiError: true,
-				RejectWhenRequestBodyNotSpecified: true},
-		}
-		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-			var sec *openapi3filter.SecurityRequirementsError
-			if errors.As(err, &sec) && onlySecurity(err) {
-				twilioError(w, http.StatusUnauthorized, 20003, "Authenticate")
-				return nil, false
-			}
-			d.violation("request %s %s breaks the contract: %v", r.Method, r.URL.Path, err)
-			twilioError(w, http.StatusBadRequest, 60200, "Invalid parameter")
-			return nil, false
-		}
-		routed.Body = io.NopCloser(bytes.NewReader(body))
-		if err := routed.ParseForm(); err != nil {
-			d.violation("request %s %s: form: %v", r.Method, r.URL.Path, err)
-		}
-		return in, true
-	}
-	d.violation("%s %s: no operation in Twilio's documents", r.Method, r.URL.Path)
-	twilioError(w, http.StatusNotFound, 20404, "The requested resource was not found")
-	return nil, false
-}
-
-func onlySecurity(err error) bool {
-	var multi openapi3.MultiError
-	if !errors.As(err, &multi) {
-		return true
-	}
-	for _, e := range multi {
-		var sec *openapi3filter.SecurityRequirementsError
-		if !errors.As(e, &sec) {
-			return false
-		}
-	}
-	return true
+	contracttest.Send(w, rec)
 }
 
 func (d *Double) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
@@ -245,7 +202,7 @@ func (d *Double) authenticate(_ context.Context, in *openapi3filter.Authenticati
 
 // serve answers a valid request; documented is false for Twilio's error
 // answers, which the documents do not describe.
-func (d *Double) serve(w *httptest.ResponseRecorder, in *openapi3filter.RequestValidationInput, _ []byte) (documented bool) {
+func (d *Double) serve(w *httptest.ResponseRecorder, in *openapi3filter.RequestValidationInput) (documented bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	r, p := in.Request, in.PathParams
