@@ -38,6 +38,15 @@ var DefaultCheckoutSelectors = []string{
 	".cart-additionalCheckoutButtons",
 }
 
+// testKeyPrefix starts the verifier's test integration keys.
+const testKeyPrefix = "idgk_test_"
+
+// isTestKey reports whether key has the shape of the verifier's test keys
+// (the prefix and 43 base64url characters).
+func isTestKey(key string) bool {
+	return strings.HasPrefix(key, testKeyPrefix) && len(key) == len(testKeyPrefix)+43
+}
+
 // ErrInvalidStore is wrapped by every configuration validation failure.
 var ErrInvalidStore = errors.New("invalid store configuration")
 
@@ -71,6 +80,12 @@ type Store struct {
 	Ruleset            rulesets.Ruleset
 	// HoldCheckout disables the checkout buttons until verified.
 	HoldCheckout bool
+	// TestMode accepts test verifications' results (livemode false), which a
+	// store not in test mode refuses, and marks their outcomes test; its
+	// integration key should be the verifier's test key (idgk_test_...),
+	// which a store not in test mode may not hold. Off by default: only the
+	// demo store and stores being set up use it.
+	TestMode bool
 	// OrderGuard puts orders placed without a passing verification into
 	// status 12 "Manual Verification Required" (a footer script alone can
 	// be bypassed); needs the store/order/created webhook (store install).
@@ -136,6 +151,11 @@ func (s *Store) Normalize() error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("%w: store %s: missing %s", ErrInvalidStore, s.Hash, strings.Join(missing, ", "))
+	}
+	if isTestKey(s.IntegrationKey) && !s.TestMode {
+		// Its verifications would be test ones, whose results this store
+		// would refuse: set test_mode, or use the live key.
+		return fmt.Errorf("%w: store %s: a test integration key (%s...) needs test_mode", ErrInvalidStore, s.Hash, testKeyPrefix)
 	}
 	if err := s.Ruleset.Validate(); err != nil {
 		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)

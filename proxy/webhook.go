@@ -33,8 +33,11 @@ type Applied struct {
 // webhookBody is what the receiver reads of the result payload; the rest
 // is read by the ruleset from the raw body.
 type webhookBody struct {
-	RequestID    string `json:"request_id"`
-	ExternalID   string `json:"external_id"`
+	RequestID  string `json:"request_id"`
+	ExternalID string `json:"external_id"`
+	// Livemode is false in a test verification's result (absent in results
+	// from verifiers before test mode: live).
+	Livemode     *bool `json:"livemode"`
 	Verification *struct {
 		ManualReviewRequested bool `json:"manual_review_requested"`
 	} `json:"verification"`
@@ -87,6 +90,13 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	if _, err := uuid.Parse(b.RequestID); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "request_id", Message: "want a UUID"})
 	}
+	test := b.Livemode != nil && !*b.Livemode
+	if test && !st.TestMode {
+		// A real store never takes a test result as a verification: the
+		// verifier records the refusal (its webhook_status fails).
+		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "livemode", Code: "test_mode_off",
+			Message: "a test verification's result; this store is not in test mode"})
+	}
 	sh, err := OpenRef(s.Sealer, st.Hash, b.ExternalID)
 	if err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w", &InputError{Field: "external_id", Message: "not a reference this proxy issued for this store"})
@@ -116,7 +126,7 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	now := s.now().UTC().Truncate(time.Second)
 	o := bigcommerce.Outcome{
 		VerificationID: b.RequestID, Status: status, Pass: decision.Pass,
-		Reasons: decision.Reasons, EvaluatedAt: now,
+		Reasons: decision.Reasons, EvaluatedAt: now, Test: test,
 	}
 	if o.Pass {
 		o.ExpiresAt = now.Add(st.ApprovalTTL)

@@ -19,9 +19,12 @@ import (
 )
 
 // demoVerifier prepares an account on the real verifier at base for the
-// demo store: signs in, makes an integration key whose allowlist is the
+// demo store, in test mode (issue #22): signs in for a test-mode token,
+// makes the account's test integration key whose allowlist is the
 // storefront's host:port, and rotates the webhook secret (shown once) so
-// the proxy can check the verifier's signatures.
+// the proxy can check the verifier's signatures. The demo's verifications
+// are test ones: the link opens the test page, where a newcomer picks
+// "verified" without a camera or a license.
 func demoVerifier(ctx context.Context, base, email, passwordFile, storefront string) (*proxytest.RealVerifier, error) {
 	pw, err := os.ReadFile(passwordFile)
 	if err != nil {
@@ -34,7 +37,7 @@ func demoVerifier(ctx context.Context, base, email, passwordFile, storefront str
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	signIn, _ := json.Marshal(map[string]string{"email": email, "password": strings.TrimSpace(string(pw))})
+	signIn, _ := json.Marshal(map[string]string{"email": email, "password": strings.TrimSpace(string(pw)), "mode": "test"})
 	if err := demoCall(ctx, base+"/auth", "", signIn, &tok); err != nil {
 		return nil, fmt.Errorf("sign in to the verifier as %s: %w", email, err)
 	}
@@ -51,7 +54,7 @@ func demoVerifier(ctx context.Context, base, email, passwordFile, storefront str
 	if err := demoCall(ctx, base+"/webhook-secret", tok.AccessToken, nil, &sec); err != nil {
 		return nil, fmt.Errorf("webhook secret: %w", err)
 	}
-	return &proxytest.RealVerifier{URL: base, IntegrationKey: key.Key, WebhookSecret: sec.Secret}, nil
+	return &proxytest.RealVerifier{URL: base, IntegrationKey: key.Key, WebhookSecret: sec.Secret, TestMode: true}, nil
 }
 
 // demoCall POSTs body (JSON, or nothing) with an optional bearer token and

@@ -28,6 +28,9 @@ type Outcome struct {
 	EvaluatedAt    time.Time         `json:"evaluated_at"`
 	// ExpiresAt ends the approval; it is zero on a failing outcome.
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
+	// Test marks an outcome of a test verification (a store in test mode):
+	// the record on the cart, the customer and the order says it was a test.
+	Test bool `json:"test,omitempty"`
 }
 
 // Verified reports a stored, passing, unexpired outcome at now.

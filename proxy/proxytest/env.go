@@ -46,8 +46,11 @@ type Options struct {
 	// Origins allowed for every store. Default https://shop.example.
 	Origins      []string
 	HoldCheckout bool
-	OrderGuard   bool
-	Ruleset      rulesets.Ruleset
+	// TestMode puts every store in test mode (proxy.Store.TestMode); with
+	// Real, its TestMode does.
+	TestMode   bool
+	OrderGuard bool
+	Ruleset    rulesets.Ruleset
 	// Now is the proxy's clock (default time.Now).
 	Now func() time.Time
 	// Cache defaults to the in-process cache.
@@ -76,6 +79,9 @@ type RealVerifier struct {
 	URL            string
 	IntegrationKey string
 	WebhookSecret  string
+	// TestMode: IntegrationKey is the account's test key (the demo's), so
+	// the stores are in test mode.
+	TestMode bool
 }
 
 // Env is a running proxy.
@@ -158,7 +164,7 @@ func New(opts Options) (*Env, error) {
 			AppClientID: ClientID, AppClientSecret: bigcommerce.Secret(clientSecret + hash),
 			IntegrationKey: apiKey, WebhookSecret: bigcommerce.Secret(secret(hash)),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
-			HoldCheckout: opts.HoldCheckout, OrderGuard: opts.OrderGuard, AllowedOrigins: append([]string(nil), opts.Origins...),
+			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, AllowedOrigins: append([]string(nil), opts.Origins...),
 		}
 		if err := st.Normalize(); err != nil {
 			env.Close()

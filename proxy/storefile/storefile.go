@@ -51,6 +51,7 @@ type entry struct {
 	WebhookHeaderValue string           `json:"webhook_header_value"`
 	Ruleset            rulesets.Ruleset `json:"ruleset"`
 	HoldCheckout       bool             `json:"hold_checkout"`
+	TestMode           bool             `json:"test_mode,omitempty"`
 	OrderGuard         bool             `json:"order_guard"`
 	CheckoutSelectors  []string         `json:"checkout_selectors"`
 	AllowedOrigins     []string         `json:"allowed_origins"`
@@ -141,7 +142,7 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 	st := &proxy.Store{
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
-		HoldCheckout: e.HoldCheckout, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
+		HoldCheckout: e.HoldCheckout, TestMode: e.TestMode, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
 	}
 	if e.ApprovalTTL != "" {
 		d, err := time.ParseDuration(e.ApprovalTTL)
@@ -177,7 +178,7 @@ func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
 	e := entry{
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
-		HoldCheckout: st.HoldCheckout, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
+		HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
 		ApprovalTTL: st.ApprovalTTL.String(),
 	}
 	for _, sec := range secrets(&e, st) {
