@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/idgate/idgate/internal/modroot"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/blazeface"
@@ -49,7 +50,7 @@ func main() {
 }
 
 func run() error {
-	root, err := moduleRoot()
+	root, err := modroot.Find()
 	if err != nil {
 		return err
 	}
@@ -284,21 +285,4 @@ func reference(root, frame, face string) ([6]float64, error) {
 	res := r.Results
 	out = [6]float64{res.FrameMs, res.FrameIrisMs, res.DescriptorMs, res.FrameCPUMs, res.FrameIrisCPUMs, res.DescriptorCPUMs}
 	return out, nil
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
 }

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idgate/idgate/internal/modroot"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -45,7 +46,7 @@ func main() {
 }
 
 func run() error {
-	root, err := moduleRoot()
+	root, err := modroot.Find()
 	if err != nil {
 		return err
 	}
@@ -318,20 +319,3 @@ func best(f func() (liveness.Result, error)) (time.Duration, liveness.Result, er
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
-}

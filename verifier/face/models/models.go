@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/idgate/idgate/internal/modroot"
 )
 
 // Hashes is models.sha256, the list `make models` installs and checks; it
@@ -57,22 +59,7 @@ func Open(dir, list string) (*Set, error) {
 // DefaultDir is $IDGATE_MODELS_DIR, else var/models under the module root
 // (found by walking up from the working directory to go.mod), else
 // ./var/models.
-func DefaultDir() string {
-	if d := os.Getenv(EnvDir); d != "" {
-		return d
-	}
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				return filepath.Join(d, "var", "models")
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	return filepath.Join("var", "models")
-}
+func DefaultDir() string { return modroot.VarDir(EnvDir, "models") }
 
 // ReadFile returns the verified content of a listed file, e.g.
 // "human/blazeface.json".

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idgate/idgate/internal/modroot"
 	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/oschwald/maxminddb-golang/v2"
 )
@@ -62,22 +63,7 @@ type DB struct {
 // DefaultDir is $IDGATE_IP_DATA_DIR, else var/data under the module root
 // (found by walking up from the working directory to go.mod), else
 // ./var/data.
-func DefaultDir() string {
-	if d := os.Getenv(EnvDir); d != "" {
-		return d
-	}
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				return filepath.Join(d, "var", "data")
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	return filepath.Join("var", "data")
-}
+func DefaultDir() string { return modroot.VarDir(EnvDir, "data") }
 
 // Open checks every listed file in dir ("" = DefaultDir()) against
 // data.sha256 and opens it. ErrMissing or ErrCorrupt (wrapped) when a file
