@@ -14,27 +14,19 @@ import (
 // production: not by default, and not when asked for.
 func TestAddressProviderSelection(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	load := func(env map[string]string) config.Config {
-		t.Helper()
-		c, err := config.Load(func(k string) string { return env[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	if p, err := addressProvider(load(nil), log); p != nil || err != nil {
+	if p, err := addressProvider(envConfig(t, nil), log); p != nil || err != nil {
 		t.Errorf("production default: %v, %v; want none", p, err)
 	}
-	if p, err := addressProvider(load(map[string]string{"IDGATE_ADDRESS_PROVIDER": "dev"}), log); p != nil || !errors.Is(err, dev.ErrNotDev) {
+	if p, err := addressProvider(envConfig(t, map[string]string{"IDGATE_ADDRESS_PROVIDER": "dev"}), log); p != nil || !errors.Is(err, dev.ErrNotDev) {
 		t.Errorf("dev provider in production: %v, %v; want refused", p, err)
 	}
-	if p, err := addressProvider(load(map[string]string{"IDGATE_ENV": "dev"}), log); err != nil || p == nil || p.Name() != "dev" {
+	if p, err := addressProvider(envConfig(t, map[string]string{"IDGATE_ENV": "dev"}), log); err != nil || p == nil || p.Name() != "dev" {
 		t.Errorf("dev default: %v, %v", p, err)
 	}
-	if _, err := addressProvider(load(map[string]string{"IDGATE_ADDRESS_PROVIDER": "lob"}), log); err == nil {
+	if _, err := addressProvider(envConfig(t, map[string]string{"IDGATE_ADDRESS_PROVIDER": "lob"}), log); err == nil {
 		t.Error("lob without a key starts")
 	}
-	p, err := addressProvider(load(map[string]string{"IDGATE_ADDRESS_PROVIDER": "lob", "IDGATE_LOB_API_KEY": "live_secret"}), log)
+	p, err := addressProvider(envConfig(t, map[string]string{"IDGATE_ADDRESS_PROVIDER": "lob", "IDGATE_LOB_API_KEY": "live_secret"}), log)
 	if err != nil || p.Name() != "lob" {
 		t.Errorf("lob: %v, %v", p, err)
 	}

@@ -14,31 +14,23 @@ import (
 // not by default, and not when asked for.
 func TestPhoneProviderSelection(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	load := func(env map[string]string) config.Config {
-		t.Helper()
-		c, err := config.Load(func(k string) string { return env[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	if p, err := phoneProvider(load(nil), log); p != nil || err != nil {
+	if p, err := phoneProvider(envConfig(t, nil), log); p != nil || err != nil {
 		t.Errorf("production default: %v, %v; want none", p, err)
 	}
-	if p, err := phoneProvider(load(map[string]string{"IDGATE_PHONE_PROVIDER": "dev"}), log); p != nil || !errors.Is(err, dev.ErrNotDev) {
+	if p, err := phoneProvider(envConfig(t, map[string]string{"IDGATE_PHONE_PROVIDER": "dev"}), log); p != nil || !errors.Is(err, dev.ErrNotDev) {
 		t.Errorf("dev provider in production: %v, %v; want refused", p, err)
 	}
-	if p, err := phoneProvider(load(map[string]string{"IDGATE_ENV": "dev"}), log); err != nil || p == nil || p.Name() != "dev" {
+	if p, err := phoneProvider(envConfig(t, map[string]string{"IDGATE_ENV": "dev"}), log); err != nil || p == nil || p.Name() != "dev" {
 		t.Errorf("dev default: %v, %v", p, err)
 	}
-	if p, err := phoneProvider(load(map[string]string{"IDGATE_ENV": "dev", "IDGATE_PHONE_PROVIDER": "none"}), log); p != nil || err != nil {
+	if p, err := phoneProvider(envConfig(t, map[string]string{"IDGATE_ENV": "dev", "IDGATE_PHONE_PROVIDER": "none"}), log); p != nil || err != nil {
 		t.Errorf("none in dev: %v, %v", p, err)
 	}
-	_, err := phoneProvider(load(map[string]string{"IDGATE_PHONE_PROVIDER": "twilio", "IDGATE_TWILIO_AUTH_TOKEN": "s3cret"}), log)
+	_, err := phoneProvider(envConfig(t, map[string]string{"IDGATE_PHONE_PROVIDER": "twilio", "IDGATE_TWILIO_AUTH_TOKEN": "s3cret"}), log)
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("twilio without its settings: %v", err)
 	}
-	p, err := phoneProvider(load(map[string]string{"IDGATE_PHONE_PROVIDER": "twilio", "IDGATE_TWILIO_ACCOUNT_SID": "AC" + strings.Repeat("a", 32),
+	p, err := phoneProvider(envConfig(t, map[string]string{"IDGATE_PHONE_PROVIDER": "twilio", "IDGATE_TWILIO_ACCOUNT_SID": "AC" + strings.Repeat("a", 32),
 		"IDGATE_TWILIO_AUTH_TOKEN": "s3cret", "IDGATE_TWILIO_VERIFY_SERVICE_SID": "VA" + strings.Repeat("b", 32)}), log)
 	if err != nil || p.Name() != "twilio" {
 		t.Errorf("twilio: %v, %v", p, err)
@@ -48,4 +40,14 @@ func TestPhoneProviderSelection(t *testing.T) {
 	}); err == nil {
 		t.Error("an unknown provider name loads")
 	}
+}
+
+// envConfig is the configuration the environment env gives.
+func envConfig(t *testing.T, env map[string]string) config.Config {
+	t.Helper()
+	c, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
