@@ -19,6 +19,7 @@ import (
 
 	"github.com/idgate/idgate/internal/bundle"
 	"github.com/idgate/idgate/verifier/dashboard/npmbundle"
+	"github.com/idgate/idgate/verifier/ipintel"
 )
 
 // sources is every file under src/ (subdirectories such as src/crypto/
@@ -121,7 +122,8 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <title>idgate dashboard</title>
 <link rel="stylesheet" href="{{.CSS}}">
 <script defer src="{{.JS}}"></script>
-</head><body><div id="root"><main id="main"><h1>idgate dashboard</h1><noscript><p>The dashboard needs JavaScript.</p></noscript></main></div></body></html>
+</head><body><div id="root"><main id="main"><h1>idgate dashboard</h1><noscript><p>The dashboard needs JavaScript.</p></noscript></main></div>
+<footer class="credits"><p>{{.Credits}}</p></footer></body></html>
 `))
 
 // Page is the HTML shell every dashboard route is served from (the router
@@ -136,7 +138,14 @@ func Page() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := shell.Execute(&b, struct{ CSS, JS string }{st.Path, js.Path}); err != nil {
+	// The footer credits the IP data the results' indicators come from, as
+	// its CC BY licences ask of every page showing them (issue #14). It
+	// stands outside #root, which the router redraws.
+	data := struct {
+		CSS, JS string
+		Credits template.HTML
+	}{st.Path, js.Path, template.HTML(ipintel.AttributionHTML)}
+	if err := shell.Execute(&b, data); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/idgate/idgate/verifier/dashboard/npmbundle"
+	"github.com/idgate/idgate/verifier/ipintel"
 )
 
 func TestShellLoadsOnlyItsOwnAssets(t *testing.T) {
@@ -35,8 +36,17 @@ func TestShellLoadsOnlyItsOwnAssets(t *testing.T) {
 			t.Errorf("asset %s: %d bytes, etag %q", path, len(a.Body), a.ETag)
 		}
 	}
+	// The footer's credits are links the licences of the IP data ask for
+	// (followed only when clicked); nothing else may name another origin.
+	head, credits, found := strings.Cut(string(page), `<footer class="credits">`)
+	if !found || !strings.Contains(credits, ipintel.AttributionHTML) {
+		t.Errorf("the shell lacks the IP data's credits (ipintel.AttributionHTML):\n%s", page)
+	}
+	if strings.Count(credits, "<a ") != strings.Count(credits, `<a href="https://`) {
+		t.Errorf("the credits hold something other than plain links:\n%s", credits)
+	}
 	for _, bad := range []string{"<script>", "style=", "http:", "https:", " on"} {
-		if strings.Contains(string(page), bad) {
+		if strings.Contains(head, bad) {
 			t.Errorf("the shell contains %q (inline code or a foreign reference):\n%s", bad, page)
 		}
 	}
