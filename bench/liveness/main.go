@@ -33,7 +33,6 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
-	"github.com/idgate/idgate/verifier/face/models"
 )
 
 const rounds = 3
@@ -62,16 +61,8 @@ func run() error {
 		}
 		frames = append(frames, liveness.Frame{Data: data, T: time.Duration(len(frames)) * time.Second / 15})
 	}
-	set, err := models.Open("", models.Hashes)
-	if err != nil {
-		return err
-	}
 	loadStart := time.Now()
-	eng, err := face.Load(set.Dir, face.DefaultOptions)
-	if err != nil {
-		return err
-	}
-	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
+	_, an, err := liveness.Load("", face.DefaultOptions, liveness.Defaults)
 	if err != nil {
 		return err
 	}

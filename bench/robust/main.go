@@ -34,7 +34,6 @@ import (
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/match"
-	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/license/card/faceengine"
 )
@@ -77,11 +76,7 @@ func run(withBaseline bool) error {
 	if err != nil {
 		return err
 	}
-	set, err := models.Open("", models.Hashes)
-	if err != nil {
-		return err
-	}
-	eng, err := face.Load(set.Dir, face.DefaultOptions)
+	eng, an, err := liveness.Load("", face.DefaultOptions, liveness.Defaults)
 	if err != nil {
 		return err
 	}
@@ -109,10 +104,6 @@ func run(withBaseline bool) error {
 		return err
 	}
 	if err := benchMatch(dir, base, eng.NewAnalyzer(), samples, faces); err != nil {
-		return err
-	}
-	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
-	if err != nil {
 		return err
 	}
 	if err := benchLiveness(dir, base, an, shared); err != nil {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
-	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/imgio"
 )
 
@@ -74,15 +73,7 @@ func runFaceLiveness(_ context.Context, args []string, _ io.Reader, stdout, stde
 		}
 		frames[i].T = time.Duration(float64(i) / *fps * float64(time.Second))
 	}
-	set, err := models.Open("", models.Hashes)
-	if err != nil {
-		return err
-	}
-	eng, err := face.Load(set.Dir, face.DefaultOptions)
-	if err != nil {
-		return err
-	}
-	an, err := liveness.NewAnalyzer(set.ReadFile, liveness.EngineDescriber(eng.NewAnalyzer()), liveness.Defaults)
+	_, an, err := liveness.Load("", face.DefaultOptions, liveness.Defaults)
 	if err != nil {
 		return err
 	}
