@@ -59,21 +59,8 @@ func TestFaultsUnderLoad(t *testing.T) {
 	}
 	var clients []client
 	for i := range 4 {
-		email := fmt.Sprintf("load%d@example.com", i)
-		acct, err := verifier.NewAccount(email, "correct horse battery", time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := store.CreateAccount(ctx, acct); err != nil {
-			t.Fatal(err)
-		}
-		var tok struct {
-			AccessToken string `json:"access_token"`
-		}
-		if code := call(t, lb.url, "POST", "/auth", "", map[string]string{"email": email, "password": "correct horse battery"}, &tok); code != http.StatusOK {
-			t.Fatalf("POST /auth: %d", code)
-		}
-		clients = append(clients, client{acct, tok.AccessToken})
+		acct, token := signUp(t, store, lb.url, fmt.Sprintf("load%d@example.com", i))
+		clients = append(clients, client{acct, token})
 	}
 
 	rec := &loadRecord{}

@@ -41,24 +41,8 @@ func TestTwoInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	account := func(email string) (verifier.Account, string) {
-		acct, err := verifier.NewAccount(email, "correct horse battery", time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := store.CreateAccount(ctx, acct); err != nil {
-			t.Fatal(err)
-		}
-		var tok struct {
-			AccessToken string `json:"access_token"`
-		}
-		if code := call(t, lb.url, "POST", "/auth", "", map[string]string{"email": email, "password": "correct horse battery"}, &tok); code != http.StatusOK {
-			t.Fatalf("POST /auth: %d", code)
-		}
-		return acct, tok.AccessToken
-	}
-	quotaAcct, quotaTok := account("quota@example.com")
-	hookAcct, hookTok := account("hooks@example.com")
+	quotaAcct, quotaTok := signUp(t, store, lb.url, "quota@example.com")
+	hookAcct, hookTok := signUp(t, store, lb.url, "hooks@example.com")
 
 	t.Run("QuotaExactAcrossInstances", func(t *testing.T) {
 		const tries, allowance = 40, 30
@@ -278,6 +262,26 @@ func TestTwoInstances(t *testing.T) {
 			}
 		}
 	})
+}
+
+// signUp creates an account in the store and signs it in through base,
+// returning the account and its access token.
+func signUp(t *testing.T, store *sqlstore.DB, base, email string) (verifier.Account, string) {
+	t.Helper()
+	acct, err := verifier.NewAccount(email, "correct horse battery", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateAccount(context.Background(), acct); err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if code := call(t, base, "POST", "/auth", "", map[string]string{"email": email, "password": "correct horse battery"}, &tok); code != http.StatusOK {
+		t.Fatalf("POST /auth: %d", code)
+	}
+	return acct, tok.AccessToken
 }
 
 // call sends a JSON request and decodes a JSON answer into out (if given).
