@@ -305,23 +305,7 @@ func photograph(card *image.Gray, fw, fh int, frac float64, c CameraModel, rng *
 	if scale < 1 {
 		src = raster.GaussianBlur(card, 0.5/scale)
 	}
-	k := c.Keystone
-	dw, dh := cw*scale, ch*scale
-	quad := [4]raster.Point{
-		{X: -dw / 2 * (1 - k), Y: -dh / 2 * (1 - k/2)},
-		{X: dw / 2 * (1 - k), Y: -dh / 2 * (1 - k/2)},
-		{X: dw / 2, Y: dh / 2},
-		{X: -dw / 2, Y: dh / 2},
-	}
-	a := c.RotationDeg * math.Pi / 180
-	cx := float64(fw)/2 + (rng.Float64()-0.5)*0.06*float64(fw)
-	cy := float64(fh)/2 + (rng.Float64()-0.5)*0.06*float64(fh)
-	toFrame := raster.Affine(a, 1, cx, cy)
-	for i, p := range quad {
-		quad[i].X, quad[i].Y = toFrame.Apply(p.X, p.Y)
-	}
-	corners := [4]raster.Point{{X: 0, Y: 0}, {X: cw, Y: 0}, {X: cw, Y: ch}, {X: 0, Y: ch}}
-	frameToCard, err := raster.FromQuad(quad, corners)
+	frameToCard, err := cardInFrame(cw, ch, cw*scale, ch*scale, c.Keystone, c.RotationDeg, 0.06, fw, fh, rng)
 	if err != nil {
 		return nil, fmt.Errorf("photograph card: %w", err)
 	}

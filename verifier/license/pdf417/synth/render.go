@@ -114,6 +114,30 @@ func fillRect(g *image.Gray, x0, y0, x1, y1 int, v uint8) {
 	}
 }
 
+// cardInFrame is the map from frame pixels to card pixels (what sampling
+// needs) for a cw×ch card drawn dw×dh in a fw×fh frame: its corners
+// centred on the origin, tilted (keystone: the top edge, farther from the
+// camera, shrinks and moves down), turned by rotDeg and moved to a spot
+// within ±jitter/2 of the frame's size from its centre.
+func cardInFrame(cw, ch, dw, dh, keystone, rotDeg, jitter float64, fw, fh int, rng *rand.Rand) (raster.Homography, error) {
+	k := keystone
+	quad := [4]raster.Point{
+		{X: -dw / 2 * (1 - k), Y: -dh / 2 * (1 - k/2)},
+		{X: dw / 2 * (1 - k), Y: -dh / 2 * (1 - k/2)},
+		{X: dw / 2, Y: dh / 2},
+		{X: -dw / 2, Y: dh / 2},
+	}
+	a := rotDeg * math.Pi / 180
+	cx := float64(fw)/2 + (rng.Float64()-0.5)*jitter*float64(fw)
+	cy := float64(fh)/2 + (rng.Float64()-0.5)*jitter*float64(fh)
+	toFrame := raster.Affine(a, 1, cx, cy)
+	for i, p := range quad {
+		quad[i].X, quad[i].Y = toFrame.Apply(p.X, p.Y)
+	}
+	corners := [4]raster.Point{{X: 0, Y: 0}, {X: cw, Y: 0}, {X: cw, Y: ch}, {X: 0, Y: ch}}
+	return raster.FromQuad(quad, corners)
+}
+
 // place puts the card on a table in a 4:3 frame, at least fw wide and
 // large enough for any rotation, turned and tilted as d says, at a random
 // offset.
@@ -121,26 +145,7 @@ func place(card *image.Gray, fw int, d Degradation, rng *rand.Rand) (*image.Gray
 	cw, ch := float64(card.Rect.Dx()), float64(card.Rect.Dy())
 	fw = max(fw, minFrameW, int(1.35*cw))
 	fh := fw * 3 / 4
-	// Card corners centred on the origin, tilted (keystone: the top edge,
-	// farther from the camera, shrinks and moves down), then rotated and
-	// moved to a spot near the frame centre.
-	k := d.Keystone
-	quad := [4]raster.Point{
-		{X: -cw / 2 * (1 - k), Y: -ch / 2 * (1 - k/2)},
-		{X: cw / 2 * (1 - k), Y: -ch / 2 * (1 - k/2)},
-		{X: cw / 2, Y: ch / 2},
-		{X: -cw / 2, Y: ch / 2},
-	}
-	a := d.RotationDeg * math.Pi / 180
-	cx := float64(fw)/2 + (rng.Float64()-0.5)*0.08*float64(fw)
-	cy := float64(fh)/2 + (rng.Float64()-0.5)*0.08*float64(fh)
-	toFrame := raster.Affine(a, 1, cx, cy)
-	for i, p := range quad {
-		quad[i].X, quad[i].Y = toFrame.Apply(p.X, p.Y)
-	}
-	corners := [4]raster.Point{{X: 0, Y: 0}, {X: cw, Y: 0}, {X: cw, Y: ch}, {X: 0, Y: ch}}
-	// The map from frame to card is what sampling needs.
-	frameToCard, err := raster.FromQuad(quad, corners)
+	frameToCard, err := cardInFrame(cw, ch, cw, ch, d.Keystone, d.RotationDeg, 0.08, fw, fh, rng)
 	if err != nil {
 		return nil, fmt.Errorf("place card: %w", err)
 	}
