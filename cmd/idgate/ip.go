@@ -16,6 +16,7 @@ import (
 
 	"github.com/idgate/idgate/internal/config"
 	"github.com/idgate/idgate/verifier/flow"
+	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/idgate/idgate/verifier/ipintel/ipdb"
 )
@@ -25,31 +26,36 @@ func init() {
 	register(command{Name: "ip update-tor", Summary: "fetch the Tor Project's exit list into IDGATE_IP_DATA_DIR (run hourly in production)", Run: runIPUpdateTor})
 }
 
-// torRefreshInterval is how often serve looks for a new Tor exit list file;
-// torStaleAfter is when it starts warning that the list is old (exits come
-// and go within hours).
-const (
-	torRefreshInterval = 5 * time.Minute
-	torStaleAfter      = 6 * time.Hour
-)
+// torRefreshInterval is how often serve looks for a new Tor exit list file
+// (it warns once the list is older than ipdb.TorStaleAfter).
+const torRefreshInterval = 5 * time.Minute
+
+// ipDataCheck is /readyz's "ip_data" check: degraded, never unavailable,
+// since without the data results only omit ip_found, is_proxy and
+// location_consistency (the checks could not run).
+const ipDataCheck = "ip_data"
 
 // newIPIntel opens the IP data for the flow. Missing data is not fatal: the
 // results then omit ip_found, is_proxy and location_consistency (the check
 // could not run), and serve warns; corrupt data is. In dev,
 // IDGATE_DEV_CLIENT_IP stands in for loopback and private client IPs. The
-// returned stop ends the Tor list's refresh loop.
-func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.IPIntel, func(), error) {
+// ReadyCheck is /readyz's view of the data (ipdb.DB.Ready; failing while
+// the data is missing); the returned stop ends the Tor list's refresh loop.
+func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.IPIntel, vhttp.ReadyCheck, func(), error) {
+	ready := vhttp.ReadyCheck{Name: ipDataCheck, Degraded: true}
 	if cfg.DevClientIP != "" && !cfg.Dev() {
-		return nil, nil, errors.New("IDGATE_DEV_CLIENT_IP is for dev (serve --dev) only")
+		return nil, ready, nil, errors.New("IDGATE_DEV_CLIENT_IP is for dev (serve --dev) only")
 	}
 	svc, db, tor, err := ipdb.Service(cfg.IPDataDir)
 	if errors.Is(err, ipdb.ErrMissing) {
 		log.Warn("IP intelligence off: results carry no ip_found, is_proxy or location_consistency", "err", err)
-		return nil, func() {}, nil
+		ready.Check = func(context.Context) error { return fmt.Errorf("IP data not installed: %w", err) }
+		return nil, ready, func() {}, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("IP intelligence: %w", err)
+		return nil, ready, nil, fmt.Errorf("IP intelligence: %w", err)
 	}
+	ready.Check = func(context.Context) error { return db.Ready(time.Now(), tor) }
 	if tor.Len() == 0 {
 		log.Warn("no Tor exit list installed (idgate ip update-tor): Tor exits are not recognised")
 	}
@@ -65,7 +71,7 @@ func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.
 				if err := tor.Refresh(); err != nil {
 					log.Warn("Tor exit list not reloaded; keeping the previous one", "err", err)
 				}
-				if at := tor.Updated(); !at.IsZero() && time.Since(at) > torStaleAfter {
+				if at := tor.Updated(); !at.IsZero() && time.Since(at) > ipdb.TorStaleAfter {
 					log.Warn("Tor exit list is stale: run idgate ip update-tor hourly", "updated", at.UTC().Format(time.RFC3339))
 				}
 			}
@@ -74,9 +80,9 @@ func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.
 	stop := func() { cancel(); db.Close() }
 	if cfg.DevClientIP != "" {
 		log.Warn("dev: IP intelligence reads loopback and private client IPs as IDGATE_DEV_CLIENT_IP", "ip", cfg.DevClientIP)
-		return devClientIP{svc, cfg.DevClientIP}, stop, nil
+		return devClientIP{svc, cfg.DevClientIP}, ready, stop, nil
 	}
-	return svc, stop, nil
+	return svc, ready, stop, nil
 }
 
 // devClientIP is the dev-only stand-in: a demo on localhost records

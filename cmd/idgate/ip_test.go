@@ -104,13 +104,17 @@ func TestIPUpdateTor(t *testing.T) {
 func TestNewIPIntel(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// No data: no IP intelligence, not an error.
-	ipi, stop, err := newIPIntel(context.Background(), config.Config{IPDataDir: t.TempDir(), Env: config.EnvProduction}, log)
+	ipi, ready, stop, err := newIPIntel(context.Background(), config.Config{IPDataDir: t.TempDir(), Env: config.EnvProduction}, log)
 	if err != nil || ipi != nil {
 		t.Fatalf("missing data: %v %v", ipi, err)
 	}
 	stop()
+	// ... and /readyz says so, as a degraded check.
+	if err := ready.Check(context.Background()); ready.Name != "ip_data" || !ready.Degraded || !errors.Is(err, ipdb.ErrMissing) {
+		t.Fatalf("readiness without data: %+v %v", ready, err)
+	}
 	// The dev stand-in is refused in production.
-	if _, _, err := newIPIntel(context.Background(), config.Config{IPDataDir: t.TempDir(), DevClientIP: "174.198.1.1", Env: config.EnvProduction}, log); err == nil {
+	if _, _, _, err := newIPIntel(context.Background(), config.Config{IPDataDir: t.TempDir(), DevClientIP: "174.198.1.1", Env: config.EnvProduction}, log); err == nil {
 		t.Fatal("IDGATE_DEV_CLIENT_IP accepted in production")
 	}
 	// Corrupt data stops serve.
@@ -121,16 +125,21 @@ func TestNewIPIntel(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bad, ipdb.CityV4File), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := newIPIntel(context.Background(), config.Config{IPDataDir: bad, Env: config.EnvProduction}, log); !errors.Is(err, ipdb.ErrMissing) && !errors.Is(err, ipdb.ErrCorrupt) {
+	if _, _, _, err := newIPIntel(context.Background(), config.Config{IPDataDir: bad, Env: config.EnvProduction}, log); !errors.Is(err, ipdb.ErrMissing) && !errors.Is(err, ipdb.ErrCorrupt) {
 		t.Fatalf("corrupt data: %v", err)
 	}
 
 	dir := ipDataForTest(t)
-	ipi, stop, err = newIPIntel(context.Background(), config.Config{IPDataDir: dir, DevClientIP: "174.198.1.1", Env: config.EnvDev}, log)
+	ipi, ready, stop, err = newIPIntel(context.Background(), config.Config{IPDataDir: dir, DevClientIP: "174.198.1.1", Env: config.EnvDev}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
+	// Installed data answers; its one allowed failure is the pin's age,
+	// which grows with the calendar (ipdb's TestReady covers it).
+	if err := ready.Check(context.Background()); err != nil && !strings.Contains(err.Error(), "update the pin") {
+		t.Fatalf("readiness of the installed data: %v", err)
+	}
 	a, ok, err := ipi.Connection("127.0.0.1", "::1")
 	if err != nil || !ok || a.IP.String() != "174.198.1.1" || !a.Found {
 		t.Fatalf("dev stand-in for loopback: %+v %v %v", a, ok, err)

@@ -93,10 +93,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
 	}
-	ipi, stopIP, err := newIPIntel(ctx, cfg, log)
+	ipi, ipReady, stopIP, err := newIPIntel(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
+	ready = append(ready, ipReady)
 	defer stopIP()
 	fl, err := newFlow(cfg, store, log, ipi)
 	if err != nil {

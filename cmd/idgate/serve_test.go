@@ -287,3 +287,34 @@ func TestServeRefusesMissingModels(t *testing.T) {
 		t.Fatalf("serve without models: exit %d, %s", code, errOut)
 	}
 }
+
+// TestServeReadyzIPData: /readyz checks the IP data. Without it the
+// instance is degraded (200: results only lose the IP members); with the
+// installed data the check passes.
+func TestServeReadyzIPData(t *testing.T) {
+	for _, c := range []struct {
+		dir          string
+		status, data string
+	}{{t.TempDir(), "degraded", "unavailable"}, {ipDataForTest(t), "ok", "ok"}} {
+		inTempDir(t)
+		t.Setenv("IDGATE_IP_DATA_DIR", c.dir)
+		base, _, stop := startServe(t)
+		resp, err := http.Get(base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ready struct {
+			Status string            `json:"status"`
+			Checks map[string]string `json:"checks"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&ready)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || ready.Status != c.status || ready.Checks["ip_data"] != c.data || ready.Checks["database"] != "ok" {
+			t.Errorf("IP data in %s: readyz %d %+v %v, want %s with ip_data %s", c.dir, resp.StatusCode, ready, err, c.status, c.data)
+		}
+		http.DefaultClient.CloseIdleConnections()
+		if code := stop(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	}
+}

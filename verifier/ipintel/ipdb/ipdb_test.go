@@ -220,3 +220,48 @@ func TestTorListRefresh(t *testing.T) {
 		t.Fatalf("a broken file keeps the last list: %v, %d", err, tl.Len())
 	}
 }
+
+// TestReady: the installed data is ready until the city build is older than
+// MaxCityAge; a loaded Tor list older than TorStaleAfter fails it, an absent
+// one does not.
+func TestReady(t *testing.T) {
+	db := real(t)
+	built := db.Built()
+	if built.Year() < 2020 || built.After(time.Now()) {
+		t.Fatalf("Built %v: not read from the metadata", built)
+	}
+	if err := db.Ready(built.Add(24*time.Hour), nil); err != nil {
+		t.Fatalf("fresh data: %v", err)
+	}
+	if err := db.Ready(built.Add(ipdb.MaxCityAge+time.Hour), nil); err == nil || !strings.Contains(err.Error(), "update the pin") {
+		t.Fatalf("stale data: %v", err)
+	}
+	dir := t.TempDir()
+	tl, err := ipdb.OpenTor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := built.Add(24 * time.Hour)
+	if err := db.Ready(now, tl); err != nil {
+		t.Fatalf("no Tor list installed: %v", err)
+	}
+	path := filepath.Join(dir, ipdb.TorFile)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("185.220.101.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tl.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	// The city data's age is its own failure (the pin ages with the
+	// calendar); only the Tor list's is looked at here.
+	written := tl.Updated()
+	if err := db.Ready(written.Add(time.Hour), tl); err != nil && strings.Contains(err.Error(), "update-tor") {
+		t.Fatalf("an hour-old Tor list: %v", err)
+	}
+	if err := db.Ready(written.Add(ipdb.TorStaleAfter+time.Minute), tl); err == nil || !strings.Contains(err.Error(), "update-tor") {
+		t.Fatalf("a stale Tor list: %v", err)
+	}
+}
