@@ -133,13 +133,36 @@ func (f *Flow) phoneLimits() PhoneLimits {
 }
 
 // phoneOffered reports whether the link has the phone step: requested at
-// creation and a provider configured.
+// creation and a provider configured. A test link has it on the same terms
+// (it has the steps a live one would), though its step runs on
+// phone.TestProvider.
 func (f *Flow) phoneOffered(v verifier.Verification) bool {
 	if f.Phone == nil {
 		return false
 	}
 	st, err := verifier.ParseSettings(v.Options)
 	return err == nil && st.PhoneVerification
+}
+
+// phoneProvider is the provider of v's phone step. A test verification's
+// never reaches the configured one, which may send real SMS and be paid
+// for: it gets phone.TestProvider, chosen by the verification's mode,
+// never by configuration.
+func (f *Flow) phoneProvider(v verifier.Verification) phone.Provider {
+	if v.Mode == verifier.ModeTest {
+		return phone.TestProvider{}
+	}
+	return f.Phone
+}
+
+// newPhoneCode is a fresh code for v: phone.TestCode on a test
+// verification, otherwise six digits from crypto/rand (never from f.Rand,
+// a test's seeded source for challenge orders).
+func newPhoneCode(v verifier.Verification) (string, error) {
+	if v.Mode == verifier.ModeTest {
+		return phone.TestCode, nil
+	}
+	return phone.NewCode(nil)
 }
 
 // steps are the link's steps in order.
@@ -203,18 +226,19 @@ func (f *Flow) PhoneSend(ctx context.Context, token string, req PhoneRequest) (P
 	if !n.Type.TakesSMS() {
 		return PhoneView{}, &ProblemsError{Step: StepPhone, Problems: []Problem{ProblemPhoneNotMobile}}
 	}
+	provider := f.phoneProvider(v)
 	var look phone.Lookup
 	if s.Phone != nil && s.Phone.Number.E164 == n.E164 {
 		look = s.Phone.Lookup
 	} else if err := f.countLookup(ctx, v, l); err != nil {
 		return PhoneView{}, err
-	} else if look, err = f.Phone.Lookup(ctx, n); err != nil {
+	} else if look, err = provider.Lookup(ctx, n); err != nil {
 		if errors.Is(err, phone.ErrUndeliverable) {
 			return PhoneView{}, &ProblemsError{Step: StepPhone, Problems: []Problem{ProblemPhoneInvalid}}
 		}
 		// The lookup only informs the result: without it the line type
 		// is unknown and the code is still sent.
-		f.log().Warn("phone lookup failed", "provider", f.Phone.Name(), "err", err)
+		f.log().Warn("phone lookup failed", "provider", provider.Name(), "err", err)
 		look = phone.Lookup{LineType: phone.LineUnknown}
 	}
 	if !look.LineType.TakesSMS() {
@@ -240,9 +264,7 @@ func (f *Flow) PhoneSend(ctx context.Context, token string, req PhoneRequest) (P
 	}); err != nil {
 		return PhoneView{}, err
 	}
-	// Codes and salts always come from crypto/rand, never from f.Rand
-	// (a test's seeded source for challenge orders).
-	code, err := phone.NewCode(nil)
+	code, err := newPhoneCode(v)
 	if err != nil {
 		return PhoneView{}, f.unreserve(ctx, v, before, err)
 	}
@@ -250,13 +272,13 @@ func (f *Flow) PhoneSend(ctx context.Context, token string, req PhoneRequest) (P
 	if err != nil {
 		return PhoneView{}, f.unreserve(ctx, v, before, err)
 	}
-	ref, err := f.Phone.Send(ctx, n, code, req.Locale)
+	ref, err := provider.Send(ctx, n, code, req.Locale)
 	switch {
 	case errors.Is(err, phone.ErrUndeliverable):
 		return PhoneView{}, f.unreserve(ctx, v, before,
 			&ProblemsError{Step: StepPhone, Problems: []Problem{ProblemPhoneUndeliverable}})
 	case err != nil:
-		f.log().Warn("phone code not sent", "provider", f.Phone.Name(), "err", err)
+		f.log().Warn("phone code not sent", "provider", provider.Name(), "err", err)
 		return PhoneView{}, f.unreserve(ctx, v, before, fmt.Errorf("%w: %w", ErrPhoneUnavailable, err))
 	}
 	s, err = f.update(ctx, v, func(cur *Session) error {
@@ -383,8 +405,9 @@ func (f *Flow) PhoneCheck(ctx context.Context, token, rawCode string) (PhoneChec
 		return PhoneCheckAnswer{}, err
 	}
 	if confirm != "" {
-		if err := f.Phone.Confirm(ctx, confirm); err != nil {
-			f.log().Warn("phone confirmation not recorded by the provider", "provider", f.Phone.Name(), "err", err)
+		provider := f.phoneProvider(v)
+		if err := provider.Confirm(ctx, confirm); err != nil {
+			f.log().Warn("phone confirmation not recorded by the provider", "provider", provider.Name(), "err", err)
 		}
 	}
 	return f.checkAnswer(s.Phone), nil

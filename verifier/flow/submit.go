@@ -134,7 +134,7 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 		return SubmitAnswer{}, err
 	}
 	if s.Test != nil { // a test link in review_offered (testmode.go)
-		return f.finishTest(ctx, v, *s.Test, a, review)
+		return f.finishTest(ctx, v, *s.Test, s.Phone, a, review)
 	}
 	if s.Match == nil || !s.ready(f.steps(v)) {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, ErrOutOfOrder)

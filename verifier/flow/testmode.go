@@ -142,14 +142,20 @@ func (f *Flow) TestComplete(ctx context.Context, token string, p TestPick) (Subm
 		}
 		return SubmitAnswer{Status: StatusReviewOffered}, nil
 	}
-	return f.finishTest(ctx, v, p, ActionTestComplete, p.Outcome == TestManualReview)
+	return f.finishTest(ctx, v, p, s.Phone, ActionTestComplete, p.Outcome == TestManualReview)
 }
 
 // finishTest completes a test link from pick through verifier.Complete and
-// finishes its session.
-func (f *Flow) finishTest(ctx context.Context, v verifier.Verification, p TestPick, a Action, review bool) (SubmitAnswer, error) {
+// finishes its session. A phone step the tester walked on the link (with
+// phone.TestCode or wrong codes) is the result's phone_verification unless
+// the pick names the phone indicator.
+func (f *Flow) finishTest(ctx context.Context, v verifier.Verification, p TestPick, walked *PhoneState, a Action, review bool) (SubmitAnswer, error) {
 	now := f.now()
-	done, err := verifier.Complete(ctx, f.Verifications, now, v.AccountID, v.ID, TestOutcomeFor(p, review, now))
+	o := TestOutcomeFor(p, review, now)
+	if r := phoneResult(walked); r != nil && p.Phone == "" {
+		o.Phone = r
+	}
+	done, err := verifier.Complete(ctx, f.Verifications, now, v.AccountID, v.ID, o)
 	if err != nil {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)
 	}

@@ -3,8 +3,10 @@
 // github.com/nyaruka/phonenumbers), the one-time code (generated here,
 // stored only hashed, compared in constant time), the line types the result
 // reports, and the Provider port that delivers codes by SMS and looks
-// numbers up. Adapters: twilio (Twilio Verify + Lookup v2) and dev (writes
-// the code to the log; refused outside dev).
+// numbers up, and TestProvider, which test verifications use whatever is
+// configured (testmode.go: code 000000, magic numbers, nothing sent).
+// Adapters: twilio (Twilio Verify + Lookup v2) and dev (writes the code to
+// the log; refused outside dev).
 package phone
 
 import (

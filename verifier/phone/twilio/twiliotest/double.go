@@ -68,6 +68,7 @@ type Double struct {
 	messages []Message
 	approved map[string]bool
 	nextSid  int
+	requests int
 }
 
 // New loads the documents and starts the double; Close stops it.
@@ -132,6 +133,14 @@ func (d *Double) FailNext(e164 string, code int) {
 	d.errs[e164] = code
 }
 
+// Requests is how many requests reached the double, of any kind (lookups,
+// sends, confirmations, refused ones).
+func (d *Double) Requests() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.requests
+}
+
 // Messages are the codes delivered so far, oldest first.
 func (d *Double) Messages() []Message {
 	d.mu.Lock()
@@ -155,6 +164,9 @@ func (d *Double) violation(format string, args ...any) {
 }
 
 func (d *Double) handle(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	d.requests++
+	d.mu.Unlock()
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
 		http.Error(w, "read", http.StatusBadRequest)
