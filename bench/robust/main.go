@@ -26,11 +26,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"time"
 
+	"github.com/idgate/idgate/internal/modroot"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/match"
@@ -42,45 +43,53 @@ func main() {
 	noBaseline := flag.Bool("no-baseline", false, "skip building and running the before binary")
 	onlyReplay := flag.Bool("only-replay", false, "run only the replay-cue evaluation")
 	flag.Parse()
-	if *onlyReplay {
-		faces, err := labeledFaces(filepath.Join(repoRoot(), "..", "shared", "testdata"))
-		if err != nil { // a worktree: make testdata's copy
-			faces, err = labeledFaces(filepath.Join(repoRoot(), "var", "testdata"))
-		}
-		if err == nil {
-			err = benchReplay(faces)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench/robust:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if err := run(!*noBaseline); err != nil {
+	if err := run(!*noBaseline, *onlyReplay); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/robust:", err)
 		os.Exit(1)
 	}
 }
 
-// repoRoot is the module root, two levels above this file.
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+// dataSets are the directories of the test-data sets the bench reads.
+type dataSets struct{ faces, liveness string }
+
+// findData looks the sets up as tests and the other benches do
+// (testkit.FindData: testdata/, then var/ after `make testdata`, then
+// ../shared), so the bench runs on a lone clone as well as beside the
+// shared mirror.
+func findData(root string) (dataSets, error) {
+	faces, err := testkit.FindData(root, "testdata", "faces")
+	if err != nil {
+		return dataSets{}, err
+	}
+	live, err := testkit.FindData(root, "testdata", "liveness")
+	if err != nil {
+		return dataSets{}, err
+	}
+	return dataSets{faces: faces, liveness: live}, nil
 }
 
-func run(withBaseline bool) error {
+func run(withBaseline, onlyReplay bool) error {
 	start := time.Now()
-	root := repoRoot()
-	shared := filepath.Join(root, "..", "shared", "testdata")
+	root, err := modroot.Find()
+	if err != nil {
+		return err
+	}
+	data, err := findData(root)
+	if err != nil {
+		return err
+	}
+	faces, err := labeledFaces(data.faces)
+	if err != nil {
+		return err
+	}
+	if onlyReplay {
+		return benchReplay(faces)
+	}
 	dir, err := os.MkdirTemp("", "idgate-bench-robust-")
 	if err != nil {
 		return err
 	}
 	eng, an, err := liveness.Load("", face.DefaultOptions, liveness.Defaults)
-	if err != nil {
-		return err
-	}
-	faces, err := labeledFaces(shared)
 	if err != nil {
 		return err
 	}
@@ -100,13 +109,13 @@ func run(withBaseline bool) error {
 	if err := benchCards(dir, base, faceengine.New(eng.NewAnalyzer()), samples); err != nil {
 		return err
 	}
-	if err := benchPhotos(dir, base, eng.NewAnalyzer(), shared, faces); err != nil {
+	if err := benchPhotos(dir, base, eng.NewAnalyzer(), data.faces, faces); err != nil {
 		return err
 	}
 	if err := benchMatch(dir, base, eng.NewAnalyzer(), samples, faces); err != nil {
 		return err
 	}
-	if err := benchLiveness(dir, base, an, shared); err != nil {
+	if err := benchLiveness(dir, base, an, data); err != nil {
 		return err
 	}
 	if err := benchReplay(faces); err != nil {
@@ -116,10 +125,11 @@ func run(withBaseline bool) error {
 	return nil
 }
 
-func labeledFaces(shared string) ([]labeled, error) {
-	files, err := filepath.Glob(filepath.Join(shared, "faces", "labeled", "*", "*.png"))
+// labeledFaces loads faces/labeled/*/*.png under the faces set.
+func labeledFaces(facesDir string) ([]labeled, error) {
+	files, err := filepath.Glob(filepath.Join(facesDir, "labeled", "*", "*.png"))
 	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("labeled faces under %s: %d files, %v", shared, len(files), err)
+		return nil, fmt.Errorf("labeled faces under %s: %d files, %v", facesDir, len(files), err)
 	}
 	sort.Strings(files)
 	var out []labeled
@@ -209,8 +219,8 @@ func benchCards(dir string, base *baseline, f *faceengine.Finder, samples []card
 	return nil
 }
 
-func benchPhotos(dir string, base *baseline, a *face.Analyzer, shared string, faces []labeled) error {
-	samples, err := photoSamples(shared, faces)
+func benchPhotos(dir string, base *baseline, a *face.Analyzer, facesDir string, faces []labeled) error {
+	samples, err := photoSamples(facesDir, faces)
 	if err != nil {
 		return err
 	}
@@ -296,8 +306,8 @@ func benchMatch(dir string, base *baseline, a *face.Analyzer, samples []cardSamp
 	return nil
 }
 
-func benchLiveness(dir string, base *baseline, an *liveness.Analyzer, shared string) error {
-	seqs, err := sequences(shared)
+func benchLiveness(dir string, base *baseline, an *liveness.Analyzer, data dataSets) error {
+	seqs, err := sequences(data)
 	if err != nil {
 		return err
 	}

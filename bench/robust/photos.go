@@ -46,7 +46,7 @@ var strayCases = []struct {
 // photoSamples builds the face-photo set: stray boxes, portraits with a
 // ghost copy (0.45 and 0.55 of the side), two people side by side, and the
 // group photos.
-func photoSamples(shared string, faces []labeled) ([]photoSample, error) {
+func photoSamples(facesDir string, faces []labeled) ([]photoSample, error) {
 	var out []photoSample
 	add := func(family, file string, single bool, img image.Image) error {
 		var buf bytes.Buffer
@@ -57,7 +57,7 @@ func photoSamples(shared string, faces []labeled) ([]photoSample, error) {
 		return nil
 	}
 	for i, c := range strayCases {
-		src, err := decodeFile(filepath.Join(shared, "faces", "labeled", c.rel))
+		src, err := decodeFile(filepath.Join(facesDir, "labeled", c.rel))
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +91,7 @@ func photoSamples(shared string, faces []labeled) ([]photoSample, error) {
 		}
 	}
 	for i := 1; i <= 5; i++ {
-		data, err := os.ReadFile(filepath.Join(shared, "faces", "groups", fmt.Sprintf("bbt%d.jpg", i)))
+		data, err := os.ReadFile(filepath.Join(facesDir, "groups", fmt.Sprintf("bbt%d.jpg", i)))
 		if err != nil {
 			return nil, err
 		}

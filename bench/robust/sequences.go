@@ -32,11 +32,11 @@ var askBlinkLeftRight = []liveness.Step{liveness.Blink, liveness.TurnLeft, liven
 // (faces/labeled/sheldon/sheldon1.png): live streams at 15 and 30 fps,
 // the same with a second face in one or two frames (a stray detection or a
 // passer-by), and the attacks the engine must refuse.
-func sequences(shared string) ([]sequence, error) {
+func sequences(data dataSets) ([]sequence, error) {
 	frame := func(n int) ([]byte, error) {
-		return os.ReadFile(filepath.Join(shared, "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n)))
+		return os.ReadFile(filepath.Join(data.liveness, "foreman", fmt.Sprintf("f%03d.jpg", n)))
 	}
-	other, err := os.ReadFile(filepath.Join(shared, "faces", "labeled", "sheldon", "sheldon1.png"))
+	other, err := os.ReadFile(filepath.Join(data.faces, "labeled", "sheldon", "sheldon1.png"))
 	if err != nil {
 		return nil, err
 	}
