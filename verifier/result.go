@@ -112,7 +112,8 @@ type PhoneVerification struct {
 // spec's three booleans: the license address is a deliverable postal
 // address; the first and last name are on record at it; the last name
 // alone matched (often a household member). The name members are null
-// when the provider does not match names at addresses (Lob does not).
+// when no source matched names (Lob does not; a verified phone's
+// subscriber record may: address.SubscriberMatch.Names).
 type AddressVerification struct {
 	Deliverable       bool  `json:"address_deliverable"`
 	NameAtAddress     *bool `json:"name_at_address"`

@@ -16,8 +16,9 @@ import (
 // newFlow wires the end-user flow for serve: the engines (models loaded
 // once, a worker per core, the process under their memory limit unless
 // GOMEMLIMIT sets one), the store's session persistence, sessions and
-// review images sealed under the server key, IP intelligence (nil when no
-// IP data is installed).
+// review images sealed under the server key, the phone and address
+// providers and the source of names at the address, IP intelligence (nil
+// when no IP data is installed).
 func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger, ip flow.IPIntel) (*flow.Flow, error) {
 	sealer, err := serverSealer(cfg)
 	if err != nil {
@@ -38,6 +39,10 @@ func newFlow(cfg config.Config, store *sqlstore.DB, log *slog.Logger, ip flow.IP
 	if err != nil {
 		return nil, err
 	}
+	subs, err := subscriberMatcher(cfg, ph, log)
+	if err != nil {
+		return nil, err
+	}
 	return &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Address: addr, Log: log, IP: ip}, nil
+		Now: time.Now, Limits: flow.DefaultLimits, Phone: ph, Address: addr, Subscribers: subs, Log: log, IP: ip}, nil
 }

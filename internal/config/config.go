@@ -59,6 +59,9 @@ type Config struct {
 	// resolves the empty default); Twilio* configure the twilio one.
 	PhoneProvider                                      string
 	TwilioAccountSID, TwilioAuthToken, TwilioVerifySID string
+	// TwilioIdentityMatch asks Lookup's Identity Match for the names at
+	// the address (address.SubscriberMatcher) of the verified number.
+	TwilioIdentityMatch bool
 	// AddressProvider is "lob", "dev" or "none" (AddressProviderName
 	// resolves the empty default); LobAPIKey configures the lob one.
 	AddressProvider, LobAPIKey string
@@ -206,14 +209,7 @@ var specs = []spec{
 		c.DevClientIP = ip.String()
 		return nil
 	}},
-	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, func(c *Config, v string) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return errors.New("want true or false")
-		}
-		c.WebhookAllowLoopback = b
-		return nil
-	}},
+	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, boolean(func(c *Config) *bool { return &c.WebhookAllowLoopback })},
 	{Var{"IDGATE_PHONE_PROVIDER", "", "phone verification's SMS and lookup provider: twilio, dev or none; empty is dev under IDGATE_ENV=dev and none otherwise; none leaves phone_verification out of results; dev writes codes to the log and is refused in production"}, func(c *Config, v string) error {
 		switch v {
 		case "", "none", "twilio", "dev":
@@ -225,6 +221,7 @@ var specs = []spec{
 	{Var{"IDGATE_TWILIO_ACCOUNT_SID", "", "twilio phone provider: account SID (AC…) or API key SID (SK…)"}, str(func(c *Config) *string { return &c.TwilioAccountSID })},
 	{Var{"IDGATE_TWILIO_AUTH_TOKEN", "", "twilio phone provider: the account's auth token or the API key's secret (a secret: never logged)"}, str(func(c *Config) *string { return &c.TwilioAuthToken })},
 	{Var{"IDGATE_TWILIO_VERIFY_SERVICE_SID", "", "twilio phone provider: the Verify service (VA…) that sends the codes; it must allow custom verification codes"}, str(func(c *Config) *string { return &c.TwilioVerifySID })},
+	{Var{"IDGATE_TWILIO_IDENTITY_MATCH", "false", "twilio phone provider: true asks Lookup's Identity Match, when a verification with address and phone verification completes, whether the verified number's subscriber record has the license's name at the license's address (name_at_address, last_name_at_address; null otherwise); sends that name and address to Twilio, billed per answer"}, boolean(func(c *Config) *bool { return &c.TwilioIdentityMatch })},
 	{Var{"IDGATE_ADDRESS_PROVIDER", "", "address verification's provider: lob, dev or none; empty is dev under IDGATE_ENV=dev and none otherwise; none leaves address_verification out of results; dev (made-up answers) is refused in production"}, func(c *Config, v string) error {
 		switch v {
 		case "", "none", "lob", "dev":
@@ -234,6 +231,17 @@ var specs = []spec{
 		return errors.New("want lob, dev or none")
 	}},
 	{Var{"IDGATE_LOB_API_KEY", "", "lob address provider: a live secret or publishable API key (a secret: never logged); test keys answer canned values"}, str(func(c *Config) *string { return &c.LobAPIKey })},
+}
+
+func boolean(field func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		*field(c) = b
+		return nil
+	}
 }
 
 func str(field func(*Config) *string) func(*Config, string) error {

@@ -1,8 +1,11 @@
 // Package address is address verification's domain: what is asked of an
 // address-verification service about the license's name and address, what
-// it answers (the result's address_verification), and the Provider port.
-// Adapters: lob (Lob's US Verifications API: deliverability) and dev (a
-// deterministic stand-in for make run, refused outside dev).
+// it answers (the result's address_verification), the Provider port, and
+// the SubscriberMatcher port with its rule for the names at the address
+// (subscriber.go). Adapters: lob (Lob's US Verifications API:
+// deliverability) and dev (a deterministic stand-in for make run, refused
+// outside dev); the subscriber records are the phone providers' (twilio's
+// Identity Match, dev's made-up ones).
 package address
 
 import (

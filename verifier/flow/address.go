@@ -16,8 +16,10 @@ const addressTimeout = 8 * time.Second
 // addressCheck is address_verification for the license: nil when it could
 // not run (no provider, no address on the license, outside the provider's
 // coverage, the provider failing), so the member is absent, not false.
-// The reason is logged without the address.
-func (f *Flow) addressCheck(ctx context.Context, l license.License) *verifier.AddressVerification {
+// When the provider matches no names, they come from the subscriber record
+// of the number the end user verified (number; "" when none was), else
+// stay null. Reasons are logged without the address or the names.
+func (f *Flow) addressCheck(ctx context.Context, l license.License, number string) *verifier.AddressVerification {
 	if f.Address == nil {
 		return nil
 	}
@@ -33,10 +35,37 @@ func (f *Flow) addressCheck(ctx context.Context, l license.License) *verifier.Ad
 		f.log().Warn("address check not run", "provider", f.Address.Name(), "err", err)
 		return nil
 	}
+	if !r.NamesChecked && f.Subscribers != nil && number != "" {
+		f.subscriberNames(ctx, q, number, &r)
+	}
 	out := &verifier.AddressVerification{Deliverable: r.Deliverable}
 	if r.NamesChecked {
 		full, last := r.FullName, r.LastNameOnly && !r.FullName
 		out.NameAtAddress, out.LastNameAtAddress = &full, &last
 	}
 	return out
+}
+
+// subscriberNames fills r's names from the subscriber record of number,
+// when it answers every field the rule needs (address.SubscriberMatch.Names).
+func (f *Flow) subscriberNames(ctx context.Context, q address.Query, number string, r *address.Result) {
+	m, err := f.Subscribers.MatchSubscriber(ctx, number, q)
+	if err != nil {
+		f.log().Warn("names at the address not checked", "source", f.Subscribers.Name(), "err", err)
+		return
+	}
+	full, last, ok := m.Names()
+	if !ok {
+		f.log().Info("names at the address not checked: the subscriber record lacks data", "source", f.Subscribers.Name())
+		return
+	}
+	r.NamesChecked, r.FullName, r.LastNameOnly = true, full, last
+}
+
+// verifiedNumber is the number the phone step verified, "" when it did not.
+func verifiedNumber(p *PhoneState) string {
+	if p == nil || !p.Verified {
+		return ""
+	}
+	return p.Number.E164
 }

@@ -103,6 +103,12 @@ type Flow struct {
 	// Address checks the license's address at completion; nil leaves
 	// address_verification absent (the check cannot run).
 	Address address.Provider
+	// Subscribers says whether the names are on record at the address when
+	// Address matches no names: it asks the subscriber record of the
+	// number verified in the phone step (address.SubscriberMatcher); nil,
+	// or no number verified, leaves name_at_address and
+	// last_name_at_address null.
+	Subscribers address.SubscriberMatcher
 	// Log receives what the end user is not told (a provider's failure);
 	// nil is slog.Default().
 	Log *slog.Logger

@@ -26,8 +26,9 @@ const (
 )
 
 // phoneHarness is the flow harness with the Twilio provider on the
-// contract-checked double.
-func phoneHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) (*flowHarness, *twiliotest.Double) {
+// contract-checked double; edit changes the flow further (it sees the
+// Twilio provider in Flow.Phone).
+func phoneHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...func(*Deps)) (*flowHarness, *twiliotest.Double) {
 	t.Helper()
 	d, err := twiliotest.New(twiliotest.Options{Dir: testkit.Data(t, "testdata", "twilio"), AccountSID: twilioSID,
 		AuthToken: twilioToken, OnViolation: func(msg string) { t.Error(msg) }})
@@ -40,7 +41,7 @@ func phoneHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) (*flowHarn
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newFlowHarness(t, open, func(dp *Deps) { dp.Flow.Phone = c })
+	h := newFlowHarness(t, open, append([]func(*Deps){func(dp *Deps) { dp.Flow.Phone = c }}, edit...)...)
 	return h, d
 }
 

@@ -1,6 +1,7 @@
 // Package twiliotest is a test double of the parts of Twilio the phone
 // provider calls (Verify v2: create and update a Verification; Lookup v2:
-// fetch a phone number). Every request and every answer it gives is
+// fetch a phone number, with line type intelligence, caller name and
+// identity match). Every request and every answer it gives is
 // validated against Twilio's own OpenAPI documents (twilio/twilio-oai,
 // MIT, committed under testdata/twilio); a mismatch is reported through
 // Options.OnViolation (t.Errorf in tests). The double records each
@@ -49,6 +50,14 @@ type Line struct {
 	CallerName  string // "" answers caller_name.caller_name null
 }
 
+// Subscriber is the record Identity Match compares with for one number:
+// the subscriber's name and address, or an error code the package answers
+// instead (60606, the package not enabled for the number's country, ...).
+type Subscriber struct {
+	FirstName, LastName, Line1, City, State, PostalCode string
+	ErrorCode                                           int
+}
+
 // Message is one code delivered by a Verification.
 type Message struct {
 	To, Code, Locale, Sid string
@@ -64,6 +73,8 @@ type Double struct {
 
 	mu       sync.Mutex
 	lines    map[string]Line
+	subs     map[string]Subscriber
+	queries  []url.Values   // the Identity Match queries, in order
 	errs     map[string]int // To → Twilio error code the next Verification gets
 	messages []Message
 	approved map[string]bool
@@ -73,7 +84,7 @@ type Double struct {
 
 // New loads the documents and starts the double; Close stops it.
 func New(opts Options) (*Double, error) {
-	d := &Double{opts: opts, lines: map[string]Line{}, errs: map[string]int{}, approved: map[string]bool{}}
+	d := &Double{opts: opts, lines: map[string]Line{}, subs: map[string]Subscriber{}, errs: map[string]int{}, approved: map[string]bool{}}
 	for _, name := range Documents {
 		doc, err := load(filepath.Join(opts.Dir, name))
 		if err != nil {
@@ -123,6 +134,23 @@ func (d *Double) SetLine(e164 string, l Line) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.lines[e164] = l
+}
+
+// SetSubscriber sets the record Identity Match compares with for the E.164
+// number; numbers never set have no record (every field
+// no_data_available).
+func (d *Double) SetSubscriber(e164 string, s Subscriber) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.subs[e164] = s
+}
+
+// IdentityQueries are the query parameters of every Identity Match asked
+// so far, oldest first (what left for Twilio: names, address, number).
+func (d *Double) IdentityQueries() []url.Values {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]url.Values(nil), d.queries...)
 }
 
 // FailNext makes the next Verification to e164 fail with Twilio error
@@ -263,6 +291,12 @@ func (d *Double) lookup(w *httptest.ResponseRecorder, number string, q url.Value
 			cn["caller_name"] = l.CallerName
 		}
 		out["caller_name"] = cn
+	}
+	if fields["identity_match"] {
+		d.queries = append(d.queries, q)
+	}
+	if fields["identity_match"] && valid {
+		out["identity_match"] = d.identityMatch(number, q)
 	}
 	writeJSON(w, http.StatusOK, out)
 	return true
