@@ -62,9 +62,11 @@ func (f *Flow) subscriberNames(ctx context.Context, q address.Query, number stri
 	r.NamesChecked, r.FullName, r.LastNameOnly = true, full, last
 }
 
-// verifiedNumber is the number the phone step verified, "" when it did not.
-func verifiedNumber(p *PhoneState) string {
-	if p == nil || !p.Verified {
+// verifiedNumber is the number v's phone step verified, "" when it did
+// not, and always on a test verification: its number was "verified" with
+// the test code (phone.TestProvider) and must never reach a paid source.
+func verifiedNumber(v verifier.Verification, p *PhoneState) string {
+	if p == nil || !p.Verified || v.Mode == verifier.ModeTest {
 		return ""
 	}
 	return p.Number.E164
