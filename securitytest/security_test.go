@@ -256,7 +256,7 @@ func attack(t *testing.T, g *target) {
 				held("other account's "+kind, path, g.send(op.method, path, op.ctype, op.minimal, "Authorization", attacker.bearer), expect{status: 404})
 				pairs++
 				held("other account's "+kind+" in a dashboard session", path, g.send(op.method, path, op.ctype, op.minimal,
-					"Cookie", attacker.cookie, "X-CSRF-Token", attacker.csrf), expect{status: 404})
+					"Cookie", attacker.cookie, "X-CSRF-Token", attacker.csrf, "Idgate-Mode", "live"), expect{status: 404})
 			}
 		}
 		if op.auth != "public" && op.method == "GET" && !op.takesID() && len(op.pathParams) == 0 {

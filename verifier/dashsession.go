@@ -36,6 +36,11 @@ type DashboardSession struct {
 	AccountID  string
 	CreatedAt  time.Time
 	LastSeenAt time.Time
+	// Mode is the data the session works on (issue #22): every request it
+	// authenticates is in this mode (WithMode), as a bearer token's are in
+	// its own. A session starts live; SwitchMode changes it, for this
+	// session only (another browser of the same account keeps its own).
+	Mode Mode
 }
 
 // live reports whether the session may still be used at now.
@@ -62,6 +67,9 @@ type DashboardSessionStore interface {
 	// TouchDashboardSession sets the session's LastSeenAt; ErrNotFound if it
 	// is gone.
 	TouchDashboardSession(ctx context.Context, tokenHash []byte, lastSeen time.Time) error
+	// SetDashboardSessionMode sets the session's Mode; ErrNotFound if it
+	// is gone.
+	SetDashboardSessionMode(ctx context.Context, tokenHash []byte, m Mode) error
 	// DeleteDashboardSession removes one session; a missing one is not an
 	// error (signing out twice is fine).
 	DeleteDashboardSession(ctx context.Context, tokenHash []byte) error
@@ -157,6 +165,21 @@ func (d DashboardSessions) Resume(ctx context.Context, token string) (Account, D
 		s.LastSeenAt = now
 	}
 	return Account{ID: acct.ID, Email: acct.Email, CreatedAt: acct.CreatedAt, UpdatedAt: acct.UpdatedAt}, s, nil
+}
+
+// SwitchMode sets the mode of the session whose cookie holds token (the
+// caller resumed it) and returns it as stored from then on.
+// ErrNoDashboardSession if it ended meanwhile.
+func (d DashboardSessions) SwitchMode(ctx context.Context, token string, s DashboardSession, m Mode) (DashboardSession, error) {
+	err := d.Store.SetDashboardSessionMode(ctx, hashDashboardToken(token), m)
+	if errors.Is(err, ErrNotFound) {
+		return DashboardSession{}, ErrNoDashboardSession
+	}
+	if err != nil {
+		return DashboardSession{}, fmt.Errorf("switch dashboard session mode: %w", err)
+	}
+	s.Mode = m
+	return s, nil
 }
 
 // End signs a session out; an unknown or malformed token is not an error.

@@ -346,12 +346,12 @@ func TestTenantIsolationInChromium(t *testing.T) {
 	tb.shoot("not-found")
 	for _, path := range []string{"/verification?id=" + theirs.ID, "/verification/webhook/deliveries?id=" + theirs.ID,
 		"/verification/review/image?kind=selfie&id=" + theirs.ID, "/templates/" + tmpl.ID} {
-		if s := eval[int](tb, fmt.Sprintf(`fetch(%q).then(r => r.status)`, path)); s != 404 {
+		if s := eval[int](tb, fmt.Sprintf(`fetch(%q, {headers: {"Idgate-Mode": "live"}}).then(r => r.status)`, path)); s != 404 {
 			t.Errorf("GET %s in A's session: %d, want 404", path, s)
 		}
 	}
 	// And a state change with A's CSRF token on B's id: 404, nothing done.
-	if s := eval[int](tb, fmt.Sprintf(`fetch("/dashboard/session").then(r => r.json()).then(s => fetch("/verification/cancel?id=%s", {method: "POST", headers: {"X-CSRF-Token": s.csrf_token}})).then(r => r.status)`, theirs.ID)); s != 404 {
+	if s := eval[int](tb, fmt.Sprintf(`fetch("/dashboard/session").then(r => r.json()).then(s => fetch("/verification/cancel?id=%s", {method: "POST", headers: {"X-CSRF-Token": s.csrf_token, "Idgate-Mode": s.mode}})).then(r => r.status)`, theirs.ID)); s != 404 {
 		t.Errorf("cancel of B's request in A's session: %d", s)
 	}
 	if st, _ := e.status(e.b, theirs.ID); st != "pending" {

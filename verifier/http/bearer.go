@@ -27,14 +27,15 @@ func errKeyNotAllowed() error {
 // RequireBearer guards account endpoints: a valid bearer token whose
 // account exists, and no X-API-Key. Without an Authorization header, the
 // dashboard's session cookie is accepted instead, with its CSRF header on
-// every state change (dashboard.go); with one, the cookie is ignored.
+// every state change and the session's mode named in Idgate-Mode
+// (dashboard.go); with one, the cookie is ignored.
 func (s *Server) RequireBearer() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if c.Get(headerAPIKey) != "" {
 			return errKeyNotAllowed()
 		}
 		if c.Get(fiber.HeaderAuthorization) == "" && c.Cookies(s.cookieName()) != "" {
-			return s.session(c)
+			return s.session(c, true)
 		}
 		acct, mode, err := s.bearer(c)
 		if err != nil {

@@ -3,6 +3,7 @@ package http
 import (
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -23,11 +24,18 @@ const (
 	sessionCookie    = "__Host-idgate_session"
 	sessionCookieDev = "idgate_session"
 	headerCSRF       = "X-CSRF-Token"
+	// headerMode carries a dashboard session's mode (issue #22): every
+	// answer to the cookie says the session's mode in it, and every API
+	// request with the cookie names in it the mode the page shows (see
+	// session).
+	headerMode = "Idgate-Mode"
 )
 
 const (
-	msgNoSession = "no dashboard session (signed out, or idle for too long); sign in again"
-	msgCSRF      = "this request changes state and needs the session's X-CSRF-Token header (from POST or GET /dashboard/session)"
+	msgNoSession   = "no dashboard session (signed out, or idle for too long); sign in again"
+	msgCSRF        = "this request changes state and needs the session's X-CSRF-Token header (from POST or GET /dashboard/session)"
+	msgModeMissing = `a dashboard request names the mode it shows in the Idgate-Mode header: "live" or "test" (the session's mode, from POST or GET /dashboard/session)`
+	msgModeChanged = "this dashboard session is in %s mode now (switched in another tab); reload the page"
 )
 
 func (s *Server) cookieName() string {
@@ -45,11 +53,14 @@ type sessionAnswer struct {
 	ExpiresAt time.Time `json:"expires_at"` // if idle from now on
 	// IdleTimeout is how long the session lives without a request (seconds).
 	IdleTimeout int64 `json:"idle_timeout"`
+	// Mode is "live" or "test": the data every request of the session
+	// works on (PATCH /dashboard/session switches it).
+	Mode string `json:"mode"`
 }
 
 func newSessionAnswer(a verifier.Account, token string, ds verifier.DashboardSession) sessionAnswer {
 	return sessionAnswer{AccountID: a.ID, Email: a.Email, CSRFToken: verifier.CSRFToken(token), ExpiresAt: ds.ExpiresAt(),
-		IdleTimeout: int64(verifier.DashboardIdleTimeout / time.Second)}
+		IdleTimeout: int64(verifier.DashboardIdleTimeout / time.Second), Mode: ds.Mode.String()}
 }
 
 // postDashboardSession is POST /dashboard/session: sign-in with e-mail and
@@ -102,6 +113,40 @@ func (s *Server) getDashboardSession(c *fiber.Ctx) error {
 	return c.JSON(newSessionAnswer(a, c.Cookies(s.cookieName()), ds))
 }
 
+// modeRequest is the body of PATCH /dashboard/session.
+type modeRequest struct {
+	Mode *string `json:"mode"`
+}
+
+// patchDashboardSession is PATCH /dashboard/session {"mode": "live" |
+// "test"}: the live/test switch. The mode is stored on the session's row,
+// so it holds for every later request of this session (and survives a
+// reload) and for no other session of the account. A state change like
+// any other: the cookie and the CSRF header.
+func (s *Server) patchDashboardSession(c *fiber.Ctx) error {
+	var req modeRequest
+	if err := DecodeJSON(c.Body(), &req); err != nil {
+		return err
+	}
+	if req.Mode == nil {
+		return httperr.Validation(problem.Detail{Field: "mode", Code: "required", Message: `is required: "live" or "test"`})
+	}
+	m, bad := parseMode(req.Mode)
+	if len(bad) > 0 {
+		return httperr.Validation(bad...)
+	}
+	a, _ := Account(c)
+	ds, _ := c.Locals(localSession).(verifier.DashboardSession)
+	token := c.Cookies(s.cookieName())
+	ds, err := s.sessions.SwitchMode(c.UserContext(), token, ds, m)
+	if err != nil {
+		return s.noSession(c, token, err)
+	}
+	Logger(c).Info("dashboard mode switched", "mode", m.String())
+	c.Set(headerMode, m.String())
+	return c.JSON(newSessionAnswer(a, token, ds))
+}
+
 // deleteDashboardSession is DELETE /dashboard/session: sign-out. The
 // session is deleted server-side and the cookie cleared.
 func (s *Server) deleteDashboardSession(c *fiber.Ctx) error {
@@ -120,32 +165,34 @@ func (s *Server) clearSessionCookie(c *fiber.Ctx) {
 const localSession = "idgate.dashboard_session"
 
 // RequireSession guards the session endpoints: the cookie only (a bearer
-// token has no session to show or end), no X-API-Key, and the CSRF header
-// on every method that changes state.
+// token has no session to show, switch or end), no X-API-Key, and the CSRF
+// header on every method that changes state. They are not in a mode (they
+// say and set it), so they need no Idgate-Mode header.
 func (s *Server) RequireSession() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if c.Get(headerAPIKey) != "" {
 			return errKeyNotAllowed()
 		}
-		return s.session(c)
+		return s.session(c, false)
 	}
 }
 
 // session authenticates c by its session cookie, checking the CSRF header
-// unless the method is safe, and calls the next handler.
-func (s *Server) session(c *fiber.Ctx) error {
+// unless the method is safe, and calls the next handler in the session's
+// mode.
+//
+// The mode has one rule: it is the session's, stored on its row and set
+// only by PATCH /dashboard/session; the request's context carries it
+// (verifier.WithMode), as a bearer token's mode. An API request (inAPI)
+// must also name it in Idgate-Mode, and is refused when it names the other
+// one: a tab drawn in live mode whose session another tab switched to test
+// gets 409 and reloads, rather than test data under a live heading. The
+// answer's Idgate-Mode says the session's mode either way.
+func (s *Server) session(c *fiber.Ctx, inAPI bool) error {
 	token := c.Cookies(s.cookieName())
 	acct, ds, err := s.sessions.Resume(c.UserContext(), token)
-	if errors.Is(err, verifier.ErrNoDashboardSession) {
-		if token != "" {
-			s.clearSessionCookie(c)
-		}
-		e := httperr.New(httperr.Unauthenticated, msgNoSession)
-		e.Cause = err
-		return e
-	}
 	if err != nil {
-		return err
+		return s.noSession(c, token, err)
 	}
 	if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead {
 		want := verifier.CSRFToken(token)
@@ -155,9 +202,41 @@ func (s *Server) session(c *fiber.Ctx) error {
 		}
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	authenticated(c, acct, verifier.ModeLive) // the dashboard shows live data
+	c.Set(headerMode, ds.Mode.String())
+	if inAPI {
+		if err := sameMode(c.Get(headerMode), ds.Mode); err != nil {
+			return err
+		}
+	}
+	authenticated(c, acct, ds.Mode)
 	c.Locals(localSession, ds)
 	return c.Next()
+}
+
+// sameMode checks the mode a dashboard request names (its Idgate-Mode
+// header) against its session's.
+func sameMode(named string, m verifier.Mode) error {
+	switch named {
+	case m.String():
+		return nil
+	case verifier.ModeLive.String(), verifier.ModeTest.String():
+		return httperr.New(httperr.Conflict, fmt.Sprintf(msgModeChanged, m))
+	}
+	return httperr.New(httperr.BadRequest, msgModeMissing)
+}
+
+// noSession answers a cookie that names no live session (401, the cookie
+// cleared); other errors pass through.
+func (s *Server) noSession(c *fiber.Ctx, token string, err error) error {
+	if !errors.Is(err, verifier.ErrNoDashboardSession) {
+		return err
+	}
+	if token != "" {
+		s.clearSessionCookie(c)
+	}
+	e := httperr.New(httperr.Unauthenticated, msgNoSession)
+	e.Cause = err
+	return e
 }
 
 // dashboardPage is GET /dashboard: the app's shell. Every page of the

@@ -63,7 +63,7 @@ func TestDashboardSessionCookieAndCSRF(t *testing.T) {
 	}
 
 	// Reads with the cookie alone; the API's own endpoints take it.
-	if me := h.do("GET", "/me", "", "Cookie", cookie); me.status != 200 || !strings.Contains(string(me.body), a.ID) ||
+	if me := h.do("GET", "/me", "", "Cookie", cookie, "Idgate-Mode", "live"); me.status != 200 || !strings.Contains(string(me.body), a.ID) ||
 		me.header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("GET /me with the cookie: %d %s", me.status, me.body)
 	}
@@ -82,7 +82,7 @@ func TestDashboardSessionCookieAndCSRF(t *testing.T) {
 	if list, _ := h.store.ListTemplates(t.Context(), a.ID); len(list) != 0 {
 		t.Fatalf("a refused request created %d templates", len(list))
 	}
-	if c := h.do("POST", "/templates", tmpl, "Cookie", cookie, "X-CSRF-Token", s.CSRFToken); c.status != 201 {
+	if c := h.do("POST", "/templates", tmpl, "Cookie", cookie, "X-CSRF-Token", s.CSRFToken, "Idgate-Mode", "live"); c.status != 201 {
 		t.Fatalf("with the CSRF header: %d %s", c.status, c.body)
 	}
 	expectError(t, h.do("DELETE", "/dashboard/session", "", "Cookie", cookie), 403, httperr.Forbidden)
@@ -113,7 +113,7 @@ func TestDashboardSessionExpiry(t *testing.T) {
 	// Activity keeps it alive past the idle timeout...
 	for i := 0; i < 5; i++ {
 		h.clock.Advance(20 * time.Minute)
-		if r := h.do("GET", "/me", "", "Cookie", cookie); r.status != 200 {
+		if r := h.do("GET", "/me", "", "Cookie", cookie, "Idgate-Mode", "live"); r.status != 200 {
 			t.Fatalf("after %d×20 min of activity: %d %s", i+1, r.status, r.body)
 		}
 	}
@@ -128,7 +128,7 @@ func TestDashboardSessionExpiry(t *testing.T) {
 	cookie, _ = h.dashboardSignIn("owner@example.com", "correct horse battery staple")
 	for elapsed := time.Duration(0); elapsed < 12*time.Hour-20*time.Minute; elapsed += 20 * time.Minute {
 		h.clock.Advance(20 * time.Minute)
-		if r := h.do("GET", "/me", "", "Cookie", cookie); r.status != 200 {
+		if r := h.do("GET", "/me", "", "Cookie", cookie, "Idgate-Mode", "live"); r.status != 200 {
 			t.Fatalf("after %s of activity: %d", elapsed, r.status)
 		}
 	}

@@ -39,7 +39,7 @@ func TestReviewImageEndpoint(t *testing.T) {
 	expectError(t, h.do("GET", "/verification/review/image?kind=selfie", "", "Authorization", h.bearer), 422, httperr.ValidationFailed)
 	// The dashboard's session reads it too.
 	cookie, _ := h.dashboardSignIn(h.acct.Email, "correct horse battery staple")
-	if r := h.do("GET", "/verification/review/image?id="+v.ID+"&kind=license_front", "", "Cookie", cookie); r.status != 200 || !bytes.Equal(r.body, front) {
+	if r := h.do("GET", "/verification/review/image?id="+v.ID+"&kind=license_front", "", "Cookie", cookie, "Idgate-Mode", "live"); r.status != 200 || !bytes.Equal(r.body, front) {
 		t.Fatalf("with the session cookie: %d", r.status)
 	}
 

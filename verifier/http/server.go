@@ -207,6 +207,7 @@ func (s *Server) routes() {
 	a.Get("/dashboard", s.dashboardPage)
 	a.Post("/dashboard/session", requireJSON, s.postDashboardSession)
 	a.Get("/dashboard/session", s.RequireSession(), s.getDashboardSession)
+	a.Patch("/dashboard/session", s.RequireSession(), requireJSON, s.patchDashboardSession)
 	a.Delete("/dashboard/session", s.RequireSession(), s.deleteDashboardSession)
 	a.Get("/v/:token", s.openLink)
 	a.Get("/v/:token/qr.svg", s.linkQR)

@@ -29,6 +29,21 @@ type authResponse struct {
 	Livemode    bool   `json:"livemode"`
 }
 
+// parseMode reads a request's "mode" member: "live" (or absent) or "test";
+// anything else is one validation detail.
+func parseMode(v *string) (verifier.Mode, []problem.Detail) {
+	if v == nil {
+		return verifier.ModeLive, nil
+	}
+	switch *v {
+	case verifier.ModeLive.String():
+		return verifier.ModeLive, nil
+	case verifier.ModeTest.String():
+		return verifier.ModeTest, nil
+	}
+	return verifier.ModeLive, []problem.Detail{{Field: "mode", Code: "invalid_mode", Message: `must be "live" or "test"`}}
+}
+
 // postAuth is POST /auth: e-mail and password for a bearer token.
 func (s *Server) postAuth(c *fiber.Ctx) error {
 	var req authRequest
@@ -42,16 +57,8 @@ func (s *Server) postAuth(c *fiber.Ctx) error {
 	if req.Password == "" {
 		missing = append(missing, problem.Detail{Field: "password", Code: "required", Message: "is required"})
 	}
-	mode := verifier.ModeLive
-	if req.Mode != nil {
-		switch *req.Mode {
-		case verifier.ModeLive.String():
-		case verifier.ModeTest.String():
-			mode = verifier.ModeTest
-		default:
-			missing = append(missing, problem.Detail{Field: "mode", Code: "invalid_mode", Message: `must be "live" or "test"`})
-		}
-	}
+	mode, bad := parseMode(req.Mode)
+	missing = append(missing, bad...)
 	if len(missing) > 0 {
 		return httperr.Validation(missing...)
 	}

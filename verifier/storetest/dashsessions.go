@@ -50,6 +50,38 @@ func testDashboardSessions(t *testing.T, s verifier.Store) {
 			t.Fatalf("touching a deleted session: %v, want ErrNotFound", err)
 		}
 	})
+	t.Run("Mode", func(t *testing.T) {
+		t.Parallel()
+		a := mustAccount(t, s)
+		sess, other := newSession(a.ID, base), newSession(a.ID, base)
+		for _, x := range []verifier.DashboardSession{sess, other} {
+			if err := s.CreateDashboardSession(ctx, x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := s.GetDashboardSession(ctx, sess.TokenHash); err != nil || got.Mode != verifier.ModeLive {
+			t.Fatalf("a new session: %+v, %v; want live", got, err)
+		}
+		if err := s.SetDashboardSessionMode(ctx, sess.TokenHash, verifier.ModeTest); err != nil {
+			t.Fatalf("SetDashboardSessionMode: %v", err)
+		}
+		if got, err := s.GetDashboardSession(ctx, sess.TokenHash); err != nil || got.Mode != verifier.ModeTest {
+			t.Fatalf("after switching to test: %+v, %v", got, err)
+		}
+		// The mode is the session's: the account's other session stays live.
+		if got, err := s.GetDashboardSession(ctx, other.TokenHash); err != nil || got.Mode != verifier.ModeLive {
+			t.Fatalf("the other session: %+v, %v; want live", got, err)
+		}
+		if err := s.SetDashboardSessionMode(ctx, sess.TokenHash, verifier.ModeLive); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.GetDashboardSession(ctx, sess.TokenHash); got.Mode != verifier.ModeLive {
+			t.Fatalf("after switching back: %+v", got)
+		}
+		if err := s.SetDashboardSessionMode(ctx, randomBytes(32), verifier.ModeTest); !errors.Is(err, verifier.ErrNotFound) {
+			t.Fatalf("mode of an unknown session: %v, want ErrNotFound", err)
+		}
+	})
 	t.Run("UnknownAccountAndDuplicate", func(t *testing.T) {
 		t.Parallel()
 		if err := s.CreateDashboardSession(ctx, newSession(uuid.NewString(), base)); !errors.Is(err, verifier.ErrNotFound) {

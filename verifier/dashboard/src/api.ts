@@ -1,8 +1,10 @@
 // The JSON API as the dashboard calls it: the same endpoints as a bearer
 // client, authenticated by the HttpOnly session cookie the browser sends
 // itself (same origin only), with the session's CSRF token in X-CSRF-Token
-// on every method that changes state. Errors arrive in the one error format
-// and are thrown as ApiError.
+// on every method that changes state and the session's mode (live or test)
+// in Idgate-Mode on every call: the server refuses a call naming the other
+// mode (409), so a tab never shows one mode's data under the other's
+// banner. Errors arrive in the one error format and are thrown as ApiError.
 
 export interface Detail { field: string; code: string; message: string }
 
@@ -18,19 +20,33 @@ export interface Session {
   csrf_token: string;
   expires_at: string;
   idle_timeout: number;
+  mode: Mode;
 }
 
-let csrf = "";
-let onSignedOut: () => void = () => {};
+// Mode is the data a session works on (PATCH /dashboard/session).
+export type Mode = "live" | "test";
 
-// setSession keeps the CSRF token of the session the page is in.
+let csrf = "";
+let mode: Mode = "live";
+let onSignedOut: () => void = () => {};
+let onModeChanged: (m: Mode) => void = () => {};
+
+// setSession keeps the CSRF token and the mode of the session the page is
+// in.
 export function setSession(s: Session | null): void {
   csrf = s ? s.csrf_token : "";
+  mode = s ? s.mode : "live";
 }
 
 // whenSignedOut is called when any call finds the session gone (401).
 export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;
+}
+
+// whenModeChanged is called when an answer says the session is in another
+// mode than the page shows (switched in another tab).
+export function whenModeChanged(fn: (m: Mode) => void): void {
+  onModeChanged = fn;
 }
 
 export interface CallOptions {
@@ -42,13 +58,18 @@ export interface CallOptions {
 }
 
 async function send(method: string, path: string, o: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", "Idgate-Mode": mode };
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrf;
   const r = await fetch(path, {
     method, headers, credentials: "same-origin", cache: "no-store", signal: o.signal,
     body: o.body === undefined ? undefined : JSON.stringify(o.body),
   });
+  const answered = r.headers.get("Idgate-Mode");
+  // The session endpoints say the mode themselves (the switch reads it
+  // from PATCH's answer); any other answer in another mode means another
+  // tab switched the session.
+  if (csrf && path !== "/dashboard/session" && (answered === "live" || answered === "test") && answered !== mode) onModeChanged(answered);
   if (!r.ok) {
     let code = "HTTP_" + r.status, message = r.statusText || "request failed", details: Detail[] = [];
     try {

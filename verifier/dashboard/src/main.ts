@@ -1,6 +1,7 @@
-// The dashboard app: the session, the shell (header, navigation, sign-out)
-// and the router that mounts one page module at a time (src/router.ts).
-import { ApiError, call, describe, setSession, whenSignedOut, type Session } from "./api";
+// The dashboard app: the session, the shell (header, navigation, the
+// live/test switch, sign-out) and the router that mounts one page module at
+// a time (src/router.ts).
+import { ApiError, call, describe, setSession, whenModeChanged, whenSignedOut, type Mode, type Session } from "./api";
 import { forget } from "./crypto/index";
 import { h } from "./dom";
 import { pages } from "./pages";
@@ -21,17 +22,40 @@ function signedOut(why: string): void {
 
 whenSignedOut(() => signedOut("Your session ended. Sign in again."));
 
-function start(s: Session): void {
+// Another tab switched the session's mode: this one follows at once (the
+// server already refuses its calls in the old mode) and says why.
+let following = false;
+whenModeChanged(async () => {
+  if (following || !session) return;
+  following = true;
+  try {
+    const s = await call<Session>("GET", "/dashboard/session");
+    start(s, `The session was switched to ${modeName(s.mode)} in another tab or window; this tab shows ${modeName(s.mode)} now.`);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 401)) alertIn(main, "Could not follow the mode switch: " + describe(e));
+  } finally {
+    following = false;
+  }
+});
+
+const modeName = (m: Mode) => (m === "test" ? "test mode" : "live mode");
+
+// start draws the shell for session s and its page; said is announced
+// (after a mode switch).
+function start(s: Session, said = ""): void {
   session = s;
   setSession(s);
-  shell();
+  shell(said);
   route();
 }
 
 let main: HTMLElement;
 let navLinks: Map<string, HTMLAnchorElement>;
+let modeSwitch: HTMLButtonElement;
 
-function shell(): void {
+function shell(said: string): void {
+  const test = session!.mode === "test";
+  document.body.classList.toggle("testmode", test);
   navLinks = new Map();
   const nav = h("nav", { "aria-label": "Dashboard" }, h("ul", null, pages.filter((p) => p.nav).map((p) => {
     const a = h("a", { href: "#/" + p.path }, p.title);
@@ -39,13 +63,42 @@ function shell(): void {
     return h("li", null, a);
   })));
   const out = h("button", { type: "button", class: "sec small", onclick: () => void signOut() }, "Sign out");
+  // The live/test switch: one control, named the same in both states (its
+  // state is aria-checked, the knob and the banner below).
+  modeSwitch = h("button", { type: "button", role: "switch", class: "modeswitch", "aria-checked": test ? "true" : "false",
+    "aria-describedby": test ? "testbanner" : undefined, onclick: () => void switchMode(test ? "live" : "test") },
+  h("span", { class: "knob", "aria-hidden": "true" }), "Test mode");
   main = h("main", { id: "main" });
+  const announce = h("p", { class: "vh", role: "status", "aria-live": "polite" });
   root.replaceChildren(
     h("a", { class: "skip", href: "#main", onclick: (e: Event) => { e.preventDefault(); main.querySelector("h1")?.focus(); } }, "Skip to content"),
     h("header", { class: "top" },
-      h("p", { class: "brand" }, "idgate"), nav,
-      h("div", { class: "who" }, h("span", { class: "email" }, session!.email), out)),
+      h("p", { class: "brand" }, "idgate", test ? h("span", { class: "modetag" }, "Test") : null), nav,
+      h("div", { class: "who" }, modeSwitch, h("span", { class: "email" }, session!.email), out)),
+    ...(test ? [h("div", { class: "testbanner", id: "testbanner", role: "note", "aria-label": "Test data" },
+      h("strong", null, "TEST DATA"), " — you are in test mode: test verifications, the test integration key and its allowlist. ",
+      "Nothing here is live, and nothing here uses your plan's allowance.")] : []),
+    announce,
     main);
+  // A live region speaks changes, not what it was created with.
+  if (said) setTimeout(() => { announce.textContent = said; }, 100);
+}
+
+// switchMode is the switch's click: PATCH /dashboard/session (a state
+// change, with the CSRF header), then the shell and the page again in the
+// new mode, the switch keeping the focus.
+async function switchMode(to: Mode): Promise<void> {
+  modeSwitch.disabled = true;
+  let s: Session;
+  try {
+    s = await call<Session>("PATCH", "/dashboard/session", { body: { mode: to } });
+  } catch (e) {
+    modeSwitch.disabled = false;
+    if (!(e instanceof ApiError && e.status === 401)) alertIn(main, "Could not switch to " + modeName(to) + ": " + describe(e));
+    return;
+  }
+  start(s, s.mode === "test" ? "Test mode: showing test data only." : "Live mode: showing live data.");
+  modeSwitch.focus({ preventScroll: true });
 }
 
 async function signOut(): Promise<void> {
@@ -83,7 +136,7 @@ async function route(): Promise<void> {
     return;
   }
   const page: Page = r.page;
-  document.title = page.title + " · idgate dashboard";
+  document.title = (session.mode === "test" ? "TEST · " : "") + page.title + " · idgate dashboard";
   try {
     await page.render({ root: section, params: r.params, query: r.query, session, signal: ctl.signal, navigate: (hash) => { location.hash = hash; } });
   } catch (e) {
@@ -92,7 +145,8 @@ async function route(): Promise<void> {
     if (!section.querySelector("h1")) section.prepend(h("h1", { tabindex: "-1" }, page.title));
     section.append(h("div", { class: "alert", role: "alert" }, e instanceof ApiError && e.status === 404 ? "Not found in this account." : describe(e)));
   }
-  if (!ctl.signal.aborted) focusHeading(section);
+  // The heading takes the focus, unless the user just flipped the switch.
+  if (!ctl.signal.aborted && document.activeElement !== modeSwitch) focusHeading(section);
 }
 
 function focusHeading(section: HTMLElement): void {

@@ -8,6 +8,10 @@
 //    uploaded; list; delete.
 //  - Webhook signing secret (POST /webhook-secret): rotate, shown once.
 //  - This month's usage per type against the plan (GET /quota).
+// In test mode (issue #22) the integration key is the test key (idgk_test_…,
+// its own allowlist and rate limit: the API answers the session's mode) and
+// there is no usage (test verifications use no allowance); passphrase keys
+// and the webhook secret are the account's, shared by both modes.
 // Secrets shown once live only in this page's DOM until the user leaves it.
 import { ApiError, call, describe } from "./api";
 import { newPassphraseKey, describe as describeCrypto, type PassphraseKey } from "./crypto/index";
@@ -46,11 +50,13 @@ export const page: Page = {
   title: "Profile",
   nav: true,
   async render(ctx) {
+    const test = ctx.session.mode === "test";
     ctx.root.append(
       h("h1", null, "Profile"),
       h("p", { class: "note" }, "Signed in as ", h("strong", null, ctx.session.email), "."),
+      test ? h("p", { class: "note" }, "Test mode: the integration key here is the test key. Passphrase keys and the webhook signing secret are the account's and serve both modes.") : "",
     );
-    const sections = [integrationKey(ctx), passphraseKeys(ctx), webhookSecret(), usage(ctx)];
+    const sections = [integrationKey(ctx), passphraseKeys(ctx), webhookSecret(test), test ? testUsage() : usage(ctx)];
     ctx.root.append(...sections.map((s) => s.el));
     await Promise.all(sections.map((s) => s.load()));
   },
@@ -112,9 +118,13 @@ const WILDCARD_RULE =
   "the * must be the whole first label. The page's origin must be https; an entry without a port matches port 443 only. At most 50.";
 
 function integrationKey(ctx: PageContext): Section {
-  const { el, body } = section("Integration key", "ik-h",
+  const test = ctx.session.mode === "test";
+  const name = test ? "Test integration key" : "Integration key";
+  const { el, body } = section(name, "ik-h",
     h("p", null, "A publishable key (X-API-Key) that can only create verifications, from browser pages on the domains you allow. ",
-      "Generating a new key revokes the previous one at once."));
+      "Generating a new key revokes the previous one at once."),
+    test ? h("p", { class: "note" }, "The test key (idgk_test_…) creates test verifications only, which use no allowance. ",
+      "It has its own allowlist and rate limit, beside the live key, which it never changes.") : "");
   let shown: HTMLElement | null = null; // the value, once
 
   async function load(): Promise<void> {
@@ -143,7 +153,7 @@ function integrationKey(ctx: PageContext): Section {
         () => render(k)));
     });
     if (!k) {
-      body.replaceChildren(shown || "", h("p", null, "This account has no integration key."), actions, out);
+      body.replaceChildren(shown || "", h("p", null, test ? "This account has no test integration key." : "This account has no integration key."), actions, out);
       return;
     }
     const revoke = h("button", { type: "button", class: "sec" }, "Revoke");
@@ -178,8 +188,8 @@ function integrationKey(ctx: PageContext): Section {
       const k = await call<IntegrationKey>("POST", "/integration-key");
       const value = k.key || "";
       delete k.key;
-      shown = secretOnce("Integration key", value,
-        "this is the only time the key is shown. idgate keeps only its hash and first 12 characters; if you lose it, generate a new one.");
+      shown = secretOnce(name, value,
+        `this is the only time the key is shown. idgate keeps only its hash and first ${k.prefix.length} characters; if you lose it, generate a new one.`);
       render(k);
       shown.querySelector("input")?.focus();
     } catch (e) {
@@ -326,10 +336,11 @@ function passphraseKeys(ctx: PageContext): Section {
 
 // ---- Webhook signing secret ----------------------------------------------
 
-function webhookSecret(): Section {
+function webhookSecret(test: boolean): Section {
   const { el, body } = section("Webhook signing secret", "ws-h",
     h("p", null, "Every webhook carries Idgate-Signature, an HMAC-SHA256 of its body with this secret. ",
-      "Rotating makes a new secret, shown once; the previous one keeps signing beside it for 24 hours so your receiver can switch without rejecting deliveries."));
+      "Rotating makes a new secret, shown once; the previous one keeps signing beside it for 24 hours so your receiver can switch without rejecting deliveries."),
+    test ? h("p", { class: "note shared" }, "One secret signs live and test webhooks alike (a test body says \"livemode\": false): rotating it here rotates it for live too.") : "");
   async function load(): Promise<void> {
     render(null);
   }
@@ -359,6 +370,16 @@ function webhookSecret(): Section {
 }
 
 // ---- Usage ----------------------------------------------------------------
+
+// testUsage stands in for the usage in test mode: test verifications hold
+// no slot, so there is nothing to count (and the live count is not shown).
+function testUsage(): Section {
+  const { el, body } = section("Usage this month", "use-h");
+  return { el, load: async () => {
+    body.replaceChildren(h("p", null, "Test verifications use no allowance: they are never counted against your plan. ",
+      "This month's usage of the plan is shown in live mode."));
+  } };
+}
 
 const typeLabel: Record<string, string> = { core: "Core", basic: "Basic", full: "Full" };
 

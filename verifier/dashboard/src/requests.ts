@@ -9,6 +9,7 @@ export interface Verification {
   id: string;
   status: string;
   type: string;
+  livemode: boolean;
   external_id?: string;
   template_id?: string;
   created_at: string;
@@ -77,7 +78,10 @@ async function list(ctx: PageContext): Promise<void> {
     ctx.navigate("#/requests" + q({ status: status.value, external_id: ext.value.trim(), from: from.value, to: to.value }));
   });
   const out = h("div", { class: "results" }, busy("Loading requests…"));
-  ctx.root.append(h("h1", null, "Requests"), form, out);
+  const test = ctx.session.mode === "test";
+  ctx.root.append(h("h1", null, test ? "Test requests" : "Requests"),
+    test ? h("p", { class: "note" }, "Test verifications only: those made with a test-mode token or the test integration key (idgk_test_…). Switch test mode off for live requests.") : "",
+    form, out);
 
   const cursors = (p.get("back") || "").split(",").filter(Boolean);
   const cursor = p.get("cursor") || "";
@@ -92,9 +96,9 @@ async function list(ctx: PageContext): Promise<void> {
     return;
   }
   if (!data.items.length) {
-    out.replaceChildren(h("p", { role: "status" }, cursor ? "No more requests." : "No requests match."));
+    out.replaceChildren(h("p", { role: "status" }, cursor ? "No more requests." : test ? "No test requests match." : "No requests match."));
   } else {
-    out.replaceChildren(table("Requests, newest first", ["Created", "External ID", "Status", "Type", "Webhook"], data.items.map((v) => [
+    out.replaceChildren(table((test ? "Test requests" : "Requests") + ", newest first", ["Created", "External ID", "Status", "Type", "Webhook"], data.items.map((v) => [
       h("a", { href: "#/requests/" + encodeURIComponent(v.id), "aria-label": "Request created " + when(v.created_at) + (v.external_id ? ", " + v.external_id : "") }, when(v.created_at)),
       h("span", { class: "mono" }, v.external_id || "—"),
       statusBadge(v.status),
@@ -180,6 +184,7 @@ async function detail(ctx: PageContext, id: string): Promise<void> {
     h("dl", { class: "facts" },
       h("dt", null, "Status"), h("dd", null, statusBadge(v.status)),
       h("dt", null, "Type"), h("dd", null, v.type),
+      h("dt", null, "Mode"), h("dd", null, v.livemode ? "Live" : h("span", { class: "modetag inline" }, "Test")),
       h("dt", null, "ID"), h("dd", { class: "mono" }, v.id),
       v.external_id ? [h("dt", null, "External ID"), h("dd", { class: "mono" }, v.external_id)] : [],
       v.template_id ? [h("dt", null, "Template"), h("dd", null, h("a", { href: "#/templates/" + encodeURIComponent(v.template_id) }, v.template_id))] : []),

@@ -21,7 +21,31 @@ const labels: Record<string, string> = {
   proxy_description: "Proxy",
   manual_review_requested: "Manual review requested",
   review_reason: "Reviewer's reason",
+  front_barcode_match: "Front matches the barcode",
 };
+
+// front_barcode_match: the printed front (OCR) against the barcode, overall
+// and per field. Only outcomes, never the text read.
+const frontOutcome: Record<string, [string, string]> = {
+  match: ["Match", "yes"], mismatch: ["Mismatch", "no"], unreadable: ["Unreadable", "maybe"], not_compared: ["Not compared", ""],
+};
+const frontFieldLabel: Record<string, string> = {
+  document_number: "Document number", last_name: "Last name", first_name: "First name",
+  date_of_birth: "Date of birth", expiry_date: "Expiry date", issue_date: "Issue date",
+};
+
+function outcome(o: unknown): HTMLElement {
+  const [text, cls] = frontOutcome[String(o)] || [String(o), ""];
+  return h("span", { class: cls ? "check " + cls : undefined }, text);
+}
+
+function frontMatch(v: Record<string, unknown>): HTMLElement {
+  const fields = (v.fields && typeof v.fields === "object" ? v.fields : {}) as Record<string, unknown>;
+  return h("div", { class: "frontmatch" }, outcome(v.result),
+    v.result === "unreadable" ? h("span", { class: "note" }, " (the front could not be read well enough to compare; not a mismatch)") : null,
+    h("dl", { class: "facts sub" },
+      Object.entries(fields).flatMap(([k, o]) => [h("dt", null, frontFieldLabel[k] || k.replace(/_/g, " ")), h("dd", null, outcome(o))])));
+}
 
 // Checks whose answer is good or bad news (coloured, with the word); the
 // other booleans (ages, ip_found, …) are facts, shown plainly.
@@ -29,6 +53,7 @@ const goodWhenTrue = new Set(["license_appears_real", "webcam_appears_live", "we
 const badWhenTrue = new Set(["license_expired", "is_proxy"]);
 
 function value(k: string, v: unknown): HTMLElement {
+  if (k === "front_barcode_match" && v && typeof v === "object") return frontMatch(v as Record<string, unknown>);
   if (typeof v === "boolean") {
     if (!goodWhenTrue.has(k) && !badWhenTrue.has(k)) return h("span", null, v ? "Yes" : "No");
     const good = badWhenTrue.has(k) ? !v : v;

@@ -40,8 +40,11 @@ function ver(v: Verification): Record<string, unknown> {
 
 async function queue(ctx: PageContext): Promise<void> {
   const out = h("div", null, busy("Loading the queue…"));
-  ctx.root.append(h("h1", null, "Review queue"),
-    h("p", null, "End users asked for a person to compare their face with their license photo. The one waiting longest comes first."), out);
+  const test = ctx.session.mode === "test";
+  ctx.root.append(h("h1", null, test ? "Review queue (test)" : "Review queue"),
+    h("p", null, "End users asked for a person to compare their face with their license photo. The one waiting longest comes first."),
+    test ? h("p", { class: "note" }, "Test verifications only (for example test/complete with the outcome manual_review): deciding one sends its test webhook as live would, and touches nothing live.") : "",
+    out);
   const { items, more } = await waiting(ctx.signal);
   if (!items.length) {
     out.replaceChildren(h("p", { role: "status", class: "done" }, "Nothing to review."));

@@ -50,6 +50,8 @@ async function list(ctx: PageContext): Promise<void> {
   const out = h("div", null, busy("Loading templates…"));
   ctx.root.append(h("h1", null, "Templates"),
     h("p", null, "A template holds the settings of a kind of request; give its id as template_id when you create a verification."),
+    h("p", { class: "note shared" }, "Templates are the account's and serve both modes: the same template makes a live verification with a live credential and a test verification with a test one. ",
+      "Changing one here changes it for both."),
     h("div", { class: "actions" }, h("a", { class: "button", href: "#/templates/new" }, "New template")), out);
   const data = await call<{ items: Template[] }>("GET", "/templates", { signal: ctx.signal });
   if (!data.items.length) {
@@ -95,7 +97,7 @@ async function edit(ctx: PageContext, id: string | null): Promise<void> {
   const address = checkbox("address_verification", "Address verification", !!t?.address_verification, "makes the request Full");
   const location = checkbox("location_consistency", "Location consistency", !!t?.location_consistency, "makes it at least Basic");
   const photo = checkbox("include_license_photo", "Include the license headshot in the result", !!t?.include_license_photo, "makes the request Full");
-  const barcode = checkbox("front_barcode_match", "Front must match the barcode", !!t?.front_barcode_match, "makes the request Full; not supported yet, refused when on");
+  const barcode = checkbox("front_barcode_match", "Front must match the barcode", !!t?.front_barcode_match, "makes the request Full; the printed front is read and compared with the barcode, field by field (front_barcode_match in the result; informational)");
 
   const mode = h("select", { name: "encryption_key_mode" },
     h("option", { value: "" }, "Not set (each request says)"),
@@ -210,6 +212,7 @@ async function edit(ctx: PageContext, id: string | null): Promise<void> {
   ctx.root.append(h("div", null, h("p", { class: "crumb" }, h("a", { href: "#/templates" }, "← All templates")), heading,
     ctx.query.get("created") ? h("p", { class: "done", role: "status" }, "Template created. Its id: ", h("span", { class: "mono" }, id || "")) : null,
     t ? h("p", { class: "note" }, "Id ", h("span", { class: "mono" }, t.id), " · created " + when(t.created_at) + " · updated " + when(t.updated_at)) : null,
+    ctx.session.mode === "test" ? h("p", { class: "note shared" }, "Templates serve both modes: what you save here applies to live verifications too.") : null,
     form, del));
 }
 
