@@ -10,6 +10,11 @@
 # certificate (var/demo-tls.crt) that only this verifier process trusts
 # (SSL_CERT_FILE), and loopback delivery is allowed
 # (IDGATE_WEBHOOK_ALLOW_LOOPBACK) for this demo only.
+# The demo runs on loopback, which no IP data locates: IP intelligence reads
+# loopback and private client IPs as IDGATE_DEV_CLIENT_IP, by default
+# 174.198.1.1 (a Verizon address near Philadelphia, PA), so results show
+# ip_found and location_consistency; IDGATE_DEV_CLIENT_IP= (empty) turns
+# that off, another public IP moves it.
 # Ctrl-C stops both. IDGATE_ADDR moves the verifier (default 127.0.0.1:8080);
 # IDGATE_DEMO_ADDR and IDGATE_DEMO_PROXY_ADDR move the demo storefront and its
 # proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083).
@@ -34,7 +39,8 @@ fi
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-SSL_CERT_FILE=var/demo-tls.crt IDGATE_WEBHOOK_ALLOW_LOOPBACK=true var/idgate serve --dev &
+SSL_CERT_FILE=var/demo-tls.crt IDGATE_WEBHOOK_ALLOW_LOOPBACK=true IDGATE_DEV_CLIENT_IP="${IDGATE_DEV_CLIENT_IP-174.198.1.1}" \
+  var/idgate serve --dev &
 serve=$!
 until curl -fsS -o /dev/null "http://$verifier/healthz" 2>/dev/null; do
   kill -0 "$serve" 2>/dev/null || exit 1 # serve failed to start; it said why
