@@ -118,6 +118,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	origins := fs.String("origins", "", "comma-separated storefront origins allowed by CORS (default: the URL's origin)")
 	hold := fs.Bool("hold-checkout", false, "disable the checkout buttons until verified")
 	guard := fs.Bool("order-guard", false, "put orders without a passing verification into status 12 (Manual Verification Required)")
+	testMode := fs.Bool("test-mode", false, "accept results of test verifications (livemode false), marked as test on the cart; required with a test integration key (idgk_test_…)")
 	selectors := fs.String("selectors", "", "comma-separated CSS selectors of checkout buttons (default: Cornerstone's)")
 	ruleset := fs.String("ruleset", "{}", `ruleset JSON, e.g. {"require_over_21":true}; absent keys keep defaults`)
 	ttl := fs.Duration("approval-ttl", proxy.DefaultApprovalTTL, "how long a passing verification keeps the shopper verified")
@@ -155,7 +156,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		// Only the proxy and the verifier ever see it: the proxy sends it as
 		// webhook_headers when it creates a verification.
 		WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(headerValue)),
-		Ruleset:            rs, HoldCheckout: *hold, OrderGuard: *guard, CheckoutSelectors: splitList(*selectors),
+		Ruleset:            rs, HoldCheckout: *hold, TestMode: *testMode, OrderGuard: *guard, CheckoutSelectors: splitList(*selectors),
 		AllowedOrigins: splitList(*origins), ApprovalTTL: *ttl,
 	}
 	path := storesPath(*file)
@@ -174,6 +175,7 @@ type storeView struct {
 	IntegrationKey    string           `json:"integration_key"`
 	AllowedOrigins    []string         `json:"allowed_origins"`
 	HoldCheckout      bool             `json:"hold_checkout"`
+	TestMode          bool             `json:"test_mode"`
 	OrderGuard        bool             `json:"order_guard"`
 	CheckoutSelectors []string         `json:"checkout_selectors"`
 	Ruleset           rulesets.Ruleset `json:"ruleset"`
@@ -199,7 +201,7 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	for _, st := range stores.List() {
 		out = append(out, storeView{
 			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
-			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors,
+			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors,
 			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(),
 		})
 	}

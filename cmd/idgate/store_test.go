@@ -61,6 +61,27 @@ func TestStoreAddAndList(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q, want %q", name, code, errOut, c.want)
 		}
 	}
+
+	// A store on a test integration key must be in test mode, which only
+	// --test-mode sets (the store file is written by store add alone).
+	testKey := []string{"store", "add", "--file", file, "--hash", "test1", "--client-id", "cid", "--integration-key", "idgk_test_" + strings.Repeat("k", 43), "--origins", "https://shop.example"}
+	if code, _, errOut := runIdgate(t, secrets, testKey...); code == 0 || !strings.Contains(errOut, "needs test_mode") {
+		t.Fatalf("test key without --test-mode: exit %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := runIdgate(t, secrets, append(testKey, "--test-mode")...); code != 0 || !strings.Contains(out, "store test1 saved") {
+		t.Fatalf("test key with --test-mode: exit %d: %s %s", code, out, errOut)
+	}
+	_, out, _ = runIdgate(t, "", "store", "list", "--file", file)
+	views = nil
+	if err := json.Unmarshal([]byte(out), &views); err != nil || len(views) != 2 {
+		t.Fatalf("list output %s (%v)", out, err)
+	}
+	for _, v := range views {
+		if v.TestMode != (v.Hash == "test1") {
+			t.Fatalf("store %s listed with test_mode %v", v.Hash, v.TestMode)
+		}
+	}
+
 	t.Setenv(envProxyKey, "")
 	if code, _, errOut := runIdgate(t, "", "store", "list", "--file", file); code == 0 || !strings.Contains(errOut, envProxyKey) {
 		t.Fatalf("no key: exit %d %s", code, errOut)
