@@ -199,11 +199,14 @@ func newLimiter(cfg config.Config, log *slog.Logger) (ratelimit.Limiter, []vhttp
 }
 
 // ensureDemoAccount creates the demo account with a random password on the
-// first dev start and prints the credentials; later starts only remind.
+// first dev start and prints the credentials; later starts only remind, and
+// say how to get in without it: the password is kept nowhere but that
+// first output, so a newcomer who scrolled past it needs the way out here.
 func ensureDemoAccount(ctx context.Context, store verifier.Store, stdout io.Writer) error {
 	_, err := store.GetAccountByEmail(ctx, demoEmail)
 	if err == nil {
-		fmt.Fprintf(stdout, "demo account: %s (password printed on first start)\n", demoEmail)
+		fmt.Fprintf(stdout, "demo account: %s (password printed on first start; lost it? make another account: "+
+			"var/idgate account create --email you@example.com --password-stdin)\n", demoEmail)
 		return nil
 	}
 	if !errors.Is(err, verifier.ErrNotFound) {

@@ -140,6 +140,10 @@ func TestAccountCreateThenSignIn(t *testing.T) {
 	if strings.Contains(strings.Join(printed, "\n"), "demo account created") {
 		t.Fatalf("demo recreated: %q", printed)
 	}
+	// The reminder names the way in for one who lost the printed password.
+	if !strings.Contains(strings.Join(printed, "\n"), "lost it? make another account: var/idgate account create --email") {
+		t.Fatalf("no way in without the demo password: %q", printed)
+	}
 	req, _ = http.NewRequest("GET", base+"/me", nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err = http.DefaultClient.Do(req)
