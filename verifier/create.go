@@ -207,6 +207,9 @@ func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID 
 		switch _, err := e2ee.ParseRSAPublicKey([]byte(key)); {
 		case key == "":
 			fe.add("encryption_key", "required", "custom mode needs a PEM RSA public key (at least 2048 bits)")
+		case errors.Is(err, e2ee.ErrPrivateKey):
+			fe.add("encryption_key", "invalid_key", "this is a private key: send only its public part (openssl rsa -in key.pem -pubout), "+
+				"and treat this private key as exposed: make a new key pair")
 		case errors.Is(err, e2ee.ErrWeakKey):
 			fe.add("encryption_key", "key_too_small", "the RSA key must have %d to %d bits", e2ee.MinRSABits, e2ee.MaxRSABits)
 		case err != nil:

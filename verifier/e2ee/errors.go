@@ -28,4 +28,8 @@ var (
 	ErrWeakKey = errors.New("e2ee: key or parameters out of range")
 	// ErrNotEncrypted: the payload carries no encryption object.
 	ErrNotEncrypted = errors.New("e2ee: payload is not encrypted")
+	// ErrPrivateKey: a private key was given where a public one belongs. It
+	// is told apart from ErrMalformed because its holder must learn that the
+	// key has left their hands, not only that it was refused.
+	ErrPrivateKey = errors.New("e2ee: a private key where a public key belongs")
 )

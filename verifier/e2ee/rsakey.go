@@ -10,6 +10,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"math/big"
+	"strings"
 )
 
 // RSA key sizes accepted for custom mode. The ceiling bounds the cost of
@@ -20,7 +21,8 @@ const (
 )
 
 // ParseRSAPublicKey reads a PEM RSA public key: PKIX "PUBLIC KEY" or PKCS#1
-// "RSA PUBLIC KEY". Text after the first PEM block is ignored.
+// "RSA PUBLIC KEY". Text after the first PEM block is ignored. A private key
+// is refused with ErrPrivateKey.
 func ParseRSAPublicKey(pemBytes []byte) (*rsa.PublicKey, error) {
 	block, _ := pem.Decode(pemBytes)
 	if block == nil {
@@ -44,6 +46,9 @@ func ParseRSAPublicKey(pemBytes []byte) (*rsa.PublicKey, error) {
 		}
 		pub = k
 	default:
+		if strings.HasSuffix(block.Type, "PRIVATE KEY") { // PKCS#8, PKCS#1, encrypted, EC, OpenSSH
+			return nil, fmt.Errorf("parse RSA public key: PEM type %q: %w", block.Type, ErrPrivateKey)
+		}
 		return nil, fmt.Errorf("parse RSA public key: PEM type %q: %w", block.Type, ErrMalformed)
 	}
 	if err := checkRSASize(pub); err != nil {

@@ -48,7 +48,9 @@ func TestParseRSAKeysRejects(t *testing.T) {
 		{"1024-bit key", []byte(spkiPEM(t, &small.PublicKey)), ErrWeakKey},
 		{"EC key", []byte(spkiPEM(t, &ec.PublicKey)), ErrUnsupportedAlgorithm},
 		{"no PEM", []byte("ssh-rsa AAAAB3NzaC1yc2E"), ErrMalformed},
-		{"private key given", []byte(pkcs8PEM(t, priv)), ErrMalformed},
+		{"private key given", []byte(pkcs8PEM(t, priv)), ErrPrivateKey},
+		{"PKCS#1 private key given", pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(priv)}), ErrPrivateKey},
+		{"OpenSSH private key given", pem.EncodeToMemory(&pem.Block{Type: "OPENSSH PRIVATE KEY", Bytes: []byte{1}}), ErrPrivateKey},
 		{"certificate type", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{1}}), ErrMalformed},
 		{"truncated DER", pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: firstBlock(pem.Decode(pub)).Bytes[:100]}), ErrMalformed},
 	} {

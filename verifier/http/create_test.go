@@ -1,7 +1,11 @@
 package http
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"slices"
 	"strings"
@@ -159,6 +163,20 @@ func TestCreateValidation(t *testing.T) {
 			if len(codes) != 1 || codes[c.field] != c.code {
 				t.Errorf("%s: details %v, want {%s: %s}", c.name, codes, c.field, c.code)
 			}
+		}
+
+		// A private key pasted as the custom key: refused, and the message
+		// tells its holder the key is exposed and how to send the public part.
+		priv, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			t.Fatal(err)
+		}
+		privPEM := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(priv)}))
+		e := expectError(t, h.do("POST", "/verification", `{"requested_fields":["dob"],"encryption_key_mode":"custom","encryption_key":`+js(privPEM)+`}`,
+			"Authorization", bearer), 422, "VALIDATION_FAILED")
+		if len(e.Details) != 1 || e.Details[0].Code != "invalid_key" || !strings.Contains(e.Details[0].Message, "private key") ||
+			!strings.Contains(e.Details[0].Message, "-pubout") || !strings.Contains(e.Details[0].Message, "exposed") {
+			t.Errorf("private key as custom key: %+v", e.Details)
 		}
 
 		// Accepted: a 2048-bit custom key; a bare digit run and a UUID as
