@@ -77,6 +77,8 @@ func TestTestModeInChromium(t *testing.T) {
 	tb.waitText("Not found in this account.")
 	tb.page("#/review", "Review queue")
 	tb.waitText("Nothing to review.")
+	tb.page("#/review/"+tr.ID, "Review")
+	tb.waitText("Not found in this account.")
 
 	// Switching is a state change: without the CSRF token the page's own
 	// script is refused, and the session stays live.
@@ -117,10 +119,23 @@ func TestTestModeInChromium(t *testing.T) {
 	tb.waitTexts("1 waiting.", "test-review-1")
 	tb.shoot("testmode-review")
 	tb.fitsPhone("testmode-review")
+	// Deciding a test review: it completes the test verification, as live.
+	tb.click("Review")
+	tb.waitTexts("Review test-review-1", "Decision", "TEST DATA", "outcome is chosen, not photographed")
+	tb.shoot("testmode-review-one")
+	tb.fitsPhone("testmode-review-one")
+	tb.fill("Reason (optional)", "CI run: approved on purpose")
+	tb.click("Approve: same person")
+	tb.waitTexts("Approved", "The queue is empty.")
+	if st, _ := e.status(test, tr.ID); st != "completed" {
+		t.Errorf("the decided test review is %s, want completed", st)
+	}
+	e.call(e.a, "GET", "/verification?id="+tr.ID, "", 404, nil) // still not live's
 
 	tb.page("#/templates", "Templates")
 	tb.waitTexts("TEST DATA", "serve both modes")
 	tb.shoot("testmode-templates")
+	tb.fitsPhone("testmode-templates")
 
 	// Profile: the test integration key, generated and shown once; no
 	// usage (and no /quota call) in test mode.

@@ -68,7 +68,8 @@ async function image(ctx: PageContext, id: string, kind: string, caption: string
   try {
     r = await fetchRaw("/verification/review/image" + q({ id, kind }), ctx.signal);
   } catch (e) {
-    fig.append(h("p", { class: "note" }, e instanceof ApiError && e.status === 404 ? "Not kept: never taken, or the personal data was purged." : "Could not load it: " + describe(e)));
+    const none = ctx.session.mode === "test" ? "None: a test verification's outcome is chosen, not photographed." : "Not kept: never taken, or the personal data was purged.";
+    fig.append(h("p", { class: "note" }, e instanceof ApiError && e.status === 404 ? none : "Could not load it: " + describe(e)));
     return fig;
   }
   const show = (b: Blob) => {
