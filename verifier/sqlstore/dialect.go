@@ -21,7 +21,7 @@ type dialect struct {
 	// transactions (BEGIN IMMEDIATE) already exclude each other.
 	lockMigrations, lockRetry string
 	// claimAndInsert, when set, is the quota fast path as one statement
-	// (claimAndInsertSQL: skipping held stripes, then waiting for one);
+	// (claimAndInsertSQL: one drawn stripe, then any free one);
 	// SQLite, which has no data-modifying WITH, runs its two statements in
 	// a transaction, which costs it nothing: its writer is in-process and
 	// alone, so it has no held stripe to skip or wait for either.

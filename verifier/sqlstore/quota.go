@@ -23,14 +23,19 @@ import (
 //
 // So a create that finds a stripe below its cap (and the allowance the caps
 // were cut from is the create's) knows the holders are below the
-// allowance: it takes that stripe's row lock alone (SKIP LOCKED: it never
-// waits), and creates on other stripes commit beside it. When no stripe
-// has room, a fresh transaction locks them all (claimAll) and sees the
-// exact total: it refuses when the total has reached the allowance, and
-// otherwise (an allowance that changed, holders no counter counted yet)
-// recuts the caps and refills the stripes with the total. A release locks
-// them all likewise and refills them with one less: which stripe counts a
-// holder does not matter, only the sum.
+// allowance: it takes that stripe's row lock alone, and creates on other
+// stripes commit beside it. It tries one stripe drawn in turn first (one
+// index probe; it waits if another create holds that row, for one
+// statement at most) and only when that one is full looks for any stripe
+// with room that nobody holds (reading all of them). When no stripe has
+// room, a fresh transaction locks them all (claimAll) and sees the exact
+// total: it refuses when the total has reached the allowance, and otherwise
+// (an allowance that changed, holders no counter counted yet) recuts the
+// caps and refills the stripes with the total. A release locks them all
+// likewise and refills them with one less: which stripe counts a holder
+// does not matter, only the sum, so a refill spreads it evenly and every
+// stripe keeps its share of the room left, which keeps the first draw
+// finding room until the allowance is nearly spent.
 //
 // Holders no counter counts yet (created under an unlimited plan, which
 // stays one plain insert, or before the counters existed) are adopted by
@@ -46,12 +51,20 @@ const stripes = 32
 // The SQL's fragments, with the stripe count written in.
 var (
 	stripesText = fmt.Sprint(stripes)
-	capOfStripe = `$4::bigint / ` + stripesText + ` + CASE WHEN stripe < $4::bigint % ` + stripesText + ` THEN 1 ELSE 0 END`
+	capOfStripe = shareOfStripe(`$4::bigint`)
 )
+
+// shareOfStripe is this stripe's share of n cut into stripes parts: the
+// first n % stripes stripes get one more. Shares of n ≤ m are never above
+// shares of m (equal quotients leave n's remainder ≤ m's), so a refill of
+// n ≤ the allowance keeps every used ≤ its cap.
+func shareOfStripe(n string) string {
+	return n + ` / ` + stripesText + ` + CASE WHEN stripe < ` + n + ` % ` + stripesText + ` THEN 1 ELSE 0 END`
+}
 
 var (
 	// claimSlotSQL takes a slot on a stripe with room that nobody holds,
-	// starting at a random stripe ($5) so creates spread.
+	// starting at the drawn stripe ($5) so creates spread.
 	claimSlotSQL = q(`UPDATE quota_slots SET used = used + 1
 		WHERE account_id = $1 AND type = $2 AND period_start = $3 AND stripe = (SELECT stripe FROM quota_slots
 			WHERE account_id = $1 AND type = $2 AND period_start = $3 AND allowance = $4::bigint AND used < cap
@@ -65,10 +78,11 @@ var (
 	// counts yet.
 	adoptHoldersSQL = q(`UPDATE verifications SET quota_period = $3
 		WHERE account_id = $1 AND type = $2 AND created_at >= $3 AND quota_period IS NULL AND ` + liveSlotHolding)
-	// recutSlotsSQL cuts allowance $4 into caps (the first $4 % stripes
-	// stripes get one more) and fills the stripes in order with $5 used.
+	// recutSlotsSQL cuts allowance $4 into caps and $5 used likewise, so
+	// the room left is spread evenly too (least only restates used ≤ cap,
+	// which shareOfStripe's order already keeps for $5 ≤ $4).
 	recutSlotsSQL = q(`UPDATE quota_slots SET allowance = $4::bigint, cap = ` + capOfStripe + `,
-		used = least(greatest($5::bigint - (stripe * ($4::bigint / ` + stripesText + `) + least(stripe, $4::bigint % ` + stripesText + `)), 0), ` + capOfStripe + `)
+		used = least(` + shareOfStripe(`$5::bigint`) + `, ` + capOfStripe + `)
 		WHERE account_id = $1 AND type = $2 AND period_start = $3`)
 )
 
@@ -78,18 +92,25 @@ var (
 // The claim carries the insert's conditions (the template is the account's;
 // no uncounted holder), since a data-modifying WITH runs whether or not the
 // statement that reads it inserts; the insert then only needs the claim.
-// $20 is the period, $21 the allowance, $22 a random stripe.
+// $20 is the period, $21 the allowance, $22 the drawn stripe.
 //
-// The first form skips held stripes. When every stripe with room is held
-// (a claimAll holds them all while it recuts), the second waits for the one
-// random stripe $22, rather than sending every create behind it to claimAll
-// too, which would keep claimAll busy for good; it waits for one row only,
-// so it cannot take part in a deadlock.
+// The first form takes the drawn stripe $22 (drawStripe) if it has room:
+// one index probe and one row version written. The second reads every
+// stripe's row, sorts them and writes a row lock before the update, to
+// find one with room that nobody holds; it runs only when the drawn stripe
+// is full. The first form waits if another create holds the row (one
+// statement at most) or a claimAll holds them all while it recuts, rather
+// than sending every create behind it to claimAll too, which would keep
+// claimAll busy for good; it waits for one row only, so it cannot take
+// part in a deadlock. The second skips held stripes, so it never waits.
+// In bench/lifecycle (finite plan, concurrency 32) the drawn stripe first
+// took about 35 µs of database CPU off a create against the second form
+// alone (about 385 µs; the unlimited plan's plain insert about 270 µs).
 var claimAndInsertSQL = [2]string{
+	claimAndInsert(`stripe = $22::integer AND allowance = $21::bigint AND used < cap`),
 	claimAndInsert(`stripe = (SELECT stripe FROM quota_slots
 		WHERE account_id = $2::uuid AND type = $5::text AND period_start = $20::timestamptz AND allowance = $21::bigint AND used < cap
 		ORDER BY (stripe + $22::integer) % ` + stripesText + ` LIMIT 1 FOR UPDATE SKIP LOCKED)`),
-	claimAndInsert(`stripe = $22::integer AND allowance = $21::bigint AND used < cap`),
 }
 
 func claimAndInsert(stripe string) string {
@@ -113,10 +134,25 @@ func addSlots() string {
 	return b.String()
 }
 
+// drawStripe is the stripe a claim tries first: the next one in turn
+// after this process's last claim, from a random start per process. In
+// turn rather than at random, the creates one instance has in flight (at
+// most its pool's connections) hold different stripes, so none waits for
+// another's commit: drawn at random at concurrency 32 on a loaded machine,
+// where a commit's flush holds the stripe for milliseconds, bench/lifecycle's
+// creates woke PostgreSQL about 0.5 more times each (waits for a held
+// stripe) and saved no CPU. Other instances start elsewhere.
+func (db *DB) drawStripe() int {
+	return int((db.stripeDraws.Add(1) + stripeStart) % stripes)
+}
+
+// stripeStart is this process's first stripe.
+var stripeStart = uint32(rand.IntN(stripes))
+
 // claimSlot takes a slot for a create of type t under allowance a (Limit ≥
 // 0) on a stripe with room that nobody holds; false when it finds none.
 func (db *DB) claimSlot(ctx context.Context, tx *sql.Tx, accountID string, t verifier.Type, a verifier.Allowance) (bool, error) { // SQLite
-	n, err := rowsAffected(tx.ExecContext(ctx, db.sql(claimSlotSQL), accountID, string(t), ts(a.Since), a.Limit, rand.IntN(stripes)))
+	n, err := rowsAffected(tx.ExecContext(ctx, db.sql(claimSlotSQL), accountID, string(t), ts(a.Since), a.Limit, db.drawStripe()))
 	return n == 1, mapErr(err)
 }
 

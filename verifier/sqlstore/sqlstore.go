@@ -55,6 +55,8 @@ type DB struct {
 	r *sql.DB // reads outside transactions (PostgreSQL: the same pool as w)
 	// wake is called after every commit that enqueued a webhook delivery.
 	wake atomic.Pointer[func()]
+	// stripeDraws counts the quota claims' draws (drawStripe).
+	stripeDraws atomic.Uint32
 }
 
 var (

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -161,7 +160,7 @@ func (db *DB) CreateVerification(ctx context.Context, v verifier.Verification, a
 func (db *DB) createCounted(ctx context.Context, v verifier.Verification, a verifier.Allowance, args []any) error {
 	err := errNotInserted
 	if db.d.claimAndInsert != nil {
-		args = append(args[:insertValueCount+1], a.Limit, rand.IntN(stripes))
+		args = append(args[:insertValueCount+1], a.Limit, db.drawStripe())
 		for _, query := range db.d.claimAndInsert {
 			if err = db.insertVerification(ctx, db.w, query, v, args); !errors.Is(err, errNotInserted) {
 				break
