@@ -6,6 +6,7 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
 // dashboardAs is one signed-in dashboard session: every request carries
@@ -60,9 +61,14 @@ func (d dashboardAs) sessionMode() string {
 // any state change), and every API request of the session is in its mode:
 // lists, reads by id, changes and the integration key see that mode's data
 // only, exactly as a bearer token of that mode would. A request naming the
-// other mode (a stale tab) is refused, one naming none is malformed.
+// other mode (a stale tab) is refused, one naming none is malformed. On
+// both backends: the mode is a column of the session's row.
 func TestDashboardSessionMode(t *testing.T) {
-	h := newHarness(t)
+	onBothBackends(t, testDashboardSessionMode)
+}
+
+func testDashboardSessionMode(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
+	h := newHarnessOn(t, open(t))
 	a, live := h.owner()
 	test := h.signInMode(a.Email, "test")
 	lv := h.create(live, `{"external_id":"live-order"}`)
