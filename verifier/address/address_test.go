@@ -69,3 +69,20 @@ func TestSubscriberNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTestProvider: test verifications' stand-in answers from the form
+// alone and matches no names.
+func TestTestProvider(t *testing.T) {
+	for q, want := range map[Query]bool{
+		{Line1: "123 TEST STREET", PostalCode: "62701"}:      true,
+		{Line1: "123 TEST STREET", PostalCode: "62701-0001"}: true,
+		{Line1: "1 RUE X", PostalCode: "h2x 1y4"}:            true,
+		{Line1: "123 TEST STREET", PostalCode: "6270"}:       false,
+		{PostalCode: "62701"}:                                false,
+	} {
+		r, err := TestProvider{}.Verify(t.Context(), q)
+		if err != nil || r.Deliverable != want || r.NamesChecked {
+			t.Errorf("%+v: %+v %v", q, r, err)
+		}
+	}
+}

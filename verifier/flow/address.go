@@ -13,13 +13,14 @@ import (
 // submit, and a check that does not answer in time did not run.
 const addressTimeout = 8 * time.Second
 
-// addressCheck is address_verification for the license: nil when it could
+// addressCheck is address_verification for v's license: nil when it could
 // not run (no provider, no address on the license, outside the provider's
-// coverage, the provider failing), so the member is absent, not false.
+// coverage, the provider failing), so the member is absent, not false. A
+// test verification runs on address.TestProvider, never the configured one.
 // When the provider matches no names, they come from the subscriber record
 // of the number the end user verified (number; "" when none was), else
 // stay null. Reasons are logged without the address or the names.
-func (f *Flow) addressCheck(ctx context.Context, l license.License, number string) *verifier.AddressVerification {
+func (f *Flow) addressCheck(ctx context.Context, v verifier.Verification, l license.License, number string) *verifier.AddressVerification {
 	if f.Address == nil {
 		return nil
 	}
@@ -30,9 +31,10 @@ func (f *Flow) addressCheck(ctx context.Context, l license.License, number strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, addressTimeout)
 	defer cancel()
-	r, err := f.Address.Verify(ctx, q)
+	provider := f.addressProvider(v)
+	r, err := provider.Verify(ctx, q)
 	if err != nil {
-		f.log().Warn("address check not run", "provider", f.Address.Name(), "err", err)
+		f.log().Warn("address check not run", "provider", provider.Name(), "err", err)
 		return nil
 	}
 	if !r.NamesChecked && f.Subscribers != nil && number != "" {
@@ -70,4 +72,14 @@ func verifiedNumber(v verifier.Verification, p *PhoneState) string {
 		return ""
 	}
 	return p.Number.E164
+}
+
+// addressProvider is the provider of v's address check: f.Address, or
+// address.TestProvider for a test verification (chosen by its mode, never
+// by configuration: the configured provider bills each check).
+func (f *Flow) addressProvider(v verifier.Verification) address.Provider {
+	if v.Mode == verifier.ModeTest {
+		return address.TestProvider{}
+	}
+	return f.Address
 }

@@ -12,14 +12,18 @@ import (
 	"github.com/idgate/idgate/verifier/phone"
 )
 
-// portAddress is a scripted address.Provider.
+// portAddress is a scripted address.Provider counting its calls.
 type portAddress struct {
-	r   address.Result
-	err error
+	r     address.Result
+	err   error
+	calls *int
 }
 
 func (p portAddress) Name() string { return "port" }
 func (p portAddress) Verify(context.Context, address.Query) (address.Result, error) {
+	if p.calls != nil {
+		*p.calls++
+	}
 	return p.r, p.err
 }
 
@@ -71,12 +75,33 @@ func TestAddressCheckNames(t *testing.T) {
 		{"the address check did not run", portAddress{err: errors.New("down")}, &portSubscribers{m: holder}, live, verified, "null", 0},
 	} {
 		f := &Flow{Address: c.addr, Subscribers: c.subs}
-		got, err := json.Marshal(f.addressCheck(context.Background(), lic, verifiedNumber(c.v, c.p)))
+		got, err := json.Marshal(f.addressCheck(context.Background(), c.v, lic, verifiedNumber(c.v, c.p)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != c.want || len(c.subs.asked) != c.asked {
 			t.Errorf("%s: %s, source asked %v; want %s, asked %d times", c.name, got, c.subs.asked, c.want, c.asked)
 		}
+	}
+}
+
+// TestAddressCheckTestLink: a test verification's address check never
+// reaches the configured provider; address.TestProvider answers from the
+// address's form, with no names.
+func TestAddressCheckTestLink(t *testing.T) {
+	calls := 0
+	f := &Flow{Address: portAddress{r: address.Result{Deliverable: false}, calls: &calls}}
+	lic := license.License{Country: "USA", Address: license.Address{Line1: "123 TEST STREET", City: "SPRINGFIELD", Jurisdiction: "IL", PostalCode: "62701"}}
+	got, _ := json.Marshal(f.addressCheck(context.Background(), verifier.Verification{Mode: verifier.ModeTest}, lic, ""))
+	if string(got) != `{"address_deliverable":true,"name_at_address":null,"last_name_at_address":null}` || calls != 0 {
+		t.Errorf("test link: %s, configured provider called %d times", got, calls)
+	}
+	got, _ = json.Marshal(f.addressCheck(context.Background(), verifier.Verification{Mode: verifier.ModeLive}, lic, ""))
+	if string(got) != `{"address_deliverable":false,"name_at_address":null,"last_name_at_address":null}` || calls != 1 {
+		t.Errorf("live link: %s, configured provider called %d times", got, calls)
+	}
+	// With no provider configured the check cannot run, test link or not.
+	if a := (&Flow{}).addressCheck(context.Background(), verifier.Verification{Mode: verifier.ModeTest}, lic, ""); a != nil {
+		t.Errorf("no provider: %+v", a)
 	}
 }

@@ -159,7 +159,7 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 	}
 	f.connection(&o, s, settings.LocationConsistency)
 	if settings.AddressVerification {
-		o.Address = f.addressCheck(ctx, s.Back.License, verifiedNumber(v, s.Phone))
+		o.Address = f.addressCheck(ctx, v, s.Back.License, verifiedNumber(v, s.Phone))
 	}
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)
 	if err != nil {

@@ -9,16 +9,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"regexp"
-	"strings"
 
 	"github.com/idgate/idgate/verifier/address"
 )
 
 // ErrNotDev: the dev provider was asked for outside IDGATE_ENV=dev.
 var ErrNotDev = errors.New("the dev address provider only runs with IDGATE_ENV=dev: its answers are not real checks")
-
-var postal = regexp.MustCompile(`^([0-9]{5}(-[0-9]{4})?|[A-Z][0-9][A-Z] ?[0-9][A-Z][0-9])$`)
 
 // Provider is the dev stand-in.
 type Provider struct{ log *slog.Logger }
@@ -40,7 +36,7 @@ func (p *Provider) Name() string { return "dev" }
 
 // Verify answers from the address's form alone.
 func (p *Provider) Verify(_ context.Context, q address.Query) (address.Result, error) {
-	r := address.Result{Deliverable: strings.TrimSpace(q.Line1) != "" && postal.MatchString(strings.ToUpper(q.PostalCode))}
+	r := address.Result{Deliverable: address.WellFormed(q)}
 	p.log.Warn("DEV address provider: not a real check", "deliverable", r.Deliverable)
 	return r, nil
 }
