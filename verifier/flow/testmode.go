@@ -196,6 +196,7 @@ func TestOutcomeFor(p TestPick, review bool, now time.Time) verifier.Outcome {
 	o.License.Under18Until = o.License.DOB.AddYears(18)
 	o.License.Under19Until = o.License.DOB.AddYears(19)
 	o.License.Under21Until = o.License.DOB.AddYears(21)
+	o.FrontPrinted = testFront(o.License)
 	switch p.Phone {
 	case "", IndicatorPresent, IndicatorNegative:
 		ph := TestPhone
@@ -219,6 +220,20 @@ func TestOutcomeFor(p TestPick, review bool, now time.Time) verifier.Outcome {
 		o.Location = testLocation(ipintel.Inconsistent)
 	}
 	return o
+}
+
+// testFront is what OCR would read on the fixture's front: the
+// barcode's own fields, printed as a US card prints them, so
+// front_barcode_match (when asked) is a match for every outcome, as on a
+// genuine card read well; "not genuine" is about the card's proportions.
+func testFront(l license.License) *license.Printed {
+	read := func(s string) license.Read { return license.Read{Text: s, Conf: 95} }
+	us := func(d license.Date) license.Read {
+		return read(fmt.Sprintf("%02d/%02d/%04d", int(d.Month), d.Day, d.Year))
+	}
+	return &license.Printed{DocumentNumber: read(l.DocumentNumber), LastName: read(l.LastName),
+		FirstName: read(l.FirstNames + " " + l.MiddleNames), DOB: us(l.DOB), ExpiryDate: us(l.ExpiryDate),
+		IssueDate: us(l.IssueDate)}
 }
 
 // testLocation is location_consistency of a test verification: the

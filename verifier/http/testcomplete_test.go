@@ -112,7 +112,7 @@ func testTestComplete(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	deliveries := 0
 	for outcome, w := range cases {
 		v := h.create(h.test, fmt.Sprintf(`{"requested_fields":["first_names","last_name","dob","expiry_date"],
-			"include_license_photo":true,"encryption_key_mode":"none","webhook_url":%q,"external_id":"ci-%s"}`, h.rcv.URL, outcome))
+			"include_license_photo":true,"front_barcode_match":true,"encryption_key_mode":"none","webhook_url":%q,"external_id":"ci-%s"}`, h.rcv.URL, outcome))
 		if got := h.pick(token(t, v), fmt.Sprintf(`{"outcome":%q}`, outcome), 200); got != string(w.status) {
 			t.Fatalf("%s answered %s, want %s", outcome, got, w.status)
 		}
@@ -139,6 +139,10 @@ func testTestComplete(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 			vb("webcam_appears_live") != fmt.Sprint(w.live) || vb("face_match_score") != `"`+w.score+`"` ||
 			vb("webcam_face_matches_license_photo") != w.verdict {
 			t.Errorf("%s: result %s", outcome, got.Result)
+		}
+		// The fixture's front reads as its barcode: a match, every field.
+		if m := vb("front_barcode_match"); !strings.HasPrefix(m, `{"result":"match"`) || strings.Contains(m, "unreadable") {
+			t.Errorf("%s: front_barcode_match %s, want a match of every field", outcome, m)
 		}
 		if (w.status == verifier.StatusManualReview) != (vb("manual_review_requested") == "true") {
 			t.Errorf("%s: manual_review_requested %q", outcome, vb("manual_review_requested"))
