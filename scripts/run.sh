@@ -17,35 +17,47 @@
 # that off, another public IP moves it.
 # Ctrl-C stops both. IDGATE_ADDR moves the verifier (default 127.0.0.1:8080);
 # IDGATE_DEMO_ADDR and IDGATE_DEMO_PROXY_ADDR move the demo storefront and its
-# proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083).
+# proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083). IDGATE_DEMO_STATE moves
+# what this run writes (the binary, the database, the keys, the demo's
+# certificate and password; default ./var), so the storefront demo's browser
+# test (systemtest) runs this very script beside a developer's own make run;
+# the installed models and IP data stay where IDGATE_MODELS_DIR and
+# IDGATE_IP_DATA_DIR say.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p var
-go build -o var/idgate ./cmd/idgate
+state="${IDGATE_DEMO_STATE:-var}"
+mkdir -p "$state"
+if [ "$state" != var ]; then
+  export IDGATE_DATABASE_URL="${IDGATE_DATABASE_URL:-sqlite:$state/idgate.db}"
+  export IDGATE_JWT_KEYS_FILE="${IDGATE_JWT_KEYS_FILE:-$state/jwt-keys}"
+  export IDGATE_SECRET_KEY_FILE="${IDGATE_SECRET_KEY_FILE:-$state/secret-key}"
+fi
+go build -o "$state/idgate" ./cmd/idgate
 verifier="${IDGATE_ADDR:-127.0.0.1:8080}"
 webhook="${IDGATE_DEMO_WEBHOOK_ADDR:-127.0.0.1:8084}"
-if [ ! -s var/demo-tls.crt ]; then
+if [ ! -s "$state/demo-tls.crt" ]; then
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 825 -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout var/demo-tls.key -out var/demo-tls.crt 2>/dev/null
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$state/demo-tls.key" -out "$state/demo-tls.crt" 2>/dev/null
 fi
 # The demo store's own account on the verifier (created once).
-var/idgate migrate >/dev/null
-if [ ! -s var/store-demo-password ]; then
-  (umask 077 && openssl rand -base64 24 >var/store-demo-password)
-  var/idgate account create --email store-demo@idgate.local --password-stdin <var/store-demo-password >/dev/null
+"$state/idgate" migrate >/dev/null
+if [ ! -s "$state/store-demo-password" ]; then
+  (umask 077 && openssl rand -base64 24 >"$state/store-demo-password")
+  "$state/idgate" account create --email store-demo@idgate.local --password-stdin <"$state/store-demo-password" >/dev/null
 fi
 # Stop both children however this script ends. (The former `trap 'kill 0'
 # EXIT INT TERM` re-entered its own TERM trap and died of a stack overflow.)
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-SSL_CERT_FILE=var/demo-tls.crt IDGATE_WEBHOOK_ALLOW_LOOPBACK=true IDGATE_DEV_CLIENT_IP="${IDGATE_DEV_CLIENT_IP-174.198.1.1}" \
-  var/idgate serve --dev &
+SSL_CERT_FILE="$state/demo-tls.crt" IDGATE_WEBHOOK_ALLOW_LOOPBACK=true IDGATE_DEV_CLIENT_IP="${IDGATE_DEV_CLIENT_IP-174.198.1.1}" \
+  "$state/idgate" serve --dev &
 serve=$!
 until curl -fsS -o /dev/null "http://$verifier/healthz" 2>/dev/null; do
   kill -0 "$serve" 2>/dev/null || exit 1 # serve failed to start; it said why
   sleep 0.2
 done
-var/idgate store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" \
-  --verifier "http://$verifier" --webhook-addr "$webhook" &
+"$state/idgate" store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" \
+  --verifier "http://$verifier" --webhook-addr "$webhook" --verifier-password-file "$state/store-demo-password" \
+  --webhook-cert "$state/demo-tls.crt" --webhook-key "$state/demo-tls.key" &
 wait -n

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 )
@@ -90,7 +91,8 @@ func (sf *Storefront) ScriptSrc() string {
 }
 
 var page = template.Must(template.New("cart").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Demo store — Your Cart</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Demo store — Your Cart</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
 header{display:flex;justify-content:space-between;padding:12px 24px;background:#f4f4f4}
@@ -98,6 +100,8 @@ main{max-width:720px;margin:24px auto;padding:0 24px}
 .button{display:inline-block;padding:10px 18px;border:1px solid #444;border-radius:4px;text-decoration:none;color:#222;background:#fff}
 .button--primary{background:#222;color:#fff}
 table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;border-bottom:1px solid #ddd}
+.demo-record{margin-top:32px;padding:12px;border:1px dashed #888;border-radius:4px;font-size:14px}
+.demo-record pre{white-space:pre-wrap;word-break:break-all;font-size:12px;margin:8px 0 0}
 </style></head>
 <body>
 <header><strong>Demo store</strong>
@@ -110,6 +114,12 @@ table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;bord
  <div class="cart-totals">Grand total: $12.00</div>
  <div class="cart-actions"><a class="button button--primary" href="/checkout" title="Click here to proceed to checkout">Check out</a></div>
  <div class="cart-additionalCheckoutButtons"><button type="button" class="button" onclick="location.href='/checkout'">Pay with Wallet</button></div>
+ {{with .Record}}<section class="demo-record" aria-label="What the plugin stored on this cart">
+  <strong>Demo: what the plugin stored on this cart</strong> (BigCommerce metafield <code>idgate/verification</code>)
+  {{if .Value}}<p>{{if .Pass}}A passing verification{{else}}A failing verification{{end}}{{if .Test}}, marked as a <strong>test verification</strong> (this store is in test mode){{end}}.</p>
+  <details><summary>The stored value</summary><pre>{{.Value}}</pre></details>
+  {{else}}<p>Nothing yet: verify your ID above.</p>{{end}}
+ </section>{{end}}
 </main>
 {{range .Scripts}}<script src="{{.}}"></script>
 {{end}}</body></html>`))
@@ -124,11 +134,21 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("twice") == "1" {
 			scripts = append(scripts, sf.ScriptSrc())
 		}
+		var record *cartRecord
+		if sf.Demo {
+			record = sf.record(cart)
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		// A cart page is the session's own and changes under it: a
+		// shopper coming back from the verification page in the same tab
+		// gets it afresh (and the demo's record with it), not a copy from
+		// the back/forward cache.
+		w.Header().Set("Cache-Control", "no-store")
 		_ = page.Execute(w, struct {
 			Scripts []string
 			Demo    bool
-		}{scripts, sf.Demo})
+			Record  *cartRecord
+		}{scripts, sf.Demo, record})
 	case "/api/storefront/carts":
 		carts := []map[string]any{}
 		if cart != "" {
@@ -172,4 +192,33 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// cartRecord is the outcome the plugin stored on the demo's cart, shown on
+// its page so a newcomer sees what a real store would hold (and that a test
+// verification's is marked as one). Value is empty while there is none.
+type cartRecord struct {
+	Value string
+	Pass  bool
+	Test  bool
+}
+
+// record reads the cart's outcome metafield from the BigCommerce double.
+func (sf *Storefront) record(cart string) *cartRecord {
+	r := &cartRecord{}
+	d := sf.env.Doubles[sf.hash]
+	if d == nil || cart == "" {
+		return r
+	}
+	for _, m := range d.Metafields("cart", cart) {
+		if m.Namespace != bigcommerce.Namespace || m.Key != bigcommerce.KeyOutcome {
+			continue
+		}
+		var o bigcommerce.Outcome
+		if err := json.Unmarshal([]byte(m.Value), &o); err != nil {
+			continue
+		}
+		r.Value, r.Pass, r.Test = m.Value, o.Pass, o.Test
+	}
+	return r
 }

@@ -192,7 +192,7 @@ func (tb *ptab) run(actions ...chromedp.Action[chromedp.Void]) {
 func (tb *ptab) size(phone bool) {
 	tb.t.Helper()
 	if phone {
-		tb.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		tb.run(chromium.Phone())
 	} else {
 		tb.run(chromedp.EmulateViewport(1280, 800))
 	}

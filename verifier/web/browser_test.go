@@ -19,7 +19,7 @@ import (
 
 // phoneUA is a phone's user agent, so the pages take the phone path (no
 // QR handoff); desktop tabs keep Chromium's own.
-const phoneUA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+const phoneUA = chromium.PhoneUA
 
 // tab is one browser tab on the pages.
 type tab struct {
@@ -59,7 +59,7 @@ func (tb *tab) run(actions ...chromedp.Action[chromedp.Void]) {
 func (tb *tab) size(phone bool) {
 	tb.t.Helper()
 	if phone {
-		tb.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		tb.run(chromium.Phone())
 	} else {
 		tb.run(chromedp.EmulateViewport(1280, 800))
 	}

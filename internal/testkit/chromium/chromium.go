@@ -12,6 +12,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// PhoneUA is a phone's user agent, so pages that ask take their phone
+// path (no QR handoff).
+const PhoneUA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+
+// Phone emulates the phone screen every browser test looks at: 390×844
+// CSS pixels at scale 2, mobile, with touch (so "(pointer: coarse)"
+// matches and taps send touch events).
+func Phone() chromedp.Action[chromedp.Void] {
+	return chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch)
+}
+
 // New starts headless Chromium (Debian's `chromium`) with a fresh profile
 // and a 1000×800 window, and returns a tab's context, cancelled (with the
 // browser stopped) when the test ends. extra adds or overrides flags (the

@@ -20,11 +20,31 @@ export async function submit(app: App): Promise<void> {
 // outcome shows where a finished step left the link (the test page's too).
 export function outcome(app: App, status: string): void {
   if (status === "review_offered") return offer(app);
+  const ret = back();
   if (status === "manual_review") {
-    app.show("review-sent", t("review.sent.title"), h("p", null, t("review.sent.body")));
+    app.show("review-sent", t("review.sent.title"), h("p", null, t(ret ? "review.sent.back" : "review.sent.body")), ret);
     return;
   }
-  app.show("done", t("done.title"), h("p", { class: "ok" }, h("span", { class: "tick", "aria-hidden": "true" }), t("done.body")));
+  const done = h("p", { class: "ok" }, h("span", { class: "tick", "aria-hidden": "true" }), t(ret ? "done.back.body" : "done.body"));
+  app.show("done", t("done.title"), done, ret);
+}
+
+// back is the way back to the site that sent the person here in this very
+// tab, or null. A storefront's widget opens the link in the same tab on a
+// phone, where "close this page" would close the store: the person goes
+// back instead, to the page itself (history.back(); the referrer is often
+// only the site's origin), which then shows the outcome. A link opened in a
+// new tab or on another device (the QR code) has no page to go back to and
+// keeps "close this page".
+function back(): HTMLElement | null {
+  let from: URL;
+  try {
+    from = new URL(document.referrer);
+  } catch {
+    return null;
+  }
+  if (from.origin === location.origin || (from.protocol !== "https:" && from.protocol !== "http:") || history.length < 2) return null;
+  return h("div", { class: "actions" }, button(t("done.back", { site: from.host }), () => history.back()));
 }
 
 export function offer(app: App): void {

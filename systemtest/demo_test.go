@@ -1,0 +1,282 @@
+package systemtest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/internal/testkit/axe"
+	"github.com/idgate/idgate/internal/testkit/chromium"
+	facemodels "github.com/idgate/idgate/verifier/face/models"
+)
+
+// TestStorefrontDemoInChromium (issue #22) is what a newcomer does after
+// `make run`: scripts/run.sh itself starts the verifier, the demo store and
+// its proxy (on free ports, its state in a temporary directory), and a
+// phone-sized headless Chromium opens the store, taps Verify ID, lands on
+// the test page, finishes with "Verified", goes back to the store and sees
+// the badge, checkout released and the cart's record marked as a test. No
+// camera, no license. The walk must take under a minute; screenshots go to
+// var/screenshots/storefront-demo/.
+func TestStorefrontDemoInChromium(t *testing.T) {
+	d := startMakeRun(t)
+	t.Logf("make run answered in %s", d.startup.Round(100*time.Millisecond))
+	ctx := chromium.New(t) // after the start: its deadline is the walk's
+	tab := &demoTab{t: t, ctx: ctx, dir: filepath.Join(testkit.RepoRoot(t), "var", "screenshots", "storefront-demo")}
+	if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: chromium.PhoneUA, AcceptLanguage: "en-US"}); err != nil {
+		t.Fatal(err)
+	}
+	tab.do(chromium.Phone())
+
+	began := time.Now()
+	tab.do(chromedp.Navigate(d.storefront))
+	text := tab.widget("unverified")
+	if !strings.Contains(text, "Verify ID") {
+		t.Fatalf("the store's widget shows %q", text)
+	}
+	if !tab.eval(checkoutHeld) {
+		t.Fatal("checkout is not held before verifying")
+	}
+	tab.shoot("1-store-checkout-held")
+
+	// Verify ID: on a phone the widget opens the link in this tab.
+	tab.do(chromedp.Tap(chromedp.JSPath(widgetButton)))
+	tab.wait(fmt.Sprintf(`location.href.startsWith(%q)`, d.verifier+"/v/"), "the verification link")
+	page := tab.screen("test")
+	for _, want := range []string{"Test mode", "Verified: every check passes", "Finish with this outcome"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the test page lacks %q; it reads:\n%s", want, page)
+		}
+	}
+	if !tab.eval(`document.querySelector('input[name=outcome][value=verified]').checked`) {
+		t.Error(`"Verified" is not the outcome chosen when the test page opens`)
+	}
+	tab.shoot("2-test-page")
+	tab.do(chromedp.Tap(chromedp.JSPath(buttonNamed("Finish with this outcome"))))
+	done := tab.screen("done")
+	back := "Back to " + strings.TrimPrefix(d.storefront, "http://")
+	if !strings.Contains(done, "Done. Go back to finish there.") || !strings.Contains(done, back) {
+		t.Errorf("the done page does not lead back to the store (%q); it reads:\n%s", back, done)
+	}
+	tab.shoot("3-done")
+
+	// Back to the store, as the page invites: the badge, checkout released.
+	tab.do(chromedp.Tap(chromedp.JSPath(buttonNamed(back))))
+	tab.wait(fmt.Sprintf(`location.href.startsWith(%q)`, d.storefront), "the store")
+	if text := tab.widget("verified"); !strings.Contains(text, "ID verified") {
+		t.Fatalf("the verified widget shows %q", text)
+	}
+	if !tab.eval(checkoutFree) {
+		t.Fatal("checkout is still held after verifying")
+	}
+	took := time.Since(began)
+	note := tab.text(`document.querySelector(".demo-record").innerText`)
+	for _, want := range []string{"A passing verification", "marked as a test verification"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("the cart's record on the demo page lacks %q: %q", want, note)
+		}
+	}
+	tab.shoot("4-store-verified")
+	tab.do(chromedp.Tap(chromedp.JSPath(`document.querySelector(".cart-actions .button--primary")`)))
+	tab.wait(`location.pathname === "/checkout" && document.querySelector("h1").textContent === "Checkout"`, "checkout")
+	t.Logf("store opened to checkout released: %s", took.Round(100*time.Millisecond))
+	if took > time.Minute {
+		t.Errorf("the walk took %s; the issue promises under a minute", took)
+	}
+}
+
+// demo is a running `make run`.
+type demo struct {
+	verifier, storefront string
+	startup              time.Duration
+}
+
+// startMakeRun runs scripts/run.sh (what `make run` runs once its data is
+// installed) on free loopback ports with its state in a temporary
+// directory, and waits until the demo store answers. It is stopped, its
+// whole process group, when the test ends.
+func startMakeRun(t *testing.T) demo {
+	t.Helper()
+	models := facemodels.DefaultDir()
+	if entries, err := os.ReadDir(models); err != nil || len(entries) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("face models absent from %s (make models)", models)
+		}
+		t.Skipf("SKIPPED: face models absent from %s (make models, or set IDGATE_MODELS_DIR)", models)
+	}
+	addr := func() string { return fmt.Sprintf("127.0.0.1:%d", freePort(t)) }
+	verifier, storefront := addr(), addr()
+	// A newcomer's shell has no IDGATE_* settings: drop the test's own.
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "IDGATE_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "IDGATE_DEMO_STATE="+t.TempDir(), facemodels.EnvDir+"="+models,
+		"IDGATE_ADDR="+verifier, "IDGATE_DEMO_ADDR="+storefront, "IDGATE_DEMO_PROXY_ADDR="+addr(), "IDGATE_DEMO_WEBHOOK_ADDR="+addr())
+	cmd := exec.Command("bash", filepath.Join(testkit.RepoRoot(t), "scripts", "run.sh"))
+	cmd.Env = env
+	log := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // run.sh and its two children
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	})
+	d := demo{verifier: "http://" + verifier, storefront: "http://" + storefront}
+	// run.sh builds the binary first: minutes on a cold build cache.
+	for deadline := time.Now().Add(5 * time.Minute); ; {
+		if resp, err := http.Get(d.storefront + "/"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				d.startup = time.Since(began)
+				return d
+			}
+		}
+		select {
+		case <-done:
+			t.Fatalf("make run (scripts/run.sh) exited (%v):\n%s", cmd.ProcessState, log.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo store did not answer within 5 minutes:\n%s", log.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// The widget's Verify ID button, inside its shadow root.
+const widgetButton = `document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("button")`
+
+// The Cornerstone checkout controls the widget holds (as widget/browser_test.go checks them).
+const (
+	checkoutHeld = `[".cart-actions .button--primary", ".previewCartAction-checkout .button", ".cart-additionalCheckoutButtons"]
+	.every(s => { const e = document.querySelector(s); return e.getAttribute("aria-disabled") === "true" && getComputedStyle(e).pointerEvents === "none"; })`
+	checkoutFree = `[".cart-actions .button--primary", ".previewCartAction-checkout .button", ".cart-additionalCheckoutButtons"]
+	.every(s => { const e = document.querySelector(s); return !e.hasAttribute("aria-disabled") && getComputedStyle(e).pointerEvents !== "none"; })`
+)
+
+func buttonNamed(name string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll("button")].find(b => b.textContent.trim() === %q)`, name)
+}
+
+// demoTab is the newcomer's browser tab.
+type demoTab struct {
+	t   *testing.T
+	ctx context.Context
+	dir string
+}
+
+// do runs actions, each step of the walk bounded (a missing button fails
+// in 30 s, not at the browser's own deadline).
+func (tb *demoTab) do(actions ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func (tb *demoTab) eval(js string) bool {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](js))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+func (tb *demoTab) text(js string) string {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// poll waits for expr to give a non-empty string, across the navigations
+// the walk makes (a poll whose page was replaced is started again).
+func (tb *demoTab) poll(expr string, timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		v, err := chromedp.Run(tb.ctx, chromedp.Poll[string](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil || time.Now().After(deadline) || tb.ctx.Err() != nil {
+			return v, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// wait waits until the boolean expression js is true.
+func (tb *demoTab) wait(js, what string) {
+	tb.t.Helper()
+	if _, err := tb.poll(fmt.Sprintf(`(%s) ? "yes" : ""`, js), 30*time.Second); err != nil {
+		tb.t.Fatalf("never reached %s (at %s): %v", what, tb.text(`location.href`), err)
+	}
+}
+
+// widget waits until the store's widget is in state and returns its text.
+func (tb *demoTab) widget(state string) string {
+	tb.t.Helper()
+	text, err := tb.poll(fmt.Sprintf(`(() => { const h = document.querySelector("[data-idgate-widget]");
+		return h && h.getAttribute("data-state") === %q ? h.shadowRoot.textContent : ""; })()`, state), 30*time.Second)
+	if err != nil {
+		tb.t.Fatalf("the widget never showed %q (shows %q): %v", state,
+			tb.text(`(document.querySelector("[data-idgate-widget]") || {getAttribute: () => "no widget"}).getAttribute("data-state")`), err)
+	}
+	return text
+}
+
+// screen waits until the end-user page shows screen name and returns its text.
+func (tb *demoTab) screen(name string) string {
+	tb.t.Helper()
+	text, err := tb.poll(fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && m.dataset.screen === %q ? m.innerText : ""; })()`, name), 30*time.Second)
+	if err != nil {
+		tb.t.Fatalf("the page never showed %q (shows %q): %v", name, tb.text(`document.body.innerText`), err)
+	}
+	return text
+}
+
+// shoot writes the tab as it is (390 px wide) for people to look at, and
+// checks it with axe-core (WCAG A and AA).
+func (tb *demoTab) shoot(name string) {
+	tb.t.Helper()
+	if vs := axe.Check(tb.t, tb.ctx, ""); len(vs) != 0 {
+		tb.t.Errorf("%s: %d accessibility violations:\n%v", name, len(vs), vs)
+	}
+	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		tb.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.MkdirAll(tb.dir, 0o755); err != nil {
+		tb.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tb.dir, name+".png"), png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}
