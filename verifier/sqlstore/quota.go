@@ -43,9 +43,10 @@ import (
 // probe of an empty partial index.
 //
 // Deadlocks: whoever waits for stripes takes them in stripe order and
-// holds no stripe of another period; the fast path waits for nothing; and
-// nobody waits for a verification row while holding stripes (claimAll
-// adopts before it locks them).
+// holds no stripe of another period; the fast path waits for one stripe
+// at most, holding no other (claimAndInsertSQL); and nobody waits for a
+// verification row while holding stripes (claimAll adopts before it locks
+// them).
 const stripes = 32
 
 // The SQL's fragments, with the stripe count written in.
