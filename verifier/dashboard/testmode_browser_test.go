@@ -106,8 +106,16 @@ func TestTestModeInChromium(t *testing.T) {
 	// The switch survives a reload (it is the session's, on the server).
 	tb.page("#/requests/"+tv.ID, "Request test-order-1")
 	tb.waitTexts("TEST DATA", "Front matches the barcode", "Document number")
-	if m := eval[string](tb, `[...document.querySelectorAll(".facts dt")].find(d => d.textContent === "Mode").nextElementSibling.textContent`); m != "Test" {
+	row := func(label string) string {
+		return eval[string](tb, fmt.Sprintf(`[...document.querySelectorAll(".facts dt")].find(d => d.textContent === %q).nextElementSibling.textContent`, label))
+	}
+	if m := row("Mode"); m != "Test" {
 		t.Errorf("the request's Mode row reads %q, want Test", m)
+	}
+	// front_barcode_match as a labelled check (the test fixture's front
+	// reads as its barcode), with each field's outcome.
+	if f := row("Front matches the barcode"); !strings.HasPrefix(f, "Match") || strings.Count(f, "Match") != 7 {
+		t.Errorf("the front_barcode_match row reads %q, want Match and six matching fields", f)
 	}
 	tb.shoot("testmode-request")
 	tb.fitsPhone("testmode-request")
