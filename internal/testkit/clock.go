@@ -33,3 +33,27 @@ func (c *Clock) Advance(d time.Duration) {
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
 }
+
+// ShiftedClock is real time plus an offset the test moves: for servers
+// whose checks need time to pass for real (the liveness judge compares
+// frame times with its own elapsed time) while a test still has to jump
+// days ahead (a link's expiry) or past a retry schedule. The zero value
+// reads real time. Safe for concurrent use.
+type ShiftedClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+// Now reads real time plus the offset.
+func (c *ShiftedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+// Advance adds d to the offset.
+func (c *ShiftedClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset += d
+}

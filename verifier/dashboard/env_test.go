@@ -9,10 +9,7 @@ import (
 	"image/png"
 	"io"
 	"log/slog"
-	"mime/multipart"
-	"net"
 	"net/http"
-	"net/textproto"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,26 +32,6 @@ import (
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
 
-// clock is real time plus an offset the test moves (the liveness judge
-// compares frame times with the server's elapsed time; webhook retries
-// fall due when the offset passes them).
-type clock struct {
-	mu     sync.Mutex
-	offset time.Duration
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return time.Now().Add(c.offset)
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.offset += d
-	c.mu.Unlock()
-}
-
 var (
 	enginesOnce sync.Once
 	sharedEng   *engines.Engines
@@ -76,7 +53,7 @@ func loadEngines(t *testing.T) *engines.Engines {
 type env struct {
 	t     *testing.T
 	URL   string
-	clock *clock
+	clock *testkit.ShiftedClock
 	store *sqlstore.DB
 	// hooks answers 204; failing answers 500 to its first three requests.
 	hooks, failing *webhooktest.Receiver
@@ -99,17 +76,13 @@ func start(t *testing.T) *env {
 		t.Fatal(e)
 	}
 	t.Cleanup(func() { store.Close() })
-	c := &clock{}
+	c := &testkit.ShiftedClock{}
 	auth, e := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
 		Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}, c.Now)
 	if e != nil {
 		t.Fatal(e)
 	}
-	ln, e := net.Listen("tcp", "127.0.0.1:0")
-	if e != nil {
-		t.Fatal(e)
-	}
-	base := "http://" + ln.Addr().String()
+	ln, base := testkit.Listen(t)
 	sealer, e := seal.New(bytes.Repeat([]byte{7}, 32))
 	if e != nil {
 		t.Fatal(e)
@@ -127,26 +100,14 @@ func start(t *testing.T) *env {
 	if e != nil {
 		t.Fatal(e)
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-done
-	})
+	testkit.Serve(t, srv, ln)
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
 	failing := webhooktest.NewReceiver(t, webhooktest.FailFirst(3, http.StatusInternalServerError))
 	pool := x509.NewCertPool()
 	pool.AddCert(hooks.Cert)
 	pool.AddCert(failing.Cert)
-	worker := webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: pool, Secrets: secrets, Now: c.Now}),
-		webhook.WorkerOptions{Now: c.Now, Log: slog.New(slog.DiscardHandler)})
-	store.OnWebhookEnqueued(worker.Wake)
-	wctx, stop := context.WithCancel(context.Background())
-	workerDone := make(chan struct{})
-	go func() { defer close(workerDone); _ = worker.Run(wctx) }()
-	t.Cleanup(func() { stop(); <-workerDone; store.OnWebhookEnqueued(nil) })
+	webhooktest.RunWorker(t, webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: pool, Secrets: secrets, Now: c.Now}),
+		webhook.WorkerOptions{Now: c.Now, Log: slog.New(slog.DiscardHandler)}), store.OnWebhookEnqueued)
 	e2 := &env{t: t, URL: base, clock: c, store: store, hooks: hooks, failing: failing}
 	e2.a = e2.account("owner-a@example.com")
 	e2.b = e2.account("owner-b@example.com")
@@ -181,31 +142,11 @@ func (e *env) account(email string) *account {
 // call sends a request as acct (nil: no credentials) and decodes the answer.
 func (e *env) call(acct *account, method, path, body string, want int, out any) []byte {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.URL+path, strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
+	auth := ""
 	if acct != nil {
-		req.Header.Set("Authorization", acct.bearer)
+		auth = acct.bearer
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		e.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			e.t.Fatalf("%s %s: %v: %s", method, path, err, raw)
-		}
-	}
-	return raw
+	return testkit.CallJSON(e.t, method, e.URL+path, auth, body, want, out)
 }
 
 type created struct {
@@ -224,23 +165,7 @@ func (e *env) create(acct *account, body string) created {
 func (e *env) endUser(c created, path, ct string, body []byte, want int) []byte {
 	e.t.Helper()
 	tok := c.URL[strings.LastIndex(c.URL, "/v/")+3:]
-	req, err := http.NewRequest("POST", e.URL+"/v/"+tok+path, bytes.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		e.t.Fatalf("POST %s: %d %s", path, resp.StatusCode, raw)
-	}
-	return raw
+	return testkit.Send(e.t, "POST", e.URL+"/v/"+tok+path, ct, "", body, want)
 }
 
 // toReview walks c's link as a phone would, through the real flow: a
@@ -280,24 +205,11 @@ func (e *env) toReview(c created) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	var times []int64
-	for i, fr := range frames {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="frame"; filename="f%d.jpg"`, i))
-		h.Set("Content-Type", "image/jpeg")
-		w, _ := mw.CreatePart(h)
-		_, _ = w.Write(fr.Data)
-		times = append(times, fr.T.Milliseconds())
-	}
-	ts, _ := json.Marshal(times)
-	_ = mw.WriteField("timestamps", string(ts))
-	_ = mw.Close()
+	ct, body := flowtest.LivenessForm(frames)
 	var ans struct {
 		Passed bool `json:"passed"`
 	}
-	if err := json.Unmarshal(e.endUser(c, "/liveness/"+ch.ID, mw.FormDataContentType(), body.Bytes(), 200), &ans); err != nil || !ans.Passed {
+	if err := json.Unmarshal(e.endUser(c, "/liveness/"+ch.ID, ct, body, 200), &ans); err != nil || !ans.Passed {
 		e.t.Fatalf("liveness did not pass (%v)", err)
 	}
 	var sub struct {

@@ -64,25 +64,25 @@ func TestRequestsInChromium(t *testing.T) {
 
 	tb := newTab(t, e)
 	tb.signIn(e.a)
-	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 25`)
-	contains(t, tb.text(), "order-26", "order-02", "Pending", "Next page")
-	if strings.Contains(tb.text(), "order-01") {
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 25`)
+	contains(t, tb.Text(), "order-26", "order-02", "Pending", "Next page")
+	if strings.Contains(tb.Text(), "order-01") {
 		t.Error("the first page shows the oldest request")
 	}
-	tb.shoot("requests")
+	tb.Shoot("requests")
 	tb.fitsPhone("requests")
 	tb.click("Next page")
-	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 2`)
-	contains(t, tb.text(), "order-01", "order-review", "Manual review", "failed", "Previous page")
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 2`)
+	contains(t, tb.Text(), "order-01", "order-review", "Manual review", "failed", "Previous page")
 	tb.click("Previous page")
-	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 25`)
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 25`)
 
 	// Filters: status, external_id, date range.
 	tb.fill("Status", "manual_review")
 	tb.click("Filter")
-	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 1 && document.body.innerText.includes("order-review")`)
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 1 && document.body.innerText.includes("order-review")`)
 	tb.page("#/requests?external_id=order-07", "Requests")
-	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 1 && document.body.innerText.includes("order-07")`)
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 1 && document.body.innerText.includes("order-07")`)
 	// The day the requests were made, in the browser's time zone (the
 	// test's): the date inputs are local days.
 	var made struct {
@@ -92,25 +92,25 @@ func TestRequestsInChromium(t *testing.T) {
 	today := made.CreatedAt.Local().Format("2006-01-02")
 	yesterday := made.CreatedAt.Local().AddDate(0, 0, -1).Format("2006-01-02")
 	tb.page("#/requests?to="+yesterday, "Requests")
-	tb.waitText("No requests match.")
+	tb.WaitText("No requests match.")
 	tb.page("#/requests?from="+today+"&to="+today+"&external_id=order-11", "Requests")
-	tb.wait(`document.querySelectorAll("table.list tbody tr").length === 1`)
-	tb.shoot("requests-filtered")
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 1`)
+	tb.Shoot("requests-filtered")
 
 	// The detail of the request in review: timeline, result, the failed
 	// delivery with its three attempts, and Retry.
 	tb.page("#/requests/"+review.ID, "Request order-review")
-	contains(t, tb.text(), "Created", "Started", "Sent to review", "Face match tier", "no match", "Undetermined",
+	contains(t, tb.Text(), "Created", "Started", "Sent to review", "Face match tier", "no match", "Undetermined",
 		"Delivery 1", "failed", "500", "Retry webhook", "Review")
 	if n := eval[int](tb, `document.querySelectorAll(".attempts tbody tr").length`); n != 3 {
 		t.Errorf("%d attempts shown, want 3", n)
 	}
-	tb.shoot("request-detail")
+	tb.Shoot("request-detail")
 	tb.fitsPhone("request detail")
 	tb.click("Retry webhook")
 	e.waitWebhook(e.a, review.ID, "delivered")
 	tb.page("#/requests/"+review.ID, "Request order-review")
-	tb.waitTexts("Delivery 2", "delivered")
+	tb.WaitText("Delivery 2", "delivered")
 	if n := len(e.failing.Requests()); n != 4 {
 		t.Errorf("the receiver got %d requests, want 3 failed attempts and the retry", n)
 	}
@@ -118,10 +118,10 @@ func TestRequestsInChromium(t *testing.T) {
 	// Cancel asks first, in the page.
 	tb.page("#/requests/"+ids[2], "Request order-03")
 	tb.click("Cancel")
-	tb.waitText("Cancel this request?")
-	tb.shoot("request-confirm")
+	tb.WaitText("Cancel this request?")
+	tb.Shoot("request-confirm")
 	tb.click("Yes, cancel")
-	tb.waitText("Canceled")
+	tb.WaitText("Canceled")
 	if st, _ := e.status(e.a, ids[2]); st != "canceled" {
 		t.Fatalf("after Cancel: %s", st)
 	}
@@ -129,7 +129,7 @@ func TestRequestsInChromium(t *testing.T) {
 	tb.page("#/requests/"+ids[3], "Request order-04")
 	tb.click("Delete")
 	tb.click("Yes, delete")
-	tb.wait(`location.hash === "#/requests" && !!document.querySelector("table.list")`)
+	tb.Wait(`location.hash === "#/requests" && !!document.querySelector("table.list")`)
 	e.call(e.a, "GET", "/verification?id="+ids[3], "", 404, nil)
 	tb.sameOrigin()
 }
@@ -156,22 +156,22 @@ func TestReviewInChromium(t *testing.T) {
 	tb := newTab(t, e)
 	tb.signIn(e.a)
 	tb.goToPage("#/review", "Review queue")
-	tb.waitText("2 waiting.")
+	tb.WaitText("2 waiting.")
 	order := eval[string](tb, `[...document.querySelectorAll("table.list tbody tr .ext")].map(td => td.innerText).join(",")`)
 	if order != "order-plain,order-sealed" {
 		t.Errorf("queue order %q, want the one waiting longest first", order)
 	}
-	tb.shoot("review-queue")
+	tb.Shoot("review-queue")
 
 	tb.click("Review") // the first: order-plain
-	tb.waitTexts("Review order-plain", "Face match", "no match")
-	tb.wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
-	tb.shoot("review")
+	tb.WaitText("Review order-plain", "Face match", "no match")
+	tb.Wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
+	tb.Shoot("review")
 	tb.fitsPhone("review")
 	tb.fill("Reason (optional)", "Same person; the license photo is ten years old")
 	tb.click("Approve: same person")
-	tb.waitTexts("Approved", "Next in the queue")
-	tb.shoot("review-approved")
+	tb.WaitText("Approved", "Next in the queue")
+	tb.Shoot("review-approved")
 
 	// The webhook: a second delivery with the verdict and the reason,
 	// signed with the account's secret, the same bytes as GET.
@@ -205,27 +205,27 @@ func TestReviewInChromium(t *testing.T) {
 	// private key file opens the first in the page, and the second with the
 	// key remembered.
 	tb.click("Next in the queue")
-	tb.waitTexts("Review order-sealed", "Encrypted to your key")
+	tb.WaitText("Review order-sealed", "Encrypted to your key")
 	if n := eval[int](tb, `document.querySelectorAll(".pair .sealed").length`); n != 2 {
 		t.Errorf("%d sealed panels, want the license photo and the selfie", n)
 	}
-	tb.shoot("review-sealed")
+	tb.Shoot("review-sealed")
 	keyFile := filepath.Join(t.TempDir(), "ops.pem")
 	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(priv)}), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tb.run(chromedp.SetUploadFiles(`.pair .sealed input[type=file]`, []string{keyFile}), chromedp.Click(`.pair .sealed button[type=submit]`))
-	tb.wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
-	tb.shoot("review-sealed-opened")
+	tb.Run(chromedp.SetUploadFiles(`.pair .sealed input[type=file]`, []string{keyFile}), chromedp.Click(`.pair .sealed button[type=submit]`))
+	tb.Wait(`[...document.querySelectorAll(".pair img")].filter(i => i.complete && i.naturalWidth > 0).length === 2`)
+	tb.Shoot("review-sealed-opened")
 	tb.page("#/requests/"+sealed.ID, "Request order-sealed")
-	tb.waitTexts("Encrypted to your key", "license data")
+	tb.WaitText("Encrypted to your key", "license data")
 
 	// Purge from Requests: the decided one's personal data goes.
 	tb.page("#/requests/"+plain.ID, "Request order-plain")
-	contains(t, tb.text(), "Reviewer's reason", "Same person; the license photo is ten years old")
+	contains(t, tb.Text(), "Reviewer's reason", "Same person; the license photo is ten years old")
 	tb.click("Purge personal data")
 	tb.click("Yes, purge personal data")
-	tb.waitText("Personal data purged")
+	tb.WaitText("Personal data purged")
 	tb.sameOrigin()
 	e.call(e.a, "GET", "/verification/review/image?id="+plain.ID+"&kind=selfie", "", 404, nil)
 }
@@ -258,9 +258,9 @@ func TestTemplatesInChromium(t *testing.T) {
 	tb := newTab(t, e)
 	tb.signIn(e.a)
 	tb.goToPage("#/templates", "Templates")
-	tb.waitText("No templates yet.")
+	tb.WaitText("No templates yet.")
 	tb.click("New template")
-	tb.wait(`!!document.querySelector("form.template")`)
+	tb.Wait(`!!document.querySelector("form.template")`)
 	tb.fill("Name", "Age 21+ with ID")
 	tb.fill("Message to the end user", "Verify your age for order pickup")
 	tb.fill("Link lifetime (days)", "7")
@@ -272,15 +272,15 @@ func TestTemplatesInChromium(t *testing.T) {
 	tb.fill("Webhook URL", "http://shop.example.com/hooks/idgate")
 	tb.fill("Webhook headers", "X-Shop: 42")
 	tb.fill("Require a Reference ID", "on")
-	contains(t, tb.text(), "Request Rules are guidance", "does not enforce them")
-	tb.shoot("template-new")
+	contains(t, tb.Text(), "Request Rules are guidance", "does not enforce them")
+	tb.Shoot("template-new")
 	tb.fitsPhone("new template")
 	tb.click("Create template")
-	tb.waitTexts("The template was not saved", "https")
-	tb.shoot("template-refused")
+	tb.WaitText("The template was not saved", "https")
+	tb.Shoot("template-refused")
 	tb.fill("Webhook URL", "https://shop.example.com/hooks/idgate")
 	tb.click("Create template")
-	tb.waitText("Template created")
+	tb.WaitText("Template created")
 	id := strings.TrimPrefix(eval[string](tb, `location.hash.split("?")[0]`), "#/templates/")
 	var got map[string]any
 	e.call(e.a, "GET", "/templates/"+id, "", 200, &got)
@@ -295,24 +295,24 @@ func TestTemplatesInChromium(t *testing.T) {
 		fmt.Sprint(got["rules"]) != "map[require_external_id:true require_message_change:false]" {
 		t.Errorf("template %v", got)
 	}
-	tb.shoot("template-edit")
+	tb.Shoot("template-edit")
 
 	tb.fill("Name", "Age 21+")
 	tb.fill("dob", "off")
 	tb.click("Save changes")
-	tb.waitText("Saved.")
+	tb.WaitText("Saved.")
 	e.call(e.a, "GET", "/templates/"+id, "", 200, &got)
 	if got["name"] != "Age 21+" || fmt.Sprint(got["requested_fields"]) != "[first_names]" {
 		t.Errorf("after the edit: %v", got)
 	}
 	tb.goToPage("#/templates", "Templates")
-	tb.waitTexts("Age 21+", "first names", "passphrase")
-	tb.shoot("templates")
+	tb.WaitText("Age 21+", "first names", "passphrase")
+	tb.Shoot("templates")
 	tb.click("Age 21+")
-	tb.wait(`!!document.querySelector("form.template")`)
+	tb.Wait(`!!document.querySelector("form.template")`)
 	tb.click("Delete template")
 	tb.click("Yes, delete “Age 21+”")
-	tb.waitText("No templates yet.")
+	tb.WaitText("No templates yet.")
 	e.call(e.a, "GET", "/templates/"+id, "", 404, nil)
 	tb.sameOrigin()
 }
@@ -328,8 +328,8 @@ func TestTenantIsolationInChromium(t *testing.T) {
 	e.create(e.a, `{"external_id":"our-order"}`)
 	tb := newTab(t, e)
 	tb.signIn(e.a)
-	tb.waitText("our-order")
-	if strings.Contains(tb.text(), "their-order") {
+	tb.WaitText("our-order")
+	if strings.Contains(tb.Text(), "their-order") {
 		t.Fatal("A's list shows B's request")
 	}
 	for _, p := range []struct{ fragment, heading string }{
@@ -338,12 +338,12 @@ func TestTenantIsolationInChromium(t *testing.T) {
 		{"#/templates/" + tmpl.ID, "Edit template"},
 	} {
 		tb.page(p.fragment, p.heading)
-		tb.waitText("Not found in this account.")
-		if strings.Contains(tb.text(), "their-order") || strings.Contains(tb.text(), "Their template") {
-			t.Errorf("%s shows B's data:\n%s", p.fragment, tb.text())
+		tb.WaitText("Not found in this account.")
+		if strings.Contains(tb.Text(), "their-order") || strings.Contains(tb.Text(), "Their template") {
+			t.Errorf("%s shows B's data:\n%s", p.fragment, tb.Text())
 		}
 	}
-	tb.shoot("not-found")
+	tb.Shoot("not-found")
 	for _, path := range []string{"/verification?id=" + theirs.ID, "/verification/webhook/deliveries?id=" + theirs.ID,
 		"/verification/review/image?kind=selfie&id=" + theirs.ID, "/templates/" + tmpl.ID} {
 		if s := eval[int](tb, fmt.Sprintf(`fetch(%q, {headers: {"Idgate-Mode": "live"}}).then(r => r.status)`, path)); s != 404 {

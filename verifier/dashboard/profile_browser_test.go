@@ -54,68 +54,68 @@ func TestProfilePage(t *testing.T) {
 	s := startServer(t)
 	tb := s.open(t)
 	tb.goTo("#/profile")
-	tb.waitText("This account has no integration key.")
-	tb.waitText("No passphrase keys yet.")
-	tb.waitText("Usage this month")
-	tb.shoot("profile-empty")
+	tb.WaitText("This account has no integration key.")
+	tb.WaitText("No passphrase keys yet.")
+	tb.WaitText("Usage this month")
+	tb.Shoot("profile-empty")
 
 	// Integration key: generated, shown once with a copy button.
-	evalJS[bool](tb, `(() => { const w = navigator.clipboard.writeText.bind(navigator.clipboard);
+	eval[bool](tb, `(() => { const w = navigator.clipboard.writeText.bind(navigator.clipboard);
 		navigator.clipboard.writeText = (v) => { window.copied = v; return w(v); }; return true; })()`)
 	tb.grantClipboard()
-	tb.run(chromedp.Click(`//button[text()="Generate a key"]`))
-	tb.waitText("this is the only time the key is shown")
-	key := evalJS[string](tb, `document.querySelector(".secret-once input").value`)
+	tb.Run(chromedp.Click(`//button[text()="Generate a key"]`))
+	tb.WaitText("this is the only time the key is shown")
+	key := eval[string](tb, `document.querySelector(".secret-once input").value`)
 	var ik integrationKey
 	s.call("GET", "/integration-key", "", 200, &ik)
 	if !strings.HasPrefix(key, "idgk_") || len(key) != 48 || !strings.HasPrefix(key, ik.Prefix) {
 		t.Fatalf("page shows %q; the server's key has prefix %q", key, ik.Prefix)
 	}
-	tb.run(chromedp.Click(`//button[text()="Copy"]`))
-	tb.waitText("Copied to the clipboard.")
-	if got := evalJS[string](tb, `window.copied || ""`); got != key {
+	tb.Run(chromedp.Click(`//button[text()="Copy"]`))
+	tb.WaitText("Copied to the clipboard.")
+	if got := eval[string](tb, `window.copied || ""`); got != key {
 		t.Errorf("Copy wrote %q, want the key", got)
 	}
-	if got := evalJS[string](tb, `navigator.clipboard.readText()`); got != key {
+	if got := eval[string](tb, `navigator.clipboard.readText()`); got != key {
 		t.Errorf("the clipboard holds %q, want the key", got)
 	}
-	tb.shoot("profile-key-shown-once")
+	tb.Shoot("profile-key-shown-once")
 
 	// Allowlist and rate limit: a bad entry is refused with the server's
 	// reason, good ones are saved.
-	tb.run(chromedp.SetValue(`textarea[name=allowed_domains]`, "https://shop.example.com/cart"))
-	tb.run(chromedp.Click(`//button[text()="Save"]`))
-	tb.wait(`document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]") !== null`)
-	if msg := evalJS[string](tb, `document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]").innerText`); !strings.Contains(msg, "allowed_domains") {
+	tb.Run(chromedp.SetValue(`textarea[name=allowed_domains]`, "https://shop.example.com/cart"))
+	tb.Run(chromedp.Click(`//button[text()="Save"]`))
+	tb.Wait(`document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]") !== null`)
+	if msg := eval[string](tb, `document.querySelector("form[aria-labelledby=ik-settings-h] [role=alert]").innerText`); !strings.Contains(msg, "allowed_domains") {
 		t.Errorf("a bad allowlist entry says %q", msg)
 	}
-	tb.run(chromedp.SetValue(`textarea[name=allowed_domains]`, "*.example.com\nshop.example.org:8443\n"),
+	tb.Run(chromedp.SetValue(`textarea[name=allowed_domains]`, "*.example.com\nshop.example.org:8443\n"),
 		chromedp.SetValue(`input[name=rate_limit_per_hour]`, "120"))
-	tb.run(chromedp.Click(`//button[text()="Save"]`))
-	tb.waitText("Saved: 2 allowed domains, 120 per hour.")
+	tb.Run(chromedp.Click(`//button[text()="Save"]`))
+	tb.WaitText("Saved: 2 allowed domains, 120 per hour.")
 	s.call("GET", "/integration-key", "", 200, &ik)
 	if strings.Join(ik.AllowedDomains, " ") != "*.example.com shop.example.org:8443" || ik.RateLimitPerHour != 120 {
 		t.Errorf("server has %+v", ik)
 	}
-	if !strings.Contains(tb.text(), "every subdomain at any depth") {
+	if !strings.Contains(tb.Text(), "every subdomain at any depth") {
 		t.Error("the wildcard rule is not explained")
 	}
 
 	// Leaving the page and coming back: the key is gone for good.
 	tb.goTo("#/requests")
-	tb.waitText("Requests")
+	tb.WaitText("Requests")
 	tb.goTo("#/profile")
-	tb.waitText("Allowed domains and rate limit")
-	if strings.Contains(tb.text(), key) || evalJS[bool](tb, `document.querySelector(".secret-once") !== null`) {
+	tb.WaitText("Allowed domains and rate limit")
+	if strings.Contains(tb.Text(), key) || eval[bool](tb, `document.querySelector(".secret-once") !== null`) {
 		t.Error("the integration key is shown again after leaving the page")
 	}
 
 	// A passphrase key created in the browser.
 	const passphrase = "plover quartz lantern 7 ferry"
-	tb.run(chromedp.SendKeys(`input[name=name]`, "compliance laptop"),
+	tb.Run(chromedp.SendKeys(`input[name=name]`, "compliance laptop"),
 		chromedp.SendKeys(`input[name=passphrase]`, passphrase), chromedp.SendKeys(`input[name=passphrase_again]`, passphrase))
-	tb.run(chromedp.Click(`//button[text()="Create key"]`))
-	tb.waitText("Created “compliance laptop”.")
+	tb.Run(chromedp.Click(`//button[text()="Create key"]`))
+	tb.WaitText("Created “compliance laptop”.")
 	var keys struct {
 		Items []struct {
 			ID        string `json:"id"`
@@ -142,27 +142,27 @@ func TestProfilePage(t *testing.T) {
 	if !bytes.Equal(priv.PublicKey().Bytes(), pk.PublicKey) || kdf.CheckStrength() != nil {
 		t.Fatalf("the browser uploaded a key Go does not derive from the passphrase (or below the floor): %+v", pk)
 	}
-	tb.waitText(pk.ID)
-	tb.shoot("profile-passphrase-key")
+	tb.WaitText(pk.ID)
+	tb.Shoot("profile-passphrase-key")
 
 	// A result the domain seals to that key opens in the Requests page.
 	id := s.completeSealed(t, `"encryption_key_mode":"passphrase","encryption_key":"`+pk.ID+`"`)
 	tb.goTo("#/requests/" + id)
-	tb.waitText("Encrypted to your key.")
-	tb.run(chromedp.SendKeys(`.sealed input[type=password]`, passphrase+"x"), chromedp.Click(`.sealed button[type=submit]`))
-	tb.waitText(`does not derive the key "compliance laptop"`)
-	tb.run(chromedp.SendKeys(`.sealed input[type=password]`, passphrase), chromedp.Click(`.sealed button[type=submit]`))
-	tb.waitText("Opened in this page.")
+	tb.WaitText("Encrypted to your key.")
+	tb.Run(chromedp.SendKeys(`.sealed input[type=password]`, passphrase+"x"), chromedp.Click(`.sealed button[type=submit]`))
+	tb.WaitText(`does not derive the key "compliance laptop"`)
+	tb.Run(chromedp.SendKeys(`.sealed input[type=password]`, passphrase), chromedp.Click(`.sealed button[type=submit]`))
+	tb.WaitText("Opened in this page.")
 	s.sameAsDecrypt(tb, id, client.Passphrase(passphrase))
-	tb.shoot("requests-opened-passphrase")
+	tb.Shoot("requests-opened-passphrase")
 	tb.neverSent(passphrase, base64.StdEncoding.EncodeToString(priv.Bytes()))
 
 	// The webhook signing secret, rotated and shown once.
 	tb.goTo("#/profile")
-	tb.waitText("Webhook signing secret")
-	tb.run(chromedp.Click(`//button[text()="Rotate the secret"]`), chromedp.Click(`//button[text()="Rotate"]`))
-	tb.waitText("this is the only time the secret is shown")
-	if sec := evalJS[string](tb, `document.querySelector(".secret-once input").value`); !strings.HasPrefix(sec, "whsec_") {
+	tb.WaitText("Webhook signing secret")
+	tb.Run(chromedp.Click(`//button[text()="Rotate the secret"]`), chromedp.Click(`//button[text()="Rotate"]`))
+	tb.WaitText("this is the only time the secret is shown")
+	if sec := eval[string](tb, `document.querySelector(".secret-once input").value`); !strings.HasPrefix(sec, "whsec_") {
 		t.Errorf("the rotated secret reads %q", sec)
 	}
 
@@ -175,17 +175,17 @@ func TestProfilePage(t *testing.T) {
 	}
 	s.call("GET", "/quota", "", 200, &q)
 	for typ, l := range q.Allowances {
-		row := evalJS[string](tb, `(document.querySelector(".usage-line[data-type=`+typ+`]") || {innerText: ""}).innerText`)
+		row := eval[string](tb, `(document.querySelector(".usage-line[data-type=`+typ+`]") || {innerText: ""}).innerText`)
 		if l.Limit == nil || !strings.Contains(row, strconv.Itoa(l.Used)+" of "+strconv.Itoa(*l.Limit)+" used") {
 			t.Errorf("usage row for %s reads %q; /quota says %d of %v", typ, row, l.Used, l.Limit)
 		}
 	}
-	tb.shoot("profile-secret-rotated")
+	tb.Shoot("profile-secret-rotated")
 
 	// Deleting the passphrase key.
-	tb.run(chromedp.Click(`button[aria-label="Delete compliance laptop"]`), chromedp.Click(`//button[text()="Delete the key"]`))
-	tb.waitText("Deleted “compliance laptop”.")
-	tb.waitText("No passphrase keys yet.")
+	tb.Run(chromedp.Click(`button[aria-label="Delete compliance laptop"]`), chromedp.Click(`//button[text()="Delete the key"]`))
+	tb.WaitText("Deleted “compliance laptop”.")
+	tb.WaitText("No passphrase keys yet.")
 	s.call("GET", "/passphrase-keys", "", 200, &keys)
 	if len(keys.Items) != 0 {
 		t.Errorf("%d passphrase keys after deleting", len(keys.Items))
@@ -254,7 +254,7 @@ func portrait(t *testing.T) []byte {
 // client.Decrypt (the code of `idgate decrypt`) opens from GET
 // /verification: every license_data value, and the photo's bytes.
 func (s *server) sameAsDecrypt(tb *ptab, id string, key client.Key) {
-	t := tb.t
+	t := tb.T
 	t.Helper()
 	var raw json.RawMessage
 	s.call("GET", "/verification?id="+id, "", 200, &raw)
@@ -274,8 +274,8 @@ func (s *server) sameAsDecrypt(tb *ptab, id string, key client.Key) {
 	if len(got.Result.LicenseData) != 5 || got.Result.LicensePhoto == "" {
 		t.Fatalf("idgate decrypt opened %s", opened)
 	}
-	tb.wait(`document.querySelector(".personal img.portrait") !== null`)
-	text := evalJS[string](tb, `document.querySelector(".personal").innerText`)
+	tb.Wait(`document.querySelector(".personal img.portrait") !== null`)
+	text := eval[string](tb, `document.querySelector(".personal").innerText`)
 	for k, v := range got.Result.LicenseData {
 		label := strings.ReplaceAll(k, "_", " ")
 		want := jsonText(v)
@@ -283,11 +283,11 @@ func (s *server) sameAsDecrypt(tb *ptab, id string, key client.Key) {
 			t.Errorf("the page lacks %s = %s; it shows:\n%s", label, want, text)
 		}
 	}
-	src := evalJS[string](tb, `document.querySelector(".personal img.portrait").src`)
+	src := eval[string](tb, `document.querySelector(".personal img.portrait").src`)
 	if src != "data:image/jpeg;base64,"+got.Result.LicensePhoto {
 		t.Errorf("the photo the page shows (%d characters) is not the one idgate decrypt opens (%d)", len(src), len(got.Result.LicensePhoto))
 	}
-	if !evalJS[bool](tb, `document.querySelector(".personal img.portrait").naturalWidth > 0`) {
+	if !eval[bool](tb, `document.querySelector(".personal img.portrait").naturalWidth > 0`) {
 		t.Error("the photo does not decode in the page")
 	}
 }
@@ -329,12 +329,12 @@ func TestRequestsOpenCustomResult(t *testing.T) {
 
 	tb := s.open(t)
 	tb.goTo("#/requests/" + id)
-	tb.waitText("Choose its private key file to open it here.")
-	tb.shoot("requests-sealed-custom")
-	tb.run(chromedp.SetUploadFiles(`.sealed input[type=file]`, []string{wrong}), chromedp.Click(`.sealed button[type=submit]`))
-	tb.waitText("This private key is not the one the data was sealed for")
-	tb.run(chromedp.SetUploadFiles(`.sealed input[type=file]`, []string{right}), chromedp.Click(`.sealed button[type=submit]`))
-	tb.waitText("Opened in this page.")
+	tb.WaitText("Choose its private key file to open it here.")
+	tb.Shoot("requests-sealed-custom")
+	tb.Run(chromedp.SetUploadFiles(`.sealed input[type=file]`, []string{wrong}), chromedp.Click(`.sealed button[type=submit]`))
+	tb.WaitText("This private key is not the one the data was sealed for")
+	tb.Run(chromedp.SetUploadFiles(`.sealed input[type=file]`, []string{right}), chromedp.Click(`.sealed button[type=submit]`))
+	tb.WaitText("Opened in this page.")
 	key, err := client.PrivateKey(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(priv)}))
 	if err != nil {
 		t.Fatal(err)
@@ -346,8 +346,8 @@ func TestRequestsOpenCustomResult(t *testing.T) {
 	// Back on the page later in the session, the remembered key opens it
 	// without asking.
 	tb.goTo("#/requests")
-	tb.waitText("dash-1")
+	tb.WaitText("dash-1")
 	tb.goTo("#/requests/" + id)
-	tb.waitText("Opened in this page.")
-	tb.wait(`document.querySelector(".personal img.portrait") !== null`)
+	tb.WaitText("Opened in this page.")
+	tb.Wait(`document.querySelector(".personal img.portrait") !== null`)
 }

@@ -15,22 +15,22 @@ import (
 func TestSignInCSRFAndSignOutInChromium(t *testing.T) {
 	e := start(t)
 	tb := newTab(t, e)
-	tb.run(chromedp.Navigate(e.URL + "/dashboard"))
-	tb.wait(`!!document.querySelector("form.signin")`)
-	tb.shoot("signin")
+	tb.Run(chromedp.Navigate(e.URL + "/dashboard"))
+	tb.Wait(`!!document.querySelector("form.signin")`)
+	tb.Shoot("signin")
 
 	// A wrong password is said plainly, and sets no cookie.
 	tb.fill("E-mail", e.a.email)
 	tb.fill("Password", "not the password")
 	tb.click("Sign in")
-	tb.waitText("Wrong e-mail or password.")
-	tb.shoot("signin-wrong-password")
+	tb.WaitText("Wrong e-mail or password.")
+	tb.Shoot("signin-wrong-password")
 	if eval[bool](tb, `fetch("/dashboard/session").then(r => r.status === 200)`) {
 		t.Fatal("a failed sign-in left a session")
 	}
 
 	tb.signIn(e.a)
-	contains(t, tb.text(), "Requests", "Review queue", "Templates", e.a.email, "Sign out")
+	contains(t, tb.Text(), "Requests", "Review queue", "Templates", e.a.email, "Sign out")
 	// The cookie is HttpOnly: the page's script cannot read it.
 	if c := eval[string](tb, `document.cookie`); c != "" {
 		t.Fatalf("document.cookie = %q", c)
@@ -47,9 +47,9 @@ func TestSignInCSRFAndSignOutInChromium(t *testing.T) {
 <script>document.getElementById("f").submit()</script>`, e.URL)
 	}))
 	defer evil.Close()
-	tb.run(chromedp.Navigate(evil.URL))
-	tb.wait(`location.href.endsWith("/templates") && document.body.innerText.includes("X-CSRF-Token")`)
-	contains(t, tb.text(), "FORBIDDEN")
+	tb.Run(chromedp.Navigate(evil.URL))
+	tb.Wait(`location.href.endsWith("/templates") && document.body.innerText.includes("X-CSRF-Token")`)
+	contains(t, tb.Text(), "FORBIDDEN")
 	if list, err := e.store.ListTemplates(context.Background(), e.a.id); err != nil || len(list) != 0 {
 		t.Fatalf("the forged request created %d templates (%v)", len(list), err)
 	}
@@ -61,7 +61,7 @@ func TestSignInCSRFAndSignOutInChromium(t *testing.T) {
 
 	// Sign-out ends the session on the server.
 	tb.click("Sign out")
-	tb.waitText("You are signed out.")
+	tb.WaitText("You are signed out.")
 	if s := eval[int](tb, `fetch("/me").then(r => r.status)`); s != 401 {
 		t.Fatalf("GET /me after sign-out: %d, want 401", s)
 	}

@@ -42,7 +42,7 @@ func lacks(t *testing.T, text string, unwanted ...string) {
 
 // sessionMode is the mode GET /dashboard/session reports to the page.
 func (tb *tab) sessionMode() string {
-	tb.t.Helper()
+	tb.T.Helper()
 	return eval[string](tb, `fetch("/dashboard/session").then(r => r.json()).then(s => s.mode)`)
 }
 
@@ -67,18 +67,18 @@ func TestTestModeInChromium(t *testing.T) {
 
 	// Live mode: live data only, no test marker.
 	tb.page("#/requests", "Requests")
-	text := tb.text()
+	text := tb.Text()
 	contains(t, text, "live-order-1")
 	lacks(t, text, "test-order-1", "test-review-1", "TEST DATA")
 	if on := eval[string](tb, `document.querySelector("button.modeswitch").getAttribute("aria-checked")`); on != "false" {
 		t.Fatalf("the switch reads aria-checked=%s in live mode", on)
 	}
 	tb.page("#/requests/"+tv.ID, "Request")
-	tb.waitText("Not found in this account.")
+	tb.WaitText("Not found in this account.")
 	tb.page("#/review", "Review queue")
-	tb.waitText("Nothing to review.")
+	tb.WaitText("Nothing to review.")
 	tb.page("#/review/"+tr.ID, "Review")
-	tb.waitText("Not found in this account.")
+	tb.WaitText("Not found in this account.")
 
 	// Switching is a state change: without the CSRF token the page's own
 	// script is refused, and the session stays live.
@@ -92,20 +92,20 @@ func TestTestModeInChromium(t *testing.T) {
 	// The switch: test mode, marked on every page.
 	tb.page("#/requests", "Requests")
 	tb.click("Test mode")
-	tb.wait(`!!document.querySelector(".testbanner") && document.querySelector("button.modeswitch").getAttribute("aria-checked") === "true" && document.activeElement === document.querySelector("button.modeswitch")`)
-	tb.wait(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText === "Test requests" && !document.querySelector(".busy"); })()`)
-	text = tb.text()
+	tb.Wait(`!!document.querySelector(".testbanner") && document.querySelector("button.modeswitch").getAttribute("aria-checked") === "true" && document.activeElement === document.querySelector("button.modeswitch")`)
+	tb.Wait(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText === "Test requests" && !document.querySelector(".busy"); })()`)
+	text = tb.Text()
 	contains(t, text, "TEST DATA", "test-order-1", "test-review-1")
 	lacks(t, text, "live-order-1")
 	if title := eval[string](tb, `document.title`); !strings.HasPrefix(title, "TEST · ") {
 		t.Errorf("document title %q lacks the test marker", title)
 	}
-	tb.shoot("testmode-requests")
+	tb.Shoot("testmode-requests")
 	tb.fitsPhone("testmode-requests")
 
 	// The switch survives a reload (it is the session's, on the server).
 	tb.page("#/requests/"+tv.ID, "Request test-order-1")
-	tb.waitTexts("TEST DATA", "Front matches the barcode", "Document number")
+	tb.WaitText("TEST DATA", "Front matches the barcode", "Document number")
 	row := func(label string) string {
 		return eval[string](tb, fmt.Sprintf(`[...document.querySelectorAll(".facts dt")].find(d => d.textContent === %q).nextElementSibling.textContent`, label))
 	}
@@ -117,52 +117,52 @@ func TestTestModeInChromium(t *testing.T) {
 	if f := row("Front matches the barcode"); !strings.HasPrefix(f, "Match") || strings.Count(f, "Match") != 7 {
 		t.Errorf("the front_barcode_match row reads %q, want Match and six matching fields", f)
 	}
-	tb.shoot("testmode-request")
+	tb.Shoot("testmode-request")
 	tb.fitsPhone("testmode-request")
 	tb.page("#/requests/"+live.ID, "Request")
-	tb.waitText("Not found in this account.")
-	contains(t, tb.text(), "TEST DATA")
+	tb.WaitText("Not found in this account.")
+	contains(t, tb.Text(), "TEST DATA")
 
 	tb.page("#/review", "Review queue (test)")
-	tb.waitTexts("1 waiting.", "test-review-1")
-	tb.shoot("testmode-review")
+	tb.WaitText("1 waiting.", "test-review-1")
+	tb.Shoot("testmode-review")
 	tb.fitsPhone("testmode-review")
 	// Deciding a test review: it completes the test verification, as live.
 	tb.click("Review")
-	tb.waitTexts("Review test-review-1", "Decision", "TEST DATA", "outcome is chosen, not photographed")
-	tb.shoot("testmode-review-one")
+	tb.WaitText("Review test-review-1", "Decision", "TEST DATA", "outcome is chosen, not photographed")
+	tb.Shoot("testmode-review-one")
 	tb.fitsPhone("testmode-review-one")
 	tb.fill("Reason (optional)", "CI run: approved on purpose")
 	tb.click("Approve: same person")
-	tb.waitTexts("Approved", "The queue is empty.")
+	tb.WaitText("Approved", "The queue is empty.")
 	if st, _ := e.status(test, tr.ID); st != "completed" {
 		t.Errorf("the decided test review is %s, want completed", st)
 	}
 	e.call(e.a, "GET", "/verification?id="+tr.ID, "", 404, nil) // still not live's
 
 	tb.page("#/templates", "Templates")
-	tb.waitTexts("TEST DATA", "serve both modes")
-	tb.shoot("testmode-templates")
+	tb.WaitText("TEST DATA", "serve both modes")
+	tb.Shoot("testmode-templates")
 	tb.fitsPhone("testmode-templates")
 
 	// Profile: the test integration key, generated and shown once; no
 	// usage (and no /quota call) in test mode.
-	before := len(tb.sent())
+	before := len(tb.rec.Sent())
 	tb.page("#/profile", "Profile")
-	tb.waitTexts("Test integration key", "This account has no test integration key.", "Test verifications use no allowance")
-	tb.shoot("testmode-profile")
+	tb.WaitText("Test integration key", "This account has no test integration key.", "Test verifications use no allowance")
+	tb.Shoot("testmode-profile")
 	tb.fitsPhone("testmode-profile")
 	tb.click("Generate a key")
-	tb.wait(`!!document.querySelector(".secret-once input")`)
+	tb.Wait(`!!document.querySelector(".secret-once input")`)
 	key := eval[string](tb, `document.querySelector(".secret-once input").value`)
 	if !strings.HasPrefix(key, "idgk_test_") {
 		t.Fatalf("test mode generated %q, want an idgk_test_ key", key)
 	}
 	tb.fill("Allowed domains", "shop.example.com\n*.staging.example.com")
 	tb.click("Save")
-	tb.waitText("Saved: 2 allowed domains")
-	tb.shoot("testmode-profile-key")
-	for _, r := range tb.sent()[before:] {
+	tb.WaitText("Saved: 2 allowed domains")
+	tb.Shoot("testmode-profile-key")
+	for _, r := range tb.rec.Sent()[before:] {
 		if strings.Contains(r.URL, "/quota") {
 			t.Errorf("test-mode Profile asked for the live usage: %s %s", r.Method, r.URL)
 		}
@@ -176,10 +176,10 @@ func TestTestModeInChromium(t *testing.T) {
 	if tk.Livemode || tk.Prefix != key[:len(tk.Prefix)] || len(tk.AllowedDomains) != 2 {
 		t.Errorf("the test key as the API sees it: %+v", tk)
 	}
-	tb.waitText(tk.Prefix + "…")
+	tb.WaitText(tk.Prefix + "…")
 	e.call(e.a, "GET", "/integration-key", "", 404, nil) // no live key was made
 	tb.page("#/profile", "Profile")
-	if strings.Contains(tb.text(), key) {
+	if strings.Contains(tb.Text(), key) {
 		t.Error("the test key is shown again after leaving the page")
 	}
 
@@ -188,19 +188,19 @@ func TestTestModeInChromium(t *testing.T) {
 	eval[int](tb, `fetch("/dashboard/session").then(r => r.json()).then(s => fetch("/dashboard/session", {method: "PATCH",
 		headers: {"Content-Type": "application/json", "X-CSRF-Token": s.csrf_token}, body: '{"mode":"live"}'})).then(r => r.status)`)
 	tb.goTo("#/requests")
-	tb.wait(`!document.querySelector(".testbanner") && document.querySelector("button.modeswitch").getAttribute("aria-checked") === "false"`)
-	tb.wait(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText === "Requests" && !document.querySelector(".busy"); })()`)
-	tb.waitText("live-order-1")
-	text = tb.text()
+	tb.Wait(`!document.querySelector(".testbanner") && document.querySelector("button.modeswitch").getAttribute("aria-checked") === "false"`)
+	tb.Wait(`(() => { const h = document.querySelector("main h1"); return !!h && h.innerText === "Requests" && !document.querySelector(".busy"); })()`)
+	tb.WaitText("live-order-1")
+	text = tb.Text()
 	lacks(t, text, "test-order-1", "TEST DATA")
-	tb.wait(`document.querySelector("p.vh[role=status]").textContent.includes("switched to live mode in another tab")`)
+	tb.Wait(`document.querySelector("p.vh[role=status]").textContent.includes("switched to live mode in another tab")`)
 
 	// And the switch back and forth from the header.
 	tb.click("Test mode")
-	tb.wait(`!!document.querySelector(".testbanner")`)
+	tb.Wait(`!!document.querySelector(".testbanner")`)
 	tb.click("Test mode")
-	tb.wait(`!document.querySelector(".testbanner") && !document.querySelector(".busy")`)
-	tb.waitText("live-order-1")
+	tb.Wait(`!document.querySelector(".testbanner") && !document.querySelector(".busy")`)
+	tb.WaitText("live-order-1")
 	if m := tb.sessionMode(); m != "live" {
 		t.Fatalf("after switching off, the session is in %s mode", m)
 	}

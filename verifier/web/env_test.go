@@ -5,14 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"image"
-	"io"
 	"log/slog"
-	"mime/multipart"
-	"net"
 	"net/http"
-	"net/textproto"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +22,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
 	devphone "github.com/idgate/idgate/verifier/phone/dev"
 	"github.com/idgate/idgate/verifier/sqlstore"
@@ -34,32 +30,12 @@ import (
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
 
-// clock is real time plus an offset the test moves: the liveness judge
-// compares frame times with the server's elapsed time, so time must pass
-// for real, and an expired link needs days to pass at once.
-type clock struct {
-	mu     sync.Mutex
-	offset time.Duration
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return time.Now().Add(c.offset)
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.offset += d
-	c.mu.Unlock()
-}
-
 // env is the real verifier (SQLite, real HTTP) on loopback with one
 // account signed in.
 type env struct {
 	t      *testing.T
 	URL    string
-	clock  *clock
+	clock  *testkit.ShiftedClock
 	store  verifier.Store
 	bearer string
 	logs   *testkit.LogBuffer
@@ -129,17 +105,13 @@ func start(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	c := &clock{}
+	c := &testkit.ShiftedClock{}
 	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
 		Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}, c.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
+	ln, base := testkit.Listen(t)
 	logs := &testkit.LogBuffer{}
 	order := &steps{}
 	sealer, err := seal.New(bytes.Repeat([]byte{7}, 32))
@@ -164,24 +136,13 @@ func start(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-done
-	})
+	testkit.Serve(t, srv, ln)
 	// Webhooks: the real worker and sender over the store's outbox, to a
 	// real TLS receiver.
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
 	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: c.Now}
-	worker := webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: hooks.Pool, Secrets: secrets}), webhook.WorkerOptions{})
-	store.OnWebhookEnqueued(worker.Wake)
-	wctx, stopWorker := context.WithCancel(context.Background())
-	workerDone := make(chan struct{})
-	go func() { defer close(workerDone); _ = worker.Run(wctx) }()
-	t.Cleanup(func() { stopWorker(); <-workerDone; store.OnWebhookEnqueued(nil) })
+	webhooktest.RunWorker(t, webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: hooks.Pool, Secrets: secrets}), webhook.WorkerOptions{}),
+		store.OnWebhookEnqueued)
 	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs}
 	a, err := verifier.NewAccount("owner@example.com", "correct horse battery", c.Now())
 	if err != nil {
@@ -208,30 +169,7 @@ func (e *env) signIn() {
 // call sends a request as the account holder and decodes the answer.
 func (e *env) call(method, path, body string, want int, out any) {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.URL+path, strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if e.bearer != "" {
-		req.Header.Set("Authorization", e.bearer)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		e.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
-	}
-	if out != nil {
-		if err := json.NewDecoder(bytes.NewReader(raw)).Decode(out); err != nil {
-			e.t.Fatalf("%s %s: %v: %s", method, path, err, raw)
-		}
-	}
+	testkit.CallJSON(e.t, method, e.URL+path, e.bearer, body, want, out)
 }
 
 type created struct {
@@ -271,23 +209,7 @@ func token(t *testing.T, c created) string {
 // and checks the status.
 func (e *env) endUser(c created, path, ct string, body []byte, want int) []byte {
 	e.t.Helper()
-	req, err := http.NewRequest("POST", e.URL+"/v/"+token(e.t, c)+path, bytes.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		e.t.Fatalf("POST %s: %d %s", path, resp.StatusCode, raw)
-	}
-	return raw
+	return testkit.Send(e.t, "POST", e.URL+"/v/"+token(e.t, c)+path, ct, "", body, want)
 }
 
 // throughAPI does the license steps (front with face) and passes liveness
@@ -304,26 +226,13 @@ func (e *env) throughAPI(c created, face image.Image) {
 	if err := json.Unmarshal(e.endUser(c, "/liveness", "", nil, 201), &ch); err != nil {
 		e.t.Fatal(err)
 	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	var times []int64
 	frames, err := media(e.t).ForemanAnswer(36, 96)
 	check(e.t, err)
-	for i, fr := range frames {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="frame"; filename="f%d.jpg"`, i))
-		h.Set("Content-Type", "image/jpeg")
-		w, _ := mw.CreatePart(h)
-		w.Write(fr.Data)
-		times = append(times, fr.T.Milliseconds())
-	}
-	ts, _ := json.Marshal(times)
-	mw.WriteField("timestamps", string(ts))
-	mw.Close()
+	ct, body := flowtest.LivenessForm(frames)
 	var ans struct {
 		Passed bool `json:"passed"`
 	}
-	if err := json.Unmarshal(e.endUser(c, "/liveness/"+ch.ID, mw.FormDataContentType(), body.Bytes(), 200), &ans); err != nil || !ans.Passed {
+	if err := json.Unmarshal(e.endUser(c, "/liveness/"+ch.ID, ct, body, 200), &ans); err != nil || !ans.Passed {
 		e.t.Fatalf("liveness through the API did not pass (%v)", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/qr/qrtest"
+	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 )
@@ -32,32 +33,24 @@ func camera(file string, granted bool) []chromedp.ExecAllocatorOption {
 
 // click presses the button (or button-styled label) reading label.
 func (tb *tab) click(label string) {
-	tb.t.Helper()
+	tb.T.Helper()
 	ok := eval[bool](tb, fmt.Sprintf(`(() => { const b = [...document.querySelectorAll("button, label.button")].find(b => b.textContent.trim() === %q && !b.hidden && !b.disabled);
 		if (!b) return false; b.click(); return true; })()`, label))
 	if !ok {
-		tb.t.Fatalf("no button %q on screen %q", label, eval[string](tb, `document.querySelector("main").dataset.screen`))
-	}
-}
-
-// poll waits until the expression is true.
-func (tb *tab) poll(js string) {
-	tb.t.Helper()
-	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
-		tb.t.Fatalf("waiting for %s: %v (screen %q)", js, err, eval[string](tb, `document.querySelector("main").dataset.screen + ": " + document.body.innerText`))
+		tb.T.Fatalf("no button %q on screen %q", label, eval[string](tb, `document.querySelector("main").dataset.screen`))
 	}
 }
 
 // upload chooses file in the license step's file input.
 func (tb *tab) upload(side, file string) {
-	tb.t.Helper()
-	tb.run(chromedp.SetUploadFiles("#file-"+side, []string{file}))
+	tb.T.Helper()
+	tb.Run(chromedp.SetUploadFiles("#file-"+side, []string{file}))
 }
 
 // cameraOn waits until the license step shows the live camera.
 func (tb *tab) cameraOn() {
-	tb.t.Helper()
-	tb.poll(`(() => { const v = document.querySelector(".stage video"); return !!v && v.videoWidth > 0 && !v.closest(".stage").hidden; })()`)
+	tb.T.Helper()
+	tb.Wait(`(() => { const v = document.querySelector(".stage video"); return !!v && v.videoWidth > 0 && !v.closest(".stage").hidden; })()`)
 }
 
 // A whole verification on a phone, page by page, to completed: the
@@ -70,11 +63,11 @@ func TestVerificationInChromium(t *testing.T) {
 		`"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
 
 	desk := newTab(t, false)
-	desk.open(c.URL)
+	desk.Open(c.URL)
 	text := desk.screen("start")
 	contains(t, text, "Continue on your phone", "Hi! We check the age", "first name, last name, date of birth", "Continue on this computer")
-	desk.poll(`document.querySelector("img.qr").complete && document.querySelector("img.qr").naturalWidth > 0`)
-	shot, err := chromedp.Run(desk.ctx, chromedp.Screenshot("img.qr"))
+	desk.Wait(`document.querySelector("img.qr").complete && document.querySelector("img.qr").naturalWidth > 0`)
+	shot, err := chromedp.Run(desk.Ctx, chromedp.Screenshot("img.qr"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,62 +78,62 @@ func TestVerificationInChromium(t *testing.T) {
 	if got, err := qrtest.Read(img); err != nil || got != c.URL {
 		t.Fatalf("the QR code reads %q (%v), want the link %q", got, err, c.URL)
 	}
-	desk.shoot("01-start-desktop-handoff")
+	desk.Shoot("01-start-desktop-handoff")
 
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
 	writeY4M(t, y4m, 15, livenessFrames(t))
 	phone := newTab(t, true, camera(y4m, true)...)
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	text = phone.screen("start")
 	contains(t, text, "Verify your identity", "Hi! We check the age", "first name, last name, date of birth", "not kept", "Start")
 	if strings.Contains(text, "Continue on your phone") {
 		t.Error("the phone is offered to continue on a phone")
 	}
-	phone.shoot("02-start")
+	phone.Shoot("02-start")
 	// At 320 px with text at 200 % nothing is cut off sideways.
-	phone.run(chromedp.EmulateViewport(320, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	phone.Run(chromedp.EmulateViewport(320, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
 	eval[bool](phone, `document.documentElement.style.fontSize = "200%", true`)
-	phone.screenshot("02-start-320px-text-200pct")
+	phone.Screenshot("02-start-320px-text-200pct")
 	if w := eval[int](phone, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); w > 0 {
 		t.Errorf("at 320 px and 200 %% text the start page is %d px too wide", w)
 	}
 	eval[bool](phone, `document.documentElement.style.fontSize = "", true`)
-	phone.size(true)
+	phone.Size(true)
 	phone.click("Start")
 
 	phone.screen("front")
 	phone.cameraOn()
-	phone.shoot("03-front-camera")
+	phone.Shoot("03-front-camera")
 	// Turned sideways, the camera and the shutter still fit the screen.
-	phone.run(chromedp.EmulateViewport(844, 390, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape))
-	phone.screenshot("03-front-camera-landscape")
+	phone.Run(chromedp.EmulateViewport(844, 390, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape))
+	phone.Screenshot("03-front-camera-landscape")
 	if !eval[bool](phone, `(() => { const b = [...document.querySelectorAll("button")].find(b => b.textContent === "Take photo").getBoundingClientRect(); return b.bottom <= innerHeight; })()`) {
 		t.Error("in landscape the shutter is below the screen")
 	}
-	phone.size(true)
+	phone.Size(true)
 	phone.upload("front", writeFile(t, "front.jpg", front(t, foremanFace(t))))
 	phone.screen("back")
 	phone.cameraOn()
-	phone.shoot("04-back-camera")
+	phone.Shoot("04-back-camera")
 	phone.upload("back", writeFile(t, "back.jpg", back(t)))
 	contains(t, phone.screen("live"), "Selfie video", "needs your camera")
-	phone.shoot("05-liveness-intro")
-	desk.poll(`document.body.innerText.includes("2 of 3 steps done")`)
+	phone.Shoot("05-liveness-intro")
+	desk.Wait(`document.body.innerText.includes("2 of 3 steps done")`)
 
 	// A challenge in an order the video does not follow fails, and says
 	// which step went wrong; the retry, in the video's order, passes.
 	e.order.Queue(liveness.TurnRight, liveness.Blink, liveness.TurnLeft)
 	phone.click("Start the video")
 	phone.screen("live-capture")
-	phone.poll(`document.querySelector(".cue").className.includes("turn_right")`)
-	phone.shoot("06-liveness-capture")
+	phone.Wait(`document.querySelector(".cue").className.includes("turn_right")`)
+	phone.Shoot("06-liveness-capture")
 	text = phone.screen("live-failed")
 	contains(t, text, "That did not work", "4 attempts left", "Try again")
-	phone.shoot("07-liveness-failed")
+	phone.Shoot("07-liveness-failed")
 	e.order.Queue(liveness.Blink, liveness.TurnLeft, liveness.TurnRight)
 	phone.click("Try again")
 	contains(t, phone.screen("done"), "Done, you can close this page")
-	phone.shoot("08-done")
+	phone.Shoot("08-done")
 	if s := e.status(c.ID); s != "completed" {
 		t.Fatalf("verification is %s, want completed", s)
 	}
@@ -165,7 +158,7 @@ func TestVerificationInChromium(t *testing.T) {
 	}
 
 	contains(t, desk.screen("handoff-done"), "Completed on your phone")
-	desk.shoot("09-desktop-completed-on-phone")
+	desk.Shoot("09-desktop-completed-on-phone")
 }
 
 // A license that does not match the selfie: the page offers a manual
@@ -179,21 +172,21 @@ func TestReviewOfferInChromium(t *testing.T) {
 	} {
 		c := e.create(`{}`)
 		e.throughAPI(c, otherFace(t))
-		phone.open(c.URL) // all steps done: the page submits
+		phone.Open(c.URL) // all steps done: the page submits
 		contains(t, phone.screen("review"), "We could not confirm that the photos match", "Send for review", "No, finish without review")
 		if i == 0 {
-			phone.shoot("10-review-offer")
+			phone.Shoot("10-review-offer")
 		}
 		phone.click(choice.button)
 		phone.screen(choice.screen)
 		if i == 0 {
-			phone.shoot("11-review-sent")
+			phone.Shoot("11-review-sent")
 		}
 		if s := e.status(c.ID); s != choice.status {
 			t.Fatalf("%s: verification is %s, want %s", choice.button, s, choice.status)
 		}
 		// Opened again, the link says how it ended.
-		phone.open(c.URL)
+		phone.Open(c.URL)
 		phone.screen(map[string]string{"manual_review": "ended-review", "completed": "ended-completed"}[choice.status])
 	}
 }
@@ -206,19 +199,19 @@ func TestLicenseCameraInChromium(t *testing.T) {
 	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
 	writeY4M(t, frontY4M, 5, []image.Image{decode(t, front(t, foremanFace(t)))})
 	phone := newTab(t, true, camera(frontY4M, true)...)
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	phone.screen("start")
 	phone.click("Start")
 	phone.screen("front")
 	phone.cameraOn()
-	phone.shoot("12-front-card-in-view")
+	phone.Shoot("12-front-card-in-view")
 	phone.click("Take photo")
 	phone.screen("back")
 
 	backY4M := filepath.Join(t.TempDir(), "back.y4m")
 	writeY4M(t, backY4M, 5, []image.Image{decode(t, back(t))})
 	other := newTab(t, true, camera(backY4M, true)...)
-	other.open(c.URL)
+	other.Open(c.URL)
 	other.screen("back")
 	other.cameraOn()
 	other.click("Take photo")
@@ -233,25 +226,25 @@ func TestCameraDeniedInChromium(t *testing.T) {
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
 	writeY4M(t, y4m, 15, livenessFrames(t)[:10])
 	phone := newTab(t, true, camera(y4m, false)...)
-	if _, err := chromedp.CallBrowser(phone.ctx, browser.SetPermission, browser.SetPermissionParams{
+	if _, err := chromedp.CallBrowser(phone.Ctx, browser.SetPermission, browser.SetPermissionParams{
 		Permission: &browser.PermissionDescriptor{Name: "camera"}, Setting: browser.PermissionSettingDenied, Origin: e.URL,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	phone.screen("start")
 	phone.click("Start")
 	phone.screen("front")
-	phone.poll(`document.body.innerText.includes("Camera access is blocked")`)
+	phone.Wait(`document.body.innerText.includes("Camera access is blocked")`)
 	contains(t, phone.screen("front"), "Camera → Allow", "Take or choose a photo", "Try the camera again")
-	phone.shoot("13-front-camera-denied")
+	phone.Shoot("13-front-camera-denied")
 	// A photo without the card: the server's reason, in the table's words.
 	noCard, err := flowtest.NoCardPhoto(3)
 	check(t, err)
 	phone.upload("front", writeFile(t, "table.jpg", noCard))
-	phone.poll(`document.body.innerText.includes("take that photo again")`)
+	phone.Wait(`document.body.innerText.includes("take that photo again")`)
 	contains(t, phone.screen("front"), "We could not find your license in the photo")
-	phone.shoot("13-front-retake")
+	phone.Shoot("13-front-retake")
 	// A 48 MP photo is over the server's 40 MP bound (sent as it is, it is
 	// refused); the page downscales it before upload, so it is accepted.
 	big := jpegBytes(t, huge(decode(t, front(t, foremanFace(t)))))
@@ -264,21 +257,21 @@ func TestCameraDeniedInChromium(t *testing.T) {
 	phone.screen("live")
 	phone.click("Start the video")
 	contains(t, phone.screen("live-nocamera"), "Camera access is blocked", "needs your camera")
-	phone.shoot("14-liveness-needs-camera")
+	phone.Shoot("14-liveness-needs-camera")
 
 	// Inside another app's browser the page says to open it in a real one.
 	inApp := newTab(t, true, camera(y4m, false)...)
-	if _, err := chromedp.Call(inApp.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: phoneUA + " Instagram 309.0.0.40.113"}); err != nil {
+	if _, err := chromedp.Call(inApp.Ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: chromium.PhoneUA + " Instagram 309.0.0.40.113"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.CallBrowser(inApp.ctx, browser.SetPermission, browser.SetPermissionParams{
+	if _, err := chromedp.CallBrowser(inApp.Ctx, browser.SetPermission, browser.SetPermissionParams{
 		Permission: &browser.PermissionDescriptor{Name: "camera"}, Setting: browser.PermissionSettingDenied, Origin: e.URL,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	inApp.open(e.create(`{}`).URL)
+	inApp.Open(e.create(`{}`).URL)
 	inApp.screen("start")
 	inApp.click("Start")
-	inApp.poll(`document.body.innerText.includes("This app cannot use the camera")`)
+	inApp.Wait(`document.body.innerText.includes("This app cannot use the camera")`)
 	contains(t, inApp.screen("front"), "Open in browser", "Take or choose a photo")
 }

@@ -28,9 +28,9 @@ func (e *env) lastCode() string {
 
 // typeInto sets an input's value as typing would.
 func (tb *tab) typeInto(id, value string) {
-	tb.t.Helper()
+	tb.T.Helper()
 	if !eval[bool](tb, fmt.Sprintf(`(() => { const i = document.getElementById(%q); if (!i) return false; i.value = %q; i.dispatchEvent(new Event("input")); return true; })()`, id, value)) {
-		tb.t.Fatalf("no input #%s on screen %q", id, eval[string](tb, `document.querySelector("main").dataset.screen`))
+		tb.T.Fatalf("no input #%s on screen %q", id, eval[string](tb, `document.querySelector("main").dataset.screen`))
 	}
 }
 
@@ -44,21 +44,21 @@ func TestPhoneStepInChromium(t *testing.T) {
 	phone := newTab(t, true)
 
 	fresh := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
-	phone.open(fresh.URL)
+	phone.Open(fresh.URL)
 	contains(t, phone.screen("start"), "Your mobile phone number: we send it a code by text message.", "Your phone number, its carrier's name")
-	phone.shoot("20-start-with-phone")
+	phone.Shoot("20-start-with-phone")
 
 	c := e.create(`{"phone_verification":true,"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
 	e.throughAPI(c, foremanFace(t))
-	phone.open(c.URL) // license and selfie done: the page goes on to the phone
+	phone.Open(c.URL) // license and selfie done: the page goes on to the phone
 	contains(t, phone.screen("phone"), "STEP 4 OF 4", "Your phone number", "Mobile phone number", "Send the code")
-	phone.shoot("21-phone-number")
+	phone.Shoot("21-phone-number")
 
 	phone.typeInto("phone-number", "555 0123")
 	phone.click("Send the code")
-	phone.poll(`!!document.querySelector(".alert")`)
+	phone.Wait(`!!document.querySelector(".alert")`)
 	contains(t, phone.screen("phone"), "This is not a valid phone number")
-	phone.shoot("22-phone-invalid")
+	phone.Shoot("22-phone-invalid")
 
 	phone.typeInto("phone-number", "(201) 555-0123")
 	phone.click("Send the code")
@@ -67,9 +67,9 @@ func TestPhoneStepInChromium(t *testing.T) {
 	if strings.Contains(text, "555") {
 		t.Errorf("the page shows the whole number:\n%s", text)
 	}
-	phone.shoot("23-phone-code")
+	phone.Shoot("23-phone-code")
 	// The resend button waits out the server's 30 s, counting down.
-	phone.poll(`document.body.innerText.includes("new code in 27 seconds")`)
+	phone.Wait(`document.body.innerText.includes("new code in 27 seconds")`)
 	code := e.lastCode()
 
 	wrong := "000000"
@@ -78,8 +78,8 @@ func TestPhoneStepInChromium(t *testing.T) {
 	}
 	phone.typeInto("phone-code", wrong)
 	phone.click("Check the code")
-	phone.poll(`document.body.innerText.includes("Tries left: 4")`)
-	phone.shoot("24-phone-wrong-code")
+	phone.Wait(`document.body.innerText.includes("Tries left: 4")`)
+	phone.Shoot("24-phone-wrong-code")
 
 	phone.typeInto("phone-code", code[:3]+" "+code[3:])
 	phone.click("Check the code")
@@ -112,12 +112,12 @@ func TestPhoneStepUnconfirmedInChromium(t *testing.T) {
 	phone.language("es-MX,es;q=0.9")
 	c := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
 	e.throughAPI(c, foremanFace(t))
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	contains(t, phone.screen("phone"), "Tu número de teléfono", "Enviar el código")
 	phone.typeInto("phone-number", "+52 55 1234 5678")
 	phone.click("Enviar el código")
 	contains(t, phone.screen("phone-code"), "+52 ••• 678")
-	phone.shoot("25-phone-code-spanish")
+	phone.Shoot("25-phone-code-spanish")
 	code := e.lastCode()
 	wrong := "000000"
 	if code == wrong {
@@ -126,12 +126,12 @@ func TestPhoneStepUnconfirmedInChromium(t *testing.T) {
 	for i := 4; i >= 1; i-- {
 		phone.typeInto("phone-code", wrong)
 		phone.click("Comprobar el código")
-		phone.poll(fmt.Sprintf(`document.body.innerText.includes("Intentos restantes: %d")`, i))
+		phone.Wait(fmt.Sprintf(`document.body.innerText.includes("Intentos restantes: %d")`, i))
 	}
 	phone.typeInto("phone-code", wrong)
 	phone.click("Comprobar el código")
 	contains(t, phone.screen("phone-failed"), "No pudimos confirmar tu número", "Continuar")
-	phone.shoot("26-phone-unconfirmed-spanish")
+	phone.Shoot("26-phone-unconfirmed-spanish")
 	phone.click("Continuar")
 	phone.screen("done")
 	if s := e.status(c.ID); s != "completed" {

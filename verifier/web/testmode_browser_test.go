@@ -23,13 +23,13 @@ func TestTestModeInChromium(t *testing.T) {
 	phone := newTab(t, true)
 
 	c := e.create(fmt.Sprintf(`{"webhook_url":%q,"message":"Test order 1001"}`, e.hooks.URL))
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	contains(t, phone.screen("test"), "Test mode", "Test order 1001", "Verified: every check passes",
 		"Face inconclusive: offer a manual review", "Finish with this outcome")
-	phone.shoot("20-test-page")
+	phone.Shoot("20-test-page")
 	phone.click("Finish with this outcome")
 	contains(t, phone.screen("done"), "Test mode", "Done, you can close this page.")
-	phone.shoot("21-test-done")
+	phone.Shoot("21-test-done")
 	if s := e.status(c.ID); s != "completed" {
 		t.Fatalf("verification is %s after the test page's verified, want completed", s)
 	}
@@ -47,20 +47,20 @@ func TestTestModeInChromium(t *testing.T) {
 	}
 
 	c = e.create(`{}`)
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	phone.screen("test")
 	if !eval[bool](phone, `(() => { const r = document.querySelector('input[name=outcome][value=inconclusive]'); if (!r) return false; r.click(); return r.checked; })()`) {
 		t.Fatal("no inconclusive choice on the test page")
 	}
 	phone.click("Finish with this outcome")
 	contains(t, phone.screen("review"), "Test mode", "Send for review")
-	phone.shoot("22-test-review-offer")
+	phone.Shoot("22-test-review-offer")
 	phone.click("Send for review")
 	contains(t, phone.screen("review-sent"), "Test mode")
 	if s := e.status(c.ID); s != "manual_review" {
 		t.Fatalf("verification is %s after the test page's review, want manual_review", s)
 	}
 	// Opened again, the link says how it ended, like a live one.
-	phone.open(c.URL)
+	phone.Open(c.URL)
 	phone.screen("ended-review")
 }

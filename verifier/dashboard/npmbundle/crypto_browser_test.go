@@ -22,10 +22,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/client"
@@ -45,11 +43,10 @@ import (
 // cryptoPage serves a blank page with the crypto module as the global
 // idgateCrypto and the Argon2 bundle, under the dashboard's CSP.
 type cryptoPage struct {
-	t    testing.TB
-	ctx  context.Context
-	url  string
-	mu   sync.Mutex
-	reqs []*network.Request
+	t   testing.TB
+	ctx context.Context
+	url string
+	rec *chromium.Recorder
 }
 
 const pageCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -95,18 +92,7 @@ func newCryptoPageWith(t testing.TB, withModule bool) *cryptoPage {
 	t.Cleanup(srv.Close)
 
 	p := &cryptoPage{t: t, ctx: chromium.New(t), url: srv.URL + "/"}
-	if err := chromedp.Listen(p.ctx, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok && e.Request != nil {
-			p.mu.Lock()
-			p.reqs = append(p.reqs, e.Request)
-			p.mu.Unlock()
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
+	p.rec = chromium.Record(t, p.ctx)
 	if err := chromedp.Do(p.ctx, chromedp.Navigate(p.url)); err != nil {
 		t.Fatal(err)
 	}
@@ -535,9 +521,7 @@ func docExample(t *testing.T, name string) []byte {
 // so no key, passphrase or plaintext left it.
 func (p *cryptoPage) onlyAssets(t *testing.T) {
 	t.Helper()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, r := range p.reqs {
+	for _, r := range p.rec.Sent() {
 		if r.Method != "GET" || !(r.URL == p.url || strings.HasSuffix(r.URL, "/crypto.js") || strings.HasSuffix(r.URL, "/favicon.ico") || strings.Contains(r.URL, "/assets/passphrase-")) {
 			t.Errorf("the page sent %s %s", r.Method, r.URL)
 		}

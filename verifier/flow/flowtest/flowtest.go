@@ -1,16 +1,19 @@
 // Package flowtest makes the end-user flow's real inputs for tests and
 // benchmarks: license fronts rendered by cardtest with a real face printed
 // on the card, rendered PDF417 barcodes of synthetic AAMVA files, Foreman's
-// frames as a liveness answer, and a challenge random source that draws
-// the step order those frames show.
+// frames as a liveness answer (and the form the page sends it in), and a
+// challenge random source that draws the step order those frames show.
 package flowtest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/draw"
 	"image/jpeg"
+	"mime/multipart"
+	"net/textproto"
 	"os"
 	"sync"
 	"time"
@@ -70,6 +73,28 @@ func (d Data) ForemanAnswer(from, to int) ([]liveness.Frame, error) {
 		out = append(out, liveness.Frame{Data: data, T: time.Duration(len(out)) * time.Second / 15})
 	}
 	return out, nil
+}
+
+// LivenessForm encodes a liveness answer as the end-user page sends it:
+// a multipart form with each frame as a "frame" part, in order, and their
+// capture times in ms as the JSON array "timestamps". It returns the
+// form's content type and body.
+func LivenessForm(frames []liveness.Frame) (string, []byte) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	times := make([]int64, 0, len(frames))
+	for i, fr := range frames {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="frame"; filename="f%d.jpg"`, i))
+		h.Set("Content-Type", "image/jpeg")
+		w, _ := mw.CreatePart(h) // writes to a bytes.Buffer: no error
+		_, _ = w.Write(fr.Data)
+		times = append(times, fr.T.Milliseconds())
+	}
+	ts, _ := json.Marshal(times)
+	_ = mw.WriteField("timestamps", string(ts))
+	_ = mw.Close()
+	return mw.FormDataContentType(), body.Bytes()
 }
 
 // FrontPhoto is a JPEG photo, frameW pixels wide (4:3), of a license front
