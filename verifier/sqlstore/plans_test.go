@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,4 +110,70 @@ type planNode struct {
 	Hits      int        `json:"Shared Hit Blocks"`
 	Reads     int        `json:"Shared Read Blocks"`
 	Plans     []planNode `json:"Plans"`
+}
+
+// TestUncountedHoldersProbe pins the probe of a limited create
+// (uncountedHolders) to its partial index: an account whose unlimited
+// past left 60,000 completed rows uncounted, none in the current period,
+// statistics that know it and pages not yet all-visible (no VACUUM). As
+// an EXISTS, the generic plan read all of them for its first row.
+func TestUncountedHoldersProbe(t *testing.T) {
+	ctx := context.Background()
+	s, err := openPostgres(ctx, testkit.PostgresURL(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const account = "6a1f0c3e-0000-4000-8000-000000000003"
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at, updated_at)
+		VALUES ($1, 'probe@example.com', 'unused', now(), now())`, account); err != nil {
+		t.Fatal(err)
+	}
+	period := time.Now().UTC().AddDate(0, 0, -10)
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO verifications (id, account_id, token_hash, status, type, options,
+		external_id, webhook_url, webhook_headers, message, lifetime_days, expires_at, created_at, updated_at)
+		SELECT gen_random_uuid(), $1, decode(md5(i::text), 'hex'), 'completed', (ARRAY['core', 'basic', 'full'])[1 + i % 3],
+			'{}', '', '', '{}', '', 14, $2::timestamptz, $2::timestamptz - (1 + i % 300) * interval '1 day', $2::timestamptz
+		FROM generate_series(1, 60000) i`, account, period); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `ANALYZE verifications`); err != nil {
+		t.Fatal(err)
+	}
+	// The fragment on its own, its parameters renumbered from 1 ($20 before
+	// $2, which would match its start), prepared and run by EXECUTE so that
+	// plan_cache_mode applies (EXPLAIN of a statement with bound parameters
+	// plans for their values).
+	probe := strings.NewReplacer("$20", "$3", "$2", "$1", "$5", "$2").Replace(`SELECT ` + uncountedHolders)
+	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {
+		func() {
+			tx, err := s.w.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(ctx, "SET LOCAL plan_cache_mode = "+mode); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.ExecContext(ctx, `PREPARE probe (uuid, text, timestamptz) AS `+probe); err != nil {
+				t.Fatal(err)
+			}
+			defer tx.ExecContext(ctx, `DEALLOCATE probe`)
+			var out []byte
+			if err := tx.QueryRowContext(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE probe ('%s', 'basic', '%s')`,
+				account, period.Format(time.RFC3339Nano))).Scan(&out); err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+			var plans []struct{ Plan planNode }
+			if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
+				t.Fatalf("%s: plan %s: %v", mode, out, err)
+			}
+			if p := plans[0].Plan; p.Hits+p.Reads > 12 || strings.Contains(string(out), `"Seq Scan"`) {
+				t.Errorf("%s: the probe read %d buffers; want verifications_uncounted and a handful: %s", mode, p.Hits+p.Reads, out)
+			}
+		}()
+	}
 }
