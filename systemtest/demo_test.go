@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -23,47 +26,39 @@ import (
 
 // TestStorefrontDemoInChromium (issue #22) is what a newcomer does after
 // `make run`: scripts/run.sh itself starts the verifier, the demo store and
-// its proxy (on free ports, its state in a temporary directory), and a
-// phone-sized headless Chromium opens the store, taps Verify ID, lands on
-// the test page, finishes with "Verified", goes back to the store and sees
-// the badge, checkout released and the cart's record marked as a test. No
-// camera, no license. The walk must take under a minute; screenshots go to
+// its proxy (on free ports, its state in a temporary directory), and
+// headless Chromium opens the store, clicks Verify ID, finishes the test
+// page with "Verified" and comes back to the badge, checkout released and
+// the cart's record marked as a test. No camera, no license. On a phone
+// (390 px, touch) the link opens in the store's tab and the done page leads
+// back; on a computer the widget shows the link and its QR code, the link
+// opens a new tab, and the store's tab turns to Verified by itself. Each
+// walk must take under a minute; screenshots go to
 // var/screenshots/storefront-demo/.
 func TestStorefrontDemoInChromium(t *testing.T) {
 	d := startMakeRun(t)
 	t.Logf("make run answered in %s", d.startup.Round(100*time.Millisecond))
-	ctx := chromium.New(t) // after the start: its deadline is the walk's
-	tab := &demoTab{t: t, ctx: ctx, dir: filepath.Join(testkit.RepoRoot(t), "var", "screenshots", "storefront-demo")}
-	if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: chromium.PhoneUA, AcceptLanguage: "en-US"}); err != nil {
+	dir := filepath.Join(testkit.RepoRoot(t), "var", "screenshots", "storefront-demo")
+	t.Run("phone", func(t *testing.T) { walkOnPhone(t, d, dir) })
+	t.Run("computer", func(t *testing.T) { walkOnComputer(t, d, dir) }) // after the phone: it starts a new cart
+}
+
+func walkOnPhone(t *testing.T, d demo, dir string) {
+	tab := newDemoTab(t, dir)
+	if _, err := chromedp.Call(tab.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: chromium.PhoneUA, AcceptLanguage: "en-US"}); err != nil {
 		t.Fatal(err)
 	}
 	tab.do(chromium.Phone())
 
 	began := time.Now()
 	tab.do(chromedp.Navigate(d.storefront))
-	text := tab.widget("unverified")
-	if !strings.Contains(text, "Verify ID") {
-		t.Fatalf("the store's widget shows %q", text)
-	}
-	if !tab.eval(checkoutHeld) {
-		t.Fatal("checkout is not held before verifying")
-	}
+	tab.unverified()
 	tab.shoot("1-store-checkout-held")
 
 	// Verify ID: on a phone the widget opens the link in this tab.
 	tab.do(chromedp.Tap(chromedp.JSPath(widgetButton)))
 	tab.wait(fmt.Sprintf(`location.href.startsWith(%q)`, d.verifier+"/v/"), "the verification link")
-	page := tab.screen("test")
-	for _, want := range []string{"Test mode", "Verified: every check passes", "Finish with this outcome"} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the test page lacks %q; it reads:\n%s", want, page)
-		}
-	}
-	if !tab.eval(`document.querySelector('input[name=outcome][value=verified]').checked`) {
-		t.Error(`"Verified" is not the outcome chosen when the test page opens`)
-	}
-	tab.shoot("2-test-page")
-	tab.do(chromedp.Tap(chromedp.JSPath(buttonNamed("Finish with this outcome"))))
+	tab.testPage("2-test-page", chromedp.Tap[chromedp.JSPath])
 	done := tab.screen("done")
 	back := "Back to " + strings.TrimPrefix(d.storefront, "http://")
 	if !strings.Contains(done, "Done. Go back to finish there.") || !strings.Contains(done, back) {
@@ -74,26 +69,74 @@ func TestStorefrontDemoInChromium(t *testing.T) {
 	// Back to the store, as the page invites: the badge, checkout released.
 	tab.do(chromedp.Tap(chromedp.JSPath(buttonNamed(back))))
 	tab.wait(fmt.Sprintf(`location.href.startsWith(%q)`, d.storefront), "the store")
-	if text := tab.widget("verified"); !strings.Contains(text, "ID verified") {
-		t.Fatalf("the verified widget shows %q", text)
-	}
-	if !tab.eval(checkoutFree) {
-		t.Fatal("checkout is still held after verifying")
-	}
+	tab.verified()
 	took := time.Since(began)
-	note := tab.text(`document.querySelector(".demo-record").innerText`)
-	for _, want := range []string{"A passing verification", "marked as a test verification"} {
-		if !strings.Contains(note, want) {
-			t.Errorf("the cart's record on the demo page lacks %q: %q", want, note)
-		}
-	}
+	tab.record()
 	tab.shoot("4-store-verified")
 	tab.do(chromedp.Tap(chromedp.JSPath(`document.querySelector(".cart-actions .button--primary")`)))
 	tab.wait(`location.pathname === "/checkout" && document.querySelector("h1").textContent === "Checkout"`, "checkout")
-	t.Logf("store opened to checkout released: %s", took.Round(100*time.Millisecond))
-	if took > time.Minute {
-		t.Errorf("the walk took %s; the issue promises under a minute", took)
+	tab.took(took)
+}
+
+func walkOnComputer(t *testing.T, d demo, dir string) {
+	tab := newDemoTab(t, dir)
+	tab.do(chromedp.EmulateViewport(1280, 800))
+	tab.do(chromedp.Navigate(d.storefront))
+	// The phone walk verified the demo's cart: try again on a new one.
+	tab.do(chromedp.Click(chromedp.CSS(`a[href="/demo/new-cart"]`)))
+	began := time.Now()
+	tab.unverified()
+	if note := tab.text(`document.querySelector(".demo-record").innerText`); !strings.Contains(note, "Nothing yet") {
+		t.Errorf("a new cart's record reads %q", note)
 	}
+	tab.eval(`(window.sameStorePage = true)`) // gone if the store's tab reloads
+
+	tab.do(chromedp.Click(chromedp.JSPath(widgetButton)))
+	text := tab.widget("pending")
+	if !strings.Contains(text, "Scan the code with your phone") || !strings.Contains(text, "Open the verification") ||
+		!tab.eval(`!!document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("svg[data-idgate-qr]")`) {
+		t.Fatalf("a computer's pending widget shows %q (and a QR code?)", text)
+	}
+	tab.shoot("5-computer-link-and-qr")
+
+	// The link opens the test page in a new tab.
+	opened := chromedp.WaitNewTarget(tab.ctx, func(info *target.Info) bool { return strings.HasPrefix(info.URL, d.verifier+"/v/") })
+	tab.do(chromedp.Click(chromedp.JSPath(`[...document.querySelector("[data-idgate-widget]").shadowRoot.querySelectorAll("a")].find(a => a.textContent === "Open the verification")`)))
+	var id target.ID
+	select {
+	case id = <-opened:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the verification link opened no new tab")
+	}
+	vctx, cancel := chromedp.NewContext(tab.ctx, chromedp.WithTargetID(id))
+	defer cancel()
+	vtab := &demoTab{t: t, ctx: vctx, dir: dir}
+	if err := chromedp.Do(vctx); err != nil { // attached on its own context (newDemoTab says why)
+		t.Fatal(err)
+	}
+	vtab.do(chromedp.EmulateViewport(1280, 800))
+	vtab.testPage("", chromedp.Click[chromedp.JSPath])
+	if done := vtab.screen("done"); !strings.Contains(done, "Done, you can close this page.") || strings.Contains(done, "Back to") {
+		t.Errorf("the done page in its own tab reads:\n%s", done)
+	}
+	vtab.shoot("6-computer-done")
+	if _, err := chromedp.Call(vctx, page.Close, cdp.Empty{}); err != nil { // the newcomer closes it
+		t.Fatal(err)
+	}
+
+	// The store's tab turns to Verified by itself, without a reload.
+	if _, err := chromedp.Call(tab.ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	tab.verified()
+	took := time.Since(began)
+	if !tab.eval(`window.sameStorePage === true`) {
+		t.Error("the store's tab reloaded")
+	}
+	tab.shoot("7-computer-store-verified")
+	tab.do(chromedp.Reload())
+	tab.record()
+	tab.took(took)
 }
 
 // demo is a running `make run`.
@@ -168,6 +211,68 @@ func startMakeRun(t *testing.T) demo {
 	}
 }
 
+// unverified: the widget offers Verify ID and holds checkout.
+func (tb *demoTab) unverified() {
+	tb.t.Helper()
+	if text := tb.widget("unverified"); !strings.Contains(text, "Verify ID") {
+		tb.t.Fatalf("the store's widget shows %q", text)
+	}
+	if !tb.eval(checkoutHeld) {
+		tb.t.Fatal("checkout is not held before verifying")
+	}
+}
+
+// testPage checks the test page, shoots it (unless name is empty) and
+// finishes it with "Verified", through press (a tap or a click).
+func (tb *demoTab) testPage(name string, press func(chromedp.JSPath, ...chromedp.QueryOption) chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	page := tb.screen("test")
+	for _, want := range []string{"Test mode", "Pick the outcome", "Verified: every check passes", "Finish with this outcome"} {
+		if !strings.Contains(page, want) {
+			tb.t.Errorf("the test page lacks %q; it reads:\n%s", want, page)
+		}
+	}
+	if !tb.eval(`document.querySelector('input[name=outcome][value=verified]').checked`) {
+		tb.t.Error(`"Verified" is not the outcome chosen when the test page opens`)
+	}
+	if name != "" {
+		tb.shoot(name)
+	}
+	tb.do(press(chromedp.JSPath(buttonNamed("Finish with this outcome"))))
+}
+
+// verified: the badge, and checkout released.
+func (tb *demoTab) verified() {
+	tb.t.Helper()
+	if text := tb.widget("verified"); !strings.Contains(text, "ID verified") {
+		tb.t.Fatalf("the verified widget shows %q", text)
+	}
+	if !tb.eval(checkoutFree) {
+		tb.t.Fatal("checkout is still held after verifying")
+	}
+}
+
+// record: the demo page shows the passing outcome the plugin stored on the
+// cart, marked as a test.
+func (tb *demoTab) record() {
+	tb.t.Helper()
+	note := tb.text(`document.querySelector(".demo-record").innerText`)
+	for _, want := range []string{"A passing verification", "marked as a test verification"} {
+		if !strings.Contains(note, want) {
+			tb.t.Errorf("the cart's record on the demo page lacks %q: %q", want, note)
+		}
+	}
+}
+
+// took reports a walk's time, from the store opened to checkout released.
+func (tb *demoTab) took(d time.Duration) {
+	tb.t.Helper()
+	tb.t.Logf("store opened to checkout released: %s", d.Round(100*time.Millisecond))
+	if d > time.Minute {
+		tb.t.Errorf("the walk took %s; the issue promises under a minute", d)
+	}
+}
+
 // The widget's Verify ID button, inside its shadow root.
 const widgetButton = `document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("button")`
 
@@ -188,6 +293,18 @@ type demoTab struct {
 	t   *testing.T
 	ctx context.Context
 	dir string
+}
+
+// newDemoTab starts Chromium with its first tab. The browser is started
+// here, on the tab's own context: started by a step's shorter-lived one
+// (do), it would end with that step.
+func newDemoTab(t *testing.T, dir string) *demoTab {
+	t.Helper()
+	tb := &demoTab{t: t, ctx: chromium.New(t), dir: dir}
+	if err := chromedp.Do(tb.ctx); err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }
 
 // do runs actions, each step of the walk bounded (a missing button fails

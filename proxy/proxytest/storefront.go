@@ -118,7 +118,7 @@ table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;bord
   <strong>Demo: what the plugin stored on this cart</strong> (BigCommerce metafield <code>idgate/verification</code>)
   {{if .Value}}<p>{{if .Pass}}A passing verification{{else}}A failing verification{{end}}{{if .Test}}, marked as a <strong>test verification</strong> (this store is in test mode){{end}}.</p>
   <details><summary>The stored value</summary><pre>{{.Value}}</pre></details>
-  {{else}}<p>Nothing yet: verify your ID above.</p>{{end}}
+  {{else}}<p>Nothing yet when this page loaded: verify your ID above, then reload the page to see what the plugin stored.</p>{{end}}
  </section>{{end}}
 </main>
 {{range .Scripts}}<script src="{{.}}"></script>

@@ -62,6 +62,7 @@ export function testPage(app: App): void {
   app.show(
     "test",
     t("test.title"),
+    h("p", null, t("test.intro")),
     !!app.session.message && h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, app.session.message)),
     list,
     h("details", null, h("summary", null, t("test.checks")), ...selects.map((s) => s.row)),
