@@ -8,7 +8,8 @@
 # The verifier delivers webhooks only over https, so the proxy takes them on
 # IDGATE_DEMO_WEBHOOK_ADDR (default 127.0.0.1:8084) with a self-signed
 # certificate (var/demo-tls.crt) that only this verifier process trusts
-# (SSL_CERT_FILE), and loopback delivery is allowed
+# (IDGATE_WEBHOOK_CA_FILE; SSL_CERT_FILE would not do: macOS ignores it),
+# and loopback delivery is allowed
 # (IDGATE_WEBHOOK_ALLOW_LOOPBACK) for this demo only.
 # The demo runs on loopback, which no IP data locates: IP intelligence reads
 # loopback and private client IPs as IDGATE_DEV_CLIENT_IP, by default
@@ -50,7 +51,7 @@ fi
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-SSL_CERT_FILE="$state/demo-tls.crt" IDGATE_WEBHOOK_ALLOW_LOOPBACK=true IDGATE_DEV_CLIENT_IP="${IDGATE_DEV_CLIENT_IP-174.198.1.1}" \
+IDGATE_WEBHOOK_CA_FILE="$state/demo-tls.crt" IDGATE_WEBHOOK_ALLOW_LOOPBACK=true IDGATE_DEV_CLIENT_IP="${IDGATE_DEV_CLIENT_IP-174.198.1.1}" \
   "$state/idgate" serve --dev &
 serve=$!
 until curl -fsS -o /dev/null "http://$verifier/healthz" 2>/dev/null; do

@@ -254,7 +254,7 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	verifierEmail := fs.String("verifier-email", "store-demo@idgate.local", "the verifier account the demo store uses (with --verifier)")
 	verifierPassword := fs.String("verifier-password-file", "./var/store-demo-password", "file holding that account's password")
 	webhookAddr := fs.String("webhook-addr", "127.0.0.1:8084", "https address where the verifier delivers results to the proxy (with --verifier)")
-	webhookCert := fs.String("webhook-cert", "./var/demo-tls.crt", "TLS certificate of the webhook address (the verifier must trust it: SSL_CERT_FILE)")
+	webhookCert := fs.String("webhook-cert", "./var/demo-tls.crt", "TLS certificate of the webhook address (the verifier must trust it: IDGATE_WEBHOOK_CA_FILE)")
 	webhookKey := fs.String("webhook-key", "./var/demo-tls.key", "its private key")
 	if err := fs.Parse(args); err != nil {
 		return err

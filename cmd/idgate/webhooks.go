@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/idgate/idgate/internal/config"
@@ -34,11 +36,37 @@ func newWebhooks(cfg config.Config, store *sqlstore.DB, log *slog.Logger) (*webh
 	if cfg.WebhookAllowLoopback {
 		log.Warn("webhooks may reach loopback receivers (IDGATE_WEBHOOK_ALLOW_LOOPBACK): for dev and tests only")
 	}
+	roots, err := webhookRoots(cfg.WebhookCAFile)
+	if err != nil {
+		return nil, err
+	}
 	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, Secrets: secrets})
+	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: cfg.WebhookAllowLoopback, RootCAs: roots, Secrets: secrets})
 	worker := webhook.NewWorker(store, sender, webhook.WorkerOptions{Log: log})
 	return &webhooks{store: store, worker: worker, log: log,
 		routes: vhttp.WebhookDeps{Queue: store, Secrets: secrets, Wake: worker.Wake}}, nil
+}
+
+// webhookRoots is what deliveries trust: nil (the system's roots) without
+// IDGATE_WEBHOOK_CA_FILE, else the system's roots and the file's
+// certificates. SSL_CERT_FILE cannot stand in for it: macOS ignores it, and
+// it would change every other connection's trust too.
+func webhookRoots(file string) (*x509.CertPool, error) {
+	if file == "" {
+		return nil, nil
+	}
+	pemBytes, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("IDGATE_WEBHOOK_CA_FILE: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool() // no system store here: the file alone
+	}
+	if !pool.AppendCertsFromPEM(pemBytes) {
+		return nil, fmt.Errorf("IDGATE_WEBHOOK_CA_FILE: no PEM certificate in %s", file)
+	}
+	return pool, nil
 }
 
 // start runs the worker until ctx ends; the returned stop then waits until

@@ -34,7 +34,8 @@ const serveChildEnv = "IDGATE_TEST_SERVE_CHILD"
 // the test binary again with only this function, as the serve process. A
 // process of its own is needed so SSL_CERT_FILE (the receiver's test
 // certificate) is the system trust store from the start, as an operator's
-// CA bundle would be.
+// CA bundle would be; the other way to trust it, IDGATE_WEBHOOK_CA_FILE
+// (make run's), goes through the same child.
 func TestServeChild(t *testing.T) {
 	if os.Getenv(serveChildEnv) == "" {
 		t.Skip("helper process for TestServeDeliversWebhooks")
@@ -47,8 +48,15 @@ func TestServeChild(t *testing.T) {
 // TestServeDeliversWebhooks is the wiring end to end: serve's worker, woken
 // by nothing but its poll, delivers a completion written into the database
 // by another process, signed with the secret POST /webhook-secret showed,
-// logs it for GET /verification/webhook/deliveries, and drains on SIGTERM.
+// logs it for GET /verification/webhook/deliveries, and drains on SIGTERM;
+// the receiver's self-signed certificate trusted through either variable.
 func TestServeDeliversWebhooks(t *testing.T) {
+	for _, trust := range []string{"SSL_CERT_FILE", "IDGATE_WEBHOOK_CA_FILE"} {
+		t.Run(trust, func(t *testing.T) { serveDeliversWebhooks(t, trust) })
+	}
+}
+
+func serveDeliversWebhooks(t *testing.T, trust string) {
 	dir := inTempDir(t)
 	const email, pw = "hooks@example.com", "a long enough password"
 	if code, _, errOut := runCmd(t, "", "account", "create", "--email", email, "--password", pw); code != 0 {
@@ -62,7 +70,7 @@ func TestServeDeliversWebhooks(t *testing.T) {
 
 	child := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
 	child.Dir = dir
-	child.Env = append(os.Environ(), serveChildEnv+"=1", "SSL_CERT_FILE="+certFile, "IDGATE_WEBHOOK_ALLOW_LOOPBACK=true")
+	child.Env = append(os.Environ(), serveChildEnv+"=1", trust+"="+certFile, "IDGATE_WEBHOOK_ALLOW_LOOPBACK=true")
 	var stderr bytes.Buffer
 	child.Stderr = &stderr
 	out, err := child.StdoutPipe()
@@ -152,6 +160,24 @@ func TestServeDeliversWebhooks(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "loopback receivers") {
 		t.Errorf("the loopback switch was not warned about: %s", stderr.String())
+	}
+}
+
+// TestServeRefusesAnEmptyWebhookCAFile: a CA file that is missing or holds
+// no certificate stops serve at start, naming the variable, rather than
+// failing every delivery later.
+func TestServeRefusesAnEmptyWebhookCAFile(t *testing.T) {
+	dir := inTempDir(t)
+	notPEM := filepath.Join(dir, "not.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{notPEM: "no PEM certificate in", filepath.Join(dir, "absent.pem"): "no such file"} {
+		t.Setenv("IDGATE_WEBHOOK_CA_FILE", file)
+		code, _, errOut := runCmd(t, "", "serve", "--dev")
+		if code == 0 || !strings.Contains(errOut, "IDGATE_WEBHOOK_CA_FILE") || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, stderr %q", file, code, errOut)
+		}
 	}
 }
 

@@ -46,6 +46,9 @@ type Config struct {
 	// WebhookAllowLoopback lets webhooks reach loopback receivers: dev and
 	// tests only.
 	WebhookAllowLoopback bool
+	// WebhookCAFile names PEM certificates the webhook sender trusts besides
+	// the system's roots (a receiver with a private or self-signed one).
+	WebhookCAFile string
 	// Plan is the allowance per verification type ("core=1000,..."), parsed
 	// by verifier.ParsePlan when serve starts.
 	Plan          string
@@ -210,6 +213,7 @@ var specs = []spec{
 		return nil
 	}},
 	{Var{"IDGATE_WEBHOOK_ALLOW_LOOPBACK", "false", "true lets webhooks reach loopback receivers (127.0.0.0/8, ::1; never other private addresses): for dev and tests only, never in production"}, boolean(func(c *Config) *bool { return &c.WebhookAllowLoopback })},
+	{Var{"IDGATE_WEBHOOK_CA_FILE", "", "PEM file of certificates that webhook deliveries trust besides the system's roots, for receivers with a private or self-signed certificate (make run: var/demo-tls.crt); serve refuses to start when it holds none. Unlike SSL_CERT_FILE it works on macOS and leaves the other connections alone"}, str(func(c *Config) *string { return &c.WebhookCAFile })},
 	{Var{"IDGATE_PHONE_PROVIDER", "", "phone verification's SMS and lookup provider: twilio, dev or none; empty is dev under IDGATE_ENV=dev and none otherwise; none leaves phone_verification out of results; dev writes codes to the log and is refused in production"}, func(c *Config, v string) error {
 		switch v {
 		case "", "none", "twilio", "dev":
