@@ -50,10 +50,13 @@ var (
 		WHERE d.verification_id = $1 ORDER BY a.attempt`)
 	latestDeliverySQL = q(`SELECT ` + deliveryCols + ` FROM webhook_deliveries
 		WHERE verification_id = $1 ORDER BY created_at DESC, seq DESC LIMIT 1`)
-	// purgeDeliveredSQL and unsentSQL serve a verification's purge
-	// (purgeDeliveries); purgeSQL is the outbox's own cleanup.
+	// purgeDeliveredSQL, purgeSnippetsSQL and unsentSQL serve a
+	// verification's purge (purgeDeliveries); purgeSQL is the outbox's own
+	// cleanup.
 	purgeDeliveredSQL = q(`UPDATE webhook_deliveries SET payload = $2, headers = '{}'
 		WHERE verification_id = $1 AND state = 'delivered' AND octet_length(payload) > 0`)
+	purgeSnippetsSQL = q(`UPDATE webhook_attempts SET snippet = ''
+		WHERE snippet <> '' AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE verification_id = $1)`)
 	unsentSQL = q(`SELECT id, payload FROM webhook_deliveries
 		WHERE verification_id = $1 AND state <> 'delivered' AND octet_length(payload) > 0 FOR UPDATE`)
 	setPayloadSQL = q(`UPDATE webhook_deliveries SET payload = $2 WHERE id = $1`)
@@ -99,11 +102,15 @@ func (db *DB) forget(ctx context.Context, tx *sql.Tx, verificationID string) err
 // not delivered (pending, between retries, or failed and open to a manual
 // retry) keep their headers and get the purged result in place of the
 // payload, so the customer still receives the outcome, without personal
-// data; one without any is left byte for byte. An attempt already in
-// flight when the purge commits sends the bytes it read.
+// data; one without any is left byte for byte. Every attempt so far loses
+// its response snippet: a receiver may echo the payload back. An attempt
+// already in flight when the purge commits sends the bytes it read.
 func (db *DB) purgeDeliveries(ctx context.Context, tx *sql.Tx, verificationID string) error {
 	if _, err := tx.ExecContext(ctx, db.sql(purgeDeliveredSQL), verificationID, []byte{}); err != nil {
 		return fmt.Errorf("purge webhook payloads of %s: %w", verificationID, err)
+	}
+	if _, err := tx.ExecContext(ctx, db.sql(purgeSnippetsSQL), verificationID); err != nil {
+		return fmt.Errorf("purge webhook response snippets of %s: %w", verificationID, err)
 	}
 	rows, err := tx.QueryContext(ctx, db.sql(unsentSQL), verificationID)
 	if err != nil {

@@ -49,6 +49,7 @@ func RunWebhooks(t *testing.T, newStore func(t *testing.T) WebhookStore) {
 		{"SecretRotation", testHookRotation},
 		{"PurgeTakesOutboxCopies", testHookPurge},
 		{"PurgeThenRetryFailed", testHookPurgeRetry},
+		{"PurgeEmptiesResponseSnippets", testHookPurgeSnippets},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +80,13 @@ type hookEnv struct {
 // a rotated-in secret.
 func (e *hookEnv) setup(respond func(n int) int) {
 	e.t.Helper()
-	e.r = webhooktest.NewReceiver(e.t, respond)
+	e.setupWith(webhooktest.NewReceiver(e.t, respond))
+}
+
+// setupWith is setup with the receiver r.
+func (e *hookEnv) setupWith(r *webhooktest.Receiver) {
+	e.t.Helper()
+	e.r = r
 	e.account = mustAccount(e.t, e.s)
 	secret, _, err := e.secrets(e.s).Rotate(context.Background(), e.account.ID)
 	if err != nil {
@@ -146,6 +153,33 @@ func (e *hookEnv) finish(id string, status verifier.Status) verifier.Verificatio
 		x.Status, x.CompletedAt, x.Result = status, e.clock.Now(), json.RawMessage(result)
 	})
 }
+
+// finishWithPII creates a verification delivering to the receiver and
+// completes it with a result that carries personal data (piiStrings).
+func (e *hookEnv) finishWithPII() verifier.Verification {
+	e.t.Helper()
+	v := e.newHookVerification(e.r.URL)
+	result := fmt.Appendf(nil, `{"request_id":%q,"verification":{"over_18":true},"license_data":{"first_name":"Annabel","document_number":"D1234567"},`+
+		`"license_photo":"data:image/jpeg;base64,QUJD","phone_verification":{"verified":true,"lookup":{"carrier":"Example Mobile"}}}`, v.ID)
+	return e.update(v.ID, func(x *verifier.Verification) {
+		x.Status, x.CompletedAt, x.Result = verifier.StatusCompleted, e.clock.Now(), json.RawMessage(result)
+	})
+}
+
+// purge purges each of vs through the domain (verifier's PurgePII, which
+// the API's purge and the scheduled PurgeDue both use).
+func (e *hookEnv) purge(vs ...verifier.Verification) {
+	e.t.Helper()
+	domain := &verifier.Verifications{Store: e.s, Now: e.clock.Now}
+	for _, v := range vs {
+		if _, err := domain.PurgePII(context.Background(), e.account.ID, v.ID); err != nil {
+			e.t.Fatalf("PurgePII: %v", err)
+		}
+	}
+}
+
+// piiStrings are the personal data in finishWithPII's results.
+var piiStrings = []string{"Annabel", "D1234567", "license_photo", "Example Mobile"}
 
 // webhookStatus reads the verification's webhook_status by GET and by list.
 func (e *hookEnv) webhookStatus(id string) string {
@@ -460,29 +494,14 @@ func testHookPurge(t *testing.T, e *hookEnv) {
 		}
 		return http.StatusOK
 	})
-	ctx := context.Background()
-	finish := func() verifier.Verification {
-		v := e.newHookVerification(e.r.URL)
-		result := fmt.Appendf(nil, `{"request_id":%q,"verification":{"over_18":true},"license_data":{"first_name":"Annabel","document_number":"D1234567"},`+
-			`"license_photo":"data:image/jpeg;base64,QUJD","phone_verification":{"verified":true,"lookup":{"carrier":"Example Mobile"}}}`, v.ID)
-		return e.update(v.ID, func(x *verifier.Verification) {
-			x.Status, x.CompletedAt, x.Result = verifier.StatusCompleted, e.clock.Now(), json.RawMessage(result)
-		})
-	}
 	w := e.worker(e.s, true)
 	t0 := e.clock.Now()
-	delivered := finish()
+	delivered := e.finishWithPII()
 	e.run(w, t0, 1)
-	retrying := finish()
+	retrying := e.finishWithPII()
 	e.run(w, t0, 1) // 503: due again 5 s later
-	other := finish()
-	domain := &verifier.Verifications{Store: e.s, Now: e.clock.Now}
-	for _, v := range []verifier.Verification{delivered, retrying} {
-		if _, err := domain.PurgePII(ctx, e.account.ID, v.ID); err != nil {
-			t.Fatalf("PurgePII: %v", err)
-		}
-	}
-	pii := []string{"Annabel", "D1234567", "license_photo", "Example Mobile"}
+	other := e.finishWithPII()
+	e.purge(delivered, retrying)
 	payload := func(id string) webhook.Delivery {
 		t.Helper()
 		h := e.history(id)
@@ -501,7 +520,7 @@ func testHookPurge(t *testing.T, e *hookEnv) {
 	if d := payload(retrying.ID); !bytes.Equal(d.Payload, want) || d.Headers["X-Shop"] != "42" || d.State != webhook.StatePending {
 		t.Errorf("retrying after purge: state %s, payload %s, headers %v; want the purged result %s", d.State, d.Payload, d.Headers, want)
 	}
-	for _, s := range pii {
+	for _, s := range piiStrings {
 		if bytes.Contains(payload(retrying.ID).Payload, []byte(s)) {
 			t.Errorf("the pending delivery keeps %q after the purge", s)
 		}
@@ -534,6 +553,61 @@ func testHookPurge(t *testing.T, e *hookEnv) {
 	}
 }
 
+// A purge empties, in its transaction, the response snippets of every
+// attempt of the verification's deliveries, delivered or between retries:
+// a receiver may echo the payload back, personal data included. The rest
+// of the attempt log stays, and another verification's snippets are kept.
+func testHookPurgeSnippets(t *testing.T, e *hookEnv) {
+	e.setupWith(webhooktest.NewEchoReceiver(t, func(n int) int {
+		if n == 1 || n == 3 {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusOK
+	}))
+	w := e.worker(e.s, true)
+	t0 := e.clock.Now()
+	delivered := e.finishWithPII()
+	e.run(w, t0, 1)                    // 503
+	e.run(w, t0.Add(5*time.Second), 1) // 200: delivered
+	retrying := e.finishWithPII()
+	e.run(w, t0.Add(5*time.Second), 1) // 503: due again 5 s later
+	other := e.finishWithPII()
+	e.run(w, t0.Add(5*time.Second), 1) // 200
+	attempts := func(id string) []webhook.AttemptRecord {
+		t.Helper()
+		h := e.history(id)
+		if len(h) != 1 {
+			t.Fatalf("%s: %d deliveries", id, len(h))
+		}
+		return h[0].Attempts
+	}
+	// The receiver echoed the personal data into the log.
+	for _, v := range []verifier.Verification{delivered, retrying, other} {
+		for _, a := range attempts(v.ID) {
+			if !strings.Contains(a.Snippet, "Annabel") {
+				t.Fatalf("%s attempt %d: snippet %q does not echo the payload", v.ID, a.Attempt, a.Snippet)
+			}
+		}
+	}
+	e.purge(delivered, retrying)
+	for v, codes := range map[string][]int{delivered.ID: {503, 200}, retrying.ID: {503}} {
+		got := attempts(v)
+		if len(got) != len(codes) {
+			t.Fatalf("%s: %d attempts after the purge, want %d", v, len(got), len(codes))
+		}
+		for i, a := range got {
+			if a.Snippet != "" || a.Attempt != i+1 || a.StatusCode != codes[i] {
+				t.Errorf("%s attempt %d after the purge: status %d, snippet %q; want %d and no snippet", v, a.Attempt, a.StatusCode, a.Snippet, codes[i])
+			}
+		}
+	}
+	for _, a := range attempts(other.ID) {
+		if !strings.Contains(a.Snippet, "Annabel") {
+			t.Errorf("another verification's snippet changed: %q", a.Snippet)
+		}
+	}
+}
+
 // A delivery that failed for good before the purge stays open to Retry,
 // and the retry sends the purged result: no personal data leaves after
 // the purge, and the customer can still get the outcome.
@@ -553,9 +627,7 @@ func testHookPurgeRetry(t *testing.T, e *hookEnv) {
 	if got := e.webhookStatus(v.ID); got != webhook.StateFailed {
 		t.Fatalf("webhook_status %q, want failed", got)
 	}
-	if _, err := (&verifier.Verifications{Store: e.s, Now: e.clock.Now}).PurgePII(ctx, e.account.ID, v.ID); err != nil {
-		t.Fatalf("PurgePII: %v", err)
-	}
+	e.purge(v)
 	want, err := verifier.PurgeResult(done.Result)
 	if err != nil {
 		t.Fatal(err)

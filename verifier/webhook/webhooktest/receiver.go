@@ -31,12 +31,25 @@ type Receiver struct {
 	mu      sync.Mutex
 	reqs    []Request
 	respond func(n int) int
+	echo    bool          // answer with the request's body
 	arrived chan struct{} // one token per request, for Wait
 }
 
-// NewReceiver starts a receiver, closed when the test ends.
+// NewReceiver starts a receiver, closed when the test ends. It answers
+// {"received":true}.
 func NewReceiver(t testing.TB, respond func(n int) int) *Receiver {
-	r := &Receiver{respond: respond, arrived: make(chan struct{}, 1<<16)}
+	return newReceiver(t, respond, false)
+}
+
+// NewEchoReceiver starts a receiver that answers with the body it got, as
+// some real receivers do: the delivery log's response snippets then hold
+// what the payload held, personal data included.
+func NewEchoReceiver(t testing.TB, respond func(n int) int) *Receiver {
+	return newReceiver(t, respond, true)
+}
+
+func newReceiver(t testing.TB, respond func(n int) int, echo bool) *Receiver {
+	r := &Receiver{respond: respond, echo: echo, arrived: make(chan struct{}, 1<<16)}
 	srv := httptest.NewTLSServer(http.HandlerFunc(r.serve))
 	t.Cleanup(srv.Close)
 	r.URL = srv.URL + "/hooks/idgate"
@@ -66,7 +79,11 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	n := len(r.reqs)
 	r.mu.Unlock()
 	w.WriteHeader(r.respond(n))
-	_, _ = w.Write([]byte(`{"received":true}`))
+	if r.echo {
+		_, _ = w.Write(body)
+	} else {
+		_, _ = w.Write([]byte(`{"received":true}`))
+	}
 	select {
 	case r.arrived <- struct{}{}:
 	default:
