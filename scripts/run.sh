@@ -25,6 +25,9 @@
 # the installed models and IP data stay where IDGATE_MODELS_DIR and
 # IDGATE_IP_DATA_DIR say.
 set -euo pipefail
+# set -e ends the script at a failed command; say which, so make run never
+# ends without a word.
+trap 'echo "make run: failed (exit $?) at scripts/run.sh line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 state="${IDGATE_DEMO_STATE:-var}"
 mkdir -p "$state"
@@ -36,9 +39,13 @@ fi
 go build -o "$state/idgate" ./cmd/idgate
 verifier="${IDGATE_ADDR:-127.0.0.1:8080}"
 webhook="${IDGATE_DEMO_WEBHOOK_ADDR:-127.0.0.1:8084}"
+# openssl's own words when it fails (its output is noise otherwise).
 if [ ! -s "$state/demo-tls.crt" ]; then
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 825 -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$state/demo-tls.key" -out "$state/demo-tls.crt" 2>/dev/null
+  if ! out=$(openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 825 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$state/demo-tls.key" -out "$state/demo-tls.crt" 2>&1); then
+    echo "make run: could not make the demo's TLS certificate with openssl: $out" >&2
+    exit 1
+  fi
 fi
 # The demo store's own account on the verifier (created once).
 "$state/idgate" migrate >/dev/null
