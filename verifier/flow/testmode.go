@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"strings"
 	"time"
 
 	"github.com/idgate/idgate/internal/problem"
@@ -84,12 +85,18 @@ const ActionTestComplete Action = "test_complete"
 func (p TestPick) check() error {
 	var d []problem.Detail
 	known := false
-	for _, o := range TestOutcomes {
+	names := make([]string, len(TestOutcomes))
+	for i, o := range TestOutcomes {
 		known = known || o == p.Outcome
+		names[i] = string(o)
 	}
-	if !known {
+	switch {
+	case p.Outcome == "":
+		d = append(d, problem.Detail{Field: "outcome", Code: "required",
+			Message: "give the outcome to finish with: one of " + strings.Join(names, ", ")})
+	case !known:
 		d = append(d, problem.Detail{Field: "outcome", Code: "unknown_outcome",
-			Message: fmt.Sprintf("must be one of %v", TestOutcomes)})
+			Message: "must be one of " + strings.Join(names, ", ")})
 	}
 	for _, ind := range []struct {
 		field string

@@ -194,6 +194,10 @@ func testTestComplete(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	if codes["outcome"] != "unknown_outcome" || codes["phone"] != "unknown_indicator" || codes["address"] != "unknown_indicator" {
 		t.Errorf("bad pick details %v", codes)
 	}
+	// No outcome at all is a missing member, not an unknown one.
+	if codes := validationCodes(t, h.do("POST", "/v/"+token(t, tv)+"/test/complete", `{}`)); codes["outcome"] != "required" {
+		t.Errorf("empty pick details %v", codes)
+	}
 	if got := h.get(h.test, tv.ID); got.Status != verifier.StatusPending {
 		t.Errorf("test verification is %s after a refused pick", got.Status)
 	}
