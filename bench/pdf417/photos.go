@@ -171,7 +171,10 @@ func borderGrey(g *image.Gray) uint8 {
 func photoSet(seed uint64, perMP int) error {
 	set := synth.PhotoSet(seed, perMP)
 	fmt.Printf("\nsynthetic phone photos: %d (seed %d, %d per resolution; card 25-90%% of the frame width; print: dot gain, ragged edges, halftone, texture, glare; camera: perspective, defocus, motion, noise, sharpening, JPEG 85-95)\n", len(set), seed, perMP)
-	type row struct{ ours, plain, n int }
+	type row struct {
+		ours, plain, n int
+		cpu            []time.Duration // of our reads
+	}
 	byMP := map[float64]*row{}
 	buckets := []float64{0, 1.3, 1.7, 2.0, 2.5, 3.5, 5, math.Inf(1)}
 	byMod := make([]row, len(buckets)-1)
@@ -179,6 +182,7 @@ func photoSet(seed uint64, perMP int) error {
 	// Failures: answered too small / not, by whether the true module is
 	// under MinModulePx.
 	var failSmall, failBig [3]int
+	var failures []string
 	for _, p := range set {
 		img, mods, err := p.Render()
 		if err != nil {
@@ -196,15 +200,21 @@ func photoSet(seed uint64, perMP int) error {
 		}
 		r.n++
 		byMod[b].n++
+		c0 := cpuTime()
 		got, rep, err := patient.Decode(context.Background(), img, nil)
+		r.cpu = append(r.cpu, cpuTime()-c0)
 		ok := err == nil && bytes.Equal(got, p.Payload)
 		if ok {
 			r.ours++
 			byMod[b].ours++
-		} else if trueM < pdf417.MinModulePx {
-			failSmall[answerOf(rep)]++
 		} else {
-			failBig[answerOf(rep)]++
+			if trueM < pdf417.MinModulePx {
+				failSmall[answerOf(rep)]++
+			} else {
+				failBig[answerOf(rep)]++
+			}
+			failures = append(failures, fmt.Sprintf("  %-7s module %5.2f px (estimated %5.2f, edge %4.1f px), turned %+5.1f°, keystone %.2f, defocus %.1f, motion %.1f px, glare %.2f: %s",
+				p.Name, trueM, rep.ModulePx, rep.EdgePx, p.Camera.RotationDeg, p.Camera.Keystone, p.Camera.Defocus, p.Camera.MotionPx, p.Print.Glare, answerNames[answerOf(rep)]))
 		}
 		if res, err := zxing.Read(grayOf(img), true); err == nil && bytes.Equal(res.Bytes, p.Payload) {
 			r.plain++
@@ -214,11 +224,12 @@ func photoSet(seed uint64, perMP int) error {
 			estErr = append(estErr, est/trueM-1)
 		}
 	}
-	fmt.Printf("%-12s %-14s %-14s\n", "resolution", "ours", "plain zxing")
+	fmt.Printf("%-12s %-14s %-14s %-12s %s\n", "resolution", "ours", "plain zxing", "frame", "ours, CPU per read: median / p95")
 	for _, mp := range synth.Resolutions {
 		r := byMP[mp]
 		w, h := synth.FrameSize(mp)
-		fmt.Printf("%4g MP %-5s %4d/%-3d %4.0f%% %4d/%-3d %4.0f%%   (%dx%d)\n", mp, "", r.ours, r.n, 100*float64(r.ours)/float64(r.n), r.plain, r.n, 100*float64(r.plain)/float64(r.n), w, h)
+		fmt.Printf("%4g MP %-5s %4d/%-3d %4.0f%% %4d/%-3d %4.0f%%  %-12s %v / %v\n", mp, "", r.ours, r.n, 100*float64(r.ours)/float64(r.n), r.plain, r.n, 100*float64(r.plain)/float64(r.n),
+			fmt.Sprintf("%dx%d", w, h), pctl(r.cpu, 50), pctl(r.cpu, 95))
 	}
 	fmt.Printf("%-12s %-14s %-14s\n", "module px", "ours", "plain zxing")
 	for i, r := range byMod {
@@ -237,8 +248,14 @@ func photoSet(seed uint64, perMP int) error {
 		fmt.Printf("not decoded, true module %s %.1f px: not found %d, too small %d, unreadable %d\n",
 			[]string{"<", ">="}[i], pdf417.MinModulePx, f[0], f[1], f[2])
 	}
+	for _, f := range failures {
+		fmt.Println(f)
+	}
 	return nil
 }
+
+// answerNames are the back step's problems (verifier/engines) for answerOf's values.
+var answerNames = [3]string{"barcode_not_found", "barcode_too_small", "barcode_unreadable"}
 
 // answerOf is how the back step answers a failed decode: 0 not found (no
 // barcode-like region), 1 too small, 2 unreadable.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,8 +133,8 @@ func TestDecodeConcurrent(t *testing.T) {
 }
 
 // A close 8 MP phone photo (the phone model: modules of 7.8 px, defocus
-// and sharpening) that no full-size crop reads is read once the crop is
-// area-averaged down to 2.5 px modules.
+// and sharpening) that no full-size crop reads is read once the
+// straightened crop is area-averaged down to modules of about 2 px.
 func TestShrunkCropReadsWideModules(t *testing.T) {
 	p := synth.PhotoSet(1, 16)[3*16+13]
 	img, mods, err := p.Render()
@@ -147,7 +148,7 @@ func TestShrunkCropReadsWideModules(t *testing.T) {
 	if err != nil || !bytes.Equal(got, p.Payload) {
 		t.Fatalf("%s: %v (steps %+v)", p.Name, err, rep.Steps)
 	}
-	if rep.Strategy != "upright-shrunk" {
-		t.Errorf("%s: read by %s, want upright-shrunk", p.Name, rep.Strategy)
+	if !strings.HasPrefix(rep.Strategy, "shrunk-") {
+		t.Errorf("%s: read by %s, want a shrunk crop", p.Name, rep.Strategy)
 	}
 }

@@ -56,12 +56,12 @@ const (
 	minScale, maxScale, scaleStep = 0.6, 20.0, 1.03
 )
 
-// moduleWidth estimates the module width of region r of g in photo pixels
-// from its start and stop patterns, and how far its edges spread (a sharp
-// photo's over a pixel or two, a defocused one's over many); ok is false
-// when neither end fits.
-func (r region) moduleWidth(g *image.Gray) (module, edge float64, ok bool) {
-	crop := r.upright(g, 1)
+// moduleWidth estimates the module width of the symbol in crop (a
+// region's straightened crop at scale 1, bars vertical: so in photo
+// pixels) from its start and stop patterns, and how far its edges spread
+// (a sharp photo's over a pixel or two, a defocused one's over many); ok
+// is false when neither end fits.
+func moduleWidth(crop *image.Gray) (module, edge float64, ok bool) {
 	w, h := crop.Rect.Dx(), crop.Rect.Dy()
 	if w < 32 || h < 12 {
 		return 0, 0, false
@@ -233,11 +233,9 @@ func reversed(p []float64) []float64 {
 // module width in pixels, whether or not it decodes: for measuring the
 // estimate against known module sizes (bench/pdf417) and for tests.
 func EstimateModule(img image.Image) (float64, bool) {
-	g := raster.Luminance(img)
-	loc := locate(g)
-	if len(loc.regions) == 0 {
+	s := newSession(raster.Luminance(img))
+	if len(s.regions()) == 0 {
 		return 0, false
 	}
-	m, _, ok := loc.regions[0].moduleWidth(g)
-	return m, ok
+	return s.module()
 }

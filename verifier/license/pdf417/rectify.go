@@ -37,11 +37,10 @@ func intersect(a, b line) (raster.Point, bool) {
 	return raster.Point{X: a.p.X + t*a.d.X, Y: a.p.Y + t*a.d.Y}, true
 }
 
-// rectification returns the map from the upright crop's pixels (scale 1)
-// to the rectified ones' sources, or ok false when the upright crop needs
-// no such correction.
-func (r region) rectification(g *image.Gray) (toCrop raster.Homography, ok bool) {
-	crop := r.upright(g, 1)
+// rectification returns the map from the pixels of a region's upright
+// crop (scale 1) to the rectified ones' sources, or ok false when the crop
+// needs no such correction.
+func rectification(crop *image.Gray) (toCrop raster.Homography, ok bool) {
 	w, h := float64(crop.Rect.Dx()), float64(crop.Rect.Dy())
 	if w < 8 || h < 8 {
 		return raster.Homography{}, false

@@ -1,6 +1,7 @@
 package pdf417
 
 import (
+	"fmt"
 	"image"
 
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
@@ -23,16 +24,26 @@ type strategy struct {
 // correction (a tilted card is the next commonest trouble, and zxing can
 // spend long on a 2× crop of a fanned symbol); upscaled and cleaned crops
 // for small, noisy, blurred or unevenly lit symbols; zxing's own exhaustive
-// mode (90° turns, downscaling) comes last. A symbol with wide modules
-// (4 px or more, measured on its start and stop patterns) gets a crop
-// area-averaged down to 2.5 px modules right after the full-size attempts:
-// on close 8-12 MP phone-model photos it read 10 of 14 where the others
-// read 7 (bench/pdf417).
+// mode (90° turns, downscaling) comes last. A symbol with modules of 2.5
+// px or more (measured on its start and stop patterns) gets its
+// straightened crop area-averaged down to modules of about 2 px right
+// after the full-size attempts, at three sizes: zxing-cpp rejects a
+// codeword more than 2 px wider or narrower than the start and stop
+// patterns, so any error left by the straightening, the print's ragged
+// bars and the noise all count against it in pixels, and wide modules
+// multiply them; yet whether one size reads is erratic (it comes and
+// goes in steps of 0.1 px on the same photo), so 2.1, 2.4 and 1.8 px
+// follow one another, 2.1 being the size that alone read most. On the
+// phone-model set (bench/pdf417) they lifted 65/80 to 75/80, every photo
+// with modules of 2 px or more; the upright crop shrunk to 2.5 px they
+// replace had read 7 and left 10 of those refused.
 var strategies = []strategy{
 	{name: "upright", prepare: uprightStep(0, 1, none)},
 	{name: "plain", prepare: func(s *session) (*image.Gray, string) { return s.gray, "" }},
 	{name: "rectified", prepare: rectifiedStep(1)},
-	{name: "upright-shrunk", prepare: shrunkStep},
+	{name: "shrunk-2.1", prepare: shrunkStep(2.1, 2.5)},
+	{name: "shrunk-2.4", prepare: shrunkStep(2.4, 2.8)},
+	{name: "shrunk-1.8", prepare: shrunkStep(1.8, 2.5)},
 	{name: "upright-2x", prepare: uprightStep(0, 2, none)},
 	{name: "rectified-2x", prepare: rectifiedStep(2)},
 	{name: "upright-2x-smoothed", prepare: uprightStep(0, 2, smoothAlongBars)},
@@ -66,7 +77,12 @@ func uprightStep(idx int, scale float64, f filter) func(*session) (*image.Gray, 
 		if px := 4 * r.halfU * r.halfV * scale * scale; px > maxUprightPixels {
 			return nil, "region too large to upscale"
 		}
-		img := r.upright(s.gray, scale)
+		var img *image.Gray
+		if idx == 0 && scale == 1 {
+			img = s.upright()
+		} else {
+			img = r.upright(s.gray, scale)
+		}
 		switch f {
 		case smoothAlongBars:
 			img = smoothVertical(img)
@@ -79,33 +95,29 @@ func uprightStep(idx int, scale float64, f filter) func(*session) (*image.Gray, 
 	}
 }
 
-// shrunkModule is the module width, in pixels, a shrunk crop is brought
-// to; minShrinkModule the least measured module worth shrinking.
-const (
-	shrunkModule    = 2.5
-	minShrinkModule = 4.0
-)
-
 // shrunkStep presents a symbol with wide modules (a close photo on a
-// dense sensor) area-averaged down to shrunkModule px: the average cancels
-// sensor noise and the phone's sharpening halos, and the defocus, a fixed
-// number of pixels, shrinks with the modules.
-func shrunkStep(s *session) (*image.Gray, string) {
-	regions := s.regions()
-	if len(regions) == 0 {
-		return nil, "no barcode-like region"
+// dense sensor) straightened and area-averaged down to target px modules,
+// when its measured module is at least least px: the average cancels
+// sensor noise and the phone's sharpening halos, the defocus, a fixed
+// number of pixels, shrinks with the modules, and so does any error left
+// in the straightening, which zxing-cpp tolerates only up to a couple of
+// pixels whatever the module size.
+func shrunkStep(target, least float64) func(*session) (*image.Gray, string) {
+	return func(s *session) (*image.Gray, string) {
+		if len(s.regions()) == 0 {
+			return nil, "no barcode-like region"
+		}
+		m, ok := s.module()
+		if !ok {
+			return nil, "module not measured"
+		}
+		if m < least {
+			return nil, fmt.Sprintf("modules under %g px", least)
+		}
+		crop := s.straight()
+		f := target / m
+		return raster.Resize(crop, int(float64(crop.Rect.Dx())*f), int(float64(crop.Rect.Dy())*f)), ""
 	}
-	m, ok := s.module()
-	if !ok || m < minShrinkModule {
-		return nil, "modules under 4 px or not measured"
-	}
-	r := regions[0]
-	if px := 4 * r.halfU * r.halfV; px > maxUprightPixels {
-		return nil, "region too large"
-	}
-	crop := r.upright(s.gray, 1)
-	f := shrunkModule / m
-	return raster.Resize(crop, int(float64(crop.Rect.Dx())*f), int(float64(crop.Rect.Dy())*f)), ""
 }
 
 func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
@@ -122,6 +134,9 @@ func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
 		if !ok {
 			return nil, "no keystone or shear to correct"
 		}
+		if scale == 1 {
+			return s.straight(), ""
+		}
 		return r.rectified(s.gray, toCrop, scale), ""
 	}
 }
@@ -130,14 +145,18 @@ func rectifiedStep(scale float64) func(*session) (*image.Gray, string) {
 type session struct {
 	gray *image.Gray
 	loc  *located
-	// The first region's module width and edge spread, once measured.
-	modDone          bool
-	modOK            bool
-	modPx, modEdgePx float64
+	// The first region's crops at scale 1: upright (turned so that its
+	// bars are vertical) and straightened (rectified as well, when it
+	// needs it), once made.
+	upright1, straight1 *image.Gray
 	// The first region's rectification, once measured.
 	rectDone bool
 	rectOK   bool
 	toCrop   raster.Homography
+	// The first region's module width and edge spread, once measured.
+	modDone          bool
+	modOK            bool
+	modPx, modEdgePx float64
 }
 
 func newSession(g *image.Gray) *session { return &session{gray: g} }
@@ -152,18 +171,42 @@ func (s *session) located() *located {
 
 func (s *session) regions() []region { return s.located().regions }
 
-func (s *session) module() (float64, bool) {
-	if !s.modDone {
-		s.modPx, s.modEdgePx, s.modOK = s.regions()[0].moduleWidth(s.gray)
-		s.modDone = true
+// upright is the first region's upright crop at scale 1.
+func (s *session) upright() *image.Gray {
+	if s.upright1 == nil {
+		s.upright1 = s.regions()[0].upright(s.gray, 1)
 	}
-	return s.modPx, s.modOK
+	return s.upright1
 }
 
 func (s *session) rectification() (raster.Homography, bool) {
 	if !s.rectDone {
-		s.toCrop, s.rectOK = s.regions()[0].rectification(s.gray)
+		s.toCrop, s.rectOK = rectification(s.upright())
 		s.rectDone = true
 	}
 	return s.toCrop, s.rectOK
+}
+
+// straight is the first region's crop at scale 1 with its bars vertical
+// at both ends and its rows level: rectified when the symbol is sheared
+// or fanned (a card tilted away and turned), else the upright crop. The
+// module width is measured on it: on a fanned symbol the upright crop
+// leaves the start pattern leaning by several degrees, which smears it
+// across the rows the fit averages.
+func (s *session) straight() *image.Gray {
+	if s.straight1 == nil {
+		s.straight1 = s.upright()
+		if toCrop, ok := s.rectification(); ok {
+			s.straight1 = s.regions()[0].rectified(s.gray, toCrop, 1)
+		}
+	}
+	return s.straight1
+}
+
+func (s *session) module() (float64, bool) {
+	if !s.modDone {
+		s.modPx, s.modEdgePx, s.modOK = moduleWidth(s.straight())
+		s.modDone = true
+	}
+	return s.modPx, s.modOK
 }
