@@ -2,6 +2,9 @@ package http
 
 import (
 	"errors"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/problem"
@@ -94,4 +97,22 @@ var linkEnded = map[verifier.Status]string{
 	verifier.StatusCanceled:     "this verification was canceled by the sender",
 	verifier.StatusCompleted:    "this verification is already complete",
 	verifier.StatusManualReview: "this verification was sent for manual review",
+}
+
+// msgIDInQuery answers the unknown path newcomers try first: a
+// verification's id in the path (/verification/{id}, the REST habit).
+const msgIDInQuery = "no such endpoint: a verification's id goes in the query, as in GET /verification?id=…"
+
+// pathHint replaces the unknown-route 404 under /verification/ and
+// /verifications/ with one that says where the id goes; every other error,
+// and every other unknown path, is left as it is.
+func pathHint(path string, err error) error {
+	var fe *fiber.Error
+	if !errors.As(err, &fe) || fe.Code != fiber.StatusNotFound {
+		return err
+	}
+	if strings.HasPrefix(path, "/verification/") || strings.HasPrefix(path, "/verifications/") {
+		return httperr.New(httperr.NotFound, msgIDInQuery)
+	}
+	return err
 }

@@ -249,7 +249,7 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 // An error the table leaves unmapped that is an outage of a dependency
 // (Deps.Unavailable) is a 503 the client may retry, not a 500.
 func (s *Server) respond(c *fiber.Ctx, err error) error {
-	err = toHTTP(err)
+	err = toHTTP(pathHint(c.Path(), err))
 	var he *httperr.Error
 	if !errors.As(err, &he) && s.outage != nil && s.outage(err) {
 		e := httperr.New(httperr.Unavailable, "a service this request needs is briefly unavailable; try again in a few seconds")
