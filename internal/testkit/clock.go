@@ -17,8 +17,11 @@ type Clock struct {
 // digits, so millisecond and microsecond arithmetic is exercised from the
 // first reading.
 func NewClock() *Clock {
-	return &Clock{now: time.Date(2026, 3, 14, 15, 9, 26, 535_897_000, time.UTC)}
+	return ClockAt(time.Date(2026, 3, 14, 15, 9, 26, 535_897_000, time.UTC))
 }
+
+// ClockAt starts a Clock at start.
+func ClockAt(start time.Time) *Clock { return &Clock{now: start} }
 
 // Now reads the clock.
 func (c *Clock) Now() time.Time {
@@ -32,6 +35,13 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+}
+
+// Set moves the clock to at (backwards too).
+func (c *Clock) Set(at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = at
 }
 
 // ShiftedClock is real time plus an offset the test moves: for servers

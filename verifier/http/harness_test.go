@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -51,23 +50,6 @@ var t0 = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 // testPublicURL is the base of end users' links in tests.
 const testPublicURL = "https://verify.example.test"
 
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 var testKey = verifier.SigningKey{ID: "test-1", Secret: []byte("0123456789abcdef0123456789abcdef")}
 
 func testTokens() verifier.TokenConfig {
@@ -81,7 +63,7 @@ type harness struct {
 	srv   *Server
 	store verifier.Store
 	auth  *verifier.Authenticator
-	clock *testClock
+	clock *testkit.Clock
 	logs  *testkit.LogBuffer
 }
 
@@ -128,7 +110,7 @@ func onBothBackends(t *testing.T, fn func(t *testing.T, open func(t *testing.T) 
 // newHarnessOn serves on store (see newHarness).
 func newHarnessOn(t *testing.T, store verifier.Store, edit ...func(*Deps)) *harness {
 	t.Helper()
-	clock := &testClock{now: t0}
+	clock := testkit.ClockAt(t0)
 	auth, err := verifier.NewAuthenticator(store, testTokens(), clock.Now)
 	if err != nil {
 		t.Fatal(err)

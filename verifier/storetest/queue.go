@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/idgate/idgate/client"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -62,7 +63,7 @@ func RunQueue(t *testing.T, open func(t *testing.T) QueueBackend) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.fn(t, &queueEnv{b: open(t), now: queueT0, t: t})
+			tc.fn(t, &queueEnv{b: open(t), clock: testkit.ClockAt(queueT0), t: t})
 		})
 	}
 }
@@ -78,23 +79,10 @@ var queueSecret = []byte("whsec_suite")
 
 // queueEnv is one subtest's world: the backend, an explicit clock and a receiver.
 type queueEnv struct {
-	t   *testing.T
-	b   QueueBackend
-	mu  sync.Mutex
-	now time.Time
-	r   *webhooktest.Receiver
-}
-
-func (e *queueEnv) clock() time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.now
-}
-
-func (e *queueEnv) set(at time.Time) {
-	e.mu.Lock()
-	e.now = at
-	e.mu.Unlock()
+	t     *testing.T
+	b     QueueBackend
+	clock *testkit.Clock
+	r     *webhooktest.Receiver
 }
 
 func (e *queueEnv) receive(respond func(n int) int) { e.r = webhooktest.NewReceiver(e.t, respond) }
@@ -102,15 +90,15 @@ func (e *queueEnv) receive(respond func(n int) int) { e.r = webhooktest.NewRecei
 // worker is a fresh worker on q, as a new process would start.
 func (e *queueEnv) worker(q webhook.Queue, concurrency int) *webhook.Worker {
 	s := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: e.r.Pool,
-		Secrets: webhooktest.Secrets{queueAccount: {queueSecret}}, Now: e.clock})
-	return webhook.NewWorker(q, s, webhook.WorkerOptions{Now: e.clock, Lease: queueLease,
+		Secrets: webhooktest.Secrets{queueAccount: {queueSecret}}, Now: e.clock.Now})
+	return webhook.NewWorker(q, s, webhook.WorkerOptions{Now: e.clock.Now, Lease: queueLease,
 		Concurrency: concurrency, Log: slog.New(slog.DiscardHandler)})
 }
 
 // runAt sets the clock and runs w once, failing unless it attempted want.
 func (e *queueEnv) runAt(w *webhook.Worker, at time.Time, want int) {
 	e.t.Helper()
-	e.set(at)
+	e.clock.Set(at)
 	n, err := w.RunOnce(context.Background())
 	if err != nil || n != want {
 		e.t.Fatalf("at %s: RunOnce = %d, %v; want %d attempts", at.Sub(queueT0), n, err, want)
@@ -128,7 +116,7 @@ func (e *queueEnv) newDelivery() webhook.Delivery {
 
 func (e *queueEnv) complete(d webhook.Delivery) {
 	e.t.Helper()
-	if err := e.b.Complete(context.Background(), d, e.clock(), false); err != nil {
+	if err := e.b.Complete(context.Background(), d, e.clock.Now(), false); err != nil {
 		e.t.Fatalf("complete: %v", err)
 	}
 }
@@ -165,7 +153,7 @@ func (e *queueEnv) checkRequests(d webhook.Delivery, n int) {
 		}
 		// The suite's clock jumps ahead of the signing times; the tolerance
 		// only has to cover the jumps.
-		if err := client.VerifySignature(queueSecret, req.Header.Get(webhook.HeaderSignature), req.Body, e.clock(), 48*time.Hour); err != nil {
+		if err := client.VerifySignature(queueSecret, req.Header.Get(webhook.HeaderSignature), req.Body, e.clock.Now(), 48*time.Hour); err != nil {
 			e.t.Errorf("request %d signature: %v", i+1, err)
 		}
 	}
@@ -201,7 +189,7 @@ func testQueueTransactional(t *testing.T, e *queueEnv) {
 	if h := e.history(d.VerificationID); len(h) != 0 {
 		t.Fatalf("rolled-back enqueue left %+v", h)
 	}
-	e.set(queueT0)
+	e.clock.Set(queueT0)
 	e.complete(d)
 	if st, _ := e.b.Status(ctx, d.VerificationID); st != "completed" {
 		t.Fatalf("status %q", st)
@@ -424,8 +412,8 @@ func testQueuePurge(t *testing.T, e *queueEnv) {
 	ctx := context.Background()
 	delivered, failed := e.newDelivery(), e.newDelivery()
 	s := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: e.r.Pool,
-		Secrets: webhooktest.Secrets{queueAccount: {queueSecret}}, Now: e.clock})
-	w := webhook.NewWorker(e.b.Queue, s, webhook.WorkerOptions{Now: e.clock, Lease: queueLease, Retention: time.Hour,
+		Secrets: webhooktest.Secrets{queueAccount: {queueSecret}}, Now: e.clock.Now})
+	w := webhook.NewWorker(e.b.Queue, s, webhook.WorkerOptions{Now: e.clock.Now, Lease: queueLease, Retention: time.Hour,
 		Log: slog.New(slog.DiscardHandler)})
 	e.complete(delivered)
 	e.runAt(w, queueT0, 1)
@@ -437,7 +425,7 @@ func testQueuePurge(t *testing.T, e *queueEnv) {
 
 	purge := func(at time.Time, want int) {
 		t.Helper()
-		e.set(at)
+		e.clock.Set(at)
 		if n, err := w.Purge(ctx); err != nil || n != want {
 			t.Fatalf("at %v: Purge = %d, %v; want %d", at.Sub(queueT0), n, err, want)
 		}
