@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"log/slog"
 	nethttp "net/http"
 	"net/http/httptest"
 	"slices"
@@ -55,12 +54,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 	t.Helper()
 	eng := testEngines(t)
 	store := open(t)
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sealer := seal.Ephemeral()
 	h := &flowHarness{fstore: store, sealer: sealer}
 	h.harness = newHarnessOn(t, store, append([]func(*Deps){func(d *Deps) {
 		h.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now,
@@ -70,9 +64,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 		d.Config.WebhookAllowLoopback = true // the receiver below listens on loopback
 	}}, edit...)...)
 	h.rcv = webhooktest.NewReceiver(t, webhooktest.Always(nethttp.StatusOK))
-	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: h.clock.Now}
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
-	h.worker = webhook.NewWorker(store, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+	h.worker = h.deliveryWorker(store, h.rcv, verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: h.clock.Now})
 	h.acct, h.bearer = h.owner()
 	return h
 }
@@ -167,15 +159,7 @@ func (h *flowHarness) steps(tok string, front []byte) license.License {
 // delivered runs the worker and returns the bodies the receiver got.
 func (h *flowHarness) delivered(want int) [][]byte {
 	h.t.Helper()
-	if _, err := h.worker.RunOnce(context.Background()); err != nil {
-		h.t.Fatal(err)
-	}
-	h.rcv.Wait(h.t, want, 10*time.Second)
-	var out [][]byte
-	for _, r := range h.rcv.Requests() {
-		out = append(out, r.Body)
-	}
-	return out
+	return h.deliver(h.worker, h.rcv, want)
 }
 
 // TestFlowCompletes walks a link from the first request to completed with

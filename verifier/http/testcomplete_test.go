@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
-	"log/slog"
 	nethttp "net/http"
 	"strings"
 	"testing"
@@ -39,12 +38,7 @@ type testModeHarness struct {
 func newTestModeHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *testModeHarness {
 	t.Helper()
 	store := open(t)
-	key := make([]byte, seal.KeySize)
-	_, _ = rand.Read(key)
-	sealer, err := seal.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sealer := seal.Ephemeral()
 	h := &testModeHarness{}
 	h.harness = newHarnessOn(t, store, func(d *Deps) {
 		d.Flow = &flow.Flow{Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now, Limits: flow.DefaultLimits}
@@ -52,9 +46,7 @@ func newTestModeHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *tes
 		d.Config.WebhookAllowLoopback = true // the receiver listens on loopback
 	})
 	h.rcv = webhooktest.NewReceiver(t, webhooktest.Always(nethttp.StatusOK))
-	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: h.clock.Now}
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
-	h.worker = webhook.NewWorker(store, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+	h.worker = h.deliveryWorker(store, h.rcv, verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: h.clock.Now})
 	a, live := h.owner()
 	h.live, h.test = live, h.signInMode(a.Email, "test")
 	return h
@@ -207,15 +199,7 @@ func testTestComplete(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 // delivered runs the worker once and returns every body the receiver has.
 func (h *testModeHarness) delivered(want int) [][]byte {
 	h.t.Helper()
-	if _, err := h.worker.RunOnce(context.Background()); err != nil {
-		h.t.Fatal(err)
-	}
-	h.rcv.Wait(h.t, want, 10*time.Second)
-	var out [][]byte
-	for _, r := range h.rcv.Requests() {
-		out = append(out, r.Body)
-	}
-	return out
+	return h.deliver(h.worker, h.rcv, want)
 }
 
 // TestTestCompleteReview: inconclusive offers review on the session API

@@ -49,9 +49,29 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *webh
 		secrets = verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: d.Now}
 		d.Webhooks = WebhookDeps{Queue: st, Secrets: secrets, Wake: func() { h.wakes.Add(1) }}
 	})
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: h.rcv.Pool, Secrets: secrets, Now: h.clock.Now})
-	h.worker = webhook.NewWorker(st, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+	h.worker = h.deliveryWorker(st, h.rcv, secrets)
 	return h
+}
+
+// deliveryWorker is a worker on q that signs with secrets and trusts rcv's
+// certificate, on the harness clock.
+func (h *harness) deliveryWorker(q webhook.Queue, rcv *webhooktest.Receiver, secrets verifier.WebhookSecrets) *webhook.Worker {
+	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: rcv.Pool, Secrets: secrets, Now: h.clock.Now})
+	return webhook.NewWorker(q, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+}
+
+// deliver runs w once and returns the bodies rcv got, once it has want.
+func (h *harness) deliver(w *webhook.Worker, rcv *webhooktest.Receiver, want int) [][]byte {
+	h.t.Helper()
+	if _, err := w.RunOnce(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	rcv.Wait(h.t, want, 10*time.Second)
+	var out [][]byte
+	for _, r := range rcv.Requests() {
+		out = append(out, r.Body)
+	}
+	return out
 }
 
 // completed stores a verification of the account, completed with a result,
