@@ -37,6 +37,12 @@ type View struct {
 	// Livemode is false behind a test verification's link: the page then
 	// lets the tester pick the outcome (testmode.go) instead of scanning.
 	Livemode bool `json:"livemode"`
+	// UnreachableLinkHost is the link's host when a phone cannot be
+	// expected to open it (a loopback or private address: IDGATE_PUBLIC_URL
+	// unset on a dev machine), so the computer's page can say so beside
+	// the QR code; empty otherwise. The HTTP layer, which knows the links'
+	// base URL, fills it in.
+	UnreachableLinkHost string `json:"unreachable_link_host"`
 }
 
 // StepView is one step and whether it has passed.

@@ -95,6 +95,7 @@ func (s *Server) flowSession(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	view.UnreachableLinkHost = unreachableHost(s.cfg.PublicURL)
 	return c.JSON(view)
 }
 

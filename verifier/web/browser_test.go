@@ -105,3 +105,18 @@ func TestConsentListsFrontCheck(t *testing.T) {
 	contains(t, tb.screen("start"), "frente impreso de tu licencia coincide con su código de barras")
 	tb.Shoot("start-front-check-spanish")
 }
+
+// A computer that opens a link on a loopback address (IDGATE_PUBLIC_URL
+// unset, as under make run and here) is told beside the QR code that a
+// phone cannot open it, and what to do; the note names the link's host.
+func TestHandoffSaysLoopbackLinkIsUnreachable(t *testing.T) {
+	e := start(t)
+	desk := newTab(t, false)
+	desk.Open(e.create(`{}`).URL)
+	contains(t, desk.screen("start"), "Continue on your phone", "A phone can't open this code", strings.TrimPrefix(e.URL, "http://"),
+		"Set IDGATE_PUBLIC_URL to an address the phone can reach, or continue on this computer")
+	if !eval[bool](desk, `document.querySelector(".handoff img.qr + #qr-unreachable") !== null`) {
+		t.Error("the note is not beside the QR code")
+	}
+	desk.Shoot("start-desktop-unreachable-link")
+}

@@ -65,7 +65,8 @@ func TestVerificationInChromium(t *testing.T) {
 	desk := newTab(t, false)
 	desk.Open(c.URL)
 	text := desk.screen("start")
-	contains(t, text, "Continue on your phone", "Hi! We check the age", "first name, last name, date of birth", "Continue on this computer")
+	contains(t, text, "Continue on your phone", "Hi! We check the age", "first name, last name, date of birth", "Continue on this computer",
+		"A phone can't open this code") // the link is on 127.0.0.1
 	desk.Wait(`document.querySelector("img.qr").complete && document.querySelector("img.qr").naturalWidth > 0`)
 	shot, err := chromedp.Run(desk.Ctx, chromedp.Screenshot("img.qr"))
 	if err != nil {

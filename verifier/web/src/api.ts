@@ -20,6 +20,9 @@ export interface Session {
   phone?: PhoneState;
   // livemode is false behind a test verification's link (the test page).
   livemode: boolean;
+  // unreachable_link_host is the link's host when a phone cannot open it
+  // (a loopback or private address in dev); "" otherwise.
+  unreachable_link_host: string;
 }
 
 // PhoneState is the phone step as the server shows it (the number masked).
@@ -157,6 +160,7 @@ function normalSession(d: any): Session {
     liveness_attempts_left: Number(d.liveness_attempts_left) || 0,
     phone: d.phone ? normalPhone(d.phone) : undefined,
     livemode: d.livemode !== false,
+    unreachable_link_host: typeof d.unreachable_link_host === "string" ? d.unreachable_link_host : "",
   };
 }
 

@@ -42,6 +42,7 @@ export function start(app: App, go: () => void): void {
         { class: "handoff", "aria-labelledby": "handoff-h" },
         h("h2", { id: "handoff-h" }, t("handoff.title")),
         h("img", { class: "qr", src: app.api.base + "/qr.svg", alt: t("handoff.qr"), width: "200", height: "200" }),
+        s.unreachable_link_host && h("p", { class: "warn", id: "qr-unreachable" }, t("handoff.unreachable", { host: s.unreachable_link_host })),
         h("p", null, t("handoff.body")),
         status,
       ),
