@@ -71,6 +71,29 @@ func TestRequestsInChromium(t *testing.T) {
 	}
 	tb.Shoot("requests")
 	tb.fitsPhone("requests")
+	// At phone size the filters start folded under "Filters", so the first
+	// request is on the first screen; a filter in force keeps them open.
+	tb.Size(true)
+	tb.page("#/requests", "Requests")
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 25`)
+	if !eval[bool](tb, `(() => { const r = document.querySelector("table.list tbody tr").getBoundingClientRect();
+		return !document.querySelector("details.filterbox").open && r.top >= 0 && r.bottom <= innerHeight; })()`) {
+		t.Errorf("at 390 px the first request is not on the first screen: %s", eval[string](tb, `JSON.stringify(document.querySelector("table.list tbody tr").getBoundingClientRect())`))
+	}
+	tb.Shoot("requests-filterbox") // folded at 390 px, open at 1280
+	tb.Size(true)
+	tb.Run(chromedp.Click(chromedp.CSS("details.filterbox summary")))
+	tb.Wait(`document.querySelector("details.filterbox").open`)
+	tb.Screenshot("requests-phone-filters-unfolded-390x844")
+	tb.page("#/requests?status=pending", "Requests")
+	tb.Wait(`document.querySelectorAll("table.list tbody tr").length > 0`)
+	if !eval[bool](tb, `document.querySelector("details.filterbox").open`) || !strings.Contains(tb.Text(), "Filters (1 active)") {
+		t.Error("at 390 px a filter in force does not keep the filters open and counted")
+	}
+	tb.Screenshot("requests-phone-filter-active-390x844")
+	tb.Size(false)
+	tb.page("#/requests", "Requests")
+	tb.Wait(`document.querySelector("details.filterbox").open && document.querySelectorAll("table.list tbody tr").length === 25`)
 	tb.click("Next page")
 	tb.Wait(`document.querySelectorAll("table.list tbody tr").length === 2`)
 	contains(t, tb.Text(), "order-01", "order-review", "Manual review", "failed", "Previous page")

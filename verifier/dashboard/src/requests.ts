@@ -81,7 +81,7 @@ async function list(ctx: PageContext): Promise<void> {
   const test = ctx.session.mode === "test";
   ctx.root.append(h("h1", null, test ? "Test requests" : "Requests"),
     test ? h("p", { class: "note" }, "Test verifications only: those made with a test-mode token or the test integration key (idgk_test_…). Switch test mode off for live requests.") : "",
-    form, out);
+    filterBox(ctx, form, ["status", "external_id", "from", "to"].filter((k) => p.get(k)).length), out);
 
   const cursors = (p.get("back") || "").split(",").filter(Boolean);
   const cursor = p.get("cursor") || "";
@@ -116,6 +116,19 @@ async function list(ctx: PageContext): Promise<void> {
     pager.append(h("a", { class: "button sec", href: "#/requests" + q({ ...base, cursor: data.next_cursor, back: [...cursors, cursor].join(",") }) }, "Next page"));
   }
   if (pager.childElementCount) out.append(pager);
+}
+
+// filterBox folds the filter form under a "Filters" summary. On a phone
+// the form alone filled the first screen, so there it starts folded and
+// the requests come first; on a wider screen, or with a filter in force
+// (active of them), it starts open. Crossing the width while no filter is
+// in force folds or unfolds it to match.
+function filterBox(ctx: PageContext, form: HTMLElement, active: number): HTMLElement {
+  const narrow = window.matchMedia("(max-width: 48rem)");
+  const box = h("details", { class: "filterbox", open: active > 0 || !narrow.matches },
+    h("summary", null, "Filters", active ? h("span", { class: "count" }, ` (${active} active)`) : ""), form);
+  if (!active) narrow.addEventListener("change", () => (box.open = !narrow.matches), { signal: ctx.signal });
+  return box;
 }
 
 async function detail(ctx: PageContext, id: string): Promise<void> {
