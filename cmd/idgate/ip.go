@@ -57,7 +57,7 @@ func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.
 	}
 	ready.Check = func(context.Context) error { return db.Ready(time.Now(), tor) }
 	if tor.Len() == 0 {
-		log.Warn("no Tor exit list installed (idgate ip update-tor): Tor exits are not recognised")
+		noTorList(log, cfg.Dev())
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	go func() {
@@ -83,6 +83,19 @@ func newIPIntel(ctx context.Context, cfg config.Config, log *slog.Logger) (flow.
 		return devClientIP{svc, cfg.DevClientIP}, ready, stop, nil
 	}
 	return svc, ready, stop, nil
+}
+
+// noTorList says serve starts without a Tor exit list. In production that
+// is a warning (anonymized_connection goes null); in dev, where no list is
+// installed until someone asks for one, a warning on every make run read
+// as something broken, so there it is information, saying it is optional
+// and how to install it.
+func noTorList(log *slog.Logger, dev bool) {
+	if dev {
+		log.Info("Tor exit list not installed (optional in dev): Tor exits are not recognised; to install it run idgate ip update-tor (var/idgate under make run)")
+		return
+	}
+	log.Warn("no Tor exit list installed (idgate ip update-tor): Tor exits are not recognised")
 }
 
 // devClientIP is the dev-only stand-in: a demo on localhost records

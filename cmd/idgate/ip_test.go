@@ -148,3 +148,60 @@ func TestNewIPIntel(t *testing.T) {
 		t.Fatalf("a public IP is never replaced: %+v", a)
 	}
 }
+
+// Serving without a Tor exit list is a warning in production and
+// information in dev, where make run never installs one: there it says the
+// list is optional and how to install it.
+func TestNoTorListLevelPerEnv(t *testing.T) {
+	// The installed data without any Tor list (entries linked, tor/ left out).
+	src := ipDataForTest(t)
+	dir := t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != filepath.Dir(ipdb.TorFile) {
+			if err := os.Symlink(filepath.Join(src, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		env   string
+		level string
+		says  []string
+	}{
+		{config.EnvDev, "INFO", []string{"optional in dev", "idgate ip update-tor"}},
+		{config.EnvProduction, "WARN", []string{"no Tor exit list installed", "idgate ip update-tor"}},
+	} {
+		logs := &testkit.LogBuffer{}
+		_, _, stop, err := newIPIntel(context.Background(), config.Config{IPDataDir: dir, Env: c.env}, slog.New(slog.NewJSONHandler(logs, nil)))
+		if err != nil {
+			t.Fatalf("%s: %v", c.env, err)
+		}
+		stop()
+		var found int
+		for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+			var rec struct{ Level, Msg string }
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatalf("%s: log line %q: %v", c.env, line, err)
+			}
+			if !strings.Contains(rec.Msg, "Tor exit list") {
+				continue
+			}
+			found++
+			if rec.Level != c.level {
+				t.Errorf("%s: %s %q, want level %s", c.env, rec.Level, rec.Msg, c.level)
+			}
+			for _, s := range c.says {
+				if !strings.Contains(rec.Msg, s) {
+					t.Errorf("%s: %q does not say %q", c.env, rec.Msg, s)
+				}
+			}
+		}
+		if found != 1 {
+			t.Errorf("%s: %d lines about the Tor list, want 1:\n%s", c.env, found, logs.String())
+		}
+	}
+}
