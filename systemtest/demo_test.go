@@ -19,7 +19,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/internal/testkit/axe"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	facemodels "github.com/idgate/idgate/verifier/face/models"
 )
@@ -38,14 +37,13 @@ import (
 func TestStorefrontDemoInChromium(t *testing.T) {
 	d := startMakeRun(t)
 	t.Logf("make run answered in %s", d.startup.Round(100*time.Millisecond))
-	dir := filepath.Join(testkit.RepoRoot(t), "var", "screenshots", "storefront-demo")
-	t.Run("phone", func(t *testing.T) { walkOnPhone(t, d, dir) })
-	t.Run("computer", func(t *testing.T) { walkOnComputer(t, d, dir) }) // after the phone: it starts a new cart
+	t.Run("phone", func(t *testing.T) { walkOnPhone(t, d) })
+	t.Run("computer", func(t *testing.T) { walkOnComputer(t, d) }) // after the phone: it starts a new cart
 }
 
-func walkOnPhone(t *testing.T, d demo, dir string) {
-	tab := newDemoTab(t, dir)
-	if _, err := chromedp.Call(tab.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: chromium.PhoneUA, AcceptLanguage: "en-US"}); err != nil {
+func walkOnPhone(t *testing.T, d demo) {
+	tab := newDemoTab(t)
+	if _, err := chromedp.Call(tab.Ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: chromium.PhoneUA, AcceptLanguage: "en-US"}); err != nil {
 		t.Fatal(err)
 	}
 	tab.do(chromium.Phone())
@@ -78,8 +76,8 @@ func walkOnPhone(t *testing.T, d demo, dir string) {
 	tab.took(took)
 }
 
-func walkOnComputer(t *testing.T, d demo, dir string) {
-	tab := newDemoTab(t, dir)
+func walkOnComputer(t *testing.T, d demo) {
+	tab := newDemoTab(t)
 	tab.do(chromedp.EmulateViewport(1280, 800))
 	tab.do(chromedp.Navigate(d.storefront))
 	// The phone walk verified the demo's cart: try again on a new one.
@@ -100,7 +98,7 @@ func walkOnComputer(t *testing.T, d demo, dir string) {
 	tab.shoot("5-computer-link-and-qr")
 
 	// The link opens the test page in a new tab.
-	opened := chromedp.WaitNewTarget(tab.ctx, func(info *target.Info) bool { return strings.HasPrefix(info.URL, d.verifier+"/v/") })
+	opened := chromedp.WaitNewTarget(tab.Ctx, func(info *target.Info) bool { return strings.HasPrefix(info.URL, d.verifier+"/v/") })
 	tab.do(chromedp.Click(chromedp.JSPath(`[...document.querySelector("[data-idgate-widget]").shadowRoot.querySelectorAll("a")].find(a => a.textContent === "Open the verification")`)))
 	var id target.ID
 	select {
@@ -108,9 +106,9 @@ func walkOnComputer(t *testing.T, d demo, dir string) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the verification link opened no new tab")
 	}
-	vctx, cancel := chromedp.NewContext(tab.ctx, chromedp.WithTargetID(id))
+	vctx, cancel := chromedp.NewContext(tab.Ctx, chromedp.WithTargetID(id))
 	defer cancel()
-	vtab := &demoTab{t: t, ctx: vctx, dir: dir}
+	vtab := &demoTab{&chromium.Tab{T: t, Ctx: vctx, Shots: "storefront-demo"}}
 	if err := chromedp.Do(vctx); err != nil { // attached on its own context (newDemoTab says why)
 		t.Fatal(err)
 	}
@@ -125,7 +123,7 @@ func walkOnComputer(t *testing.T, d demo, dir string) {
 	}
 
 	// The store's tab turns to Verified by itself, without a reload.
-	if _, err := chromedp.Call(tab.ctx, page.BringToFront, cdp.Empty{}); err != nil {
+	if _, err := chromedp.Call(tab.Ctx, page.BringToFront, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
 	tab.verified()
@@ -213,27 +211,27 @@ func startMakeRun(t *testing.T) demo {
 
 // unverified: the widget offers Verify ID and holds checkout.
 func (tb *demoTab) unverified() {
-	tb.t.Helper()
+	tb.T.Helper()
 	if text := tb.widget("unverified"); !strings.Contains(text, "Verify ID") {
-		tb.t.Fatalf("the store's widget shows %q", text)
+		tb.T.Fatalf("the store's widget shows %q", text)
 	}
 	if !tb.eval(checkoutHeld) {
-		tb.t.Fatal("checkout is not held before verifying")
+		tb.T.Fatal("checkout is not held before verifying")
 	}
 }
 
 // testPage checks the test page, shoots it (unless name is empty) and
 // finishes it with "Verified", through press (a tap or a click).
 func (tb *demoTab) testPage(name string, press func(chromedp.JSPath, ...chromedp.QueryOption) chromedp.Action[chromedp.Void]) {
-	tb.t.Helper()
+	tb.T.Helper()
 	page := tb.screen("test")
 	for _, want := range []string{"Test mode", "Pick the outcome", "Verified: every check passes", "Finish with this outcome"} {
 		if !strings.Contains(page, want) {
-			tb.t.Errorf("the test page lacks %q; it reads:\n%s", want, page)
+			tb.T.Errorf("the test page lacks %q; it reads:\n%s", want, page)
 		}
 	}
 	if !tb.eval(`document.querySelector('input[name=outcome][value=verified]').checked`) {
-		tb.t.Error(`"Verified" is not the outcome chosen when the test page opens`)
+		tb.T.Error(`"Verified" is not the outcome chosen when the test page opens`)
 	}
 	if name != "" {
 		tb.shoot(name)
@@ -243,33 +241,33 @@ func (tb *demoTab) testPage(name string, press func(chromedp.JSPath, ...chromedp
 
 // verified: the badge, and checkout released.
 func (tb *demoTab) verified() {
-	tb.t.Helper()
+	tb.T.Helper()
 	if text := tb.widget("verified"); !strings.Contains(text, "ID verified") {
-		tb.t.Fatalf("the verified widget shows %q", text)
+		tb.T.Fatalf("the verified widget shows %q", text)
 	}
 	if !tb.eval(checkoutFree) {
-		tb.t.Fatal("checkout is still held after verifying")
+		tb.T.Fatal("checkout is still held after verifying")
 	}
 }
 
 // record: the demo page shows the passing outcome the plugin stored on the
 // cart, marked as a test.
 func (tb *demoTab) record() {
-	tb.t.Helper()
+	tb.T.Helper()
 	note := tb.text(`document.querySelector(".demo-record").innerText`)
 	for _, want := range []string{"A passing verification", "marked as a test verification"} {
 		if !strings.Contains(note, want) {
-			tb.t.Errorf("the cart's record on the demo page lacks %q: %q", want, note)
+			tb.T.Errorf("the cart's record on the demo page lacks %q: %q", want, note)
 		}
 	}
 }
 
 // took reports a walk's time, from the store opened to checkout released.
 func (tb *demoTab) took(d time.Duration) {
-	tb.t.Helper()
-	tb.t.Logf("store opened to checkout released: %s", d.Round(100*time.Millisecond))
+	tb.T.Helper()
+	tb.T.Logf("store opened to checkout released: %s", d.Round(100*time.Millisecond))
 	if d > time.Minute {
-		tb.t.Errorf("the walk took %s; the issue promises under a minute", d)
+		tb.T.Errorf("the walk took %s; the issue promises under a minute", d)
 	}
 }
 
@@ -288,20 +286,17 @@ func buttonNamed(name string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll("button")].find(b => b.textContent.trim() === %q)`, name)
 }
 
-// demoTab is the newcomer's browser tab.
-type demoTab struct {
-	t   *testing.T
-	ctx context.Context
-	dir string
-}
+// demoTab is the newcomer's browser tab; its screenshots go to
+// var/screenshots/storefront-demo/.
+type demoTab struct{ *chromium.Tab }
 
 // newDemoTab starts Chromium with its first tab. The browser is started
 // here, on the tab's own context: started by a step's shorter-lived one
 // (do), it would end with that step.
-func newDemoTab(t *testing.T, dir string) *demoTab {
+func newDemoTab(t *testing.T) *demoTab {
 	t.Helper()
-	tb := &demoTab{t: t, ctx: chromium.New(t), dir: dir}
-	if err := chromedp.Do(tb.ctx); err != nil {
+	tb := &demoTab{&chromium.Tab{T: t, Ctx: chromium.New(t), Shots: "storefront-demo"}}
+	if err := chromedp.Do(tb.Ctx); err != nil {
 		t.Fatal(err)
 	}
 	return tb
@@ -310,60 +305,39 @@ func newDemoTab(t *testing.T, dir string) *demoTab {
 // do runs actions, each step of the walk bounded (a missing button fails
 // in 30 s, not at the browser's own deadline).
 func (tb *demoTab) do(actions ...chromedp.Action[chromedp.Void]) {
-	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	tb.T.Helper()
+	ctx, cancel := context.WithTimeout(tb.Ctx, 30*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
-		tb.t.Fatal(err)
+		tb.T.Fatal(err)
 	}
 }
 
 func (tb *demoTab) eval(js string) bool {
-	tb.t.Helper()
-	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](js))
-	if err != nil {
-		tb.t.Fatalf("evaluate %s: %v", js, err)
-	}
-	return v
+	tb.T.Helper()
+	return chromium.Eval[bool](tb.Tab, js)
 }
 
 func (tb *demoTab) text(js string) string {
-	tb.t.Helper()
-	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js))
-	if err != nil {
-		tb.t.Fatalf("evaluate %s: %v", js, err)
-	}
-	return v
-}
-
-// poll waits for expr to give a non-empty string, across the navigations
-// the walk makes (a poll whose page was replaced is started again).
-func (tb *demoTab) poll(expr string, timeout time.Duration) (string, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		v, err := chromedp.Run(tb.ctx, chromedp.Poll[string](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
-		if err == nil || time.Now().After(deadline) || tb.ctx.Err() != nil {
-			return v, err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tb.T.Helper()
+	return chromium.Eval[string](tb.Tab, js)
 }
 
 // wait waits until the boolean expression js is true.
 func (tb *demoTab) wait(js, what string) {
-	tb.t.Helper()
-	if _, err := tb.poll(fmt.Sprintf(`(%s) ? "yes" : ""`, js), 30*time.Second); err != nil {
-		tb.t.Fatalf("never reached %s (at %s): %v", what, tb.text(`location.href`), err)
+	tb.T.Helper()
+	if _, err := chromium.Until[bool](tb.Tab, js, 30*time.Second); err != nil {
+		tb.T.Fatalf("never reached %s (at %s): %v", what, tb.text(`location.href`), err)
 	}
 }
 
 // widget waits until the store's widget is in state and returns its text.
 func (tb *demoTab) widget(state string) string {
-	tb.t.Helper()
-	text, err := tb.poll(fmt.Sprintf(`(() => { const h = document.querySelector("[data-idgate-widget]");
+	tb.T.Helper()
+	text, err := chromium.Until[string](tb.Tab, fmt.Sprintf(`(() => { const h = document.querySelector("[data-idgate-widget]");
 		return h && h.getAttribute("data-state") === %q ? h.shadowRoot.textContent : ""; })()`, state), 30*time.Second)
 	if err != nil {
-		tb.t.Fatalf("the widget never showed %q (shows %q): %v", state,
+		tb.T.Fatalf("the widget never showed %q (shows %q): %v", state,
 			tb.text(`(document.querySelector("[data-idgate-widget]") || {getAttribute: () => "no widget"}).getAttribute("data-state")`), err)
 	}
 	return text
@@ -371,29 +345,17 @@ func (tb *demoTab) widget(state string) string {
 
 // screen waits until the end-user page shows screen name and returns its text.
 func (tb *demoTab) screen(name string) string {
-	tb.t.Helper()
-	text, err := tb.poll(fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && m.dataset.screen === %q ? m.innerText : ""; })()`, name), 30*time.Second)
+	tb.T.Helper()
+	text, err := chromium.Until[string](tb.Tab, fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && m.dataset.screen === %q ? m.innerText : ""; })()`, name), 30*time.Second)
 	if err != nil {
-		tb.t.Fatalf("the page never showed %q (shows %q): %v", name, tb.text(`document.body.innerText`), err)
+		tb.T.Fatalf("the page never showed %q (shows %q): %v", name, tb.text(`document.body.innerText`), err)
 	}
 	return text
 }
 
-// shoot writes the tab as it is (390 px wide) for people to look at, and
-// checks it with axe-core (WCAG A and AA).
+// shoot writes the tab as it is (390 px wide on the phone) for people to
+// look at, and checks it with axe-core (WCAG A and AA).
 func (tb *demoTab) shoot(name string) {
-	tb.t.Helper()
-	if vs := axe.Check(tb.t, tb.ctx, ""); len(vs) != 0 {
-		tb.t.Errorf("%s: %d accessibility violations:\n%v", name, len(vs), vs)
-	}
-	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		tb.t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if err := os.MkdirAll(tb.dir, 0o755); err != nil {
-		tb.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tb.dir, name+".png"), png, 0o644); err != nil {
-		tb.t.Fatal(err)
-	}
+	tb.T.Helper()
+	tb.ShootHere(name)
 }

@@ -83,17 +83,18 @@ func (tb *Tab) Text() string {
 }
 
 // Until polls expr every 100 ms until it is truthy and returns its value.
-// A navigation that replaces the page under the poll (a form's submit, a
-// reload) does not end it: the new page is polled.
+// A poll that fails before the timeout (a navigation replaced the page
+// under it: a form's submit, a reload, a link followed) is started again
+// on the page there is then.
 func Until[T any](tb *Tab, expr string, timeout time.Duration) (T, error) {
-	poll := func() (T, error) {
-		return chromedp.Run(tb.Ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+	deadline := time.Now().Add(timeout)
+	for {
+		v, err := chromedp.Run(tb.Ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil || time.Now().After(deadline) || tb.Ctx.Err() != nil {
+			return v, err
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	v, err := poll()
-	for i := 0; i < 3 && err != nil && strings.Contains(err.Error(), "Cannot find context"); i++ {
-		v, err = poll()
-	}
-	return v, err
 }
 
 // Wait waits until the JavaScript condition cond is true, failing the test
@@ -146,12 +147,19 @@ func (tb *Tab) Shoot(name string) {
 		if phone {
 			suffix = "390x844"
 		}
-		tb.Screenshot(name + "-" + suffix)
-		if vs := axe.Check(tb.T, tb.Ctx, ""); len(vs) != 0 {
-			tb.T.Errorf("%s at %s: %d accessibility violations:\n%v", name, suffix, len(vs), vs)
-		}
+		tb.ShootHere(name + "-" + suffix)
 	}
 	tb.Size(tb.Phone)
+}
+
+// ShootHere writes the page at the size it is (Screenshot) and checks it
+// with axe-core (WCAG A and AA).
+func (tb *Tab) ShootHere(name string) {
+	tb.T.Helper()
+	tb.Screenshot(name)
+	if vs := axe.Check(tb.T, tb.Ctx, ""); len(vs) != 0 {
+		tb.T.Errorf("%s: %d accessibility violations:\n%v", name, len(vs), vs)
+	}
 }
 
 // Contains fails the test (without stopping it) for each of want that the
