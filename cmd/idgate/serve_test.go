@@ -208,23 +208,36 @@ func TestMigrateAndVersion(t *testing.T) {
 	}
 }
 
+// readiness is serve's /readyz answer.
+type readiness struct {
+	code   int
+	Status string            `json:"status"`
+	Checks map[string]string `json:"checks"`
+}
+
+// readyz asks serve at base whether it is ready.
+func readyz(t *testing.T, base string) readiness {
+	t.Helper()
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := readiness{code: resp.StatusCode}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatalf("readyz %d: %v", resp.StatusCode, err)
+	}
+	return r
+}
+
 // TestServeWithRedis: with IDGATE_REDIS_URL set, /readyz checks Redis too.
 func TestServeWithRedis(t *testing.T) {
 	client, _ := testkit.Redis(t) // skips (or fails under CI) without Redis
 	inTempDir(t)
 	t.Setenv("IDGATE_REDIS_URL", "redis://"+client.Options().Addr+"/0")
 	base, _, stop := startServe(t)
-	resp, err := http.Get(base + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var ready struct {
-		Status string            `json:"status"`
-		Checks map[string]string `json:"checks"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&ready); err != nil || resp.StatusCode != 200 || ready.Checks["redis"] != "ok" || ready.Checks["database"] != "ok" {
-		t.Fatalf("readyz %d %+v %v", resp.StatusCode, ready, err)
+	if r := readyz(t, base); r.code != 200 || r.Checks["redis"] != "ok" || r.Checks["database"] != "ok" {
+		t.Fatalf("readyz %+v", r)
 	}
 	http.DefaultClient.CloseIdleConnections()
 	if code := stop(); code != 0 {
@@ -238,18 +251,8 @@ func TestServeWithRedisDown(t *testing.T) {
 	inTempDir(t)
 	t.Setenv("IDGATE_REDIS_URL", "redis://127.0.0.1:1/0")
 	base, _, stop := startServe(t)
-	resp, err := http.Get(base + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ready struct {
-		Status string            `json:"status"`
-		Checks map[string]string `json:"checks"`
-	}
-	err = json.NewDecoder(resp.Body).Decode(&ready)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != 200 || ready.Status != "degraded" || ready.Checks["redis"] != "unavailable" {
-		t.Fatalf("readyz %d %+v %v", resp.StatusCode, ready, err)
+	if r := readyz(t, base); r.code != 200 || r.Status != "degraded" || r.Checks["redis"] != "unavailable" {
+		t.Fatalf("readyz %+v", r)
 	}
 	var codes []int
 	for range 6 {
@@ -293,9 +296,6 @@ func TestServeRefusesMissingModels(t *testing.T) {
 	}
 }
 
-// TestServeReadyzIPData: /readyz checks the IP data. Without it the
-// instance is degraded (200: results only lose the IP members); with the
-// installed data the check passes.
 // installedIPData is the installed data's case of TestServeReadyzIPData:
 // ok, unless the pinned city build has aged past ipdb.MaxCityAge by the
 // day the test runs, when serve must report it (degraded, still
@@ -315,23 +315,16 @@ func installedIPData(t *testing.T) struct{ dir, status, data string } {
 	return struct{ dir, status, data string }{dir, "ok", "ok"}
 }
 
+// TestServeReadyzIPData: /readyz checks the IP data. Without it the
+// instance is degraded (200: results only lose the IP members); with the
+// installed data the check passes.
 func TestServeReadyzIPData(t *testing.T) {
 	for _, c := range []struct{ dir, status, data string }{{t.TempDir(), "degraded", "unavailable"}, installedIPData(t)} {
 		inTempDir(t)
 		t.Setenv("IDGATE_IP_DATA_DIR", c.dir)
 		base, _, stop := startServe(t)
-		resp, err := http.Get(base + "/readyz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ready struct {
-			Status string            `json:"status"`
-			Checks map[string]string `json:"checks"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&ready)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != 200 || ready.Status != c.status || ready.Checks["ip_data"] != c.data || ready.Checks["database"] != "ok" {
-			t.Errorf("IP data in %s: readyz %d %+v %v, want %s with ip_data %s", c.dir, resp.StatusCode, ready, err, c.status, c.data)
+		if r := readyz(t, base); r.code != 200 || r.Status != c.status || r.Checks["ip_data"] != c.data || r.Checks["database"] != "ok" {
+			t.Errorf("IP data in %s: readyz %+v, want %s with ip_data %s", c.dir, r, c.status, c.data)
 		}
 		http.DefaultClient.CloseIdleConnections()
 		if code := stop(); code != 0 {
