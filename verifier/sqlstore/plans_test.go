@@ -11,6 +11,26 @@ import (
 	"github.com/idgate/idgate/internal/testkit"
 )
 
+// planSchema is a migrated PostgreSQL schema of its own with one account,
+// id account, for a test that fills its tables and reads the plans.
+func planSchema(t *testing.T, account string) *DB {
+	t.Helper()
+	ctx := context.Background()
+	s, err := openPostgres(ctx, testkit.PostgresURL(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at, updated_at)
+		VALUES ($1, $2, 'unused', now(), now())`, account, account+"@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestOneRowByKeyOnColdStatistics pins issue #16 part 4's finding: a
 // table filled since its last ANALYZE (a fresh deployment, a benchmark)
 // must not send a read, lock or delete of one verification through another
@@ -23,19 +43,8 @@ import (
 // scan touches.
 func TestOneRowByKeyOnColdStatistics(t *testing.T) {
 	ctx := context.Background()
-	s, err := openPostgres(ctx, testkit.PostgresURL(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	const account = "6a1f0c3e-0000-4000-8000-000000000002"
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at, updated_at)
-		VALUES ($1, 'plans@example.com', 'unused', now(), now())`, account); err != nil {
-		t.Fatal(err)
-	}
+	s := planSchema(t, account)
 	if _, err := s.w.ExecContext(ctx, `INSERT INTO verifications (id, account_id, token_hash, status, type, options,
 		external_id, webhook_url, webhook_headers, message, lifetime_days, expires_at, created_at, updated_at)
 		SELECT gen_random_uuid(), $1, decode(md5(i::text), 'hex'), 'pending', 'basic', '{}', '', '', '{}', '', 14,
@@ -119,19 +128,8 @@ type planNode struct {
 // an EXISTS, the generic plan read all of them for its first row.
 func TestUncountedHoldersProbe(t *testing.T) {
 	ctx := context.Background()
-	s, err := openPostgres(ctx, testkit.PostgresURL(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	const account = "6a1f0c3e-0000-4000-8000-000000000003"
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at, updated_at)
-		VALUES ($1, 'probe@example.com', 'unused', now(), now())`, account); err != nil {
-		t.Fatal(err)
-	}
+	s := planSchema(t, account)
 	period := time.Now().UTC().AddDate(0, 0, -10)
 	if _, err := s.w.ExecContext(ctx, `INSERT INTO verifications (id, account_id, token_hash, status, type, options,
 		external_id, webhook_url, webhook_headers, message, lifetime_days, expires_at, created_at, updated_at)
