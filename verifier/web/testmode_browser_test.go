@@ -3,9 +3,22 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
+
+// signInTest gets a test-mode bearer token: what it creates is a test
+// verification, whose link opens the test page.
+func (e *env) signInTest() {
+	e.t.Helper()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	e.bearer = ""
+	e.call("POST", "/auth", `{"email":"owner@example.com","password":"correct horse battery","mode":"test"}`, 200, &tok)
+	e.bearer = "Bearer " + tok.AccessToken
+}
 
 // The test page (issue #22) in Chromium: a test verification's link shows
 // the marked test page instead of the camera steps; picking "verified"
@@ -14,12 +27,7 @@ import (
 // the tester sends to manual_review.
 func TestTestModeInChromium(t *testing.T) {
 	e := start(t)
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	e.bearer = ""
-	e.call("POST", "/auth", `{"email":"owner@example.com","password":"correct horse battery","mode":"test"}`, 200, &tok)
-	e.bearer = "Bearer " + tok.AccessToken
+	e.signInTest()
 	phone := newTab(t, true)
 
 	c := e.create(fmt.Sprintf(`{"webhook_url":%q,"message":"Test order 1001"}`, e.hooks.URL))
@@ -63,4 +71,101 @@ func TestTestModeInChromium(t *testing.T) {
 	// Opened again, the link says how it ended, like a live one.
 	phone.Open(c.URL)
 	phone.screen("ended-review")
+}
+
+// A test link that asked for phone verification walks the live flow's
+// phone step before the picker, on the test provider: the screens say the
+// code is 000000 and nothing is sent, a wrong code gets the normal
+// wrong-code message, 000000 goes on to the picker, which names the walked
+// step instead of offering the phone indicator; the result's
+// phone_verification is the walked number's.
+func TestTestModePhoneStepInChromium(t *testing.T) {
+	e := start(t)
+	e.signInTest()
+	phone := newTab(t, true)
+
+	c := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
+	phone.Open(c.URL)
+	text := phone.screen("phone")
+	contains(t, text, "Test mode", "Your phone number", "Mobile phone number", "Send the code",
+		"no text message is sent. The code is always 000000.")
+	if strings.Contains(text, "STEP") {
+		t.Errorf("the test link's phone screen counts steps the tester never sees:\n%s", text)
+	}
+	phone.Shoot("23-test-phone-number")
+
+	phone.typeInto("phone-number", "(312) 555-0147")
+	phone.click("Send the code")
+	contains(t, phone.screen("phone-code"), "Enter the code", "+1 ••• 147", "The code is always 000000.")
+	phone.typeInto("phone-code", "123456")
+	phone.click("Check the code")
+	phone.Wait(`document.body.innerText.includes("That code is not right. Tries left: 4.")`)
+	phone.Shoot("24-test-phone-wrong-code")
+
+	phone.typeInto("phone-code", "000000")
+	phone.click("Check the code")
+	text = phone.screen("test")
+	contains(t, text, "Test mode", "Verified: every check passes", "Phone: from the phone step you walked (number confirmed).")
+	if eval[bool](phone, `!!document.getElementById("test-phone")`) {
+		t.Error("the picker offers the phone indicator after the walked phone step")
+	}
+	phone.Shoot("25-test-phone-picker")
+	phone.click("Finish with this outcome")
+	phone.screen("done")
+
+	var v struct {
+		Status string `json:"status"`
+		Result struct {
+			Phone struct {
+				AreaCode string `json:"phone_areacode"`
+				Last3    string `json:"last_3_digits"`
+				Verified bool   `json:"phone_verified"`
+			} `json:"phone_verification"`
+		} `json:"result"`
+	}
+	e.call("GET", "/verification?id="+c.ID, "", 200, &v)
+	if p := v.Result.Phone; v.Status != "completed" || p.AreaCode != "312" || p.Last3 != "147" || !p.Verified {
+		t.Fatalf("after the walked phone step: status %s, phone_verification %+v", v.Status, p)
+	}
+}
+
+// Spanish, and the test link's phone step settled without a confirmed
+// number (five wrong codes, as on a live link): the page says so and lets
+// the tester go on, and the picker names the unconfirmed step.
+func TestTestModePhoneUnconfirmedInChromium(t *testing.T) {
+	e := start(t)
+	e.signInTest()
+	phone := newTab(t, true)
+	phone.language("es-MX,es;q=0.9")
+	c := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
+	phone.Open(c.URL)
+	contains(t, phone.screen("phone"), "Tu número de teléfono", "El código es siempre 000000.")
+	phone.typeInto("phone-number", "+1 312 555 0147")
+	phone.click("Enviar el código")
+	phone.screen("phone-code")
+	for i := 4; i >= 1; i-- {
+		phone.typeInto("phone-code", "123456")
+		phone.click("Comprobar el código")
+		phone.Wait(fmt.Sprintf(`document.body.innerText.includes("Intentos restantes: %d")`, i))
+	}
+	phone.typeInto("phone-code", "123456")
+	phone.click("Comprobar el código")
+	contains(t, phone.screen("phone-failed"), "Modo de prueba", "No pudimos confirmar tu número")
+	phone.click("Continuar")
+	contains(t, phone.screen("test"), "Teléfono: según el paso del teléfono que hiciste (número no confirmado).")
+	phone.Shoot("26-test-phone-unconfirmed-spanish")
+	phone.click("Terminar con este resultado")
+	phone.screen("done")
+
+	var v struct {
+		Result struct {
+			Phone *struct {
+				Verified bool `json:"phone_verified"`
+			} `json:"phone_verification"`
+		} `json:"result"`
+	}
+	e.call("GET", "/verification?id="+c.ID, "", 200, &v)
+	if v.Result.Phone == nil || v.Result.Phone.Verified {
+		t.Fatalf("after five wrong codes: phone_verification %+v, want phone_verified false", v.Result.Phone)
+	}
 }

@@ -9,7 +9,7 @@ import { license } from "./license";
 import { liveness } from "./liveness";
 import { phone } from "./phone";
 import { start } from "./start";
-import { testPage } from "./testmode";
+import { testFlow } from "./testmode";
 
 function boot(): void {
   const root = document.getElementById("app");
@@ -27,7 +27,7 @@ function boot(): void {
     const s = app.session;
     if (s.status === "review_offered") return offer(app);
     if (s.status !== "pending" && s.status !== "started") return app.ended(s.status);
-    if (!s.livemode) return testPage(app);
+    if (!s.livemode) return testFlow(app);
     if (s.steps.some((x) => x.done)) return next(app);
     start(app, () => next(app));
   };

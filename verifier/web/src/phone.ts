@@ -2,7 +2,9 @@
 // then the six-digit code sent to it by text message, with a resend after
 // the server's wait and a way back to change the number. The server holds
 // the limits; this page shows what it says. A step settled without a
-// confirmed number says so and lets the person finish.
+// confirmed number says so and lets the person finish. On a test link
+// (issue #22) the same screens run on the server's test provider, and say
+// that the code is 000000 and nothing is sent.
 import { APIError, type PhoneState } from "./api";
 import type { App } from "./app";
 import { button, h, spinner } from "./dom";
@@ -67,7 +69,7 @@ function number(app: App, done: () => void): void {
     app.session.phone = s;
     code(app, s, done);
   });
-  app.show("phone", t("phone.title"), h("p", null, t("phone.hint")), form);
+  app.show("phone", t("phone.title"), h("p", null, t("phone.hint")), testHint(app), form);
 }
 
 function code(app: App, s: PhoneState, done: () => void): void {
@@ -153,13 +155,11 @@ function code(app: App, s: PhoneState, done: () => void): void {
       app.fail(e, () => code(app, s, done));
       return;
     }
-    if (r.verified) {
+    if (r.verified || r.settled) {
       clearTimeout(timer);
-      return done();
-    }
-    if (r.settled) {
-      clearTimeout(timer);
-      return failed(app, done);
+      // Kept for what comes next (the test page names the step's result).
+      app.session.phone = { ...(app.session.phone || s), verified: r.verified, failed: !r.verified };
+      return r.verified ? done() : failed(app, done);
     }
     check.disabled = false;
     input.value = "";
@@ -171,12 +171,20 @@ function code(app: App, s: PhoneState, done: () => void): void {
     "phone-code",
     t("code.title"),
     h("p", { id: "code-sent" }, t("code.sent", { number: s.number, minutes: Math.max(1, Math.round(s.expires_in / 60)) })),
+    testHint(app),
     form,
     h("div", { class: "actions" }, resend, change),
     wait,
   );
   tick();
   input.focus();
+}
+
+// testHint tells a tester on a test link's phone screens that no text
+// message goes out and the code is always 000000 (phone.TestProvider), so
+// nobody waits for an SMS; a live link has none.
+function testHint(app: App): HTMLElement | false {
+  return !app.session.livemode && h("p", { class: "testhint", role: "note" }, t("test.phone.hint"));
 }
 
 // sessionNumber is the number last sent to in this page (never stored):

@@ -2,11 +2,15 @@
 // picks the outcome instead of scanning a license and a face. It uses the
 // same session API and, after the pick, the same review offer and end
 // screens as a real link; the server builds the result from its fixture
-// identity (POST /v/{token}/test/complete).
+// identity (POST /v/{token}/test/complete). A link that asked for phone
+// verification walks the real phone step first, on the server's test
+// provider (code 000000, nothing sent); as on a live link it cannot be
+// skipped, and its result is the result's phone_verification.
 import type { App } from "./app";
 import { button, h, spinner } from "./dom";
 import { outcome } from "./finish";
 import { t, type Key } from "./i18n";
+import { phone } from "./phone";
 
 const outcomes: [string, Key][] = [
   ["verified", "test.o.verified"],
@@ -34,7 +38,23 @@ const choices: [string, Key][] = [
   ["absent", "test.i.absent"],
 ];
 
-export function testPage(app: App): void {
+// testFlow opens a test link: the phone step when the link has one not
+// settled yet (the live flow's screens), then the outcome picker.
+export function testFlow(app: App): void {
+  const step = app.session.steps.find((s) => s.name === "phone");
+  if (!step || step.done) return testPage(app);
+  phone(app, () => {
+    step.done = true;
+    testPage(app);
+  });
+}
+
+function testPage(app: App): void {
+  // A walked phone step is the result's phone_verification: the picker
+  // names it instead of offering the phone indicator (which would
+  // override it).
+  const walked = app.session.steps.some((s) => s.name === "phone");
+  const confirmed = !!app.session.phone && app.session.phone.verified;
   const list = h(
     "fieldset",
     { class: "choices" },
@@ -43,7 +63,7 @@ export function testPage(app: App): void {
       h("label", { class: "choice" }, h("input", { type: "radio", name: "outcome", value, checked: i === 0 }), t(key)),
     ),
   );
-  const selects = indicators.map(([name, key]) => {
+  const selects = indicators.filter(([name]) => !(walked && name === "phone")).map(([name, key]) => {
     const id = "test-" + name;
     const sel = h("select", { id, name }, ...choices.map(([value, ck]) => h("option", { value }, t(ck))));
     return { name, sel, row: h("p", { class: "field" }, h("label", { for: id }, t(key)), sel) };
@@ -65,6 +85,7 @@ export function testPage(app: App): void {
     h("p", null, t("test.intro")),
     !!app.session.message && h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, app.session.message)),
     list,
+    walked && h("p", { class: "note" }, t(confirmed ? "test.phone.confirmed" : "test.phone.unconfirmed")),
     h("details", null, h("summary", null, t("test.checks")), ...selects.map((s) => s.row)),
     h("div", { class: "actions" }, button(t("test.submit"), () => void go())),
   );
