@@ -6,7 +6,6 @@ package systemtest
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -58,26 +57,8 @@ type instance struct {
 	name string
 	url  string
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  *testkit.LogBuffer // the child's stderr (its JSON log)
 	done chan struct{}
-}
-
-// syncBuffer collects a child's stderr (its JSON log).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // cluster is the shared environment of the instances: what every verifier
@@ -164,7 +145,7 @@ func (c *cluster) start(t *testing.T, name string, extraEnv ...string) *instance
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &instance{name: name, cmd: cmd, log: &syncBuffer{}, done: make(chan struct{})}
+	in := &instance{name: name, cmd: cmd, log: &testkit.LogBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = in.log
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)

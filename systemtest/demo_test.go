@@ -169,7 +169,7 @@ func startMakeRun(t *testing.T) demo {
 		"IDGATE_ADDR="+verifier, "IDGATE_DEMO_ADDR="+storefront, "IDGATE_DEMO_PROXY_ADDR="+addr(), "IDGATE_DEMO_WEBHOOK_ADDR="+addr())
 	cmd := exec.Command("bash", filepath.Join(testkit.RepoRoot(t), "scripts", "run.sh"))
 	cmd.Env = env
-	log := &syncBuffer{}
+	log := &testkit.LogBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // run.sh and its two children
 	began := time.Now()

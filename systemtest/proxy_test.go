@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // proxyHash is the storefront the proxy serves in these tests.
@@ -52,7 +54,7 @@ func startProxy(t *testing.T, verifierURL, redisURL, integrationKey, webhookSecr
 	}
 	serve := exec.Command(binary, "store", "serve")
 	serve.Env = env
-	log := &syncBuffer{}
+	log := &testkit.LogBuffer{}
 	serve.Stdout, serve.Stderr = log, log
 	if err := serve.Start(); err != nil {
 		t.Fatal(err)

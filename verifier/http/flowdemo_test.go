@@ -5,31 +5,13 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/idgate/idgate/internal/testkit"
 	addressdev "github.com/idgate/idgate/verifier/address/dev"
 	"github.com/idgate/idgate/verifier/flow"
 	phonedev "github.com/idgate/idgate/verifier/phone/dev"
 )
-
-// syncBuffer is a log sink read while the server writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestFlowDemoIndicators: a live link asking for every indicator, walked
 // on make run's providers (the dev phone provider, whose code is read from
@@ -39,7 +21,7 @@ func (s *syncBuffer) String() string {
 // verified, address_verification deliverable with the names of the dev
 // rule for the number's last digit, ip_found and location_consistency.
 func TestFlowDemoIndicators(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.LogBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	ph, err := phonedev.New("dev", log)
 	if err != nil {
