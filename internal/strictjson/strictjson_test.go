@@ -56,3 +56,14 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheck is Check on a create's body (bench/lifecycle's).
+func BenchmarkCheck(b *testing.B) {
+	body := []byte(`{"external_id":"order-10423","requested_fields":["first_names","last_name"],"encryption_key_mode":"none","webhook_url":"https://shop.example.com/hooks","message":"Please verify your ID"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if d := Check(body); d != nil {
+			b.Fatal(*d)
+		}
+	}
+}
