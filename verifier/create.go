@@ -51,6 +51,10 @@ type CreateRequest struct {
 	Options
 	TemplateID *string `json:"template_id,omitempty"`
 	ExternalID *string `json:"external_id,omitempty"`
+	// SiteOrigin is set by the HTTP layer, never by the body: the
+	// request's Origin when an integration key (whose allowlist it
+	// matched) authenticated it. Kept as Settings.SiteOrigin.
+	SiteOrigin string `json:"-"`
 }
 
 // Created is a new verification and its link token, which exists nowhere
@@ -98,6 +102,7 @@ func (s *Verifications) Create(ctx context.Context, accountID string, r CreateRe
 	if err := fe.err(); err != nil {
 		return Created{}, err
 	}
+	settings.SiteOrigin, _ = CanonicalOrigin(r.SiteOrigin)
 
 	raw, err := json.Marshal(settings)
 	if err != nil {

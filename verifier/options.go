@@ -104,6 +104,11 @@ type Settings struct {
 	// PassphraseKey is the public part of the passphrase key, copied at
 	// creation so deleting the key later cannot strand a pending link.
 	PassphraseKey *e2ee.PassphraseKey `json:"passphrase_key,omitempty"`
+	// SiteOrigin is the Origin an integration key's allowlist admitted
+	// when the verification was created (CanonicalOrigin; "" for a bearer
+	// token's): the only site the end user's page will offer to go back
+	// to when that site opened the link in its own tab.
+	SiteOrigin string `json:"site_origin,omitempty"`
 }
 
 // CollectsPersonalData: requested fields, phone verification or the license

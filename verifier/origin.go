@@ -75,6 +75,21 @@ func OriginAllowed(origin string, allowlist []string, dev bool) bool {
 	return false
 }
 
+// CanonicalOrigin is origin ("scheme://host[:port]", as browsers send it)
+// in the form browsers show as location.origin: lower-cased, the scheme's
+// default port left out. ok is false for anything parseOrigin refuses.
+func CanonicalOrigin(origin string) (canon string, ok bool) {
+	o, ok := parseOrigin(origin)
+	if !ok {
+		return "", false
+	}
+	canon = o.scheme + "://" + o.host
+	if o.port != defaultPort(o.scheme) {
+		canon += ":" + strconv.Itoa(o.port)
+	}
+	return canon, true
+}
+
 type origin struct {
 	scheme, host string
 	port         int // explicit or the scheme's default

@@ -122,3 +122,23 @@ func FuzzOriginAllowed(f *testing.F) {
 		}
 	})
 }
+
+func TestCanonicalOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://Shop.Example.com":      "https://shop.example.com",
+		"https://shop.example.com:443":  "https://shop.example.com",
+		"https://shop.example.com:8443": "https://shop.example.com:8443",
+		"http://localhost:80":           "http://localhost",
+		"http://127.0.0.1:8082":         "http://127.0.0.1:8082",
+		"https://[::1]:8080":            "https://[::1]:8080",
+	} {
+		if got, ok := CanonicalOrigin(in); !ok || got != want {
+			t.Errorf("CanonicalOrigin(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "null", "ftp://shop.example.com", "https://shop.example.com/path", "https://user@shop.example.com"} {
+		if got, ok := CanonicalOrigin(in); ok {
+			t.Errorf("CanonicalOrigin(%q) = %q, want refused", in, got)
+		}
+	}
+}

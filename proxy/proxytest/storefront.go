@@ -125,7 +125,9 @@ table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;bord
 {{end}}</body></html>`))
 
 // ServeHTTP serves the storefront. /?twice=1 includes the footer script
-// twice, as a misconfigured store might.
+// twice, as a misconfigured store might; /?no-referrer=1 sends
+// Referrer-Policy: no-referrer, as a store with a strict policy does (the
+// verification page then learns the store from the widget's #from=).
 func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	cart, customer := sf.shopper()
 	switch r.URL.Path {
@@ -144,6 +146,9 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// gets it afresh (and the demo's record with it), not a copy from
 		// the back/forward cache.
 		w.Header().Set("Cache-Control", "no-store")
+		if r.URL.Query().Get("no-referrer") == "1" {
+			w.Header().Set("Referrer-Policy", "no-referrer")
+		}
 		_ = page.Execute(w, struct {
 			Scripts []string
 			Demo    bool

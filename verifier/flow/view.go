@@ -43,6 +43,12 @@ type View struct {
 	// the QR code; empty otherwise. The HTTP layer, which knows the links'
 	// base URL, fills it in.
 	UnreachableLinkHost string `json:"unreachable_link_host"`
+	// SiteOrigin is the origin of the site whose integration key created
+	// the verification ("" for a bearer token's). A page that site opened
+	// in its own tab names it in the link's fragment; the page believes
+	// the fragment only when it names this origin, and then offers "Back
+	// to" it (finish.ts).
+	SiteOrigin string `json:"site_origin"`
 }
 
 // StepView is one step and whether it has passed.
@@ -67,7 +73,7 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 	}
 	view := View{Status: string(v.Status), RequestedFields: st.RequestedFields, LicensePhoto: st.IncludeLicensePhoto,
 		FrontBarcodeMatch: st.FrontBarcodeMatch, EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt,
-		Livemode: v.Mode.Livemode()}
+		Livemode: v.Mode.Livemode(), SiteOrigin: st.SiteOrigin}
 	if view.RequestedFields == nil {
 		view.RequestedFields = []string{}
 	}

@@ -74,6 +74,11 @@ func (s *Server) postVerification(c *fiber.Ctx) error {
 			return err
 		}
 	}
+	if _, ok := IntegrationKey(c); ok {
+		// The allowlist admitted this Origin (RequireBearerOrIntegrationKey):
+		// the site the end user's page may lead back to.
+		req.SiteOrigin = c.Get(fiber.HeaderOrigin)
+	}
 	created, err := s.verifications.Create(c.UserContext(), a.ID, req)
 	if err != nil {
 		return err

@@ -94,7 +94,12 @@ async function run(t: Target): Promise<void> {
       mode = "pending";
       staleID = lastID;
       if (window.matchMedia("(pointer: coarse)").matches) {
-        window.location.assign(v.url); // phones scan the ID in this tab
+        // Phones scan the ID in this tab. The fragment (never sent to a
+        // server) names this site, so the verification's Done page can
+        // offer "Back to" it even when this page sends no Referer; that
+        // page believes it only for the origin the verification was
+        // created from (the Origin of our start request).
+        window.location.assign(v.url + "#from=" + encodeURIComponent(location.origin));
         return;
       }
       link = v.url;

@@ -23,6 +23,10 @@ export interface Session {
   // unreachable_link_host is the link's host when a phone cannot open it
   // (a loopback or private address in dev); "" otherwise.
   unreachable_link_host: string;
+  // site_origin is the origin of the site whose integration key created
+  // the verification, "" otherwise: the only site a #from= fragment may
+  // name (finish.ts).
+  site_origin: string;
 }
 
 // PhoneState is the phone step as the server shows it (the number masked).
@@ -161,6 +165,7 @@ function normalSession(d: any): Session {
     phone: d.phone ? normalPhone(d.phone) : undefined,
     livemode: d.livemode !== false,
     unreachable_link_host: typeof d.unreachable_link_host === "string" ? d.unreachable_link_host : "",
+    site_origin: typeof d.site_origin === "string" ? d.site_origin : "",
   };
 }
 

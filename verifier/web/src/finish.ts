@@ -20,7 +20,7 @@ export async function submit(app: App): Promise<void> {
 // outcome shows where a finished step left the link (the test page's too).
 export function outcome(app: App, status: string): void {
   if (status === "review_offered") return offer(app);
-  const ret = back();
+  const ret = back(app.session.site_origin);
   if (status === "manual_review") {
     app.show("review-sent", t("review.sent.title"), h("p", null, t(ret ? "review.sent.back" : "review.sent.body")), ret);
     return;
@@ -36,15 +36,35 @@ export function outcome(app: App, status: string): void {
 // only the site's origin), which then shows the outcome. A link opened in a
 // new tab or on another device (the QR code) has no page to go back to and
 // keeps "close this page".
-function back(): HTMLElement | null {
-  let from: URL;
+//
+// The site is known from the referrer, or, when the site sends none
+// (Referrer-Policy: no-referrer), from the link's fragment: the widget
+// adds #from=<its origin> (never sent to a server). The fragment is
+// anyone's to write, so it counts only when it names siteOrigin, the
+// origin the verification was created from with the site's integration
+// key (the session's site_origin). Either way the button only goes back
+// in this tab's history; it never navigates to a URL the link carries.
+function back(siteOrigin: string): HTMLElement | null {
+  if (history.length < 2) return null;
+  const from = webURL(document.referrer) ?? fragmentSite(siteOrigin);
+  if (!from || from.origin === location.origin) return null;
+  return h("div", { class: "actions" }, button(t("done.back", { site: from.host }), () => history.back()));
+}
+
+// fragmentSite is the origin in the link's #from=, when it is siteOrigin.
+function fragmentSite(siteOrigin: string): URL | null {
+  const from = webURL(new URLSearchParams(location.hash.slice(1)).get("from") ?? "");
+  return from && siteOrigin !== "" && from.origin === siteOrigin ? from : null;
+}
+
+// webURL parses an http(s) URL, or gives null.
+function webURL(s: string): URL | null {
   try {
-    from = new URL(document.referrer);
+    const u = new URL(s);
+    return u.protocol === "https:" || u.protocol === "http:" ? u : null;
   } catch {
     return null;
   }
-  if (from.origin === location.origin || (from.protocol !== "https:" && from.protocol !== "http:") || history.length < 2) return null;
-  return h("div", { class: "actions" }, button(t("done.back", { site: from.host }), () => history.back()));
 }
 
 export function offer(app: App): void {
