@@ -62,6 +62,18 @@ function number(app: App, done: () => void): void {
         return;
       }
       if (e instanceof APIError && e.status === 409) return reload(app, done);
+      if (e instanceof APIError && e.status === 503) {
+        // The code could not be sent (the SMS provider is down, or the
+        // server busy): the number stays, and the person sends again when
+        // ready, or with another number. app.fail's busy screen would
+        // drop what they typed and, after its countdown, only show this
+        // form again, not send.
+        const n = Math.min(Math.max(e.retryAfter || 30, 1), 300);
+        status.replaceChildren(h("p", { class: "err", role: "alert" }, t("phone.unavailable", { n })));
+        input.removeAttribute("aria-invalid");
+        input.focus();
+        return;
+      }
       app.fail(e, () => number(app, done));
       return;
     }
