@@ -24,48 +24,118 @@
 # test (systemtest) runs this very script beside a developer's own make run;
 # the installed models and IP data stay where IDGATE_MODELS_DIR and
 # IDGATE_IP_DATA_DIR say.
-set -euo pipefail
-# set -e ends the script at a failed command; say which, so make run never
-# ends without a word.
-trap 'echo "make run: failed (exit $?) at scripts/run.sh line $LINENO: $BASH_COMMAND" >&2' ERR
+# How make run ends is always said, in one line starting "make run:": which
+# step failed and the end of its output, which child ended and how (exit
+# status or the signal that killed it), or which signal stopped make run and
+# during what. A start-up step's output goes to $state/run-log/<step>.log and
+# is shown when it fails; the verifier and the demo store print straight to
+# this terminal.
+set -Eeuo pipefail
+step="starting" # what make run is doing, named in every message about how it ended
+say() { echo "make run: $*" >&2; }
+# how N: how a command ended, from its $? (128+n: killed by signal n).
+how() {
+  local sig
+  if [ "$1" -gt 128 ] && sig=$(kill -l "$(($1 - 128))" 2>/dev/null); then
+    echo "killed by SIG$sig"
+  else
+    echo "exit status $1"
+  fi
+}
+# Stop both children however this script ends, and wait for them, so the
+# prompt comes back after their last words; then say how make run ended
+# ($verdict), as its last line. (The former `trap 'kill 0' EXIT INT TERM`
+# re-entered its own TERM trap and died of a stack overflow: this signals
+# the children only.)
+verdict=""
+finish() {
+  local pids
+  pids=$(jobs -p)
+  if [ -n "$pids" ]; then
+    kill $pids 2>/dev/null || true
+    wait $pids 2>/dev/null || true
+  fi
+  if [ -n "$verdict" ]; then say "$verdict"; fi
+}
+# stopped SIG: a signal ended make run; during start-up that is worth saying,
+# and on Ctrl-C it says the children were stopped.
+stopped() {
+  trap - "$1" # a second one ends make run at once
+  verdict="stopped by SIG$1 ($step)"
+  exit $((128 + $(kill -l "$1")))
+}
+trap finish EXIT
+trap 'stopped INT' INT
+trap 'stopped TERM' TERM
+trap 'stopped HUP' HUP
+# set -e ends the script at any other failed command: say where.
+trap 'rc=$?; verdict="failed ($(how $rc)) at scripts/run.sh line $LINENO ($step): $BASH_COMMAND"' ERR
 cd "$(dirname "$0")/.."
 state="${IDGATE_DEMO_STATE:-var}"
-mkdir -p "$state"
+mkdir -p "$state/run-log"
+# run NAME CMD...: one start-up step, its output kept in $state/run-log/NAME.log
+# and shown, with how it ended, when it fails.
+run() {
+  local log="$state/run-log/$1.log" rc=0
+  step="$1: ${*:2}"
+  "${@:2}" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    if [ -s "$log" ]; then
+      say "$1 failed ($(how "$rc")): ${*:2}; the end of its output ($log):"
+      tail -n 30 "$log" | sed 's/^/  /' >&2
+    else
+      say "$1 failed ($(how "$rc")) without a word: ${*:2}"
+    fi
+    exit 1
+  fi
+}
 if [ "$state" != var ]; then
   export IDGATE_DATABASE_URL="${IDGATE_DATABASE_URL:-sqlite:$state/idgate.db}"
   export IDGATE_JWT_KEYS_FILE="${IDGATE_JWT_KEYS_FILE:-$state/jwt-keys}"
   export IDGATE_SECRET_KEY_FILE="${IDGATE_SECRET_KEY_FILE:-$state/secret-key}"
 fi
-go build -o "$state/idgate" ./cmd/idgate
+run build go build -o "$state/idgate" ./cmd/idgate
 verifier="${IDGATE_ADDR:-127.0.0.1:8080}"
 webhook="${IDGATE_DEMO_WEBHOOK_ADDR:-127.0.0.1:8084}"
-# openssl's own words when it fails (its output is noise otherwise).
 if [ ! -s "$state/demo-tls.crt" ]; then
-  if ! out=$(openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 825 -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$state/demo-tls.key" -out "$state/demo-tls.crt" 2>&1); then
-    echo "make run: could not make the demo's TLS certificate with openssl: $out" >&2
-    exit 1
-  fi
+  run certificate openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 825 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$state/demo-tls.key" -out "$state/demo-tls.crt"
 fi
-# The demo store's own account on the verifier (created once).
-"$state/idgate" migrate >/dev/null
+run migrate "$state/idgate" migrate
+# The demo store's own account on the verifier, created once: the password
+# file appears only once the account exists, so a failed attempt is retried.
 if [ ! -s "$state/store-demo-password" ]; then
-  (umask 077 && openssl rand -base64 24 >"$state/store-demo-password")
-  "$state/idgate" account create --email store-demo@idgate.local --password-stdin <"$state/store-demo-password" >/dev/null
+  new_password() { (umask 077 && openssl rand -base64 24 >"$state/store-demo-password.new"); }
+  run password new_password
+  run account "$state/idgate" account create --email store-demo@idgate.local --password-stdin <"$state/store-demo-password.new"
+  mv "$state/store-demo-password.new" "$state/store-demo-password"
 fi
-# Stop both children however this script ends. (The former `trap 'kill 0'
-# EXIT INT TERM` re-entered its own TERM trap and died of a stack overflow.)
-trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# ended PID NAME WHEN [RC]: a child ended (RC when wait -n already took its
+# status); say which and how, and end make run.
+ended() {
+  local rc=${4:-0}
+  [ $# -eq 4 ] || wait "$1" || rc=$?
+  verdict="$2 ended ($(how "$rc")) $3; what it said, if anything, is above"
+  exit $((rc == 0 ? 1 : rc))
+}
+step="starting the verifier"
 IDGATE_WEBHOOK_CA_FILE="$state/demo-tls.crt" IDGATE_WEBHOOK_ALLOW_LOOPBACK=true IDGATE_DEV_CLIENT_IP="${IDGATE_DEV_CLIENT_IP-174.198.1.1}" \
   "$state/idgate" serve --dev &
 serve=$!
-until curl -fsS -o /dev/null "http://$verifier/healthz" 2>/dev/null; do
-  kill -0 "$serve" 2>/dev/null || exit 1 # serve failed to start; it said why
+# --max-time: something else answering on that port must not hang make run.
+until curl -fsS --max-time 2 -o /dev/null "http://$verifier/healthz" 2>/dev/null; do
+  kill -0 "$serve" 2>/dev/null || ended "$serve" "the verifier (idgate serve)" "before it answered on http://$verifier/healthz"
   sleep 0.2
 done
+step="starting the demo store"
 "$state/idgate" store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" \
   --verifier "http://$verifier" --webhook-addr "$webhook" --verifier-password-file "$state/store-demo-password" \
   --webhook-cert "$state/demo-tls.crt" --webhook-key "$state/demo-tls.key" &
-wait -n
+store=$!
+step="running"
+rc=0
+wait -n || rc=$?
+if ! kill -0 "$serve" 2>/dev/null; then
+  ended "$serve" "the verifier (idgate serve)" "while running" "$rc"
+fi
+ended "$store" "the demo store (idgate store demo)" "while running" "$rc"

@@ -3,13 +3,8 @@ package systemtest
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,9 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
-	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
-	facemodels "github.com/idgate/idgate/verifier/face/models"
 )
 
 // TestStorefrontDemoInChromium (issue #22) is what a newcomer does after
@@ -169,68 +162,15 @@ type demo struct {
 
 // startMakeRun runs scripts/run.sh (what `make run` runs once its data is
 // installed) on free loopback ports with its state in a temporary
-// directory, and waits until the demo store answers. It is stopped, its
-// whole process group, when the test ends.
+// directory, building the binary as a newcomer's first make run does, and
+// waits until the demo store answers. It is stopped, its whole process
+// group, when the test ends.
 func startMakeRun(t *testing.T) demo {
 	t.Helper()
-	models := facemodels.DefaultDir()
-	if entries, err := os.ReadDir(models); err != nil || len(entries) == 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("face models absent from %s (make models)", models)
-		}
-		t.Skipf("SKIPPED: face models absent from %s (make models, or set IDGATE_MODELS_DIR)", models)
-	}
-	addr := func() string { return fmt.Sprintf("127.0.0.1:%d", freePort(t)) }
-	verifier, storefront := addr(), addr()
-	// A newcomer's shell has no IDGATE_* settings: drop the test's own.
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "IDGATE_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "IDGATE_DEMO_STATE="+t.TempDir(), facemodels.EnvDir+"="+models,
-		"IDGATE_ADDR="+verifier, "IDGATE_DEMO_ADDR="+storefront, "IDGATE_DEMO_PROXY_ADDR="+addr(), "IDGATE_DEMO_WEBHOOK_ADDR="+addr())
-	cmd := exec.Command("bash", filepath.Join(testkit.RepoRoot(t), "scripts", "run.sh"))
-	cmd.Env = env
-	log := &testkit.LogBuffer{}
-	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // run.sh and its two children
-	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
-	d := demo{verifier: "http://" + verifier, storefront: "http://" + storefront}
+	m := launchMakeRun(t, t.TempDir())
 	// run.sh builds the binary first: minutes on a cold build cache.
-	for deadline := time.Now().Add(5 * time.Minute); ; {
-		if resp, err := http.Get(d.storefront + "/"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				d.startup = time.Since(began)
-				return d
-			}
-		}
-		select {
-		case <-done:
-			t.Fatalf("make run (scripts/run.sh) exited (%v):\n%s", cmd.ProcessState, log.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo store did not answer within 5 minutes:\n%s", log.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	startup := m.waitReady(t, 5*time.Minute)
+	return demo{verifier: m.verifier, storefront: m.storefront, startup: startup}
 }
 
 // unverified: the widget offers Verify ID and holds checkout.
