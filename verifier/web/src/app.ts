@@ -8,7 +8,11 @@ import { t, type Key } from "./i18n";
 
 export class App {
   session!: Session;
+  // resume reloads the session and shows where the link is now, as
+  // opening it does (main.ts sets it).
+  resume: () => void = () => location.reload();
   private timer = 0;
+  private resumedAt = 0;
 
   constructor(
     readonly root: HTMLElement,
@@ -47,9 +51,19 @@ export class App {
   }
 
   // fail shows what went wrong with a way on: a 503 retries by itself
-  // after Retry-After, an ended link shows why it ended, anything else
-  // offers to try again.
+  // after Retry-After, an ended link shows why it ended, a 409 resumes
+  // where the link is, anything else offers to try again.
   fail(err: unknown, retry: () => void): void {
+    // 409: the link moved on without this page (the same link open on
+    // another phone or tab took the step, submitted, or reached the
+    // review offer). Retrying the same request would get the same 409
+    // for ever; the session says where to go instead.
+    // (A second 409 right after resuming falls through to "try again",
+    // so a server that disagrees with its own session cannot spin.)
+    if (err instanceof APIError && err.status === 409 && Date.now() - this.resumedAt > 3000) {
+      this.resumedAt = Date.now();
+      return this.resume();
+    }
     if (err instanceof APIError && err.status === 410) {
       void this.api.session().then(
         (s) => this.ended(s.status),

@@ -31,6 +31,7 @@ function boot(): void {
     if (s.steps.some((x) => x.done)) return next(app);
     start(app, () => next(app));
   };
+  app.resume = () => void load();
   void load();
 }
 
