@@ -3,6 +3,7 @@
 // manual review with both choices.
 import type { App } from "./app";
 import { button, h, spinner } from "./dom";
+import { added, referrer } from "./history";
 import { t } from "./i18n";
 
 export async function submit(app: App): Promise<void> {
@@ -32,7 +33,7 @@ export function outcome(app: App, status: string): void {
 // back is the way back to the site that sent the person here in this very
 // tab, or null. A storefront's widget opens the link in the same tab on a
 // phone, where "close this page" would close the store: the person goes
-// back instead, to the page itself (history.back(); the referrer is often
+// back instead, to the page itself (history.go; the referrer is often
 // only the site's origin), which then shows the outcome. A link opened in a
 // new tab or on another device (the QR code) has no page to go back to and
 // keeps "close this page".
@@ -44,11 +45,15 @@ export function outcome(app: App, status: string): void {
 // origin the verification was created from with the site's integration
 // key (the session's site_origin). Either way the button only goes back
 // in this tab's history; it never navigates to a URL the link carries.
+//
+// The steps' own history entry (history.ts) lies between this page and the
+// site, so the way back is that many entries and one more.
 function back(siteOrigin: string): HTMLElement | null {
-  if (history.length < 2) return null;
-  const from = webURL(document.referrer) ?? fragmentSite(siteOrigin);
+  const up = 1 + added();
+  if (history.length < 1 + up) return null;
+  const from = webURL(referrer()) ?? fragmentSite(siteOrigin);
   if (!from || from.origin === location.origin) return null;
-  return h("div", { class: "actions" }, button(t("done.back", { site: from.host }), () => history.back()));
+  return h("div", { class: "actions" }, button(t("done.back", { site: from.host }), () => history.go(-up)));
 }
 
 // fragmentSite is the origin in the link's #from=, when it is siteOrigin.

@@ -4,6 +4,7 @@
 import { API } from "./api";
 import { App } from "./app";
 import { offer, submit } from "./finish";
+import { enterSteps, inSteps, watchBack } from "./history";
 import { pickLang } from "./i18n";
 import { license } from "./license";
 import { liveness } from "./liveness";
@@ -28,9 +29,16 @@ function boot(): void {
     if (s.status === "review_offered") return offer(app);
     if (s.status !== "pending" && s.status !== "started") return app.ended(s.status);
     if (!s.livemode) return testFlow(app);
-    if (s.steps.some((x) => x.done)) return next(app);
-    start(app, () => next(app));
+    if (inSteps(s.steps.some((x) => x.done))) {
+      enterSteps();
+      return next(app);
+    }
+    start(app, () => {
+      enterSteps();
+      next(app);
+    });
   };
+  watchBack();
   app.resume = () => void load();
   void load();
 }
