@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
 // The live flow walked as a shopper walks it, on small phones: each test
@@ -165,4 +167,53 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 	small.click("Empezar")
 	small.screen("front")
 	small.cameraOn()
+}
+
+// A photo refused (the barcode too far away, from the camera): the reason
+// appears below the camera and pushes the shutter down; on a 360×640
+// phone it went below the screen, so the person, card in hand, had to
+// scroll to retake. After a refusal the reason and the shutter are both
+// on screen, in English and Spanish, at 360×640 and 390×844.
+func TestRefusalKeepsTheShutterOnScreenInChromium(t *testing.T) {
+	e := start(t)
+	far := filepath.Join(t.TempDir(), "far.y4m")
+	writeY4M(t, far, 5, []image.Image{decode(t, farBack(t))})
+	for _, c := range []struct {
+		accept, start, shutter, reason string
+		w, h                           int
+	}{
+		{"es-MX,es;q=0.9", "Empezar", "Tomar foto", "Acércate para que el código de barras llene la mayor parte del marco.", 360, 640},
+		{"en-US", "Start", "Take photo", "Move closer so the barcode fills most of the frame.", 360, 640},
+		{"en-US", "Start", "Take photo", "Move closer so the barcode fills most of the frame.", 390, 844},
+	} {
+		phone := walkTab(t, c.w, c.h, c.accept, camera(far, true)...)
+		phone.Open(e.create(`{}`).URL)
+		phone.screen("start")
+		phone.click(c.start)
+		phone.screen("front")
+		phone.upload("front", writeFile(t, "front.jpg", front(t, foremanFace(t))))
+		phone.screen("back")
+		phone.cameraOn()
+		phone.click(c.shutter)
+		phone.Wait(`!!document.querySelector(".alert")`)
+		contains(t, phone.screen("back"), c.reason)
+		phone.look(fmt.Sprintf("refusal-barcode-too-small-%s-%dx%d", c.accept[:2], c.w, c.h))
+		shutter := fmt.Sprintf(`[...document.querySelectorAll("button")].find(b => b.textContent === %q)`, c.shutter)
+		if !phone.inView(shutter) || !phone.inView(`document.querySelector(".alert")`) {
+			t.Errorf("%s %dx%d: after a refusal the reason (%v) or the shutter (%v) is off the screen", c.accept, c.w, c.h,
+				phone.inView(`document.querySelector(".alert")`), phone.inView(shutter))
+		}
+	}
+}
+
+// farBack is a photo of a license back whose barcode is too far from the
+// camera to read (the card a quarter of a 1 MP frame's width): refused as
+// barcode_too_small.
+func farBack(t *testing.T) []byte {
+	t.Helper()
+	p := synth.PhotoSet(1, 8)[0]
+	p.CardFrac = 0.25
+	img, _, err := p.Render()
+	check(t, err)
+	return jpegBytes(t, img)
 }

@@ -69,6 +69,10 @@ export function license(app: App, side: Side, done: () => void): void {
     const items = e.details.length > 0 ? e.details : [{ code: "", message: "" }];
     const list = h("ul", { class: "problems" }, ...items.map((d) => h("li", null, has("problem." + d.code) ? t(("problem." + d.code) as any) : d.message || t("error.generic"))));
     status.replaceChildren(h("div", { class: "alert", role: "alert" }, h("h2", null, t("license.retake")), list));
+    // The reasons push the shutter down: on a small phone (360×640) it
+    // went below the screen, and the person, card in one hand, had to
+    // scroll to retake. Bring it back into view, the reasons just above.
+    actions.scrollIntoView({ block: "nearest" });
     if (!video.paused || stream) void video.play().catch(() => undefined);
   };
 
