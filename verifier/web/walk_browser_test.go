@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"image"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
@@ -216,4 +219,56 @@ func farBack(t *testing.T) []byte {
 	img, _, err := p.Render()
 	check(t, err)
 	return jpegBytes(t, img)
+}
+
+// A link whose liveness attempts are all used, opened again (a reload,
+// the link from the e-mail, another phone): the page said "Start the
+// video", opened the camera, and then "Too many attempts. Wait a minute
+// and try again.", which no wait cures, with a Try again into the same
+// refusal. It now says at once that no attempts are left and to ask for a
+// new link, without the camera; a page that was already on "Start the
+// video" when another phone used the last attempt says the same.
+func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
+	e := start(t)
+	c := e.create(`{}`)
+	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+	e.endUser(c, "/license/back", "image/jpeg", back(t), 200)
+	frames, err := media(t).ForemanAnswer(36, 96)
+	check(t, err)
+	ct, body := flowtest.LivenessForm(frames)
+	fail := func(left int) {
+		t.Helper()
+		// Foreman blinks, then turns left, then right: asked in another
+		// order, the attempt fails.
+		e.order.Queue(liveness.TurnRight, liveness.Blink, liveness.TurnLeft)
+		var ch struct {
+			ID string `json:"challenge_id"`
+		}
+		check(t, json.Unmarshal(e.endUser(c, "/liveness", "", nil, 201), &ch))
+		var ans struct {
+			Passed       bool `json:"passed"`
+			AttemptsLeft int  `json:"attempts_left"`
+		}
+		check(t, json.Unmarshal(e.endUser(c, "/liveness/"+ch.ID, ct, body, 200), &ans))
+		if ans.Passed || ans.AttemptsLeft != left {
+			t.Fatalf("attempt in the wrong order: passed %v, %d left, want %d", ans.Passed, ans.AttemptsLeft, left)
+		}
+	}
+	for left := 4; left >= 1; left-- {
+		fail(left)
+	}
+	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
+	writeY4M(t, y4m, 15, livenessFrames(t)[:10])
+	first := walkTab(t, 360, 640, "es-MX,es;q=0.9", camera(y4m, true)...)
+	first.Open(c.URL)
+	first.screen("live")
+	fail(0) // on another phone
+	first.click("Empezar el video")
+	contains(t, first.screen("live-nomore"), "No pudimos confirmar que eras tú", "Pide un enlace nuevo a quien lo solicitó")
+	first.look("liveness-no-attempts-left-es-360x640")
+
+	again := walkTab(t, 360, 640, "en-US") // no camera: none is needed
+	again.Open(c.URL)
+	contains(t, again.screen("live-nomore"), "We could not confirm it was you", "Ask the requester for a new link to try again.")
+	again.look("liveness-no-attempts-left-en-360x640")
 }

@@ -21,6 +21,10 @@ const readyMs = 1200;
 const leadMs = 600;
 
 export function liveness(app: App, done: () => void): void {
+  // A link whose attempts are used (reopened, reloaded, or on another
+  // phone) says so at once: its "Start the video" would open the camera
+  // only to be refused a challenge.
+  if (app.session.liveness_attempts_left <= 0) return noMore(app, []);
   app.show(
     "live",
     t("live.title"),
@@ -55,6 +59,10 @@ async function attempt(app: App, done: () => void): Promise<void> {
     ch = await app.api.challenge();
   } catch (e) {
     stop(stream);
+    // A 429 here is most often the link's last attempt used elsewhere
+    // (another tab or phone), which waiting does not cure: the session
+    // tells that from the rate limit.
+    if (e instanceof APIError && e.status === 429) return void exhausted(app, e, done);
     app.fail(e, () => void attempt(app, done));
     return;
   }
@@ -102,17 +110,32 @@ function failed(app: App, ans: LivenessAnswer, done: () => void): void {
 
 // retry explains a failed attempt and offers another while attempts remain.
 function retry(app: App, lines: string[], attemptsLeft: number, done: () => void): void {
+  if (attemptsLeft <= 0) return noMore(app, lines);
   const list = h("ul", { class: "problems" }, ...lines.map((r) => h("li", null, r)));
-  if (attemptsLeft <= 0) {
-    app.show("live-nomore", t("live.nomore.title"), list, h("p", null, t("live.nomore.body")));
-    return;
-  }
   app.show(
     "live-failed",
     t("live.failed.title"),
     h("div", { class: "alert", role: "alert" }, list, h("p", null, attemptsLeft === 1 ? t("live.attempt") : t("live.attempts", { n: attemptsLeft }))),
     h("div", { class: "actions" }, button(t("live.failed.retry"), () => void attempt(app, done))),
   );
+}
+
+// noMore is the end of the liveness step: no attempts left on this link.
+function noMore(app: App, lines: string[]): void {
+  const list = lines.length > 0 && h("ul", { class: "problems" }, ...lines.map((r) => h("li", null, r)));
+  app.show("live-nomore", t("live.nomore.title"), list, h("p", null, t("live.nomore.body")));
+}
+
+// exhausted answers a 429 on a new challenge: no attempts left, or else
+// the rate limit's "wait a minute".
+async function exhausted(app: App, err: APIError, done: () => void): Promise<void> {
+  try {
+    app.session = await app.api.session();
+  } catch {
+    // Unknown: the rate limit's words below still offer a way on.
+  }
+  if (app.session.liveness_attempts_left <= 0) return noMore(app, []);
+  app.fail(err, () => void attempt(app, done));
 }
 
 function stepText(step: string): string {
