@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -271,4 +272,45 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 	again.Open(c.URL)
 	contains(t, again.screen("live-nomore"), "We could not confirm it was you", "Ask the requester for a new link to try again.")
 	again.look("liveness-no-attempts-left-en-360x640")
+}
+
+// Camera access denied, then allowed as the page says, then "Try the
+// camera again": the camera comes on, and the file button returns to
+// "Upload a photo instead". It kept the no-camera wording, "Take or
+// choose a photo", beside "Take photo": two buttons that read as the same.
+func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
+	e := start(t)
+	y4m := filepath.Join(t.TempDir(), "front.y4m")
+	writeY4M(t, y4m, 5, []image.Image{decode(t, front(t, foremanFace(t)))})
+	for _, c := range []struct {
+		accept, start, blocked, retry, choose, shutter, upload string
+	}{
+		{"en-US", "Start", "Camera access is blocked", "Try the camera again", "Take or choose a photo", "Take photo", "Upload a photo instead"},
+		{"es-MX,es;q=0.9", "Empezar", "El acceso a la cámara está bloqueado", "Probar la cámara otra vez", "Tomar o elegir una foto", "Tomar foto", "Subir una foto"},
+	} {
+		phone := walkTab(t, 360, 640, c.accept, camera(y4m, false)...)
+		permit := func(s browser.PermissionSetting) {
+			t.Helper()
+			if _, err := chromedp.CallBrowser(phone.Ctx, browser.SetPermission, browser.SetPermissionParams{
+				Permission: &browser.PermissionDescriptor{Name: "camera"}, Setting: s, Origin: e.URL,
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		permit(browser.PermissionSettingDenied)
+		phone.Open(e.create(`{}`).URL)
+		phone.screen("start")
+		phone.click(c.start)
+		phone.WaitText(c.blocked, c.choose, c.retry)
+		phone.look("camera-denied-" + c.accept[:2] + "-360x640")
+		permit(browser.PermissionSettingGranted)
+		phone.click(c.retry)
+		phone.cameraOn()
+		text := phone.screen("front")
+		contains(t, text, c.shutter, c.upload)
+		if strings.Contains(text, c.choose) || strings.Contains(text, c.blocked) {
+			t.Errorf("%s: with the camera on the page still reads %q", c.accept, text)
+		}
+		phone.look("camera-allowed-after-denial-" + c.accept[:2] + "-360x640")
+	}
 }

@@ -108,6 +108,9 @@ export function license(app: App, side: Side, done: () => void): void {
     stage.hidden = false;
     shutter.hidden = false;
     retryCam.hidden = true;
+    // Back from the no-camera wording ("Take or choose a photo"), which
+    // beside the shutter read as a second way to take the same photo.
+    fileLabel.textContent = t("license.upload");
     fileLabel.className = "button sec";
     status.replaceChildren();
   };
