@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -312,5 +313,47 @@ func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
 			t.Errorf("%s: with the camera on the page still reads %q", c.accept, text)
 		}
 		phone.look("camera-allowed-after-denial-" + c.accept[:2] + "-360x640")
+	}
+}
+
+// The face match's wait, held open by pausing POST /submit in the
+// browser: its heading used to repeat the spinner's words ("Checking your
+// photos…" twice, read twice by a screen reader) without saying what was
+// being checked. It now reads "Almost done" and says the selfie is
+// compared with the license photo, once; then the done page.
+func TestFaceMatchWaitInChromium(t *testing.T) {
+	e := start(t)
+	for _, lang := range []struct{ accept, title, wait, done string }{
+		{"en-US", "Almost done", "Comparing your selfie with the photo on your license. This takes a few seconds.", "Done, you can close this page."},
+		{"es-MX,es;q=0.9", "Ya casi está", "Comparando tu selfi con la foto de tu licencia. Tarda unos segundos.", "Listo, puedes cerrar esta página."},
+	} {
+		c := e.create(`{}`)
+		e.throughAPI(c, foremanFace(t))
+		phone := walkTab(t, 360, 640, lang.accept)
+		paused := make(chan fetch.RequestID, 1)
+		check(t, chromedp.Listen(phone.Ctx, func(ev any) {
+			if p, ok := ev.(*fetch.EventRequestPaused); ok {
+				paused <- p.RequestID
+			}
+		}))
+		_, err := chromedp.Call(phone.Ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/submit"}}})
+		check(t, err)
+		phone.Open(c.URL) // every step done: the page submits
+		var id fetch.RequestID
+		select {
+		case id = <-paused:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: the page never sent submit", lang.accept)
+		}
+		text := phone.screen("submitting")
+		contains(t, text, lang.title, lang.wait)
+		if n := strings.Count(text, lang.wait); n != 1 || eval[string](phone, `document.querySelector("h1").textContent`) != lang.title {
+			t.Errorf("%s: the wait reads %q (the sentence %d times)", lang.accept, text, n)
+		}
+		phone.look("face-match-wait-" + lang.accept[:2] + "-360x640")
+		_, err = chromedp.Call(phone.Ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		check(t, err)
+		contains(t, phone.screen("done"), lang.done)
+		phone.look("done-" + lang.accept[:2] + "-360x640")
 	}
 }

@@ -7,7 +7,9 @@ import { added, referrer } from "./history";
 import { t } from "./i18n";
 
 export async function submit(app: App): Promise<void> {
-  app.show("submitting", t("submit.working"), spinner(t("submit.working")));
+  // The face match's wait: say what is compared, once (the heading used
+  // to repeat the spinner's words).
+  app.show("submitting", t("submit.title"), spinner(t("submit.matching")));
   let r: { status: string };
   try {
     r = await app.api.submit();
@@ -74,7 +76,7 @@ function webURL(s: string): URL | null {
 
 export function offer(app: App): void {
   const choose = (yes: boolean) => async () => {
-    app.show("submitting", t("submit.working"), spinner(t("submit.working")));
+    app.show("submitting", t("submit.title"), spinner(t("submit.working")));
     try {
       outcome(app, (await (yes ? app.api.review() : app.api.decline())).status);
     } catch (e) {

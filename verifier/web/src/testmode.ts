@@ -72,7 +72,7 @@ function testPage(app: App): void {
     const picked = list.querySelector<HTMLInputElement>("input[name=outcome]:checked");
     const pick: Record<string, string> = { outcome: picked ? picked.value : "verified" };
     for (const s of selects) pick[s.name] = s.sel.value;
-    app.show("submitting", t("submit.working"), spinner(t("submit.working")));
+    app.show("submitting", t("submit.title"), spinner(t("submit.working")));
     try {
       outcome(app, (await app.api.testComplete(pick)).status);
     } catch (e) {
