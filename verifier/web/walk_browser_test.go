@@ -178,7 +178,9 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 // appears below the camera and pushes the shutter down; on a 360×640
 // phone it went below the screen, so the person, card in hand, had to
 // scroll to retake. After a refusal the reason and the shutter are both
-// on screen, in English and Spanish, at 360×640 and 390×844.
+// on screen, in English and Spanish, at 360×640 and 390×844, and a
+// shutter pressed from the keyboard has focus again (disabled while the
+// photo was checked, it had dropped focus to the page's top).
 func TestRefusalKeepsTheShutterOnScreenInChromium(t *testing.T) {
 	e := start(t)
 	far := filepath.Join(t.TempDir(), "far.y4m")
@@ -199,11 +201,16 @@ func TestRefusalKeepsTheShutterOnScreenInChromium(t *testing.T) {
 		phone.upload("front", writeFile(t, "front.jpg", front(t, foremanFace(t))))
 		phone.screen("back")
 		phone.cameraOn()
+		// Pressed from the keyboard: the shutter has focus.
+		shutter := fmt.Sprintf(`[...document.querySelectorAll("button")].find(b => b.textContent === %q)`, c.shutter)
+		eval[bool](phone, shutter+`.focus(), true`)
 		phone.click(c.shutter)
 		phone.Wait(`!!document.querySelector(".alert")`)
 		contains(t, phone.screen("back"), c.reason)
+		if !eval[bool](phone, `document.activeElement === `+shutter) {
+			t.Errorf("%s %dx%d: after a refusal focus is on %s, not the shutter", c.accept, c.w, c.h, eval[string](phone, `document.activeElement.outerHTML.slice(0, 60)`))
+		}
 		phone.look(fmt.Sprintf("refusal-barcode-too-small-%s-%dx%d", c.accept[:2], c.w, c.h))
-		shutter := fmt.Sprintf(`[...document.querySelectorAll("button")].find(b => b.textContent === %q)`, c.shutter)
 		if !phone.inView(shutter) || !phone.inView(`document.querySelector(".alert")`) {
 			t.Errorf("%s %dx%d: after a refusal the reason (%v) or the shutter (%v) is off the screen", c.accept, c.w, c.h,
 				phone.inView(`document.querySelector(".alert")`), phone.inView(shutter))

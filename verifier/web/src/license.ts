@@ -73,6 +73,10 @@ export function license(app: App, side: Side, done: () => void): void {
     // went below the screen, and the person, card in one hand, had to
     // scroll to retake. Bring it back into view, the reasons just above.
     actions.scrollIntoView({ block: "nearest" });
+    // The button that sent the photo was disabled while it was checked,
+    // which drops keyboard focus to the page's top; give it back, so a
+    // keyboard or switch user retakes from where they were.
+    if (!app.root.contains(document.activeElement)) (stream && !shutter.hidden ? shutter : file).focus({ preventScroll: true });
     if (!video.paused || stream) void video.play().catch(() => undefined);
   };
 
