@@ -12,18 +12,28 @@ import (
 )
 
 const (
-	localLogger    = "idgate.logger"
-	localRequestID = "idgate.request_id"
-	headerID       = "X-Request-ID"
-	maxRequestID   = 128
+	localLogger     = "idgate.logger"
+	localBaseLogger = "idgate.base_logger"
+	localRequestID  = "idgate.request_id"
+	headerID        = "X-Request-ID"
+	maxRequestID    = 128
 )
 
-// Logger is the request's logger; every line carries request_id.
+// Logger is the request's logger; every line carries request_id. It is
+// made on first use: most requests log only their access line, which
+// finish writes with the ID itself, and a logger With an attribute costs
+// every request a handler copy with the attribute formatted.
 func Logger(c *fiber.Ctx) *slog.Logger {
 	if l, ok := c.Locals(localLogger).(*slog.Logger); ok {
 		return l
 	}
-	return slog.Default()
+	base, ok := c.Locals(localBaseLogger).(*slog.Logger)
+	if !ok {
+		return slog.Default()
+	}
+	l := base.With("request_id", RequestID(c))
+	c.Locals(localLogger, l)
+	return l
 }
 
 // RequestID is the request's ID (incoming X-Request-ID if sane, else new).
@@ -47,8 +57,9 @@ func saneRequestID(id string) bool {
 	return true
 }
 
-// begin gives the request its ID and logger.
-func (s *Server) begin(c *fiber.Ctx) *slog.Logger {
+// begin gives the request its ID and the server's logger, which Logger
+// turns into the request's.
+func (s *Server) begin(c *fiber.Ctx) {
 	// Cloned: c.Get aliases a buffer fasthttp reuses after the request, and
 	// RequestID's callers may keep the ID longer.
 	id := strings.Clone(c.Get(headerID))
@@ -56,23 +67,21 @@ func (s *Server) begin(c *fiber.Ctx) *slog.Logger {
 		id = uuid.NewString()
 	}
 	c.Set(headerID, id)
-	log := s.log.With("request_id", id)
 	c.Locals(localRequestID, id)
-	c.Locals(localLogger, log)
-	return log
+	c.Locals(localBaseLogger, s.log)
 }
 
 // observe is the outermost middleware: request ID, panic recovery, errors
 // written in the error format, then one access-log line and the metrics.
 func (s *Server) observe(c *fiber.Ctx) error {
 	start := time.Now()
-	log := s.begin(c)
+	s.begin(c)
 	if err := s.nextRecovered(c); err != nil {
 		if werr := s.respond(c, err); werr != nil {
-			log.Error("write error response", "err", werr)
+			Logger(c).Error("write error response", "err", werr)
 		}
 	}
-	s.finish(c, log, start)
+	s.finish(c, start)
 	return nil
 }
 
@@ -121,7 +130,9 @@ func methodLabel(c *fiber.Ctx) string {
 	return "OTHER"
 }
 
-func (s *Server) finish(c *fiber.Ctx, log *slog.Logger, start time.Time) {
+// finish writes the access line (typed attributes, request_id first as on
+// every other line of the request) and the metrics.
+func (s *Server) finish(c *fiber.Ctx, start time.Time) {
 	elapsed := time.Since(start)
 	status := c.Response().StatusCode()
 	route := routeLabel(c)
@@ -130,7 +141,8 @@ func (s *Server) finish(c *fiber.Ctx, log *slog.Logger, start time.Time) {
 	if status >= 500 {
 		level = slog.LevelError
 	}
-	log.Log(c.UserContext(), level, "request",
-		"method", c.Method(), "path", c.Path(), "route", route, "status", status,
-		"duration_ms", float64(elapsed.Microseconds())/1000, "bytes", len(c.Response().Body()), "ip", s.clientIP(c))
+	s.log.LogAttrs(c.UserContext(), level, "request", slog.String("request_id", RequestID(c)),
+		slog.String("method", c.Method()), slog.String("path", c.Path()), slog.String("route", route), slog.Int("status", status),
+		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int("bytes", len(c.Response().Body())),
+		slog.String("ip", s.clientIP(c)))
 }

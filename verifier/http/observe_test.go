@@ -92,6 +92,13 @@ func TestPanicIsAn500WithoutInternals(t *testing.T) {
 	if !strings.Contains(logs, "secret-db-password") || !strings.Contains(logs, "secret-dsn") || !strings.Contains(logs, `"request_id":"boom-1"`) {
 		t.Fatalf("cause or ID not logged: %s", logs)
 	}
+	// The handler's lines (Logger, made on first use) carry the ID too,
+	// as does the access line (written by finish without it).
+	for _, line := range strings.Split(logs, "\n") {
+		if (strings.Contains(line, "secret") || strings.Contains(line, `"msg":"request"`)) && !strings.Contains(line, `"request_id":"boom-1"`) {
+			t.Errorf("line without the request's ID: %s", line)
+		}
+	}
 }
 
 func TestHealthReadyMetricsOpenAPI(t *testing.T) {

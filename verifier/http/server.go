@@ -236,12 +236,12 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWith
 // answers every error of the handler chain.
 func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	start := time.Now()
-	log := s.begin(c)
+	s.begin(c)
 	if isFlowUpload(c) { // a body over FlowBodyLimit
 		setFlowHeaders(c)
 	}
 	werr := s.respond(c, err)
-	s.finish(c, log, start)
+	s.finish(c, start)
 	return werr
 }
 
