@@ -42,6 +42,13 @@ type Outcome struct {
 	ReviewRequested bool
 	// Live is the liveness decision (liveness.Result.Live).
 	Live bool
+	// LivenessExhausted: the end user used every judged liveness attempt
+	// without passing one, so there is no live selfie and no face match
+	// (FaceMatch is zero, Live and ReviewRequested false). The result says
+	// webcam_appears_live false and webcam_face_matches_license_photo
+	// false, and leaves face_match_score, face_match_confidence and
+	// face_match_cosine_similarity out: no comparison was made.
+	LivenessExhausted bool
 	// IP is the connection's IP intelligence; nil when the check could not
 	// run (no IP data installed, no usable IP recorded): ip_found and
 	// is_proxy are then absent.
@@ -157,9 +164,12 @@ type ResultVerification struct {
 	Over18                        bool        `json:"over_18"`
 	WebcamAppearsLive             bool        `json:"webcam_appears_live"`
 	WebcamFaceMatchesLicensePhoto FaceVerdict `json:"webcam_face_matches_license_photo"`
-	FaceMatchScore                match.Tier  `json:"face_match_score"`
-	FaceMatchConfidence           float64     `json:"face_match_confidence"`
-	FaceMatchCosineSimilarity     float64     `json:"face_match_cosine_similarity"`
+	// The face match's figures are absent (empty, nil) only when no
+	// comparison was made: every liveness attempt failed
+	// (Outcome.LivenessExhausted).
+	FaceMatchScore            match.Tier `json:"face_match_score,omitempty"`
+	FaceMatchConfidence       *float64   `json:"face_match_confidence,omitempty"`
+	FaceMatchCosineSimilarity *float64   `json:"face_match_cosine_similarity,omitempty"`
 	// IPFound and IsProxy are absent (nil) when the IP check could not run.
 	IPFound          *bool  `json:"ip_found,omitempty"`
 	IsProxy          *bool  `json:"is_proxy,omitempty"`
@@ -266,12 +276,15 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 			Over21:                        ages.Over21,
 			Over18:                        ages.Over18,
 			WebcamAppearsLive:             o.Live,
-			WebcamFaceMatchesLicensePhoto: faceVerdict(fm.Tier, o.ReviewRequested),
-			FaceMatchScore:                fm.Tier,
-			FaceMatchConfidence:           round(fm.Confidence, scoreDecimals),
-			FaceMatchCosineSimilarity:     round(fm.Cosine, scoreDecimals),
+			WebcamFaceMatchesLicensePhoto: FaceDoesNotMatch,
 			ManualReviewRequested:         o.ReviewRequested,
 		},
+	}
+	if !o.LivenessExhausted {
+		confidence, cosine := round(fm.Confidence, scoreDecimals), round(fm.Cosine, scoreDecimals)
+		p.Verification.WebcamFaceMatchesLicensePhoto = faceVerdict(fm.Tier, o.ReviewRequested)
+		p.Verification.FaceMatchScore = fm.Tier
+		p.Verification.FaceMatchConfidence, p.Verification.FaceMatchCosineSimilarity = &confidence, &cosine
 	}
 	if ip := o.IP; ip != nil {
 		p.Verification.IPFound, p.Verification.IsProxy = &ip.Found, &ip.Proxy
@@ -317,6 +330,12 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 // check refuses outcomes no engine can produce.
 func (o Outcome) check() error {
 	fm := o.FaceMatch
+	if o.LivenessExhausted {
+		if fm != (match.Result{}) || o.Live || o.ReviewRequested {
+			return fmt.Errorf("%w: a face match, a live selfie or review after every liveness attempt failed", ErrInvalidOutcome)
+		}
+		return o.checkIndicators()
+	}
 	switch fm.Tier {
 	case match.DefiniteMatch, match.LikelyMatch, match.PossibleMatch, match.NoMatch:
 	default:
@@ -328,6 +347,12 @@ func (o Outcome) check() error {
 	if o.ReviewRequested && !ReviewOffered(fm.Tier) {
 		return fmt.Errorf("%w: manual review is only offered after an inconclusive or failed match, not %s", ErrInvalidOutcome, fm.Tier)
 	}
+	return o.checkIndicators()
+}
+
+// checkIndicators refuses IP, address and photo members no engine can
+// produce.
+func (o Outcome) checkIndicators() error {
 	if o.IP != nil && o.IP.Proxy && (!o.IP.Found || o.IP.Type == "") {
 		return fmt.Errorf("%w: is_proxy without ip_found or proxy_type", ErrInvalidOutcome)
 	}
@@ -452,6 +477,7 @@ func (o Outcome) LogValue() slog.Value {
 		slog.Float64("face_match_confidence", o.FaceMatch.Confidence),
 		slog.Bool("review_requested", o.ReviewRequested),
 		slog.Bool("live", o.Live),
+		slog.Bool("liveness_exhausted", o.LivenessExhausted),
 		slog.Bool("license_appears_real", o.Document.AppearsReal()),
 		slog.Bool("ip_checked", o.IP != nil),
 		slog.Bool("location_ran", o.Location != nil),

@@ -483,6 +483,16 @@ func TestBuildResultRefusesImpossibleOutcomes(t *testing.T) {
 		"full and last name alone": func(o *verifier.Outcome) {
 			o.Address = &verifier.AddressVerification{NameAtAddress: ptr(true), LastNameAtAddress: ptr(true)}
 		},
+		"exhausted with a face match": func(o *verifier.Outcome) { o.LivenessExhausted, o.Live = true, false },
+		"exhausted but live": func(o *verifier.Outcome) {
+			o.LivenessExhausted, o.FaceMatch = true, match.Result{}
+		},
+		"exhausted with review": func(o *verifier.Outcome) {
+			o.LivenessExhausted, o.FaceMatch, o.Live, o.ReviewRequested = true, match.Result{}, false, true
+		},
+		"exhausted with a bad photo": func(o *verifier.Outcome) {
+			o.LivenessExhausted, o.FaceMatch, o.Live, o.LicensePhoto = true, match.Result{}, false, []byte("GIF89a")
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := goodOutcome(t)
@@ -491,6 +501,67 @@ func TestBuildResultRefusesImpossibleOutcomes(t *testing.T) {
 				t.Fatalf("err = %v, want ErrInvalidOutcome", err)
 			}
 		})
+	}
+}
+
+// exhausted is an outcome after every liveness attempt failed.
+func exhausted(o *verifier.Outcome) {
+	o.LivenessExhausted, o.Live, o.FaceMatch = true, false, match.Result{}
+}
+
+// Every liveness attempt failed: completed, not live, the face verdict
+// false and the face match figures absent (no comparison was made), the
+// license members as any completion gives them; without a read back, what
+// a barcode without dates gives. A real comparison scoring 0 keeps its
+// figures.
+func TestBuildResultLivenessExhausted(t *testing.T) {
+	v := withSettings(t, verifier.Settings{RequestedFields: []string{"dob"}, EncryptionKeyMode: e2ee.ModeNone}, "")
+	build := func(o verifier.Outcome) (map[string]any, verifier.Status) {
+		t.Helper()
+		p, status, err := verifier.BuildResult(v, o, resultNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := p.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m, status
+	}
+	o := goodOutcome(t)
+	exhausted(&o)
+	m, status := build(o)
+	ver := m["verification"].(map[string]any)
+	if status != verifier.StatusCompleted || ver["webcam_appears_live"] != false || ver["webcam_face_matches_license_photo"] != false ||
+		ver["license_appears_real"] != true || ver["over_21"] != true || ver["license_expired"] != false ||
+		m["license_data"].(map[string]any)["dob"] != holderBirth.String() {
+		t.Fatalf("%s: %v", status, m)
+	}
+	for _, absent := range []string{"face_match_score", "face_match_confidence", "face_match_cosine_similarity", "manual_review_requested"} {
+		if _, has := ver[absent]; has {
+			t.Errorf("%s present: %v", absent, ver)
+		}
+	}
+
+	unread := verifier.Outcome{Document: verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true}}
+	exhausted(&unread)
+	m, _ = build(unread)
+	ver = m["verification"].(map[string]any)
+	if ver["license_appears_real"] != false || ver["over_18"] != false || ver["over_21"] != false || ver["license_expired"] != true ||
+		m["license_data"].(map[string]any)["dob"] != nil {
+		t.Errorf("without the back: %v", m)
+	}
+
+	zero := goodOutcome(t)
+	zero.FaceMatch = match.Result{Tier: match.NoMatch}
+	m, _ = build(zero)
+	ver = m["verification"].(map[string]any)
+	if ver["face_match_score"] != "no_match" || ver["face_match_confidence"] != 0.0 || ver["face_match_cosine_similarity"] != 0.0 {
+		t.Errorf("a comparison scoring 0 lost its figures: %v", ver)
 	}
 }
 
@@ -806,6 +877,8 @@ func TestResultsMeetRulesets(t *testing.T) {
 		}, nil, []rulesets.Code{rulesets.CodeLicenseExpired, rulesets.CodeUnder21}},
 		{"not live, document doubtful", func(o *verifier.Outcome) { o.Live, o.Document.BarcodeValid = false, false },
 			nil, []rulesets.Code{rulesets.CodeLicenseNotAuthentic, rulesets.CodeSelfieNotLive}},
+		// No face match was made: the rule that needs its tier fails closed.
+		{"every liveness attempt failed", exhausted, nil, []rulesets.Code{rulesets.CodeSelfieNotLive, rulesets.CodeFieldMissing}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,10 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/jpeg"
 	"time"
 
+	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
@@ -46,7 +48,9 @@ type LivenessAnswer struct {
 
 // NewChallenge issues a single-use liveness challenge for the link, in a
 // fresh random step order; it voids the previous one. A link that has
-// used its judged attempts gets ErrNoAttemptsLeft.
+// used its judged attempts is completed (completeExhausted, normally done
+// already by the last attempt) and gets a *LinkEndedError, as any ended
+// link does; ErrNoAttemptsLeft only if it cannot be.
 func (f *Flow) NewChallenge(ctx context.Context, token string) (ChallengeAnswer, error) {
 	v, err := f.link(ctx, token)
 	if err != nil {
@@ -67,6 +71,13 @@ func (f *Flow) NewChallenge(ctx context.Context, token string) (ChallengeAnswer,
 		s.issue(IssuedChallenge{Challenge: ch, Budget: budget})
 		return nil
 	})
+	if errors.Is(err, ErrNoAttemptsLeft) {
+		if cur, lerr := f.load(ctx, v); lerr == nil && f.exhausted(&cur) {
+			if done, cerr := f.completeExhausted(ctx, v, cur); cerr == nil {
+				return ChallengeAnswer{}, &LinkEndedError{Status: verifier.Status(done.Status)}
+			}
+		}
+	}
 	if err != nil {
 		return ChallengeAnswer{}, err
 	}
@@ -93,7 +104,9 @@ func (f *Flow) attemptsLeft(s *Session) int {
 // budget are a *ProblemsError and leave the challenge unused. A judged
 // challenge is used up and counts an attempt, passed or not; a pass keeps
 // the selfie, sealed, for manual review, and a failure clears an earlier
-// pass (the latest judgement counts).
+// pass (the latest judgement counts). A failure on the last attempt
+// completes the verification at once (completeExhausted): the answer says
+// attempts_left 0 and the link has ended.
 func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames []liveness.Frame) (LivenessAnswer, error) {
 	v, err := f.link(ctx, token)
 	if err != nil {
@@ -106,7 +119,17 @@ func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames [
 	digest := framesDigest(challengeID, frames)
 	var out LivenessAnswer
 	if r, ok := s.replay(StepLiveness, digest); ok {
-		return out, r.answer(StepLiveness, &out)
+		if err := r.answer(StepLiveness, &out); err != nil {
+			return LivenessAnswer{}, err
+		}
+		// The first request judged the last attempt but its completion
+		// failed: finish it now.
+		if f.exhausted(&s) {
+			if _, err := f.completeExhausted(ctx, v, s); err != nil {
+				return LivenessAnswer{}, err
+			}
+		}
+		return out, nil
 	}
 	if s.Phase != PhaseCollecting {
 		return LivenessAnswer{}, fmt.Errorf("liveness: %w: the steps were submitted", ErrOutOfOrder)
@@ -166,6 +189,11 @@ func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames [
 	}
 	if passed {
 		if err := f.markStarted(ctx, v); err != nil {
+			return LivenessAnswer{}, err
+		}
+	}
+	if f.exhausted(&s) {
+		if _, err := f.completeExhausted(ctx, v, s); err != nil {
 			return LivenessAnswer{}, err
 		}
 	}

@@ -44,6 +44,9 @@ const (
 	ActionSubmit  Action = "submit"
 	ActionReview  Action = "review"
 	ActionDecline Action = "decline_review"
+	// ActionLivenessExhausted: the last judged liveness attempt failed,
+	// which completes the verification at once (exhausted.go).
+	ActionLivenessExhausted Action = "liveness_exhausted"
 )
 
 // Session is one link's flow state. It holds personal data (the license,

@@ -139,10 +139,7 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 	if s.Match == nil || !s.ready(f.steps(v)) {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, ErrOutOfOrder)
 	}
-	if err := f.markStarted(ctx, v); err != nil {
-		return SubmitAnswer{}, err
-	}
-	o := verifier.Outcome{
+	return f.completeWith(ctx, v, s, a, verifier.Outcome{
 		License: s.Back.License,
 		Document: verifier.DocumentEvidence{CardFound: s.Front.CardFound, ProportionsOK: s.Front.ProportionsOK,
 			FacePresent: s.Front.FacePresent, BarcodeValid: true},
@@ -150,15 +147,25 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 		ReviewRequested: review,
 		Live:            true,
 		LicensePhoto:    s.Front.Headshot,
-		Phone:           phoneResult(s.Phone),
 		FrontPrinted:    s.Front.Printed,
+	})
+}
+
+// completeWith adds the indicators to the session's outcome o (phone, IP,
+// location, address), completes the verification through
+// verifier.Complete and finishes the session as action a.
+func (f *Flow) completeWith(ctx context.Context, v verifier.Verification, s Session, a Action, o verifier.Outcome) (SubmitAnswer, error) {
+	if err := f.markStarted(ctx, v); err != nil {
+		return SubmitAnswer{}, err
 	}
 	settings, err := verifier.ParseSettings(v.Options)
 	if err != nil {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)
 	}
+	o.Phone = phoneResult(s.Phone)
 	f.connection(&o, s, settings.LocationConsistency)
-	if settings.AddressVerification {
+	// The address is the barcode's: without a read back there is none.
+	if settings.AddressVerification && s.Back != nil {
 		o.Address = f.addressCheck(ctx, v, s.Back.License, verifiedNumber(v, s.Phone))
 	}
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)

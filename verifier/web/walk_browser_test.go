@@ -230,22 +230,21 @@ func farBack(t *testing.T) []byte {
 	return jpegBytes(t, img)
 }
 
-// A link whose liveness attempts are all used, opened again (a reload,
-// the link from the e-mail, another phone): the page said "Start the
-// video", opened the camera, and then "Too many attempts. Wait a minute
-// and try again.", which no wait cures, with a Try again into the same
-// refusal. It now says at once that no attempts are left and to ask for a
-// new link, without the camera; a page that was already on "Start the
-// video" when another phone used the last attempt says the same.
+// A link whose liveness attempts are all used. The last failed attempt
+// used to leave the verification started until the link expired (days):
+// the page said to ask for a new link while the account holder got no
+// webhook and a shopper's checkout waited. Now the last failure completes
+// the verification at once (webcam_appears_live false), and the page
+// reads as finished: nothing more to do here, a new link to try again.
+// Opened again (a reload, the link from the e-mail, another phone) it is
+// the completed link; a page that was already on "Start the video" when
+// another phone used the last attempt shows the completed link too.
 func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 	e := start(t)
-	c := e.create(`{}`)
-	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
-	e.endUser(c, "/license/back", "image/jpeg", back(t), 200)
 	frames, err := media(t).ForemanAnswer(36, 96)
 	check(t, err)
 	ct, body := flowtest.LivenessForm(frames)
-	fail := func(left int) {
+	fail := func(c created, left int) {
 		t.Helper()
 		// Foreman blinks, then turns left, then right: asked in another
 		// order, the attempt fails.
@@ -263,23 +262,66 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 			t.Fatalf("attempt in the wrong order: passed %v, %d left, want %d", ans.Passed, ans.AttemptsLeft, left)
 		}
 	}
-	for left := 4; left >= 1; left-- {
-		fail(left)
+	// oneLeft is a link with the license done and four attempts failed.
+	oneLeft := func() created {
+		c := e.create(`{"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
+		e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+		e.endUser(c, "/license/back", "image/jpeg", back(t), 200)
+		for left := 4; left >= 1; left-- {
+			fail(c, left)
+		}
+		if s := e.status(c.ID); s != "started" {
+			t.Fatalf("with an attempt left the verification is %s", s)
+		}
+		return c
 	}
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
 	writeY4M(t, y4m, 15, livenessFrames(t)[:10])
-	first := walkTab(t, 360, 640, "es-MX,es;q=0.9", camera(y4m, true)...)
-	first.Open(c.URL)
-	first.screen("live")
-	fail(0) // on another phone
-	first.click("Empezar el video")
-	contains(t, first.screen("live-nomore"), "No pudimos confirmar que eras tú", "Pide un enlace nuevo a quien lo solicitó")
-	first.look("liveness-no-attempts-left-es-360x640")
 
-	again := walkTab(t, 360, 640, "en-US") // no camera: none is needed
+	// The page's own last attempt fails: the link is finished.
+	c := oneLeft()
+	phone := walkTab(t, 360, 640, "es-MX,es;q=0.9", camera(y4m, true)...)
+	phone.Open(c.URL)
+	phone.screen("live")
+	e.order.Queue(liveness.TurnRight, liveness.Blink, liveness.TurnLeft)
+	phone.click("Empezar el video")
+	text := phone.screen("live-nomore")
+	contains(t, text, "No pudimos confirmar que eras tú", "esta verificación terminó", "No tienes que hacer nada más aquí", "pide un enlace nuevo")
+	if strings.Contains(text, "Intentar otra vez") || strings.Contains(text, "intentos restantes") {
+		t.Errorf("the finished page still offers a try: %q", text)
+	}
+	phone.look("liveness-no-attempts-left-es-360x640")
+	if s := e.status(c.ID); s != "completed" {
+		t.Fatalf("after the last failed attempt the verification is %s, want completed", s)
+	}
+	// The account holder is told now, not when the link expires.
+	e.hooks.Wait(t, 1, 30*time.Second)
+	var result struct {
+		RequestID    string         `json:"request_id"`
+		Verification map[string]any `json:"verification"`
+	}
+	hook := e.hooks.Requests()[0]
+	if err := json.Unmarshal(hook.Body, &result); err != nil || result.RequestID != c.ID ||
+		result.Verification["webcam_appears_live"] != false || result.Verification["webcam_face_matches_license_photo"] != false {
+		t.Fatalf("webhook %s (%v)", hook.Body, err)
+	}
+
+	// Opened again: the completed link, without the camera.
+	again := walkTab(t, 360, 640, "en-US")
 	again.Open(c.URL)
-	contains(t, again.screen("live-nomore"), "We could not confirm it was you", "Ask the requester for a new link to try again.")
-	again.look("liveness-no-attempts-left-en-360x640")
+	contains(t, again.screen("ended-completed"), "Verification complete", "You can close this page.")
+	again.look("liveness-no-attempts-left-reopened-en-360x640")
+
+	// Another phone used the last attempt while this page showed "Start
+	// the video".
+	c = oneLeft()
+	stale := walkTab(t, 360, 640, "en-US", camera(y4m, true)...)
+	stale.Open(c.URL)
+	stale.screen("live")
+	fail(c, 0)
+	stale.click("Start the video")
+	contains(t, stale.screen("ended-completed"), "Verification complete")
+	stale.look("liveness-no-attempts-left-elsewhere-en-360x640")
 }
 
 // Camera access denied, then allowed as the page says, then "Try the

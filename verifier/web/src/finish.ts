@@ -50,7 +50,7 @@ export function outcome(app: App, status: string): void {
 //
 // The steps' own history entry (history.ts) lies between this page and the
 // site, so the way back is that many entries and one more.
-function back(siteOrigin: string): HTMLElement | null {
+export function back(siteOrigin: string): HTMLElement | null {
   const up = 1 + added();
   if (history.length < 1 + up) return null;
   const from = webURL(referrer()) ?? fragmentSite(siteOrigin);

@@ -7,6 +7,7 @@ import { APIError, type Challenge, type LivenessAnswer } from "./api";
 import type { App } from "./app";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
+import { back } from "./finish";
 import { has, t, type Key } from "./i18n";
 import { canvasOf, toJPEG } from "./image";
 
@@ -21,9 +22,9 @@ const readyMs = 1200;
 const leadMs = 600;
 
 export function liveness(app: App, done: () => void): void {
-  // A link whose attempts are used (reopened, reloaded, or on another
-  // phone) says so at once: its "Start the video" would open the camera
-  // only to be refused a challenge.
+  // A link whose attempts are used is normally completed (main.ts shows
+  // the ended page); one whose completion failed says so at once: its
+  // "Start the video" would open the camera only to be refused.
   if (app.session.liveness_attempts_left <= 0) return noMore(app, []);
   app.show(
     "live",
@@ -59,9 +60,11 @@ async function attempt(app: App, done: () => void): Promise<void> {
     ch = await app.api.challenge();
   } catch (e) {
     stop(stream);
-    // A 429 here is most often the link's last attempt used elsewhere
-    // (another tab or phone), which waiting does not cure: the session
-    // tells that from the rate limit.
+    // The link's last attempt used elsewhere (another tab or phone)
+    // completed the verification: that is a 410, and app.fail shows the
+    // completed link. A 429 is the challenge rate limit, or, should that
+    // completion have failed, no attempts left, which waiting does not
+    // cure: the session tells the two apart.
     if (e instanceof APIError && e.status === 429) return void exhausted(app, e, done);
     app.fail(e, () => void attempt(app, done));
     return;
@@ -120,10 +123,14 @@ function retry(app: App, lines: string[], attemptsLeft: number, done: () => void
   );
 }
 
-// noMore is the end of the liveness step: no attempts left on this link.
+// noMore is the end of the link: its last liveness attempt failed, which
+// completed the verification on the server (webcam_appears_live false), so
+// the page reads as finished, with the way back to the site as on the done
+// page, and says how to try again.
 function noMore(app: App, lines: string[]): void {
   const list = lines.length > 0 && h("ul", { class: "problems" }, ...lines.map((r) => h("li", null, r)));
-  app.show("live-nomore", t("live.nomore.title"), list, h("p", null, t("live.nomore.body")));
+  const ret = back(app.session.site_origin);
+  app.show("live-nomore", t("live.nomore.title"), list, h("p", null, t(ret ? "live.nomore.back" : "live.nomore.body")), ret);
 }
 
 // exhausted answers a 429 on a new challenge: no attempts left, or else
