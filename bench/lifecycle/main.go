@@ -52,6 +52,13 @@
 // query's extra column, database/sql, scanning the row, encoding the
 // response, the access log) costs next to nothing.
 //
+// The row "store.GetVerification (no HTTP)" is the GET's store call alone
+// (database/sql, the query with its webhook-status column, the scan), so
+// the rows show where a GET's CPU goes: on the idle machine (2026-11-25)
+// raw SELECT 31-35 µs, /healthz 13-16, the store call 56, the GET 87-100
+// (PostgreSQL 19-22 µs of the raw SELECT, 29 of the store call, 38-45 of
+// the GET: the same query costs the server more behind HTTP).
+//
 // The server's store has -server-pool connections (default 32, the
 // concurrency, as the baselines' pool); 0 runs it on sqlstore's default.
 //
@@ -283,6 +290,13 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 		req.SetRequestURI("http://" + client.Addr + "/healthz")
 		return call(client, req, http.StatusOK, nil)
 	}
+	// storeGet is the GET's store call alone, no HTTP: where a GET's cost
+	// goes between the exchange, the store and PostgreSQL.
+	var nextStore atomic.Int64
+	storeGet := func(ctx context.Context) error {
+		_, err := store.GetVerification(ctx, acct.ID, ids[int(nextStore.Add(1))%len(ids)])
+		return err
+	}
 	raw := func(ctx context.Context) error { return rawInsert(ctx, pool, acct.ID) }
 	var nextRaw atomic.Int64
 	rawGet := func(ctx context.Context) error {
@@ -309,6 +323,7 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 		{"POST /verification (unlimited)", creates, concurrency, create},
 		{"raw SELECT by id (pgx, baseline)", gets, concurrency, rawGet},
 		{"GET /healthz (HTTP alone, no DB)", gets, concurrency, healthz},
+		{"store.GetVerification (no HTTP)", gets, concurrency, storeGet},
 		{"GET /verification?id=", gets, concurrency, get},
 		// Few at a time: the latency of a read without queueing behind 31
 		// others for the machine's cores.
