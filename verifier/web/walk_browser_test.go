@@ -7,6 +7,7 @@ import (
 	"image"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -262,9 +263,12 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 			t.Fatalf("attempt in the wrong order: passed %v, %d left, want %d", ans.Passed, ans.AttemptsLeft, left)
 		}
 	}
-	// oneLeft is a link with the license done and four attempts failed.
-	oneLeft := func() created {
-		c := e.create(`{"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
+	// oneLeft is the link c with the license done and four attempts
+	// failed (a new one with a webhook when c is empty).
+	oneLeft := func(c created) created {
+		if c.URL == "" {
+			c = e.create(`{"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
+		}
 		e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
 		e.endUser(c, "/license/back", "image/jpeg", back(t), 200)
 		for left := 4; left >= 1; left-- {
@@ -279,7 +283,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 	writeY4M(t, y4m, 15, livenessFrames(t)[:10])
 
 	// The page's own last attempt fails: the link is finished.
-	c := oneLeft()
+	c := oneLeft(created{})
 	phone := walkTab(t, 360, 640, "es-MX,es;q=0.9", camera(y4m, true)...)
 	phone.Open(c.URL)
 	phone.screen("live")
@@ -314,7 +318,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 
 	// Another phone used the last attempt while this page showed "Start
 	// the video".
-	c = oneLeft()
+	c = oneLeft(created{})
 	stale := walkTab(t, 360, 640, "en-US", camera(y4m, true)...)
 	stale.Open(c.URL)
 	stale.screen("live")
@@ -322,6 +326,25 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 	stale.click("Start the video")
 	contains(t, stale.screen("ended-completed"), "Verification complete")
 	stale.look("liveness-no-attempts-left-elsewhere-en-360x640")
+
+	// Opened by a store in its own tab (the widget on a phone): the
+	// finished page offers the way back, as Done does.
+	site := serveOpener(t)
+	c = oneLeft(e.createFromSite())
+	shopper := walkTab(t, 360, 640, "en-US", camera(y4m, true)...)
+	shopper.Open(site + "/?to=" + url.QueryEscape(c.URL+"#from="+url.QueryEscape(shop)))
+	shopper.Wait(`!!document.getElementById("go")`)
+	eval[bool](shopper, `(document.getElementById("go").click(), true)`)
+	shopper.screen("live")
+	e.order.Queue(liveness.TurnRight, liveness.Blink, liveness.TurnLeft)
+	shopper.click("Start the video")
+	contains(t, shopper.screen("live-nomore"), "this verification is finished", "Go back to finish there.", "Back to shop.example.com")
+	shopper.look("liveness-no-attempts-left-back-en-360x640")
+	shopper.click("Back to shop.example.com")
+	shopper.Wait(`location.href.startsWith(` + jsString(site) + `) && !!document.getElementById("go")`)
+	if s := e.status(c.ID); s != "completed" {
+		t.Errorf("the store's verification is %s, want completed", s)
+	}
 }
 
 // Camera access denied, then allowed as the page says, then "Try the
