@@ -59,6 +59,15 @@
 // (PostgreSQL 19-22 µs of the raw SELECT, 29 of the store call, 38-45 of
 // the GET: the same query costs the server more behind HTTP).
 //
+// Scenarios compared with each other run interleaved, in rounds (raw
+// INSERT, finite, unlimited, raw INSERT, ...: runInRounds), so a baseline
+// and ours meet the same table sizes and the same neighbours. Run one after
+// the other, the baseline always had the empty table and the first few
+// seconds, and the create ratios moved with whatever the machine did
+// meanwhile: three alternated runs of each way on 2026-11-28 gave finite
+// creates 0.53, 0.48, 0.48 one after the other and 0.59, 0.49, 0.56 in
+// rounds (unlimited 0.63, 0.67, 0.58 and 0.71, 0.60, 0.68).
+//
 // The server's store has -server-pool connections (default 32, the
 // concurrency, as the baselines' pool); 0 runs it on sqlstore's default.
 //
@@ -311,20 +320,17 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 		concurrency, pools, concurrency, runtime.GOMAXPROCS(0))
 	meter := newCPUMeter(dsn)
 	fmt.Printf("%-34s %8s %10s %10s %10s %10s %10s %8s\n", "scenario", "requests", "req/s", "p50", "p99", "CPU/req", "of it PG", "PG trips")
-	results := map[string]result{}
-	for _, s := range []struct {
-		name string
-		n    int
-		conc int
-		op   func(context.Context) error
-	}{
+	// Each group's scenarios run interleaved (runInRounds).
+	scenarios := [][]scenario{{
 		{"raw INSERT (pgx, baseline)", creates, concurrency, raw},
 		{"POST /verification (finite plan)", creates, concurrency, createQuota},
 		{"POST /verification (unlimited)", creates, concurrency, create},
+	}, {
 		{"raw SELECT by id (pgx, baseline)", gets, concurrency, rawGet},
 		{"GET /healthz (HTTP alone, no DB)", gets, concurrency, healthz},
 		{"store.GetVerification (no HTTP)", gets, concurrency, storeGet},
 		{"GET /verification?id=", gets, concurrency, get},
+	}, {
 		// Few at a time: the latency of a read without queueing behind 31
 		// others for the machine's cores.
 		{"GET /verification?id= (conc 4)", gets / 2, getConcurrency, get},
@@ -333,27 +339,18 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 		// scheduler's waits, which no change to a handler removes).
 		{"raw SELECT by id (conc 4)", gets / 2, getConcurrency, rawGet},
 		{"GET /healthz (conc 4)", gets / 2, getConcurrency, healthz},
-	} {
-		if !only.MatchString(s.name) {
-			if s.name == "POST /verification (unlimited)" { // the GETs read what it created
-				if _, err := measure(ctx, s.n, s.conc, s.op); err != nil {
-					return fmt.Errorf("%s: %w", s.name, err)
-				}
+	}}
+	results := map[string]result{}
+	for _, group := range scenarios {
+		group = slices.DeleteFunc(slices.Clone(group), func(s scenario) bool { return !only.MatchString(s.name) })
+		if err := runInRounds(ctx, group, meter, results); err != nil {
+			return err
+		}
+		if len(ids) == 0 { // the GETs read what the unlimited creates made
+			if _, _, err := measure(ctx, creates, concurrency, create); err != nil {
+				return fmt.Errorf("POST /verification (unlimited): %w", err)
 			}
-			continue
 		}
-		startProfile()
-		if _, err := measure(ctx, warmup, s.conc, s.op); err != nil {
-			return fmt.Errorf("%s warm-up: %w", s.name, err)
-		}
-		before := meter.read(ctx)
-		r, err := measure(ctx, s.n, s.conc, s.op)
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
-		}
-		r.cpu, r.db, r.wakeups = meter.perRequest(ctx, before, s.n)
-		results[s.name] = r
-		fmt.Printf("%-34s %8d %s\n", s.name, s.n, r)
 	}
 	// Each ratio of throughputs, and beside it the same ratio by CPU per
 	// request (the baseline's over ours): on a shared, loaded machine the
@@ -511,8 +508,67 @@ func rawSelect(ctx context.Context, pool *pgxpool.Pool, id string) error {
 	return nil
 }
 
-// measure runs op n times from conc workers.
-func measure(ctx context.Context, n, conc int, op func(context.Context) error) (result, error) {
+// scenario is one measured operation: n requests from conc workers.
+type scenario struct {
+	name    string
+	n, conc int
+	op      func(context.Context) error
+}
+
+// rounds is how many turns each scenario of a group takes.
+const rounds = 4
+
+// runInRounds warms each scenario up, then runs the group's scenarios in
+// turn, rounds times, each time n/rounds requests, and prints each one's
+// sums: requests per second over its own time, percentiles over all its
+// latencies, CPU per request over all its rounds.
+func runInRounds(ctx context.Context, group []scenario, meter cpuMeter, results map[string]result) error {
+	type sums struct {
+		lat            []time.Duration
+		elapsed        time.Duration
+		cpu, db        time.Duration
+		wakeups        float64
+		measured, cpuN int
+	}
+	acc := make([]sums, len(group))
+	for _, s := range group {
+		startProfile()
+		if _, _, err := measure(ctx, warmup, s.conc, s.op); err != nil {
+			return fmt.Errorf("%s warm-up: %w", s.name, err)
+		}
+	}
+	for range rounds {
+		for i, s := range group {
+			n := s.n / rounds
+			before := meter.read(ctx)
+			lat, elapsed, err := measure(ctx, n, s.conc, s.op)
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.name, err)
+			}
+			a := &acc[i]
+			a.lat, a.elapsed, a.measured = append(a.lat, lat...), a.elapsed+elapsed, a.measured+n
+			if cpu, db, w := meter.perRequest(ctx, before, n); cpu > 0 {
+				a.cpu, a.db, a.wakeups, a.cpuN = a.cpu+cpu*time.Duration(n), a.db+db*time.Duration(n), a.wakeups+w*float64(n), a.cpuN+n
+			}
+		}
+	}
+	for i, s := range group {
+		a := acc[i]
+		slices.Sort(a.lat)
+		pct := func(p float64) time.Duration { return a.lat[int(p*float64(len(a.lat)-1))] }
+		r := result{perSecond: float64(a.measured) / a.elapsed.Seconds(), p50: pct(0.50), p99: pct(0.99)}
+		if a.cpuN == a.measured { // every round metered, or no figure
+			r.cpu, r.db, r.wakeups = a.cpu/time.Duration(a.cpuN), a.db/time.Duration(a.cpuN), a.wakeups/float64(a.cpuN)
+		}
+		results[s.name] = r
+		fmt.Printf("%-34s %8d %s\n", s.name, a.measured, r)
+	}
+	return nil
+}
+
+// measure runs op n times from conc workers and returns each call's
+// latency and the time they all took.
+func measure(ctx context.Context, n, conc int, op func(context.Context) error) ([]time.Duration, time.Duration, error) {
 	lat := make([]time.Duration, n)
 	var idx atomic.Int64
 	var failed atomic.Pointer[error]
@@ -538,12 +594,9 @@ func measure(ctx context.Context, n, conc int, op func(context.Context) error) (
 	}
 	wg.Wait()
 	if p := failed.Load(); p != nil {
-		return result{}, *p
+		return nil, 0, *p
 	}
-	elapsed := time.Since(start)
-	slices.Sort(lat)
-	pct := func(p float64) time.Duration { return lat[int(p*float64(n-1))] }
-	return result{perSecond: float64(n) / elapsed.Seconds(), p50: pct(0.50), p99: pct(0.99)}, nil
+	return lat, time.Since(start), nil
 }
 
 // schema makes a schema of its own on the local server (dropped at the
