@@ -21,11 +21,12 @@ type dialect struct {
 	// transactions (BEGIN IMMEDIATE) already exclude each other.
 	lockMigrations, lockRetry string
 	// claimAndInsert, when set, is the quota fast path as one statement
-	// (claimAndInsertSQL: one drawn stripe, then any free one);
+	// (claimAndInsertSQL: one drawn stripe, then any free one; without and
+	// with the template check);
 	// SQLite, which has no data-modifying WITH, runs its two statements in
 	// a transaction, which costs it nothing: its writer is in-process and
 	// alone, so it has no held stripe to skip or wait for either.
-	claimAndInsert []string
+	claimAndInsert *[2][2]string
 }
 
 const (
@@ -47,7 +48,7 @@ var postgresDialect = dialect{
 	// do) do not wait for each other.
 	lockMigrations: `SELECT pg_advisory_xact_lock(1768187764, hashtext(current_schema()))`,
 	lockRetry:      `SELECT pg_advisory_xact_lock(hashtext('webhook_retry'), hashtext($1))`,
-	claimAndInsert: claimAndInsertSQL[:],
+	claimAndInsert: &claimAndInsertSQL,
 }
 
 var sqliteDialect = dialect{

@@ -173,7 +173,11 @@ func (db *DB) createCounted(ctx context.Context, v verifier.Verification, a veri
 	err := errNotInserted
 	if db.d.claimAndInsert != nil {
 		args = append(args[:insertValueCount+1], a.Limit, db.drawStripe())
-		for _, query := range db.d.claimAndInsert {
+		forms := db.d.claimAndInsert[0]
+		if v.TemplateID != "" {
+			forms = db.d.claimAndInsert[1]
+		}
+		for _, query := range forms {
 			if err = db.insertVerification(ctx, db.w, query, v, args); !errors.Is(err, errNotInserted) {
 				break
 			}

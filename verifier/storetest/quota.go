@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -105,6 +107,37 @@ func testQuota(t *testing.T, s verifier.Store) {
 		}
 		if _, err := create(a.ID, verifier.TypeFull, base, verifier.Allowance{Limit: math.MaxInt}); err != nil {
 			t.Errorf("allowance of MaxInt refused: %v", err)
+		}
+	})
+
+	// A create naming a template takes the counted path with the template
+	// check (PostgreSQL runs statements of their own for it): its own
+	// template is counted, another account's or a missing one is refused
+	// and takes no slot. The first create makes the counters, and the
+	// allowance leaves room on every stripe, so the refusals meet the fast
+	// path's first statement.
+	t.Run("TemplatesUnderAllowance", func(t *testing.T) {
+		t.Parallel()
+		a, other := mustAccount(t, s), mustAccount(t, s)
+		roomy := verifier.Allowance{Limit: 1000}
+		own := mustTemplate(t, s, a.ID).ID
+		for _, tplID := range []string{own, "", own} {
+			v := newVerification(a.ID)
+			v.TemplateID = tplID
+			if err := s.CreateVerification(ctx, v, roomy); err != nil {
+				t.Fatalf("create with template %q: %v", tplID, err)
+			}
+			if got, err := s.GetVerification(ctx, a.ID, v.ID); err != nil || got.TemplateID != tplID {
+				t.Fatalf("GetVerification = %q, %v; want template %q", got.TemplateID, err, tplID)
+			}
+		}
+		for name, tplID := range map[string]string{"another account's": mustTemplate(t, s, other.ID).ID, "a missing": uuid.NewString()} {
+			v := newVerification(a.ID)
+			v.TemplateID = tplID
+			wantErr(t, "create with "+name+" template", s.CreateVerification(ctx, v, roomy), verifier.ErrNotFound)
+		}
+		if u := usage(t, a.ID, base); u[verifier.TypeCore] != 3 {
+			t.Fatalf("usage %d after three creates and two refusals; want 3", u[verifier.TypeCore])
 		}
 	})
 
