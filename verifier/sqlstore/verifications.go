@@ -24,9 +24,10 @@ const verificationCols = `id, account_id, token_hash, status, type, options, ext
 // it can never disagree with the outbox (one index probe per row). It costs
 // a GET about 13 µs of CPU, 10 of them PostgreSQL's (bench/lifecycle,
 // 2026-11-28: store.GetVerification 65-68 µs per call with it, 55-56 with
-// '' in its place), nearly all of it setting up the subplan's scan when the
-// statement starts: a CASE that ran it only for statuses that can have a
-// delivery (completed, manual_review) saved nothing measurable.
+// an empty string in its place), nearly all of it setting up the
+// subplan's scan when the statement starts: a CASE that ran it only for
+// statuses that can have a delivery (completed, manual_review) saved
+// nothing measurable.
 const verificationReadCols = verificationCols + `, test, coalesce((SELECT d.state FROM webhook_deliveries d
 	WHERE d.verification_id = verifications.id::text ORDER BY d.created_at DESC, d.seq DESC LIMIT 1), '')`
 
