@@ -369,7 +369,7 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 		fmt.Printf("%-46s %.2f (target ≥ %.2f; by CPU per request %s)\n", label+":", o.perSecond/b.perSecond, target, byCPU)
 	}
 	ratio(fmt.Sprintf("GET / raw SELECT at concurrency %d", concurrency), "GET /verification?id=", "raw SELECT by id (pgx, baseline)", 0.6)
-	getFloor(results["GET /healthz (HTTP alone, no DB)"], results["raw SELECT by id (pgx, baseline)"])
+	getFloor(results["GET /healthz (HTTP alone, no DB)"], results["raw SELECT by id (pgx, baseline)"], results["GET /verification?id="])
 	if r, ok := results["GET /verification?id= (conc 4)"]; ok {
 		floor := ""
 		if raw, ok := results["raw SELECT by id (conc 4)"]; ok {
@@ -392,8 +392,9 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 // by throughput (1/rate) and by CPU, so the floor is the raw SELECT's share
 // of the sum: what the GET ratio would be if the verifier's own work (the
 // bearer check, its query's extra column, scanning the row, encoding the
-// response) cost nothing.
-func getFloor(healthz, raw result) {
+// response) cost nothing. Under it, the GET's rate as a share of that
+// floor's, the figure a GET target that fits this machine would bound.
+func getFloor(healthz, raw, get result) {
 	if healthz.perSecond == 0 || raw.perSecond == 0 {
 		return
 	}
@@ -403,6 +404,18 @@ func getFloor(healthz, raw result) {
 	}
 	fmt.Printf("%-46s %.2f (by CPU per request %s)\n", "  floor (/healthz + raw SELECT composed):",
 		healthz.perSecond/(healthz.perSecond+raw.perSecond), byCPU)
+	if get.perSecond == 0 {
+		return
+	}
+	// The GET against that floor: the share of the best attainable rate
+	// it reaches, all its own work (bearer check, query, scan, JSON,
+	// access log) included.
+	floorRate := 1 / (1/healthz.perSecond + 1/raw.perSecond)
+	byCPU = "n/a"
+	if healthz.cpu > 0 && raw.cpu > 0 && get.cpu > 0 {
+		byCPU = fmt.Sprintf("%.2f", float64(healthz.cpu+raw.cpu)/float64(get.cpu))
+	}
+	fmt.Printf("%-46s %.2f (by CPU per request %s)\n", "  GET / that floor:", get.perSecond/floorRate, byCPU)
 }
 
 // startProfile starts -cpuprofile's profile (once; nothing without it).
