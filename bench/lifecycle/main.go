@@ -45,19 +45,18 @@
 // request, and the conc-4 rows of the raw SELECT and of /healthz show what
 // the p99 target stands on. Under the GET ratio a "floor" line composes
 // /healthz and the raw SELECT (their times per request added): the best
-// ratio a GET could reach on this machine with client and server in one
-// process. With net/http's client it was 0.48-0.56 by CPU, under the 0.6
-// target; with fasthttp's it is 0.62-0.68, just above it, so a GET meets
-// the target only if the verifier's own work (the bearer check, its
-// query's extra column, database/sql, scanning the row, encoding the
-// response, the access log) costs next to nothing.
+// ratio a GET with a statement of its own could reach on this machine with
+// client and server in one process, 0.62-0.68 with fasthttp's client. A
+// GET met the target only when the store stopped sending a statement per
+// GET: concurrent GETs are read together (sqlstore/getbatch.go), and the
+// "PG trips" column shows how many statements a GET costs (0.1 at
+// concurrency 32), so the GET goes past that floor.
 //
 // The row "store.GetVerification (no HTTP)" is the GET's store call alone
-// (database/sql, the query with its webhook-status column, the scan), so
-// the rows show where a GET's CPU goes: on the idle machine (2026-11-25)
-// raw SELECT 31-35 µs, /healthz 13-16, the store call 56, the GET 87-100
-// (PostgreSQL 19-22 µs of the raw SELECT, 29 of the store call, 38-45 of
-// the GET: the same query costs the server more behind HTTP).
+// (batched as the GETs are), so the rows show where a GET's CPU goes. On
+// 2026-11-28: raw SELECT 54-57 µs (PostgreSQL 33-36), /healthz 25-31, the
+// store call 24-27 (PostgreSQL 9), the GET 62-76 (PostgreSQL 12-13);
+// before the batching the store call cost 87 and the GET 134-138.
 //
 // Scenarios compared with each other run interleaved, in rounds (raw
 // INSERT, finite, unlimited, raw INSERT, ...: runInRounds), so a baseline
@@ -390,10 +389,11 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 // nothing but /healthz's HTTP exchange (the bench's client and the server
 // in one process) and then the raw SELECT. Their times per request add up,
 // by throughput (1/rate) and by CPU, so the floor is the raw SELECT's share
-// of the sum: what the GET ratio would be if the verifier's own work (the
-// bearer check, its query's extra column, scanning the row, encoding the
-// response) cost nothing. Under it, the GET's rate as a share of that
-// floor's, the figure a GET target that fits this machine would bound.
+// of the sum: what the GET ratio would be if each GET sent a statement of
+// its own and the verifier's own work (the bearer check, its query's extra
+// column, scanning the row, encoding the response) cost nothing. Under it,
+// the GET's rate as a share of that floor's: above 1 when GETs share
+// statements (sqlstore/getbatch.go).
 func getFloor(healthz, raw, get result) {
 	if healthz.perSecond == 0 || raw.perSecond == 0 {
 		return

@@ -27,6 +27,11 @@ type dialect struct {
 	// a transaction, which costs it nothing: its writer is in-process and
 	// alone, so it has no held stripe to skip or wait for either.
 	claimAndInsert *[2][2]string
+	// getVerifications, when set, reads up to getBatchMax verifications
+	// by ID at once ($1 an array of exactly that many), for getBatcher.
+	// SQLite needs no batching: its reads are in-process calls, with no
+	// round trip or statement set-up to share.
+	getVerifications string
 }
 
 const (
@@ -49,6 +54,8 @@ var postgresDialect = dialect{
 	lockMigrations: `SELECT pg_advisory_xact_lock(1768187764, hashtext(current_schema()))`,
 	lockRetry:      `SELECT pg_advisory_xact_lock(hashtext('webhook_retry'), hashtext($1))`,
 	claimAndInsert: &claimAndInsertSQL,
+	getVerifications: `SELECT v.* FROM unnest($1::uuid[]) AS k(key_id) CROSS JOIN LATERAL (
+		SELECT ` + verificationReadCols + `, deleted_at IS NULL FROM verifications WHERE id = k.key_id OFFSET 0) v`,
 }
 
 var sqliteDialect = dialect{

@@ -39,7 +39,9 @@ func openPostgres(ctx context.Context, url string, tweak func(*pgx.ConnConfig)) 
 		pool.Close()
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	return &DB{d: postgresDialect, w: pool, r: pool}, nil
+	db := &DB{d: postgresDialect, w: pool, r: pool}
+	db.gets = &getBatcher{run: db.runGets}
+	return db, nil
 }
 
 // postgresConfig parses url (pgxpool's syntax, so pool_max_conns is

@@ -57,6 +57,8 @@ type DB struct {
 	wake atomic.Pointer[func()]
 	// stripeDraws counts the quota claims' draws (drawStripe).
 	stripeDraws atomic.Uint32
+	// gets batches GetVerification calls (getbatch.go); nil on SQLite.
+	gets *getBatcher
 }
 
 var (

@@ -245,15 +245,16 @@ func (db *DB) insertVerification(ctx context.Context, x execer, query string, v 
 }
 
 func (db *DB) GetVerification(ctx context.Context, accountID, id string) (verifier.Verification, error) {
-	var visible bool
-	v, err := scanVerification(scanAlso{db.r.QueryRowContext(ctx, db.sql(getVerificationSQL), id, accountID), []any{&visible}})
-	if err == nil && !visible {
-		err = verifier.ErrNotFound
+	c := &getCall{id: id, account: accountID}
+	if db.gets != nil && canonicalUUID(id) && canonicalUUID(accountID) {
+		db.gets.get(ctx, c) // getbatch.go
+	} else {
+		db.runGets(ctx, []*getCall{c})
 	}
-	if err != nil {
-		return verifier.Verification{}, fmt.Errorf("get verification %s: %w", id, err)
+	if c.err != nil {
+		return verifier.Verification{}, fmt.Errorf("get verification %s: %w", id, c.err)
 	}
-	return v, nil
+	return c.v, nil
 }
 
 func (db *DB) GetVerificationByTokenHash(ctx context.Context, hash []byte) (verifier.Verification, error) {
@@ -470,4 +471,77 @@ func scanVerification(row scanner) (verifier.Verification, error) {
 		return verifier.Verification{}, err
 	}
 	return v, nil
+}
+
+// runGets reads batch, a call alone on getVerificationSQL and more on
+// the dialect's getVerifications.
+func (db *DB) runGets(ctx context.Context, batch []*getCall) {
+	if len(batch) == 1 {
+		c := batch[0]
+		var visible bool
+		c.v, c.err = scanVerification(scanAlso{db.r.QueryRowContext(ctx, db.sql(getVerificationSQL), c.id, c.account), []any{&visible}})
+		if c.err == nil && !visible {
+			c.v, c.err = verifier.Verification{}, verifier.ErrNotFound
+		}
+		return
+	}
+	// Always getBatchMax IDs, NULL after the batch's, so PostgreSQL plans
+	// the statement once per connection: on an array of its actual length
+	// a custom plan always looks cheaper than the generic one, and planning
+	// cost 70-140 µs per batch. A NULL key finds no row and reads nothing.
+	ids := make([]*string, getBatchMax)
+	for i, c := range batch {
+		ids[i] = &c.id
+	}
+	for _, c := range batch {
+		c.v, c.err = verifier.Verification{}, verifier.ErrNotFound
+	}
+	fail := func(err error) {
+		for _, c := range batch {
+			c.v, c.err = verifier.Verification{}, err
+		}
+	}
+	rows, err := db.r.QueryContext(ctx, db.d.getVerifications, ids)
+	if err != nil {
+		fail(mapErr(err))
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var live bool
+		v, err := scanVerification(scanAlso{rows, []any{&live}})
+		if err != nil {
+			fail(err)
+			return
+		}
+		for _, c := range batch {
+			if live && strings.EqualFold(c.id, v.ID) && strings.EqualFold(c.account, v.AccountID) {
+				c.v, c.err = v, nil
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		fail(mapErr(err))
+	}
+}
+
+// canonicalUUID tells whether s is a UUID in its 36-character form, the
+// only one a batch takes: PostgreSQL refuses a malformed one with an
+// error, which would be the whole batch's.
+func canonicalUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := range len(s) {
+		switch ch := s[i]; {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if ch != '-' {
+				return false
+			}
+		case '0' <= ch && ch <= '9', 'a' <= ch && ch <= 'f', 'A' <= ch && ch <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 	t.Run("Verifications", func(t *testing.T) { testVerifications(t, s) })
 	t.Run("Quota", func(t *testing.T) { testQuota(t, s) })
 	t.Run("List", func(t *testing.T) { testList(t, s) })
+	t.Run("ConcurrentGets", func(t *testing.T) { testConcurrentGets(t, s) })
 	t.Run("Templates", func(t *testing.T) { testTemplates(t, s) })
 	t.Run("ExpireDue", func(t *testing.T) { testExpireDue(t, newStore) })
 	t.Run("PassphraseKeys", func(t *testing.T) { testPassphraseKeys(t, s) })
