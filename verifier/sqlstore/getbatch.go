@@ -12,19 +12,28 @@ import (
 // /verification, which integrations poll until a verification completes)
 // are read together: while one batch's statement is at the server, the
 // calls that arrive queue, and when it returns the next queued call runs
-// them all as one statement (the dialect's getVerifications: a primary-key probe per ID). A statement
-// costs PostgreSQL and database/sql far more than a row does, so under
-// load a GET no longer pays for one of its own (issue #16 part 4).
+// them all as one statement (the dialect's getVerifications: a primary-key
+// probe per ID). A statement costs PostgreSQL and database/sql far more
+// than a row does, so under load a GET no longer pays for one of its own
+// (issue #16 part 4).
 //
 // Measured in bench/lifecycle on the 2-core machine (2026-11-28,
 // alternated runs), at concurrency 32: without, a GET cost 134-138 µs of
-// CPU, PostgreSQL's 59 of it, a statement per GET (0.35× the raw SELECT);
-// with one batch in flight, 62-76 µs, PostgreSQL's 12-13, a statement per
-// 9 GETs (0.65-0.76×; by CPU 0.72-0.88). Two batches in flight halved the
-// batches and cost 80-96 µs. The price is at low load: at concurrency 4 a
-// GET that arrives during another's statement waits for it, so the p50
-// went from 259 µs to 515-537 (p99 1.27 ms before, 1.02-1.15 after) and
-// the CPU per GET from 134 to 168-176 µs (parked callers are woken).
+// CPU, PostgreSQL's 59 of it, a statement per GET (0.35× the raw SELECT).
+// With batches, 56-69 µs, PostgreSQL's 12-15, a statement per 8-9 GETs:
+//   - one batch in flight, a second only when a full batch waited: 0.59-0.62×
+//     in 32,000-GET runs (0.65-0.76 in 8,000-GET ones), the CPU a fifth idle
+//     while the batch was at the server;
+//   - a second batch when half a batch waits (as now): 0.64-0.77×, by CPU
+//     0.68-0.81 (six runs; a quarter or a third of a batch gave 0.51-0.72);
+//   - two batches always free: 80-96 µs per GET, smaller batches.
+//
+// The price is at low load: at concurrency 4 a GET that arrives during
+// another's statement waits for it, so the p50 went from 259 µs to 410-520
+// (the p99 from 1.27 ms to 0.8-1.4) and the CPU per GET from 134 to
+// 147-172 µs (parked callers are woken). Reading the batch with pgx's own
+// Query on the pool's connection (database/sql's Conn.Raw) instead of
+// database/sql saved 0-6 µs per GET, inside the noise: not kept.
 //
 // What a caller sees does not change:
 //   - Every call's statement starts after the call arrived (a call joins
@@ -38,9 +47,9 @@ import (
 //   - The statement's error, if any (PostgreSQL restarting: 503), is every
 //     call's in the batch.
 //
-// More than one batch runs at once only when a full batch (getBatchMax)
-// waits, so a slow statement (a cold page, a stalled disk) never queues
-// more than one batch's worth of GETs behind it.
+// A batch waits for the one in flight unless half a batch queues behind
+// it; then another flies, up to getBatchInFlight, so a slow statement (a
+// cold page, a stalled disk) holds up at most a few batches of GETs.
 const (
 	getBatchMax      = 32
 	getBatchInFlight = 4
@@ -74,7 +83,7 @@ func (b *getBatcher) get(ctx context.Context, c *getCall) {
 	c.wake = make(chan []*getCall, 1)
 	b.mu.Lock()
 	b.queue = append(b.queue, c)
-	if b.inFlight == 0 || (len(b.queue) >= getBatchMax && b.inFlight < getBatchInFlight) {
+	if b.inFlight == 0 || (len(b.queue) >= getBatchMax/2 && b.inFlight < getBatchInFlight) {
 		b.inFlight++
 		batch := b.take()
 		b.mu.Unlock()

@@ -131,26 +131,26 @@ func TestGetBatchQueuedCallLeavesOnCancel(t *testing.T) {
 	}
 }
 
-// A full batch waiting does not wait for the flight before it.
-func TestGetBatchFullBatchFliesAlongside(t *testing.T) {
+// Half a batch waiting does not wait for the flight before it.
+func TestGetBatchHalfBatchFliesAlongside(t *testing.T) {
 	f := newFakeRuns()
 	b := &getBatcher{run: f.run}
 	f.hold.Store(true)
 	_, firstDone := goGet(context.Background(), b, "first")
 	waitFor(t, b, "the first batch in flight", func() bool { return b.inFlight == 1 })
 	var dones []chan struct{}
-	for i := range getBatchMax - 1 {
+	for i := range getBatchMax/2 - 1 {
 		_, d := goGet(context.Background(), b, strings.Repeat("x", i+1))
 		dones = append(dones, d)
 	}
-	waitFor(t, b, "a batch short of full queued", func() bool { return len(b.queue) == getBatchMax-1 })
+	waitFor(t, b, "a call short of half a batch queued", func() bool { return len(b.queue) == getBatchMax/2-1 })
 	f.hold.Store(false) // the next batch runs through
-	_, d := goGet(context.Background(), b, "full")
+	_, d := goGet(context.Background(), b, "half")
 	for _, d := range append(dones, d) {
 		<-d
 	}
-	if got := f.batchSizes(); len(got) != 2 || got[1] != getBatchMax {
-		t.Fatalf("batches %v, want the full one of %d beside the held first", got, getBatchMax)
+	if got := f.batchSizes(); len(got) != 2 || got[1] != getBatchMax/2 {
+		t.Fatalf("batches %v, want one of %d beside the held first", got, getBatchMax/2)
 	}
 	close(f.release)
 	<-firstDone
