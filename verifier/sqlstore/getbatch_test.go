@@ -77,12 +77,20 @@ func goGet(ctx context.Context, b *getBatcher, id string) (*getCall, chan struct
 	return c, done
 }
 
-func TestGetBatchQueuesBehindTheFlight(t *testing.T) {
-	f := newFakeRuns()
-	b := &getBatcher{run: f.run}
+// heldFlight is a batcher with a first call's batch in flight, held
+// until f.release closes; firstDone closes when that call returns.
+func heldFlight(t *testing.T) (b *getBatcher, f *fakeRuns, firstDone chan struct{}) {
+	t.Helper()
+	f = newFakeRuns()
+	b = &getBatcher{run: f.run}
 	f.hold.Store(true)
-	first, firstDone := goGet(context.Background(), b, "first")
+	_, firstDone = goGet(context.Background(), b, "first")
 	waitFor(t, b, "the first batch in flight", func() bool { return b.inFlight == 1 })
+	return b, f, firstDone
+}
+
+func TestGetBatchQueuesBehindTheFlight(t *testing.T) {
+	b, f, firstDone := heldFlight(t)
 	var calls []*getCall
 	var dones []chan struct{}
 	for i := range 5 {
@@ -99,7 +107,7 @@ func TestGetBatchQueuesBehindTheFlight(t *testing.T) {
 	if got := f.batchSizes(); len(got) != 2 || got[0] != 1 || got[1] != 5 {
 		t.Fatalf("batches %v, want [1 5]: the five that queued behind the first run as one", got)
 	}
-	for _, c := range append(calls, first) {
+	for _, c := range calls {
 		if c.err != nil || c.v.ID != c.id {
 			t.Errorf("call %s got %q, %v", c.id, c.v.ID, c.err)
 		}
@@ -110,11 +118,7 @@ func TestGetBatchQueuesBehindTheFlight(t *testing.T) {
 }
 
 func TestGetBatchQueuedCallLeavesOnCancel(t *testing.T) {
-	f := newFakeRuns()
-	b := &getBatcher{run: f.run}
-	f.hold.Store(true)
-	_, firstDone := goGet(context.Background(), b, "first")
-	waitFor(t, b, "the first batch in flight", func() bool { return b.inFlight == 1 })
+	b, f, firstDone := heldFlight(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	c, done := goGet(ctx, b, "gone")
 	waitFor(t, b, "one queued", func() bool { return len(b.queue) == 1 })
@@ -133,11 +137,7 @@ func TestGetBatchQueuedCallLeavesOnCancel(t *testing.T) {
 
 // Half a batch waiting does not wait for the flight before it.
 func TestGetBatchHalfBatchFliesAlongside(t *testing.T) {
-	f := newFakeRuns()
-	b := &getBatcher{run: f.run}
-	f.hold.Store(true)
-	_, firstDone := goGet(context.Background(), b, "first")
-	waitFor(t, b, "the first batch in flight", func() bool { return b.inFlight == 1 })
+	b, f, firstDone := heldFlight(t)
 	var dones []chan struct{}
 	for i := range getBatchMax/2 - 1 {
 		_, d := goGet(context.Background(), b, strings.Repeat("x", i+1))
@@ -214,14 +214,7 @@ func TestGetBatchStorm(t *testing.T) {
 // whether batches formed; here they must).
 func TestGetBatchOnPostgres(t *testing.T) {
 	ctx := context.Background()
-	db, err := openPostgres(ctx, testkit.PostgresURL(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := migrated(t, testkit.PostgresURL(t))
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 	var accounts [2]string
 	for i := range accounts {
