@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -42,10 +43,12 @@ import (
 //   - A lone call, with nothing in flight, runs at once on the single-row
 //     statement: no wait when the service is idle.
 //   - A call whose context ends while it is queued leaves the queue with
-//     its context's error; one already in a batch waits for it (bounded by
-//     getBatchTimeout).
+//     its context's error; one already in a batch of several waits for it
+//     (bounded by getBatchTimeout), and a call alone runs under its own.
 //   - The statement's error, if any (PostgreSQL restarting: 503), is every
-//     call's in the batch.
+//     call's in the batch; a row that cannot be scanned is not: the calls
+//     are then read one by one, so only the one that asked for that row
+//     gets the error.
 //
 // A batch waits for the one in flight unless half a batch queues behind
 // it; then another flies, up to getBatchInFlight, so a slow statement (a
@@ -128,11 +131,30 @@ func (b *getBatcher) take() []*getCall {
 }
 
 // lead runs batch on self's goroutine, wakes the others in it and hands
-// what queued meanwhile to the first of those calls, or ends the flight.
+// what queued meanwhile to the first of those calls, or ends the flight;
+// if run panics, the others are woken with errBatchPanicked and the flight
+// goes on before the panic does (the HTTP server recovers it), so no call
+// waits for good. A batch of self alone runs under self's context; one of
+// several under none of theirs.
 func (b *getBatcher) lead(ctx context.Context, self *getCall, batch []*getCall) {
-	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), getBatchTimeout)
+	for _, c := range batch {
+		c.err = errBatchPanicked // run sets every call's answer
+	}
+	defer b.finish(self, batch)
+	qctx := ctx
+	if len(batch) > 1 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), getBatchTimeout)
+		defer cancel()
+	}
 	b.run(qctx, batch)
-	cancel()
+}
+
+// errBatchPanicked is the answer of a call whose batch's run panicked.
+var errBatchPanicked = errors.New("batched read panicked")
+
+// finish is lead's end: the others woken, then the next batch handed on.
+func (b *getBatcher) finish(self *getCall, batch []*getCall) {
 	for _, c := range batch {
 		if c != self {
 			c.wake <- nil

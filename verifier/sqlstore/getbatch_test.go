@@ -156,6 +156,97 @@ func TestGetBatchHalfBatchFliesAlongside(t *testing.T) {
 	<-firstDone
 }
 
+// A batch of several runs under none of its callers' contexts: the one
+// that leads may be canceled, the others still get their rows.
+func TestGetBatchOutlivesItsLeadersContext(t *testing.T) {
+	var sawErr error
+	b := &getBatcher{run: func(ctx context.Context, batch []*getCall) {
+		sawErr = ctx.Err()
+		for _, c := range batch {
+			c.v.ID, c.err = c.id, nil
+		}
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	self, other := &getCall{id: "self"}, &getCall{id: "other", wake: make(chan []*getCall, 1)}
+	b.inFlight = 1
+	b.lead(ctx, self, []*getCall{self, other})
+	if sawErr != nil {
+		t.Fatalf("the batch ran under the leader's canceled context: %v", sawErr)
+	}
+	if got := <-other.wake; got != nil || other.err != nil || other.v.ID != "other" {
+		t.Fatalf("other: woken with %v, got %q, %v", got, other.v.ID, other.err)
+	}
+	// Alone, a call runs under its own context.
+	b.inFlight = 1
+	b.lead(ctx, self, []*getCall{self})
+	if !errors.Is(sawErr, context.Canceled) {
+		t.Fatalf("a call alone ran under %v, want its own canceled context", sawErr)
+	}
+	if b.inFlight != 0 {
+		t.Fatalf("%d in flight after", b.inFlight)
+	}
+}
+
+// A run that panics wakes its batch with an error and ends its flight, so
+// the calls after it are served (the HTTP server recovers the panic).
+func TestGetBatchSurvivesAPanickingRun(t *testing.T) {
+	f := newFakeRuns()
+	var panicked atomic.Bool
+	b := &getBatcher{}
+	b.run = func(ctx context.Context, batch []*getCall) {
+		if len(batch) > 1 && panicked.CompareAndSwap(false, true) {
+			panic("boom")
+		}
+		f.run(ctx, batch)
+	}
+	f.hold.Store(true)
+	first, firstDone := goGet(context.Background(), b, "first")
+	waitFor(t, b, "the first batch in flight", func() bool { return b.inFlight == 1 })
+	// Two queue; the first of them will lead their batch, and it panics.
+	recovered := make(chan any, 1)
+	leader := &getCall{id: "leader"}
+	go func() {
+		defer func() { recovered <- recover() }()
+		b.get(context.Background(), leader)
+	}()
+	waitFor(t, b, "the leader queued", func() bool { return len(b.queue) == 1 })
+	follower, followerDone := goGet(context.Background(), b, "follower")
+	waitFor(t, b, "two queued", func() bool { return len(b.queue) == 2 })
+	f.hold.Store(false)
+	close(f.release)
+	<-firstDone
+	if r := <-recovered; r != "boom" {
+		t.Fatalf("the leader's goroutine recovered %v, want the panic", r)
+	}
+	<-followerDone
+	if first.err != nil || !errors.Is(follower.err, errBatchPanicked) {
+		t.Fatalf("first %v, follower %v; want nil and errBatchPanicked", first.err, follower.err)
+	}
+	after, done := goGet(context.Background(), b, "after")
+	<-done
+	if after.err != nil || after.v.ID != "after" || b.inFlight != 0 {
+		t.Fatalf("after the panic: %q, %v, %d in flight", after.v.ID, after.err, b.inFlight)
+	}
+}
+
+func TestCanonicalUUID(t *testing.T) {
+	for s, want := range map[string]bool{
+		"6a1f0c3e-0000-4000-8000-000000000001":   true,
+		"6A1F0C3E-ABCD-4000-8000-00000000000F":   true,
+		"zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz":   false, // 36 characters, not hex
+		"6a1f0c3e0-000-4000-8000-000000000001":   false, // a hyphen out of place
+		"6a1f0c3e-0000-4000-8000-00000000000g":   false,
+		"{6a1f0c3e-0000-4000-8000-000000000001}": false, // PostgreSQL's other spellings go alone
+		"6a1f0c3e000040008000000000000001":       false,
+		"":                                       false,
+	} {
+		if got := canonicalUUID(s); got != want {
+			t.Errorf("canonicalUUID(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
 // Under a storm of calls, some canceled, every call ends with its own
 // answer or its context's error, and no more than getBatchInFlight
 // batches ever run at once (run with -race).
@@ -246,12 +337,73 @@ func TestGetBatchOnPostgres(t *testing.T) {
 		{accounts[1], ids[0], false}, // another account's
 		{accounts[0], ids[4], false}, // deleted
 		{accounts[0], uuid.NewString(), false},
-		{accounts[0], strings.ToUpper(ids[2]), true}, // the uuid type's own equality
-		{accounts[0], ids[0], true},                  // the same row twice in a batch
-		{accounts[1], "not-a-uuid", false},           // alone: never in a batch
+		{accounts[0], strings.ToUpper(ids[2]), true},                 // the uuid type's own equality
+		{accounts[0], ids[0], true},                                  // the same row twice in a batch
+		{accounts[1], "not-a-uuid", false},                           // alone: never in a batch
+		{accounts[1], "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz", false}, // 36 characters, alone too
 	}
+	calls := make([][2]string, len(reads))
+	for i, r := range reads {
+		calls[i] = [2]string{r.account, r.id}
+	}
+	vs, errs, sizes := heldReads(t, db, calls, false, nil)
+	for i, r := range reads {
+		switch {
+		case r.found && (errs[i] != nil || !strings.EqualFold(vs[i].ID, r.id) || vs[i].AccountID != r.account):
+			t.Errorf("read %d (%s by %s): %q of %q, %v", i, r.id, r.account, vs[i].ID, vs[i].AccountID, errs[i])
+		case !r.found && !errors.Is(errs[i], verifier.ErrNotFound):
+			t.Errorf("read %d (%s by %s): %v, want ErrNotFound", i, r.id, r.account, errs[i])
+		}
+	}
+	if len(sizes) != 2 || sizes[1] != len(reads)-2 {
+		t.Fatalf("batches %v, want [1 %d]", sizes, len(reads)-2)
+	}
+
+	// A row that cannot be read (headers the API would never store) is
+	// its owner's error alone: another account is told it is not found,
+	// and the rest of the batch gets its rows.
+	if _, err := db.w.ExecContext(ctx, `UPDATE verifications SET webhook_headers = '{"a": 1}' WHERE id = $1`, ids[5]); err != nil {
+		t.Fatal(err)
+	}
+	vs, errs, _ = heldReads(t, db, [][2]string{{accounts[1], ids[5]}, {accounts[0], ids[5]}, {accounts[0], ids[0]}, {accounts[1], ids[1]}}, false, nil)
+	if errs[0] == nil || errors.Is(errs[0], verifier.ErrNotFound) {
+		t.Errorf("the owner's unreadable row: %v, want a read error", errs[0])
+	}
+	if !errors.Is(errs[1], verifier.ErrNotFound) {
+		t.Errorf("another account's unreadable row: %v, want ErrNotFound", errs[1])
+	}
+	if errs[2] != nil || vs[2].ID != ids[0] || errs[3] != nil || vs[3].ID != ids[1] {
+		t.Errorf("the rest of the batch: %q %v, %q %v", vs[2].ID, errs[2], vs[3].ID, errs[3])
+	}
+
+	// Read after write: a statement already run when a write commits
+	// serves none of the reads sent after it.
+	write := func() {
+		if _, err := db.UpdateVerification(ctx, accounts[0], ids[2], func(v *verifier.Verification) error {
+			v.ExternalID = "written"
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vs, errs, _ = heldReads(t, db, [][2]string{{accounts[0], ids[2]}, {accounts[0], ids[2]}}, true, write)
+	for i := range vs {
+		if errs[i] != nil || vs[i].ExternalID != "written" {
+			t.Errorf("read %d after the write: %q, %v", i, vs[i].ExternalID, errs[i])
+		}
+	}
+}
+
+// heldReads holds a first read's batch in flight (before its statement,
+// or after it when after is set), runs between (if not nil), makes the
+// calls (account, ID) while it is held and returns their answers and the
+// batch sizes once it is released. The first read is calls[0]'s.
+func heldReads(t *testing.T, db *DB, calls [][2]string, after bool, between func()) ([]verifier.Verification, []error, []int) {
+	t.Helper()
+	ctx := context.Background()
 	inner := db.gets.run
-	hold := make(chan struct{})
+	t.Cleanup(func() { db.gets.run = inner })
+	hold, ran := make(chan struct{}), make(chan struct{})
 	var first atomic.Bool
 	var sizes []int
 	var mu sync.Mutex
@@ -259,41 +411,43 @@ func TestGetBatchOnPostgres(t *testing.T) {
 		mu.Lock()
 		sizes = append(sizes, len(batch))
 		mu.Unlock()
-		if first.CompareAndSwap(false, true) {
+		held := first.CompareAndSwap(false, true)
+		if held && !after {
 			<-hold
 		}
 		inner(ctx, batch)
+		if held && after {
+			close(ran)
+			<-hold
+		}
 	}
 	leadDone := make(chan error, 1)
-	go func() { _, err := db.GetVerification(ctx, accounts[1], ids[3]); leadDone <- err }()
+	go func() { _, err := db.GetVerification(ctx, calls[0][0], calls[0][1]); leadDone <- err }()
 	waitFor(t, db.gets, "the first batch in flight", func() bool { return db.gets.inFlight == 1 })
-	got := make([]error, len(reads))
-	vs := make([]verifier.Verification, len(reads))
+	if between != nil {
+		if after {
+			<-ran // its statement has run
+		}
+		between()
+	}
+	vs, errs := make([]verifier.Verification, len(calls)), make([]error, len(calls))
+	batchable := 0
 	var wg sync.WaitGroup
-	for i, r := range reads {
+	for i, c := range calls {
+		if canonicalUUID(c[1]) {
+			batchable++
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			vs[i], got[i] = db.GetVerification(ctx, r.account, r.id)
+			vs[i], errs[i] = db.GetVerification(ctx, c[0], c[1])
 		}()
 	}
-	waitFor(t, db.gets, "the batchable reads queued", func() bool { return len(db.gets.queue) == len(reads)-1 })
+	waitFor(t, db.gets, "the batchable reads queued", func() bool { return len(db.gets.queue) == batchable })
 	close(hold)
 	wg.Wait()
-	if err := <-leadDone; err != nil {
-		t.Fatalf("first read: %v", err)
-	}
-	for i, r := range reads {
-		switch {
-		case r.found && (got[i] != nil || !strings.EqualFold(vs[i].ID, r.id) || vs[i].AccountID != r.account):
-			t.Errorf("read %d (%s by %s): %q of %q, %v", i, r.id, r.account, vs[i].ID, vs[i].AccountID, got[i])
-		case !r.found && !errors.Is(got[i], verifier.ErrNotFound):
-			t.Errorf("read %d (%s by %s): %v, want ErrNotFound", i, r.id, r.account, got[i])
-		}
-	}
+	<-leadDone
 	mu.Lock()
 	defer mu.Unlock()
-	if len(sizes) != 2 || sizes[1] != len(reads)-1 {
-		t.Fatalf("batches %v, want [1 %d]", sizes, len(reads)-1)
-	}
+	return vs, errs, sizes
 }

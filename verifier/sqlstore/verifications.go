@@ -478,9 +478,12 @@ func scanVerification(row scanner) (verifier.Verification, error) {
 func (db *DB) runGets(ctx context.Context, batch []*getCall) {
 	if len(batch) == 1 {
 		c := batch[0]
-		var visible bool
+		// visible is read with the row, before the row's JSON is parsed
+		// (Valid: a row was read), so another account's row is not found
+		// even if it would not parse.
+		var visible sql.NullBool
 		c.v, c.err = scanVerification(scanAlso{db.r.QueryRowContext(ctx, db.sql(getVerificationSQL), c.id, c.account), []any{&visible}})
-		if c.err == nil && !visible {
+		if visible.Valid && !visible.Bool {
 			c.v, c.err = verifier.Verification{}, verifier.ErrNotFound
 		}
 		return
@@ -510,8 +513,11 @@ func (db *DB) runGets(ctx context.Context, batch []*getCall) {
 	for rows.Next() {
 		var live bool
 		v, err := scanVerification(scanAlso{rows, []any{&live}})
-		if err != nil {
-			fail(err)
+		if err != nil { // one row's: each call alone gets its own answer
+			_ = rows.Close()
+			for _, c := range batch {
+				db.runGets(ctx, []*getCall{c})
+			}
 			return
 		}
 		for _, c := range batch {
