@@ -130,6 +130,19 @@ func methodLabel(c *fiber.Ctx) string {
 	return "OTHER"
 }
 
+// logPath is path as the access log writes it: an end user's link token,
+// the link's only credential (stored hashed), is left out.
+func logPath(path string) string {
+	rest, ok := strings.CutPrefix(path, "/v/")
+	if !ok {
+		return path
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return "/v/{token}" + rest[i:]
+	}
+	return "/v/{token}"
+}
+
 // finish writes the access line (typed attributes, request_id first as on
 // every other line of the request) and the metrics.
 func (s *Server) finish(c *fiber.Ctx, start time.Time) {
@@ -142,7 +155,7 @@ func (s *Server) finish(c *fiber.Ctx, start time.Time) {
 		level = slog.LevelError
 	}
 	s.log.LogAttrs(c.UserContext(), level, "request", slog.String("request_id", RequestID(c)),
-		slog.String("method", c.Method()), slog.String("path", c.Path()), slog.String("route", route), slog.Int("status", status),
+		slog.String("method", c.Method()), slog.String("path", logPath(c.Path())), slog.String("route", route), slog.Int("status", status),
 		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int("bytes", len(c.Response().Body())),
 		slog.String("ip", s.clientIP(c)))
 }

@@ -178,3 +178,27 @@ func TestReadyzDegradedDependency(t *testing.T) {
 		t.Fatalf("readyz with database down too %d %s", r.status, r.body)
 	}
 }
+
+// The access log leaves out an end user's link token, the link's only
+// credential (stored hashed): the path keeps the route's shape.
+func TestAccessLogLeavesOutLinkTokens(t *testing.T) {
+	h := newFlowHarness(t, openSQLite)
+	_, tok := h.link(`{}`)
+	h.session(tok)
+	h.send("GET", "/v/"+tok, "", nil)
+	logs := h.logs.String()
+	if strings.Contains(logs, tok) {
+		t.Fatalf("the link token is in the log:\n%s", logs)
+	}
+	for _, want := range []string{`"path":"/v/{token}/session"`, `"path":"/v/{token}"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("no %s in the access log:\n%s", want, logs)
+		}
+	}
+	for path, want := range map[string]string{"/v/abc": "/v/{token}", "/v/abc/": "/v/{token}/", "/v/": "/v/{token}",
+		"/verification": "/verification", "/vx/abc": "/vx/abc"} {
+		if got := logPath(path); got != want {
+			t.Errorf("logPath(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
