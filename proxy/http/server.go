@@ -61,6 +61,9 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 		return nil, err
 	}
 	cfg := fiber.Config{
+		// Paths match exactly as written, as the verifier's do.
+		CaseSensitive:         true,
+		StrictRouting:         true,
 		BodyLimit:             MaxWebhookBody,
 		ReadTimeout:           15 * time.Second,
 		IdleTimeout:           60 * time.Second,

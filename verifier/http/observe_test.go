@@ -202,3 +202,27 @@ func TestAccessLogLeavesOutLinkTokens(t *testing.T) {
 		}
 	}
 }
+
+// Paths match exactly as written: a reverse proxy that keeps /metrics
+// inside must not be passed by /METRICS or /metrics/ (fiber's defaults
+// answered both as /metrics).
+func TestRoutesMatchExactly(t *testing.T) {
+	h := newHarness(t)
+	status := func(path string) int {
+		t.Helper()
+		resp, err := h.http.Get(h.url() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := status("/metrics"); got != 200 {
+		t.Fatalf("/metrics: %d", got)
+	}
+	for _, path := range []string{"/METRICS", "/metrics/", "/Metrics", "/HEALTHZ", "/openapi.json/", "/ME"} {
+		if got := status(path); got != 404 {
+			t.Errorf("%s: %d, want 404", path, got)
+		}
+	}
+}

@@ -153,6 +153,11 @@ func New(d Deps) (*Server, error) {
 		bodyLimit = max(bodyLimit, s.cfg.FlowBodyLimit)
 	}
 	s.app = fiber.New(fiber.Config{
+		// A path matches exactly as written: with fiber's defaults
+		// /METRICS and /metrics/ answered as /metrics, past a reverse
+		// proxy's rule that keeps /metrics inside (README, Production).
+		CaseSensitive:         true,
+		StrictRouting:         true,
 		BodyLimit:             bodyLimit,
 		ReadTimeout:           d.Config.ReadTimeout,
 		IdleTimeout:           d.Config.IdleTimeout,
