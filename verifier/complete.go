@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/idgate/idgate/internal/problem"
@@ -126,10 +125,8 @@ func ValidateReviewReason(reason string) error {
 	if utf8.RuneCountInString(reason) > MaxReviewReason {
 		return bad("too_long", fmt.Sprintf("must be at most %d characters", MaxReviewReason))
 	}
-	for _, r := range reason {
-		if r != '\n' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
-			return bad("control_character", "must not contain control characters (line breaks are fine)")
-		}
+	if !controlFree(reason, true) {
+		return bad("control_character", "must not contain control characters (line breaks are fine)")
 	}
 	return nil
 }

@@ -177,6 +177,8 @@ func (o Options) checkShape(fe *fieldErrors, allowLoopback bool) {
 	if o.Message != nil {
 		if !utf8.ValidString(*o.Message) || utf8.RuneCountInString(*o.Message) > MaxMessageLen {
 			fe.add("message", "too_long", "at most %d characters of UTF-8", MaxMessageLen)
+		} else if !controlFree(*o.Message, true) {
+			fe.add("message", "control_character", "must not contain control characters (line breaks are fine)")
 		}
 	}
 	if o.LifetimeDays != nil && (*o.LifetimeDays < MinLifetimeDays || *o.LifetimeDays > MaxLifetimeDays) {

@@ -54,6 +54,8 @@ func (s *Verifications) checkTemplate(ctx context.Context, accountID string, r T
 	var fe fieldErrors
 	if n := utf8.RuneCountInString(r.Name); n < 1 || n > MaxTemplateNameLen || !utf8.ValidString(r.Name) {
 		fe.add("name", "out_of_range", "1 to %d characters", MaxTemplateNameLen)
+	} else if !controlFree(r.Name, false) {
+		fe.add("name", "control_character", "must not contain control characters")
 	}
 	if _, err := s.resolve(ctx, &fe, accountID, r.Options, false); err != nil {
 		return nil, err

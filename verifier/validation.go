@@ -7,6 +7,7 @@ package verifier
 import (
 	"errors"
 	"strings"
+	"unicode"
 
 	"github.com/idgate/idgate/internal/problem"
 )
@@ -29,3 +30,16 @@ func (e *ValidationError) Error() string {
 }
 
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
+
+// controlFree tells whether s has no control character (nor the Unicode
+// line and paragraph separators), a line break (\n) allowed when lines is
+// set: text a person reads (a message, a name, a reviewer's reason) must
+// not carry terminal escapes or NULs, which PostgreSQL's text refuses.
+func controlFree(s string, lines bool) bool {
+	for _, r := range s {
+		if (r != '\n' || !lines) && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return false
+		}
+	}
+	return true
+}

@@ -136,6 +136,8 @@ func TestCreateValidation(t *testing.T) {
 			{"webhook localhost", `{"webhook_url":"https://localhost:8443/"}`, "webhook_url", "private_address"},
 			{"external_id invalid UTF-8", "{\"external_id\":\"\xff\xfe\xc0\xaf\"}", "external_id", "invalid_utf8"},
 			{"lone surrogate", `{"message":"\ud800"}`, "message", "invalid_utf8"},
+			{"message NUL", `{"message":"hi\u0000there"}`, "message", "control_character"},
+			{"message terminal escape", `{"message":"\u001b[2J\u0007"}`, "message", "control_character"},
 			{"duplicate key", `{"external_id":"a","external_id":"b"}`, "external_id", "duplicate_key"},
 			{"nested duplicate key", `{"webhook_headers":{"X-A":"1","X-A":"2"}}`, "webhook_headers.X-A", "duplicate_key"},
 			{"too many headers", `{"webhook_headers":{` + manyHeaders(21) + `}}`, "webhook_headers", "too_many_headers"},

@@ -44,6 +44,12 @@ func TestTemplates(t *testing.T) {
 		if len(codes) != 4 || codes["name"] != "out_of_range" || codes["webhook_url"] != "must_be_https" || codes["encryption_key_mode"] != "legacy_mode" || codes["lifetime_days"] != "out_of_range" {
 			t.Fatalf("%v", codes)
 		}
+		for _, name := range []string{`a\u0000b`, `x\u001b[2J\u0007`, `two\nlines`} {
+			codes = validationCodes(t, h.do("POST", "/templates", `{"name":"`+name+`"}`, "Authorization", bearer))
+			if len(codes) != 1 || codes["name"] != "control_character" {
+				t.Fatalf("name %s: %v", name, codes)
+			}
+		}
 		// A template may leave the mode to its requests.
 		h.clock.Advance(time.Second)
 		r = h.do("POST", "/templates", `{"name":"Photo","include_license_photo":true}`, "Authorization", bearer)
