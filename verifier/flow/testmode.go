@@ -124,11 +124,16 @@ func (f *Flow) TestComplete(ctx context.Context, token string, p TestPick) (Subm
 	if v.ID != "" && v.Mode != verifier.ModeTest {
 		return SubmitAnswer{}, ErrNotTestLink
 	}
-	if err != nil || done != nil {
-		return deref(done), err
+	if err != nil {
+		return SubmitAnswer{}, err
 	}
+	// The body is checked before a retry is answered: a retry answers as
+	// the first did, but a malformed pick is a 422 on any link.
 	if err := p.check(); err != nil {
 		return SubmitAnswer{}, err
+	}
+	if done != nil {
+		return *done, nil
 	}
 	if s.Phase != PhaseCollecting {
 		return SubmitAnswer{}, fmt.Errorf("test complete: %w: manual review is offered; request it or decline it", ErrOutOfOrder)

@@ -158,6 +158,8 @@ func testTestComplete(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		if again := h.pick(token(t, v), fmt.Sprintf(`{"outcome":%q}`, outcome), 200); again != string(w.status) {
 			t.Errorf("%s: retry answered %s", outcome, again)
 		}
+		// A malformed pick is refused on a finished link too.
+		h.pick(token(t, v), `{"outcome":"bogus"}`, 422)
 		expectError(t, h.do("GET", "/verification?id="+v.ID, "", "Authorization", h.live), 404, httperr.NotFound)
 	}
 	for _, r := range h.rcv.Requests() {
