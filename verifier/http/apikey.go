@@ -39,7 +39,7 @@ func (s *Server) RequireBearerOrIntegrationKey() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		setHeaders(c, ratelimit.Headers(res))
+		setTighterHeaders(c, res)
 		acct, err := s.store.GetAccount(c.UserContext(), k.AccountID)
 		if errors.Is(err, verifier.ErrNotFound) {
 			return verifier.ErrInvalidKey

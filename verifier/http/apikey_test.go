@@ -1,6 +1,7 @@
 package http
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -98,4 +99,28 @@ func TestDevModeAcceptsHTTPLocalhost(t *testing.T) {
 		t.Fatalf("dev: %d %s", r.status, r.body)
 	}
 	expectError(t, h.do("POST", "/test/create", "", "X-API-Key", k.Key, "Origin", "http://localhost:5173"), 403, httperr.OriginNotAllowed)
+}
+
+// A create with an integration key counts under the key's limit and the
+// account's; the RateLimit headers are the limit the client will hit
+// first, so it can slow down before a 429.
+func TestIntegrationKeyCreateShowsTheTighterLimit(t *testing.T) {
+	h := newHarness(t, func(d *Deps) { d.Config.CreateLimit = DefaultCreateLimit })
+	_, bearer := h.owner()
+	for _, c := range []struct {
+		keyRate                int
+		wantLimit, wantRemains string
+	}{
+		{3, "3", "2"},       // the key's 3 an hour, tighter than the account's 100
+		{1000, "100", "98"}, // the account's 100, one create spent above
+	} {
+		r := h.do("POST", "/integration-key", fmt.Sprintf(`{"allowed_domains":["shop.example.com"],"rate_limit_per_hour":%d}`, c.keyRate), "Authorization", bearer)
+		var k integrationKeyResponse
+		r.json(t, &k)
+		r = h.do("POST", "/create-verification", `{"encryption_key_mode":"none"}`, "X-API-Key", k.Key, "Origin", "https://shop.example.com")
+		if r.status != 201 || r.header.Get("RateLimit-Limit") != c.wantLimit || r.header.Get("RateLimit-Remaining") != c.wantRemains {
+			t.Fatalf("key at %d/h: %d, RateLimit-Limit %q, -Remaining %q; want %s, %s", c.keyRate, r.status,
+				r.header.Get("RateLimit-Limit"), r.header.Get("RateLimit-Remaining"), c.wantLimit, c.wantRemains)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package http
 
 import (
+	"strconv"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
@@ -43,6 +45,17 @@ func (s *Server) limitAccount(c *fiber.Ctx, key string, limit ratelimit.Limit, d
 	if err != nil {
 		return err
 	}
-	setHeaders(c, ratelimit.Headers(res))
+	setTighterHeaders(c, res)
 	return nil
+}
+
+// setTighterHeaders sets res's RateLimit headers unless the request
+// already carries a limit's with fewer requests remaining: a create with
+// an integration key counts under the key's limit and the account's, and
+// the client must see the one it will hit first.
+func setTighterHeaders(c *fiber.Ctx, res ratelimit.Result) {
+	if prev, err := strconv.Atoi(c.GetRespHeader("RateLimit-Remaining")); err == nil && prev <= res.Remaining {
+		return
+	}
+	setHeaders(c, ratelimit.Headers(res))
 }
