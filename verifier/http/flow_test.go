@@ -329,20 +329,37 @@ func TestPurgeEndpoint(t *testing.T) {
 		ctx := context.Background()
 		pending, _ := h.link(`{}`)
 		expectError(t, h.do("POST", "/verification/purge?id="+pending.ID, "", "Authorization", h.bearer), 409, "CONFLICT")
+		complete := func(id, result string) {
+			t.Helper()
+			for _, st := range []verifier.Status{verifier.StatusStarted, verifier.StatusCompleted} {
+				if _, err := h.store.UpdateVerification(ctx, h.acct.ID, id, func(x *verifier.Verification) error {
+					x.Status = st
+					if st == verifier.StatusCompleted {
+						x.CompletedAt, x.Result = h.clock.Now(), []byte(result)
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		done, _ := h.link(`{"requested_fields":["dob"],"include_license_photo":true,"encryption_key_mode":"none"}`)
-		if _, err := h.store.UpdateVerification(ctx, h.acct.ID, done.ID, func(x *verifier.Verification) error {
-			x.Status = verifier.StatusStarted
-			return nil
-		}); err != nil {
-			t.Fatal(err)
+		complete(done.ID, `{"request_id":"`+done.ID+`","verification":{"over_21":true},"license_data":{"dob":"1990-01-02"},"license_photo":"/9j/4AAQ"}`)
+		// A sealed photo (passphrase and custom modes) and a phone lookup
+		// the purge removes: both answers match the document (harness).
+		sealed, _ := h.link(`{"phone_verification":true,"include_license_photo":true,"encryption_key_mode":"none"}`)
+		complete(sealed.ID, `{"request_id":"`+sealed.ID+`","verification":{"over_21":true},"license_data":{},
+			"license_photo":{"version":1,"alg":"A256GCM","iv":"aXY=","ciphertext":"Y3Q="},
+			"phone_verification":{"phone_areacode":"217","last_3_digits":"199","phone_verified":true,"line_type":"mobile",
+				"lookup":{"phone_number":"+12175550199","caller_name":"","carrier_name":""}}}`)
+		h.get(h.bearer, sealed.ID)
+		var purged verificationResponse
+		h.ok(h.do("POST", "/verification/purge?id="+sealed.ID, "", "Authorization", h.bearer), 200, &purged)
+		if bytes.Contains(purged.Result, []byte("lookup")) || bytes.Contains(purged.Result, []byte("license_photo")) ||
+			!bytes.Contains(purged.Result, []byte(`"phone_verified":true`)) {
+			t.Fatalf("purged %s", purged.Result)
 		}
-		if _, err := h.store.UpdateVerification(ctx, h.acct.ID, done.ID, func(x *verifier.Verification) error {
-			x.Status, x.CompletedAt = verifier.StatusCompleted, h.clock.Now()
-			x.Result = []byte(`{"request_id":"` + done.ID + `","verification":{"over_21":true},"license_data":{"dob":"1990-01-02"},"license_photo":"/9j/4AAQ"}`)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
+		h.get(h.bearer, sealed.ID)
 		if err := h.fstore.PutReviewImage(ctx, h.acct.ID, done.ID, flow.ReviewSelfie, []byte("sealed"), h.clock.Now()); err != nil {
 			t.Fatal(err)
 		}
