@@ -86,7 +86,7 @@ func TestVerificationInChromium(t *testing.T) {
 	phone := newTab(t, true, camera(y4m, true)...)
 	phone.Open(c.URL)
 	text = phone.screen("start")
-	contains(t, text, "Verify your identity", "Hi! We check the age", "first name, last name, date of birth", "not kept", "Start")
+	contains(t, text, "Verify your identity", "Hi! We check the age", "first name, last name, date of birth", "kept, locked, in case a person must review", "Start")
 	if strings.Contains(text, "Continue on your phone") {
 		t.Error("the phone is offered to continue on a phone")
 	}
@@ -257,8 +257,29 @@ func TestCameraDeniedInChromium(t *testing.T) {
 	phone.upload("back", writeFile(t, "back.jpg", back(t)))
 	phone.screen("live")
 	phone.click("Start the video")
-	contains(t, phone.screen("live-nocamera"), "Camera access is blocked", "needs your camera")
+	onPhone := phone.screen("live-nocamera")
+	contains(t, onPhone, "Camera access is blocked", "needs your camera", "STEP 3 OF 3")
+	if strings.Contains(onPhone, "Continue on your phone") {
+		t.Errorf("a phone is offered to continue on a phone: %q", onPhone)
+	}
 	phone.Shoot("14-liveness-needs-camera")
+
+	// A computer without a camera is offered the phone instead of a dead
+	// end (the QR code of the same link, as the start page offers it).
+	desk := newTab(t, false)
+	desk.Open(e.create(`{}`).URL)
+	desk.screen("start")
+	desk.click("Continue on this computer")
+	desk.screen("front")
+	desk.upload("front", writeFile(t, "front-desk.jpg", front(t, foremanFace(t))))
+	desk.screen("back")
+	desk.upload("back", writeFile(t, "back-desk.jpg", back(t)))
+	desk.screen("live")
+	desk.click("Start the video")
+	contains(t, desk.screen("live-nocamera"), "needs your camera", "Try the camera again", "Continue on your phone",
+		"Point your phone's camera at this code")
+	desk.Wait(`document.querySelector("img.qr").complete && document.querySelector("img.qr").naturalWidth > 0`)
+	desk.look("14-liveness-no-camera-desktop")
 
 	// Inside another app's browser the page says to open it in a real one.
 	inApp := newTab(t, true, camera(y4m, false)...)

@@ -1,5 +1,5 @@
-// The first screen: who asks, what is checked, what they receive, that
-// photos are not kept; on a computer, a QR code to continue on a phone
+// The first screen: who asks, what is checked, what they receive,
+// which photos are kept; on a computer, a QR code to continue on a phone
 // while this page follows the session.
 import type { App } from "./app";
 import { button, h } from "./dom";
