@@ -338,7 +338,14 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 	shopper.screen("live")
 	e.order.Queue(liveness.TurnRight, liveness.Blink, liveness.TurnLeft)
 	shopper.click("Start the video")
-	contains(t, shopper.screen("live-nomore"), "this verification is finished", "Go back to finish there.", "Back to shop.example.com")
+	finished := shopper.screen("live-nomore")
+	contains(t, finished, "this verification is finished", "Go back to finish there.", "Back to shop.example.com")
+	// No advice for an attempt there will not be (the failed steps' lines).
+	for _, advice := range []string{"another movement came first", "we did not see it", "it came too late", "turn your head further", "Do only what is shown"} {
+		if strings.Contains(finished, advice) {
+			t.Errorf("the finished page gives advice: %q in %q", advice, finished)
+		}
+	}
 	shopper.look("liveness-no-attempts-left-back-en-360x640")
 	shopper.click("Back to shop.example.com")
 	shopper.Wait(`location.href.startsWith(` + jsString(site) + `) && !!document.getElementById("go")`)

@@ -104,6 +104,7 @@ const screenStep: Record<string, StepName> = {
   live: "liveness",
   "live-capture": "liveness",
   "live-failed": "liveness",
+  "live-nocamera": "liveness",
   phone: "phone",
   "phone-code": "phone",
   "phone-failed": "phone",

@@ -8,6 +8,7 @@ import type { App } from "./app";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
 import { back } from "./finish";
+import { isDesktop } from "./start";
 import { has, t, type Key } from "./i18n";
 import { canvasOf, toJPEG } from "./image";
 
@@ -25,7 +26,7 @@ export function liveness(app: App, done: () => void): void {
   // A link whose attempts are used is normally completed (main.ts shows
   // the ended page); one whose completion failed says so at once: its
   // "Start the video" would open the camera only to be refused.
-  if (app.session.liveness_attempts_left <= 0) return noMore(app, []);
+  if (app.session.liveness_attempts_left <= 0) return noMore(app);
   app.show(
     "live",
     t("live.title"),
@@ -46,12 +47,22 @@ async function attempt(app: App, done: () => void): Promise<void> {
     stream = await open(video, "user", { width: 640, height: 480 });
   } catch (e) {
     const hp = help(e instanceof CameraError ? e.problem : "none");
+    // A computer with no camera can still finish on a phone: the same
+    // link, as the start page offers it.
     app.show(
       "live-nocamera",
       hp.title,
       h("p", { class: "err" }, t("live.needcam")),
       h("p", null, hp.body),
       h("div", { class: "actions" }, button(t("camera.retry"), () => void attempt(app, done))),
+      isDesktop() &&
+        h(
+          "section",
+          { class: "handoff after", "aria-labelledby": "handoff-h" },
+          h("h2", { id: "handoff-h" }, t("handoff.title")),
+          h("img", { class: "qr", src: app.api.base + "/qr.svg", alt: t("handoff.qr"), width: "200", height: "200" }),
+          h("p", null, t("handoff.body")),
+        ),
     );
     return;
   }
@@ -113,7 +124,7 @@ function failed(app: App, ans: LivenessAnswer, done: () => void): void {
 
 // retry explains a failed attempt and offers another while attempts remain.
 function retry(app: App, lines: string[], attemptsLeft: number, done: () => void): void {
-  if (attemptsLeft <= 0) return noMore(app, lines);
+  if (attemptsLeft <= 0) return noMore(app);
   const list = h("ul", { class: "problems" }, ...lines.map((r) => h("li", null, r)));
   app.show(
     "live-failed",
@@ -126,11 +137,11 @@ function retry(app: App, lines: string[], attemptsLeft: number, done: () => void
 // noMore is the end of the link: its last liveness attempt failed, which
 // completed the verification on the server (webcam_appears_live false), so
 // the page reads as finished, with the way back to the site as on the done
-// page, and says how to try again.
-function noMore(app: App, lines: string[]): void {
-  const list = lines.length > 0 && h("ul", { class: "problems" }, ...lines.map((r) => h("li", null, r)));
+// page, and says how to try again. The last attempt's problems are not
+// listed: they read as advice ("Turn it to your right") nobody can follow.
+function noMore(app: App): void {
   const ret = back(app.session.site_origin);
-  app.show("live-nomore", t("live.nomore.title"), list, h("p", null, t(ret ? "live.nomore.back" : "live.nomore.body")), ret);
+  app.show("live-nomore", t("live.nomore.title"), h("p", null, t(ret ? "live.nomore.back" : "live.nomore.body")), ret);
 }
 
 // exhausted answers a 429 on a new challenge: no attempts left, or else
@@ -141,7 +152,7 @@ async function exhausted(app: App, err: APIError, done: () => void): Promise<voi
   } catch {
     // Unknown: the rate limit's words below still offer a way on.
   }
-  if (app.session.liveness_attempts_left <= 0) return noMore(app, []);
+  if (app.session.liveness_attempts_left <= 0) return noMore(app);
   app.fail(err, () => void attempt(app, done));
 }
 
