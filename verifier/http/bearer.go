@@ -62,7 +62,12 @@ func (s *Server) bearer(c *fiber.Ctx) (verifier.Account, verifier.Mode, error) {
 // the mode goes into the request's context (verifier.WithMode), where every
 // domain call the handler makes reads it, so live and test data stay apart
 // without each handler passing the mode on.
+//
+// Every answer to an authenticated request is an account's own data (its
+// keys, quota, templates, verifications, deliveries with their response
+// snippets), so none may be kept by a shared or browser cache.
 func authenticated(c *fiber.Ctx, acct verifier.Account, mode verifier.Mode) {
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Locals(localAccount, acct)
 	c.SetUserContext(verifier.WithMode(c.UserContext(), mode))
 }

@@ -112,3 +112,18 @@ func TestIntegrationKeyRefusedOnAccountEndpoints(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 }
+
+// Every authenticated answer is the account's own data: no cache may keep
+// it (an API sweep found /me, /quota and others without no-store).
+func TestAuthenticatedAnswersAreNotCached(t *testing.T) {
+	h := newHarness(t)
+	_, bearer := h.owner()
+	v := h.create(bearer, `{"encryption_key_mode":"none"}`)
+	for _, path := range []string{"/me", "/quota", "/templates", "/passphrase-keys", "/verifications",
+		"/verification?id=" + v.ID} {
+		r := h.do("GET", path, "", "Authorization", bearer)
+		if r.status != 200 || r.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("GET %s: %d, Cache-Control %q", path, r.status, r.header.Get("Cache-Control"))
+		}
+	}
+}
