@@ -61,6 +61,9 @@ func TestNewChallengeAndBudget(t *testing.T) {
 			t.Fatalf("challenge %d: %+v", i, ch)
 		}
 		seen[ch.Nonce] = true
+		if ch.Guide != liveness.Defaults.Guide() {
+			t.Fatalf("guide %+v, want the serving config's %+v", ch.Guide, liveness.Defaults.Guide())
+		}
 		if budget.MinFrames != liveness.Defaults.MinFrames || budget.MaxFrames != engines.DefaultMaxFrames || budget.FPS != engines.DefaultFPS ||
 			budget.MaxWidth != engines.DefaultFrameSide || budget.MaxHeight != engines.DefaultFrameSide || budget.MaxFrameBytes < 100<<10 {
 			t.Fatalf("budget %+v", budget)

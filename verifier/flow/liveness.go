@@ -24,6 +24,9 @@ type ChallengeAnswer struct {
 	ExpiresIn     int   `json:"expires_in"`
 	StepTimeoutMS int64 `json:"step_timeout_ms"`
 	AttemptsLeft  int   `json:"attempts_left"`
+	// Guide is the thresholds the server judges the steps with, so the
+	// page's live progress shows the same "done" the server will see.
+	Guide liveness.Guide `json:"guide"`
 }
 
 // BudgetAnswer is FrameBudget as the client sees it: how many frames, of
@@ -91,6 +94,7 @@ func (f *Flow) NewChallenge(ctx context.Context, token string) (ChallengeAnswer,
 		ExpiresIn:     int(ch.ExpiresAt.Sub(now).Round(time.Second) / time.Second),
 		StepTimeoutMS: ch.StepTimeoutMS,
 		AttemptsLeft:  f.attemptsLeft(&s),
+		Guide:         ch.Guide,
 	}, nil
 }
 

@@ -35,6 +35,9 @@ type Challenge struct {
 	ExpiresAt time.Time `json:"expires_at"`
 	// StepTimeoutMS is each step's deadline, in ms after it is asked.
 	StepTimeoutMS int64 `json:"step_timeout_ms"`
+	// Guide is the thresholds the challenge is judged with, for the
+	// client's live progress.
+	Guide Guide `json:"guide"`
 }
 
 // NewChallenge draws cfg.Steps steps from rnd (crypto/rand when nil): no
@@ -68,6 +71,7 @@ func NewChallenge(rnd io.Reader, now time.Time, cfg Config) (Challenge, error) {
 			return Challenge{
 				Nonce: base64.RawURLEncoding.EncodeToString(nonce), Steps: steps,
 				IssuedAt: now, ExpiresAt: now.Add(cfg.TTL), StepTimeoutMS: cfg.StepTimeout.Milliseconds(),
+				Guide: cfg.Guide(),
 			}, nil
 		}
 	}

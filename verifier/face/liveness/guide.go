@@ -1,0 +1,33 @@
+package liveness
+
+// Guide is what a challenge's client needs to show live progress against
+// the same thresholds Decide judges with, so the page and the server
+// cannot drift apart. The JSON names are the API's (the challenge
+// answer's guide object) and stay stable when Config's fields change.
+type Guide struct {
+	// TurnDegrees: yaw past this from the person's own straight-ahead
+	// counts as turned (Config.TurnAngle).
+	TurnDegrees float64 `json:"turn_degrees"`
+	// FrontalDegrees: yaw within this of straight-ahead counts as facing
+	// the camera (Config.FrontalYaw).
+	FrontalDegrees float64 `json:"frontal_degrees"`
+	// BlinkCloseRatio: an eye aspect ratio below this share of the
+	// person's open-eye baseline reads closed (Config.CloseRatio).
+	BlinkCloseRatio float64 `json:"blink_close_ratio"`
+	// BlinkOpenRatio: at or above this share it reads open again
+	// (Config.OpenRatio).
+	BlinkOpenRatio float64 `json:"blink_open_ratio"`
+	// BlinkMaxYawDegrees: eyes are judged only this close to the person's
+	// straight-ahead (Config.BlinkMaxYaw).
+	BlinkMaxYawDegrees float64 `json:"blink_max_yaw_degrees"`
+}
+
+// Guide is the part of c a client shows progress against. Yaw is in the
+// pose package's convention, measured from the person's own
+// straight-ahead.
+func (c Config) Guide() Guide {
+	return Guide{
+		TurnDegrees: c.TurnAngle, FrontalDegrees: c.FrontalYaw,
+		BlinkCloseRatio: c.CloseRatio, BlinkOpenRatio: c.OpenRatio, BlinkMaxYawDegrees: c.BlinkMaxYaw,
+	}
+}
