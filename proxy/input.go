@@ -22,11 +22,15 @@ func (e *InputError) Error() string {
 func (e *InputError) Unwrap() error { return ErrInvalidInput }
 
 // DecodeStrict unmarshals a JSON body into v after refusing what
-// encoding/json would silently accept (duplicate keys, invalid UTF-8), so
+// encoding/json would silently accept (duplicate keys, invalid UTF-8, a
+// member name matching a field only when case is ignored), so
 // the proxy reads a body exactly as the verifier and BigCommerce meant it.
 // what names the body in the error ("a BigCommerce webhook payload").
 func DecodeStrict(body []byte, v any, what string) error {
 	if d := strictjson.Check(body); d != nil {
+		return &InputError{Field: d.Field, Code: d.Code, Message: d.Message}
+	}
+	if d := strictjson.CheckNames(body, v); d != nil {
 		return &InputError{Field: d.Field, Code: d.Code, Message: d.Message}
 	}
 	if !json.Valid(body) {

@@ -159,6 +159,8 @@ func TestCreateValidation(t *testing.T) {
 			{"photo needs a mode", `{"include_license_photo":true}`, "encryption_key_mode", "required"},
 			{"unknown template", `{"template_id":"6f1c2a7e-3b8d-4a55-9e0f-1d2c3b4a5f60"}`, "template_id", "unknown_template"},
 			{"unknown member", `{"verification_type":"core"}`, "verification_type", "unknown_field"},
+			{"member in upper case", `{"LIFETIME_DAYS":7}`, "LIFETIME_DAYS", "unknown_field"},
+			{"member twice, once in another case", `{"lifetime_days":7,"Lifetime_days":8}`, "Lifetime_days", "unknown_field"},
 		}
 		for _, c := range cases {
 			codes := validationCodes(t, h.do("POST", "/verification", c.body, "Authorization", bearer))

@@ -34,7 +34,8 @@ func requireJSON(c *fiber.Ctx) error {
 }
 
 // DecodeJSON decodes body into v strictly: one JSON value, no unknown
-// fields, no duplicate keys, no string that is not valid UTF-8 (see
+// fields, member names exactly as the fields' (encoding/json ignores case),
+// no duplicate keys, no string that is not valid UTF-8 (see
 // strictjson). Syntax errors are MALFORMED_JSON (400); well-formed JSON of
 // the wrong shape or breaking those rules is VALIDATION_FAILED (422) naming
 // the field.
@@ -43,6 +44,9 @@ func DecodeJSON(body []byte, v any) error {
 		return httperr.New(httperr.MalformedJSON, "a JSON body is required")
 	}
 	if d := strictjson.Check(body); d != nil {
+		return httperr.Validation(*d)
+	}
+	if d := strictjson.CheckNames(body, v); d != nil {
 		return httperr.Validation(*d)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
