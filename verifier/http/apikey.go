@@ -35,6 +35,7 @@ func (s *Server) RequireBearerOrIntegrationKey() fiber.Handler {
 		if err != nil {
 			return err
 		}
+		c.Locals(localAdmittedOrigin, c.Get(fiber.HeaderOrigin))
 		res, err := s.allow(c, "ikey:"+k.ID, ratelimit.Limit{Rate: k.RateLimitPerHour, Period: time.Hour}, "integration key rate limit exceeded")
 		if err != nil {
 			return err

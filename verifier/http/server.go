@@ -189,7 +189,8 @@ func (s *Server) routes() {
 
 	create := s.RequireBearerOrIntegrationKey()
 	a.Post("/verification", create, requireJSON, s.postVerification)
-	a.Post("/create-verification", create, requireJSON, s.postVerification)
+	a.Options("/create-verification", createPreflight)
+	a.Post("/create-verification", keyCORS, create, requireJSON, s.postVerification)
 	a.Get("/verification", bearer, s.getVerification)
 	a.Delete("/verification", bearer, s.deleteVerification)
 	a.Post("/verification/cancel", bearer, s.cancelVerification)
