@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -96,4 +97,34 @@ func foldsToAField(name string) bool {
 		}
 	}
 	return false
+}
+
+// TestFieldAt: the element encoding/json's UnmarshalTypeError points past,
+// named as Check names members.
+func TestFieldAt(t *testing.T) {
+	for _, c := range []struct{ body, field string }{
+		{`{"requested_fields":["dob",1]}`, "requested_fields[1]"},
+		{`{"requested_fields":["dob",{"a":1}]}`, "requested_fields[1]"},
+		{`{"requested_fields":["dob",[true]]}`, "requested_fields[1]"},
+		{`{"b":{"c":[1,"x"]}}`, "b.c[1]"},
+		{`{"lifetime_days":"7"}`, "lifetime_days"},
+	} {
+		var v struct {
+			Fields []string `json:"requested_fields"`
+			B      struct {
+				C []int `json:"c"`
+			} `json:"b"`
+			Days int `json:"lifetime_days"`
+		}
+		var typ *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(c.body), &v); !errors.As(err, &typ) {
+			t.Fatalf("%s: %v", c.body, err)
+		}
+		if got := FieldAt([]byte(c.body), typ.Offset); got != c.field {
+			t.Errorf("%s: %q, want %q (offset %d)", c.body, got, c.field, typ.Offset)
+		}
+	}
+	if got := FieldAt([]byte(`{"a":1}`), 3); got != "" {
+		t.Errorf("inside a token: %q", got)
+	}
 }

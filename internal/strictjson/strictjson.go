@@ -125,3 +125,24 @@ func nextName(rest []byte) string {
 	}
 	return name
 }
+
+// FieldAt names, as Check does (a.b, a[1], "body"), the value of body that
+// ends at offset: the member encoding/json's UnmarshalTypeError.Offset
+// points past. That error's own Field names a slice, not its element
+// ({"requested_fields":["dob",1]} gives requested_fields), so a client
+// would not learn which element was wrong. "" when body has no value
+// ending there.
+func FieldAt(body []byte, offset int64) string {
+	dec := decoders.Get().(*jsontext.Decoder)
+	dec.Reset(bytes.NewReader(body))
+	defer decoders.Put(dec)
+	for dec.InputOffset() < offset {
+		if _, err := dec.ReadToken(); err != nil {
+			return ""
+		}
+	}
+	if dec.InputOffset() != offset {
+		return ""
+	}
+	return fieldName(dec, pointerTokens(dec.StackPointer()))
+}

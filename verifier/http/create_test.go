@@ -125,6 +125,8 @@ func TestCreateValidation(t *testing.T) {
 		}{
 			{"lifetime 91", `{"lifetime_days":91}`, "lifetime_days", "out_of_range"},
 			{"lifetime string", `{"lifetime_days":"7"}`, "lifetime_days", "wrong_type"},
+			{"field not a string", `{"requested_fields":["dob",1],"encryption_key_mode":"none"}`, "requested_fields[1]", "wrong_type"},
+			{"field an object", `{"requested_fields":["dob",{}],"encryption_key_mode":"none"}`, "requested_fields[1]", "wrong_type"},
 			{"webhook not a URL", `{"webhook_url":"hooks"}`, "webhook_url", "invalid_url"},
 			{"too many requested fields", `{"encryption_key_mode":"none","requested_fields":[` + strings.Repeat(`"dob",`, 500) + `"dob"]}`, "requested_fields", "too_many"},
 			{"webhook loopback", `{"webhook_url":"https://127.0.0.1/"}`, "webhook_url", "private_address"},

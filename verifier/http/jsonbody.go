@@ -52,7 +52,7 @@ func DecodeJSON(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
+		return decodeError(body, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return httperr.New(httperr.MalformedJSON, "unexpected data after the JSON value")
@@ -60,7 +60,7 @@ func DecodeJSON(body []byte, v any) error {
 	return nil
 }
 
-func decodeError(err error) error {
+func decodeError(body []byte, err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -68,6 +68,9 @@ func decodeError(err error) error {
 		return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
 	case errors.As(err, &typ):
 		field := jsonPath(typ.Field)
+		if at := strictjson.FieldAt(body, typ.Offset); strings.HasPrefix(at, field+"[") {
+			field = at // the element of an array, not the array
+		}
 		if field == "" {
 			field = "body"
 		}

@@ -83,8 +83,17 @@ func TestListVerifications(t *testing.T) {
 		if codes := validationCodes(t, h.do("GET", "/verifications?status=done", "", "Authorization", bearer)); codes["status"] != "unknown_status" {
 			t.Fatalf("%v", codes)
 		}
-		if codes := validationCodes(t, h.do("GET", "/verifications?cursor=zzz", "", "Authorization", bearer)); codes["cursor"] != "invalid_cursor" {
-			t.Fatalf("%v", codes)
+		for q, want := range map[string]string{"limit=abc": "wrong_type", "limit=1.5": "wrong_type", "limit=99999999999999999999": "out_of_range", "limit=-3": "out_of_range"} {
+			if codes := validationCodes(t, h.do("GET", "/verifications?"+q, "", "Authorization", bearer)); len(codes) != 1 || codes["limit"] != want {
+				t.Errorf("%s: %v, want limit: %s", q, codes, want)
+			}
+		}
+		// The cursor's message is the document's words, not a Go decoder's.
+		for _, c := range []string{"zzz", "a%0Ab", "%21%21"} {
+			r := h.do("GET", "/verifications?cursor="+c, "", "Authorization", bearer)
+			if e := r.errorBody(t); len(e.Details) != 1 || e.Details[0].Code != "invalid_cursor" || e.Details[0].Message != "must be the next_cursor of a previous page" {
+				t.Errorf("cursor %s: %+v", c, e)
+			}
 		}
 	})
 }

@@ -13,13 +13,21 @@ import (
 )
 
 // kdfJSON is e2ee.KDFParams with the salt as a string, so bad base64 is a
-// validation detail rather than a JSON syntax error.
+// validation detail rather than a JSON syntax error, and the costs as
+// int64, so a negative or oversized cost reaches the domain's range check
+// (in the document's bounds) instead of failing to decode as wrong_type.
 type kdfJSON struct {
 	Alg         string `json:"alg"`
 	Salt        string `json:"salt"`
-	MemoryKiB   uint32 `json:"memory_kib"`
-	Iterations  uint32 `json:"iterations"`
-	Parallelism uint8  `json:"parallelism"`
+	MemoryKiB   int64  `json:"memory_kib"`
+	Iterations  int64  `json:"iterations"`
+	Parallelism int64  `json:"parallelism"`
+}
+
+// costOf narrows a cost to its field's type; one outside that type is
+// outside the domain's bounds too, and stays outside once clamped.
+func costOf[T uint8 | uint32](v int64) T {
+	return T(min(max(v, 0), int64(^T(0))))
 }
 
 // passphraseKeyRequest is what `idgate keys passphrase create` prints: the
@@ -41,8 +49,8 @@ type passphraseKeyResponse struct {
 func toPassphraseKeyResponse(k verifier.PassphraseKey) passphraseKeyResponse {
 	b64 := base64.StdEncoding.EncodeToString
 	return passphraseKeyResponse{ID: k.Key.ID, Name: k.Key.Name, PublicKey: b64(k.Key.PublicKey), CreatedAt: k.CreatedAt,
-		KDF: kdfJSON{Alg: k.Key.KDF.Alg, Salt: b64(k.Key.KDF.Salt), MemoryKiB: k.Key.KDF.MemoryKiB,
-			Iterations: k.Key.KDF.Iterations, Parallelism: k.Key.KDF.Parallelism}}
+		KDF: kdfJSON{Alg: k.Key.KDF.Alg, Salt: b64(k.Key.KDF.Salt), MemoryKiB: int64(k.Key.KDF.MemoryKiB),
+			Iterations: int64(k.Key.KDF.Iterations), Parallelism: int64(k.Key.KDF.Parallelism)}}
 }
 
 // postPassphraseKey is POST /passphrase-keys: store the public part of a key
@@ -67,7 +75,8 @@ func (s *Server) postPassphraseKey(c *fiber.Ctx) error {
 	}
 	a, _ := Account(c)
 	k, err := s.passphraseKeys.Create(c.UserContext(), a.ID, e2ee.PassphraseKey{Name: req.Name, PublicKey: pub,
-		KDF: e2ee.KDFParams{Alg: req.KDF.Alg, Salt: salt, MemoryKiB: req.KDF.MemoryKiB, Iterations: req.KDF.Iterations, Parallelism: req.KDF.Parallelism}})
+		KDF: e2ee.KDFParams{Alg: req.KDF.Alg, Salt: salt, MemoryKiB: costOf[uint32](req.KDF.MemoryKiB),
+			Iterations: costOf[uint32](req.KDF.Iterations), Parallelism: costOf[uint8](req.KDF.Parallelism)}})
 	if err != nil {
 		return err
 	}

@@ -47,12 +47,16 @@ func TestPassphraseKeys(t *testing.T) {
 		}
 
 		bad := map[string]string{
-			`{"name":"x","public_key":"!!","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:                 "public_key:invalid_base64",
-			`{"name":"x","public_key":"BAAA","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:               "public_key:invalid_key",
-			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":1024,"iterations":1,"parallelism":1}}`: "kdf:too_weak",
-			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"pbkdf2","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:               "kdf:invalid_value",
-			`{"name":"","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`: "name:invalid_value",
-			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAA","memory_kib":65536,"iterations":3,"parallelism":1}}`:                    "kdf:invalid_value",
+			`{"name":"x","public_key":"!!","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:                       "public_key:invalid_base64",
+			`{"name":"x","public_key":"BAAA","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:                     "public_key:invalid_key",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":1024,"iterations":3,"parallelism":1}}`:       "kdf.memory_kib:out_of_range",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":-1,"iterations":3,"parallelism":1}}`:         "kdf.memory_kib:out_of_range",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":5000000000,"iterations":3,"parallelism":1}}`: "kdf.memory_kib:out_of_range",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":1,"parallelism":1}}`:      "kdf.iterations:out_of_range",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":300}}`:    "kdf.parallelism:out_of_range",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"pbkdf2","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:                     "kdf.alg:invalid_value",
+			`{"name":"","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAAAAAAAAAAAAAAAAAAAA==","memory_kib":65536,"iterations":3,"parallelism":1}}`:       "name:invalid_value",
+			`{"name":"x","public_key":"` + k.PublicKey + `","kdf":{"alg":"argon2id-hkdf-p256-v1","salt":"AAAA","memory_kib":65536,"iterations":3,"parallelism":1}}`:                          "kdf.salt:invalid_value",
 		}
 		for b, want := range bad {
 			codes := validationCodes(t, h.do("POST", "/passphrase-keys", b, "Authorization", bearer))

@@ -235,8 +235,11 @@ func listFilter(c *fiber.Ctx) (verifier.VerificationFilter, error) {
 	f.ExternalID = c.Query("external_id")
 	if s := c.Query("limit"); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > verifier.MaxListLimit {
-			details = append(details, problem.Detail{Field: "limit", Code: "out_of_range", Message: "must be 1 to " + strconv.Itoa(verifier.MaxListLimit)})
+		switch bounds := "1 to " + strconv.Itoa(verifier.MaxListLimit); {
+		case err != nil && !isDigits(s):
+			details = append(details, problem.Detail{Field: "limit", Code: "wrong_type", Message: "must be an integer from " + bounds})
+		case err != nil || n < 1 || n > verifier.MaxListLimit:
+			details = append(details, problem.Detail{Field: "limit", Code: "out_of_range", Message: "must be " + bounds})
 		}
 		f.Limit = n
 	}
@@ -245,4 +248,11 @@ func listFilter(c *fiber.Ctx) (verifier.VerificationFilter, error) {
 		return f, httperr.Validation(details...)
 	}
 	return f, nil
+}
+
+// isDigits: s is an optionally signed run of decimal digits, an integer
+// however large.
+func isDigits(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }

@@ -66,7 +66,9 @@ func buildList(accountID string, f verifier.VerificationFilter) (listQuery, erro
 	if f.Cursor != "" {
 		at, id, err := decodeCursor(f.Cursor)
 		if err != nil {
-			return listQuery{}, invalid("cursor", "invalid_cursor", err.Error())
+			// The public message is errCursor's words alone: what exactly was
+			// wrong with it (a Go decoder's error) helps no client.
+			return listQuery{}, invalid("cursor", "invalid_cursor", "must be the next_cursor of a previous page")
 		}
 		conds = append(conds, "(created_at, id) < ("+arg(ts(at))+", "+arg(id)+")")
 	}
