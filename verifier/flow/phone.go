@@ -223,7 +223,7 @@ func (f *Flow) PhoneSend(ctx context.Context, token string, req PhoneRequest) (P
 	if err != nil {
 		return PhoneView{}, &ProblemsError{Step: StepPhone, Problems: []Problem{ProblemPhoneInvalid}}
 	}
-	if !n.Type.TakesSMS() {
+	if !n.TakesSMS() {
 		return PhoneView{}, &ProblemsError{Step: StepPhone, Problems: []Problem{ProblemPhoneNotMobile}}
 	}
 	provider := f.phoneProvider(v)

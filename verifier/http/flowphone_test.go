@@ -84,7 +84,7 @@ func TestFlowPhoneVerified(t *testing.T) {
 		}
 		expectError(t, h.enterCode(tok, "123456"), 409, "CONFLICT") // no code sent yet
 		for number, code := range map[string]string{"(201) 555-012": "phone_invalid", "1-800-555-0100": "phone_not_mobile",
-			"(201) 555-0188": "phone_not_mobile"} {
+			"(201) 555-0188": "phone_not_mobile", "+881 631 234 567": "phone_not_mobile", "+44 70 1234 5678": "phone_not_mobile"} {
 			e := expectError(t, h.sendCode(tok, number), 422, "VALIDATION_FAILED")
 			if len(e.Details) != 1 || e.Details[0].Field != "phone" || e.Details[0].Code != code || e.Details[0].Message == "" {
 				t.Errorf("%s: %+v", number, e.Details)

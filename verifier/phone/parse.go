@@ -97,6 +97,21 @@ func planType(t phonenumbers.PhoneNumberType) LineType {
 	return ""
 }
 
+// nonGeographic is libphonenumber's region of the country codes that belong
+// to no country: satellite services (+870, +881), international networks
+// (+882, +883), the global toll-free and premium ranges (+800, +808, +979).
+const nonGeographic = "001"
+
+// TakesSMS: the number can be sent a code. Besides its line type
+// (LineType.TakesSMS), a number under a non-geographic country code is
+// refused whatever its plan calls it: sending there costs several times a
+// national SMS, the ranges are the usual targets of SMS pumping (toll
+// fraud through a verification form), and the people who verify with a
+// driver's license have a national mobile number.
+func (n Number) TakesSMS() bool {
+	return n.Region != nonGeographic && n.Type.TakesSMS()
+}
+
 // Masked is the number as the page may show it: the country code and the
 // last three digits ("+1 ••• 123"), so the end user recognises it.
 func (n Number) Masked() string {

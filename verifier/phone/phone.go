@@ -59,13 +59,16 @@ const (
 var LineTypes = []LineType{LineMobile, LineLandline, LineFixedVoIP, LineNonFixedVoIP, LinePersonal,
 	LineTollFree, LinePremium, LineSharedCost, LineUAN, LineVoicemail, LinePager, LineUnknown}
 
-// TakesSMS reports whether a line of type t can receive a code by SMS as
-// far as we know: landlines, toll-free, premium, shared-cost, UAN,
-// voicemail and pager numbers cannot; unknown is given the benefit of the
-// doubt (the provider refuses it if it cannot deliver).
+// TakesSMS reports whether a line of type t can receive a code by SMS from
+// a real person as far as we know: landlines, toll-free, premium,
+// shared-cost, UAN, voicemail and pager numbers cannot; personal numbers
+// (UK 070, "follow-me" numbers) forward to wherever their holder points
+// them, are charged to the sender at a premium, and are a classic
+// destination of SMS toll fraud, so they are refused too; unknown is given
+// the benefit of the doubt (the provider refuses it if it cannot deliver).
 func (t LineType) TakesSMS() bool {
 	switch t {
-	case LineLandline, LineTollFree, LinePremium, LineSharedCost, LineUAN, LineVoicemail, LinePager:
+	case LineLandline, LineTollFree, LinePremium, LineSharedCost, LineUAN, LineVoicemail, LinePager, LinePersonal:
 		return false
 	}
 	return true

@@ -66,10 +66,34 @@ func TestMasked(t *testing.T) {
 }
 
 func TestLineTypesTakeSMS(t *testing.T) {
-	takes := map[LineType]bool{LineMobile: true, LineFixedVoIP: true, LineNonFixedVoIP: true, LinePersonal: true, LineUnknown: true, "": true}
+	takes := map[LineType]bool{LineMobile: true, LineFixedVoIP: true, LineNonFixedVoIP: true, LineUnknown: true, "": true}
 	for _, lt := range LineTypes {
 		if lt.TakesSMS() != takes[lt] {
 			t.Errorf("%s.TakesSMS() = %v", lt, lt.TakesSMS())
+		}
+	}
+}
+
+// TestNumbersThatTakeSMS: ranges used for SMS toll fraud are refused
+// before any lookup or send; national mobiles are not.
+func TestNumbersThatTakeSMS(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"+1 415 555 0123":     true,  // US, fixed line or mobile: the plan cannot tell
+		"+44 7624 123456":     true,  // Isle of Man mobile
+		"+44 70 1234 5678":    false, // UK personal number
+		"+881 631 234 567":    false, // satellite (GMSS), called mobile by the plan
+		"+870 773 123 456":    false, // Inmarsat
+		"+882 16 1234 5678":   false, // international networks
+		"+883 5100 1234 5678": false,
+		"+800 1234 5678":      false, // universal toll-free
+		"+979 123456789":      false, // universal premium rate
+	} {
+		n, err := Parse(raw, "US")
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if n.TakesSMS() != want {
+			t.Errorf("%s (region %s, type %q): TakesSMS %v, want %v", raw, n.Region, n.Type, !want, want)
 		}
 	}
 }
