@@ -22,18 +22,30 @@ type baseline struct {
 }
 
 // buildBaseline checks baselineCommit out beside the repository and builds
-// its cmd/idgate into dir; the worktree is removed again at once.
+// its cmd/idgate into dir.
 func buildBaseline(root, dir string) (*baseline, error) {
-	wt := filepath.Join(dir, "worktree")
-	if out, err := exec.Command("git", "-C", root, "worktree", "add", "--detach", wt, baselineCommit).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("git worktree add %s: %v: %s", baselineCommit[:12], err, strings.TrimSpace(string(out)))
+	return buildAt(root, dir, baselineCommit, "idgate-before", "./cmd/idgate", nil)
+}
+
+// buildAt checks commit out in a temporary git worktree under dir, lets
+// prepare add files to it (a driver program), builds pkg into dir/name and
+// removes the worktree again at once.
+func buildAt(root, dir, commit, name, pkg string, prepare func(wt string) error) (*baseline, error) {
+	wt := filepath.Join(dir, "worktree-"+name)
+	if out, err := exec.Command("git", "-C", root, "worktree", "add", "--detach", wt, commit).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git worktree add %s: %v: %s", commit[:12], err, strings.TrimSpace(string(out)))
 	}
 	defer exec.Command("git", "-C", root, "worktree", "remove", "--force", wt).Run()
-	bin := filepath.Join(dir, "idgate-before")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/idgate")
+	if prepare != nil {
+		if err := prepare(wt); err != nil {
+			return nil, err
+		}
+	}
+	bin := filepath.Join(dir, name)
+	build := exec.Command("go", "build", "-o", bin, pkg)
 	build.Dir = wt
 	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("build the baseline: %v: %s", err, strings.TrimSpace(string(out)))
+		return nil, fmt.Errorf("build %s at %s: %v: %s", pkg, commit[:12], err, strings.TrimSpace(string(out)))
 	}
 	return &baseline{bin: bin, root: root}, nil
 }

@@ -2,6 +2,11 @@
 // by side with the code before issue #15's changes (baselineCommit's own
 // binary, built in a temporary git worktree, on the same files):
 //
+//   - the card finder (finder.go, issue #31): found within 5% of the
+//     card's width and wrong quads accepted on a seeded rendered set of
+//     six designs on eight surfaces, hand-held, vertical, full-frame and
+//     on a white border, beside finderBaselineCommit's finder
+//     (-only-finder runs this alone);
 //   - license fronts: card found and portrait found rates on synthetic
 //     scenes (cardtest) printed with real faces (faces/labeled): cards on
 //     a table, ghost portraits, cards filling the frame, flat scans,
@@ -42,8 +47,10 @@ import (
 func main() {
 	noBaseline := flag.Bool("no-baseline", false, "skip building and running the before binary")
 	onlyReplay := flag.Bool("only-replay", false, "run only the replay-cue evaluation")
+	onlyFinder := flag.Bool("only-finder", false, "run only the card finder's evaluation")
+	flag.StringVar(&finderDump, "finder-dump", "", "write the card finder's evaluation photos and their true corners (truth.txt) into this directory and stop")
 	flag.Parse()
-	if err := run(!*noBaseline, *onlyReplay); err != nil {
+	if err := run(!*noBaseline, *onlyReplay, *onlyFinder); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/robust:", err)
 		os.Exit(1)
 	}
@@ -68,7 +75,7 @@ func findData(root string) (dataSets, error) {
 	return dataSets{faces: faces, liveness: live}, nil
 }
 
-func run(withBaseline, onlyReplay bool) error {
+func run(withBaseline, onlyReplay, onlyFinder bool) error {
 	start := time.Now()
 	root, err := modroot.Find()
 	if err != nil {
@@ -87,6 +94,10 @@ func run(withBaseline, onlyReplay bool) error {
 	}
 	dir, err := os.MkdirTemp("", "idgate-bench-robust-")
 	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := benchFinder(root, dir, withBaseline, faces); err != nil || onlyFinder {
 		return err
 	}
 	eng, an, err := liveness.Load("", face.DefaultOptions, liveness.Defaults)

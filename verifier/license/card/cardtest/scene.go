@@ -52,8 +52,24 @@ type Scene struct {
 	// Front, when set, prints its lines of text in the personal-data zone
 	// instead of the text-like bars.
 	Front *Front
+	// Design is the card's print (zero: Classic), Surface what it lies
+	// on, Light the lighting over the whole photo.
+	Design  Design
+	Surface Surface
+	Light   Light
+	// Perspective moves the card's corners (TL, TR, BR, BL, before the
+	// rotation) by these fractions of CardW: a tilt in any direction.
+	Perspective [4]raster.Point
 
 	mask *image.Alpha // Front drawn, set by Render and Card
+}
+
+// design is the Scene's Design, Classic when unset.
+func (s Scene) design() Design {
+	if s.Design.Stock == (color.RGBA{}) {
+		return Classic
+	}
+	return s.Design
 }
 
 // withText returns s with its Front's text mask drawn.
@@ -86,6 +102,7 @@ func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
 	}
 	toFrame := raster.Affine(s.RotationDeg*math.Pi/180, 1, cx, cy)
 	for i, p := range quad {
+		p.X, p.Y = p.X+s.Perspective[i].X*cw, p.Y+s.Perspective[i].Y*cw
 		quad[i].X, quad[i].Y = toFrame.Apply(p.X, p.Y)
 	}
 	// Card content is drawn in its own Width-wide coordinates.
@@ -95,16 +112,17 @@ func (s Scene) Render() (img *image.RGBA, corners [4]raster.Point) {
 		panic(err)
 	}
 	img = image.NewRGBA(image.Rect(0, 0, fw, fh))
+	d := s.design()
 	for y := 0; y < fh; y++ {
 		for x := 0; x < fw; x++ {
 			u, v := frameToCard.Apply(float64(x)+0.5, float64(y)+0.5)
 			var c color.RGBA
-			if !s.NoCard && u >= 0 && v >= 0 && u < card.Width && v < contentH {
+			if !s.NoCard && u >= 0 && v >= 0 && u < card.Width && v < contentH && !d.outsideCorner(u, v, card.Width, contentH) {
 				c = s.cardPixel(u, v)
 			} else {
-				t := 70 + 12*math.Sin(float64(x)*0.02+float64(y)*0.011) + 5*rng.NormFloat64()
-				c = color.RGBA{raster.Clamp8(t * 1.1), raster.Clamp8(t * 0.9), raster.Clamp8(t * 0.7), 255}
+				c = s.Surface.pixel(float64(x), float64(y), rng)
 			}
+			c = s.Light.apply(c, float64(x), float64(y), float64(fw), float64(fh))
 			if s.Glare {
 				d := math.Hypot(float64(x)-quad[1].X*0.7-quad[2].X*0.3, float64(y)-quad[1].Y*0.7-quad[2].Y*0.3)
 				spread := cw / 9
@@ -184,6 +202,7 @@ func (s Scene) printed(c color.RGBA, x, y float64) color.RGBA {
 	if a == 0 {
 		return c
 	}
+	text := s.design().Text
 	mix := func(bg, fg uint8) uint8 { return raster.Clamp8(float64(bg)*(1-a) + float64(fg)*a) }
 	return color.RGBA{mix(c.R, text.R), mix(c.G, text.G), mix(c.B, text.B), 255}
 }
@@ -198,12 +217,15 @@ func (s Scene) horizontalPixel(u, v float64) color.RGBA {
 		return ghostSample(s.Face, GhostArea, u, v)
 	case p.In(Portrait):
 		return s.portraitGround(u, v, Portrait)
-	case v > 20 && v < 90 && u > 20 && u < card.Width-20:
-		return headerBand
-	case s.Front == nil && u > 330 && v >= 140 && v < 500 && int(v-140)%46 < 18 && int(u)%97 < 80:
-		return text
 	}
-	return stock
+	d := s.design()
+	if c, ok := d.edgePrint(u, v, card.Width, card.Height); ok {
+		return c
+	}
+	if s.Front == nil && u > 330 && v >= 140 && v < 500 && int(v-140)%46 < 18 && int(u)%97 < 80 {
+		return d.Text
+	}
+	return d.ground(u, v)
 }
 
 // verticalPixel is the vertical layout at upright coordinate (x, y).
@@ -216,12 +238,15 @@ func (s Scene) verticalPixel(x, y float64) color.RGBA {
 		return ghostSample(s.Face, VerticalGhostArea, x, y)
 	case p.In(VerticalPortrait):
 		return s.portraitGround(x, y, VerticalPortrait)
-	case y > 20 && y < 90 && x > 20 && x < card.Height-20:
-		return headerBand
-	case s.Front == nil && x > 40 && x < 380 && y >= 470 && y < 820 && int(y-470)%46 < 18 && int(x)%97 < 80:
-		return text
 	}
-	return stock
+	d := s.design()
+	if c, ok := d.edgePrint(x, y, card.Height, card.Width); ok {
+		return c
+	}
+	if s.Front == nil && x > 40 && x < 380 && y >= 470 && y < 820 && int(y-470)%46 < 18 && int(x)%97 < 80 {
+		return d.Text
+	}
+	return d.ground(x, y)
 }
 
 var (
@@ -233,7 +258,7 @@ var (
 // portraitGround is the portrait's grey ground, with a face-like oval
 // unless the portrait is blank or a real face is printed over it.
 func (s Scene) portraitGround(x, y float64, r image.Rectangle) color.RGBA {
-	ground := color.RGBA{90, 95, 110, 255}
+	ground := s.design().Ground
 	if s.BlankPortrait {
 		return ground
 	}

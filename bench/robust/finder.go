@@ -1,0 +1,448 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/jpeg"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// finderBaselineCommit is main just before issue #31's card-finder work:
+// the "before" column of the finder evaluation is that commit's
+// card.AnalyzeFront, built into a small driver (finderDriver) in a
+// temporary worktree and run on the same files.
+const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
+
+// finderDriver is the before side's program: card.AnalyzeFront on each
+// JPEG named on the command line, one JSON line each.
+const finderDriver = `package main
+
+import (
+	"encoding/json"
+	"image/jpeg"
+	"os"
+	"time"
+
+	"github.com/idgate/idgate/verifier/license/card"
+)
+
+func main() {
+	enc := json.NewEncoder(os.Stdout)
+	for _, path := range os.Args[1:] {
+		var r struct {
+			Corners  [4][2]int ` + "`json:\"corners\"`" + `
+			Found    bool      ` + "`json:\"found\"`" + `
+			AspectOK bool      ` + "`json:\"aspect_ok\"`" + `
+			Error    string    ` + "`json:\"error\"`" + `
+			MS       float64   ` + "`json:\"ms\"`" + `
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			panic(err)
+		}
+		img, err := jpeg.Decode(f)
+		f.Close()
+		if err != nil {
+			panic(err)
+		}
+		start := time.Now()
+		c, err := card.AnalyzeFront(img)
+		r.MS = float64(time.Since(start).Microseconds()) / 1000
+		r.Found, r.AspectOK = c.Aspect > 0, c.AspectOK
+		for i, p := range c.Corners {
+			r.Corners[i] = [2]int{p.X, p.Y}
+		}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		enc.Encode(r)
+	}
+}
+`
+
+// finderDump is -finder-dump: where to write the photos.
+var finderDump string
+
+// finderResult is what one finder made of one photo.
+type finderResult struct {
+	Corners  [4][2]int `json:"corners"`
+	Found    bool      `json:"found"`
+	AspectOK bool      `json:"aspect_ok"`
+	Error    string    `json:"error"`
+	MS       float64   `json:"ms"`
+}
+
+// accepted: the flow would go on with this card (no error, ID-1 shape).
+func (r finderResult) accepted() bool { return r.Found && r.Error == "" && r.AspectOK }
+
+// finderSample is one rendered photo of the finder's evaluation set.
+type finderSample struct {
+	design, surface, kind string
+	cardW                 float64
+	want                  [4]raster.Point // true corners, clipped to the frame
+	refuse, tooSmall      bool
+	data                  []byte
+}
+
+// finderFrameW is the evaluation photos' width: 1280 px (1.2 MP at 4:3),
+// a phone's preview-sized capture; the finder works on a 640 px copy
+// either way.
+const finderFrameW = 1280
+
+// finderSamples renders the set, seeded: every design on every surface in
+// three hand-held poses (level-ish, sideways or upside down, and a vertical
+// card), each with a random perspective, lighting and blur; every design
+// as a flat scan, a tight crop, a card filling a 16:9 frame's height, a
+// vertical scan, and on a white border (a scanner's lid) horizontal and
+// vertical; then refusals: every surface without a card and far cards.
+func finderSamples(faces []labeled) ([]finderSample, error) {
+	rng := rand.New(rand.NewPCG(31, 2026))
+	uni := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
+	var out []finderSample
+	k := 0
+	add := func(s cardtest.Scene, kind string) error {
+		s.Aspect, s.Seed = card.ID1Aspect, uint64(k)
+		if !s.NoCard {
+			s.Face = faces[k%len(faces)].img
+		}
+		k++
+		img, corners := s.Render()
+		for i := range corners {
+			corners[i].X = min(max(corners[i].X, 0), float64(img.Rect.Dx()))
+			corners[i].Y = min(max(corners[i].Y, 0), float64(img.Rect.Dy()))
+		}
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+			return err
+		}
+		out = append(out, finderSample{design: s.Design.Name, surface: s.Surface.String(), kind: kind, cardW: s.CardW,
+			want: corners, refuse: s.NoCard, data: buf.Bytes()})
+		return nil
+	}
+	// tilt moves each corner by up to 4% of the card's width, drawn
+	// again until the card's outline stays within 7% of ID-1's
+	// proportions: a tilt the proportions test (10%) passes, since the
+	// finder is measured here, not that test.
+	tilt := func() [4]raster.Point {
+		for {
+			var p [4]raster.Point
+			for i := range p {
+				p[i] = raster.Point{X: uni(-0.04, 0.04), Y: uni(-0.04, 0.04)}
+			}
+			h := 1 / card.ID1Aspect
+			q := [4]raster.Point{{X: p[0].X, Y: p[0].Y}, {X: 1 + p[1].X, Y: p[1].Y}, {X: 1 + p[2].X, Y: h + p[2].Y}, {X: p[3].X, Y: h + p[3].Y}}
+			d := func(a, b raster.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
+			if a := (d(q[0], q[1]) + d(q[3], q[2])) / (d(q[0], q[3]) + d(q[1], q[2])); math.Abs(a/card.ID1Aspect-1) < 0.07 {
+				return p
+			}
+		}
+	}
+	light := func() cardtest.Light {
+		return cardtest.Light{Gradient: uni(0, 0.5), Angle: uni(0, 360), Tint: uni(-0.05, 0.05)}
+	}
+	for _, d := range cardtest.Designs {
+		for _, sf := range cardtest.Surfaces {
+			for pose := range 3 {
+				s := cardtest.Scene{FrameW: finderFrameW, CardW: uni(0.45, 0.75) * finderFrameW, Design: d, Surface: sf,
+					Perspective: tilt(), Light: light(), Blur: uni(0, 1.2)}
+				kind := "on a table"
+				switch pose {
+				case 0:
+					s.RotationDeg = uni(-30, 30)
+				case 1:
+					s.RotationDeg = []float64{90, 180, 270}[rng.IntN(3)] + uni(-20, 20)
+				case 2:
+					s.RotationDeg, s.Vertical, kind = 90+uni(-20, 20), true, "vertical card"
+				}
+				if err := add(s, kind); err != nil {
+					return nil, err
+				}
+			}
+		}
+		sf := func() cardtest.Surface { return cardtest.Surfaces[rng.IntN(len(cardtest.Surfaces))] }
+		for _, s := range []cardtest.Scene{
+			{FrameW: 1200, CardW: 1200, Centred: true, FrameAspect: card.ID1Aspect},
+			{FrameW: finderFrameW, CardW: uni(0.96, 1) * finderFrameW, Centred: true, RotationDeg: uni(-1, 1), Surface: sf()},
+			{FrameW: 1600, CardW: 900 * card.ID1Aspect * uni(0.97, 1), Centred: true, FrameAspect: 16.0 / 9, Surface: sf()},
+			{FrameW: 757, CardW: 1200, Centred: true, FrameAspect: 1 / card.ID1Aspect, RotationDeg: 90, Vertical: true},
+		} {
+			s.Design, s.Light = d, light()
+			if err := add(s, "full frame"); err != nil {
+				return nil, err
+			}
+		}
+		for _, s := range []cardtest.Scene{
+			{FrameW: finderFrameW, CardW: uni(0.8, 0.92) * finderFrameW, FrameAspect: 1.5, RotationDeg: uni(-2, 2)},
+			{FrameW: finderFrameW, CardW: uni(0.7, 0.85) * finderFrameW, Centred: true, RotationDeg: uni(-3, 3)},
+			{FrameW: 900, CardW: 1100, FrameAspect: 0.75, Centred: true, RotationDeg: 90 + uni(-2, 2), Vertical: true},
+		} {
+			s.Design, s.Surface, s.Light = d, cardtest.White, cardtest.Light{Gradient: uni(0, 0.15), Angle: uni(0, 360)}
+			if err := add(s, "white border"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, sf := range cardtest.Surfaces {
+		if err := add(cardtest.Scene{FrameW: finderFrameW, CardW: 1, NoCard: true, Surface: sf, Light: light()}, "no card"); err != nil {
+			return nil, err
+		}
+	}
+	for i, d := range cardtest.Designs {
+		s := cardtest.Scene{FrameW: finderFrameW, CardW: uni(0.2, 0.28) * finderFrameW, Design: d, Surface: cardtest.Surfaces[i],
+			RotationDeg: uni(-20, 20), Light: light()}
+		if err := add(s, "far card"); err != nil {
+			return nil, err
+		}
+		out[len(out)-1].tooSmall = true
+	}
+	return out, nil
+}
+
+// cornerError is the largest distance of a found corner from the true
+// one, over the card's width; the finder orders corners by the card's
+// long side, not by which way up it is, so the best rotation of the
+// order counts. Infinite when nothing was found.
+func (s finderSample) cornerError(r finderResult) float64 {
+	if !r.Found {
+		return math.Inf(1)
+	}
+	best := math.Inf(1)
+	for shift := range 4 {
+		worst := 0.0
+		for i, c := range r.Corners {
+			w := s.want[(i+shift)%4]
+			worst = max(worst, math.Hypot(float64(c[0])-w.X, float64(c[1])-w.Y))
+		}
+		best = min(best, worst/s.cardW)
+	}
+	return best
+}
+
+// finderTolerance is the evaluation's "found": every corner within 5% of
+// the card's width of the truth.
+const finderTolerance = 0.05
+
+// outcome sorts a result: "found" (accepted, within tolerance), "wrong"
+// (accepted, off: a wrong quad warped), "too small" and "refused".
+func (s finderSample) outcome(r finderResult) string {
+	switch {
+	case r.accepted() && !s.refuse && !s.tooSmall && s.cornerError(r) <= finderTolerance:
+		return "found"
+	case r.accepted():
+		return "wrong"
+	case strings.Contains(r.Error, "too small"):
+		return "too small"
+	}
+	return "refused"
+}
+
+// ok is the outcome the sample wants.
+func (s finderSample) ok(r finderResult) bool {
+	switch o := s.outcome(r); {
+	case s.tooSmall:
+		return o == "too small"
+	case s.refuse:
+		return o == "refused" || o == "too small"
+	default:
+		return o == "found"
+	}
+}
+
+// runFinder is today's finder on the samples, in this process.
+func runFinder(samples []finderSample) ([]finderResult, error) {
+	out := make([]finderResult, len(samples))
+	for i, s := range samples {
+		img, err := jpeg.Decode(bytes.NewReader(s.data))
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		c, err := card.AnalyzeFront(img)
+		r := finderResult{MS: float64(time.Since(start).Microseconds()) / 1000, Found: c.Aspect > 0, AspectOK: c.AspectOK}
+		for k, p := range c.Corners {
+			r.Corners[k] = [2]int{p.X, p.Y}
+		}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// runFinderBefore builds finderDriver at finderBaselineCommit and runs it on
+// the samples written into dir.
+func runFinderBefore(root, dir string, samples []finderSample) ([]finderResult, error) {
+	b, err := buildAt(root, dir, finderBaselineCommit, "finder-before", "./cmd/finderbefore", func(wt string) error {
+		pkg := filepath.Join(wt, "cmd", "finderbefore")
+		if err := os.MkdirAll(pkg, 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(pkg, "main.go"), []byte(finderDriver), 0o600)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for i, s := range samples {
+		p, err := writeFile(dir, fmt.Sprintf("finder-%03d.jpg", i), s.data)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	cmd := exec.Command(b.bin, paths...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("finder before: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var out []finderResult
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	for sc.Scan() {
+		var r finderResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	if len(out) != len(samples) {
+		return nil, fmt.Errorf("finder before: %d results for %d photos", len(out), len(samples))
+	}
+	return out, nil
+}
+
+// benchFinder prints the finder's evaluation: found within 5% per design,
+// per surface and per kind of photo, wrong quads accepted, corner errors
+// and time, before and after side by side.
+func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
+	samples, err := finderSamples(faces)
+	if err != nil {
+		return err
+	}
+	if finderDump != "" {
+		var truth []string
+		for i, s := range samples {
+			if err := os.WriteFile(filepath.Join(finderDump, fmt.Sprintf("finder-%03d.jpg", i)), s.data, 0o600); err != nil {
+				return err
+			}
+			truth = append(truth, fmt.Sprintf("%03d %v %v %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f", i, s.refuse, s.tooSmall, s.cardW,
+				s.want[0].X, s.want[0].Y, s.want[1].X, s.want[1].Y, s.want[2].X, s.want[2].Y, s.want[3].X, s.want[3].Y))
+		}
+		if err := os.WriteFile(filepath.Join(finderDump, "truth.txt"), []byte(strings.Join(truth, "\n")+"\n"), 0o600); err != nil {
+			return err
+		}
+		fmt.Printf("card finder: %d photos written to %s\n", len(samples), finderDump)
+		return nil
+	}
+	after, err := runFinder(samples)
+	if err != nil {
+		return err
+	}
+	var before []finderResult
+	if withBaseline {
+		if before, err = runFinderBefore(root, dir, samples); err != nil {
+			fmt.Printf("finder before: unavailable (%v); after only\n", err)
+		}
+	}
+	fmt.Printf("\ncard finder: %d rendered photos (%d designs incl. vertical layouts, %d surfaces); found = accepted with every corner within %.0f%% of the card's width\n",
+		len(samples), len(cardtest.Designs), len(cardtest.Surfaces), 100*finderTolerance)
+	if before != nil {
+		fmt.Printf("before = %s's card.AnalyzeFront, after = this tree\n", finderBaselineCommit[:12])
+	}
+	groups := []struct {
+		title string
+		key   func(finderSample) string
+	}{
+		{"design", func(s finderSample) string { return s.design }},
+		{"surface", func(s finderSample) string { return s.surface }},
+		{"kind", func(s finderSample) string { return s.kind }},
+	}
+	for _, g := range groups {
+		fmt.Printf("\n%-26s %-19s %s\n", "by "+g.title, "right", "wrong quads accepted")
+		tallies, wrong := map[string]*tally{}, map[string]*tally{}
+		var keys []string
+		for i, s := range samples {
+			key := g.key(s)
+			if key == "" {
+				key = "(refusals)"
+				if s.tooSmall {
+					key = "(far cards)"
+				}
+			}
+			if tallies[key] == nil {
+				keys = append(keys, key)
+				tallies[key], wrong[key] = &tally{noBefore: before == nil}, &tally{noBefore: before == nil}
+			}
+			b := finderResult{}
+			if before != nil {
+				b = before[i]
+			}
+			tallies[key].add(s.ok(b), s.ok(after[i]))
+			wrong[key].add(s.outcome(b) == "wrong", s.outcome(after[i]) == "wrong")
+		}
+		for _, key := range keys {
+			fmt.Printf("%-26s %s  %s\n", key, tallies[key], wrong[key])
+		}
+	}
+	total, wrong := tally{noBefore: before == nil}, tally{noBefore: before == nil}
+	var errsBefore, errsAfter, msBefore, msAfter []float64
+	var misses []string
+	for i, s := range samples {
+		b := finderResult{}
+		if before != nil {
+			b = before[i]
+			msBefore = append(msBefore, b.MS)
+			if s.outcome(b) == "found" {
+				errsBefore = append(errsBefore, s.cornerError(b))
+			}
+		}
+		a := after[i]
+		msAfter = append(msAfter, a.MS)
+		total.add(s.ok(b), s.ok(a))
+		wrong.add(s.outcome(b) == "wrong", s.outcome(a) == "wrong")
+		if s.outcome(a) == "found" {
+			errsAfter = append(errsAfter, s.cornerError(a))
+		}
+		if !s.ok(a) {
+			misses = append(misses, fmt.Sprintf("  #%d %s / %s / %s: %s (corner error %.1f%%) %s", i, s.design, s.surface, s.kind, s.outcome(a), 100*s.cornerError(a), a.Error))
+		}
+	}
+	fmt.Printf("\n%-26s %s  %s\n", "all", total, wrong)
+	fmt.Printf("worst corner of found cards, %% of the card's width: median %s, 95th %s, max %s\n",
+		beforeAfter(errsBefore, errsAfter, 0.5, 100), beforeAfter(errsBefore, errsAfter, 0.95, 100), beforeAfter(errsBefore, errsAfter, 1, 100))
+	fmt.Printf("time per photo, ms: median %s, max %s\n", beforeAfter(msBefore, msAfter, 0.5, 1), beforeAfter(msBefore, msAfter, 1, 1))
+	if len(misses) > 0 {
+		fmt.Println("after, not right:")
+		fmt.Println(strings.Join(misses, "\n"))
+	}
+	return nil
+}
+
+// beforeAfter prints the q-quantile of both sets, scaled.
+func beforeAfter(before, after []float64, q, scale float64) string {
+	quant := func(v []float64) string {
+		if len(v) == 0 {
+			return "-"
+		}
+		v = slices.Clone(v)
+		sort.Float64s(v)
+		return fmt.Sprintf("%.1f", scale*v[int(q*float64(len(v)-1))])
+	}
+	return quant(before) + " → " + quant(after)
+}
