@@ -51,7 +51,7 @@ deps:
 
 ## npm: browser dependencies pinned by package-lock.json into ./node_modules (npm ci), again when the lockfile changes;
 ## then the npm packages a shipped bundle uses, bundled by go generate into a gitignored file the binary embeds
-npm: node_modules/.package-lock.json verifier/dashboard/npmbundle/gen/passphrase.js
+npm: node_modules/.package-lock.json verifier/dashboard/npmbundle/gen/passphrase.js verifier/web/npmbundle/gen/barcode.js
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
@@ -59,6 +59,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 verifier/dashboard/npmbundle/gen/passphrase.js: node_modules/.package-lock.json verifier/dashboard/npmbundle/passphrase.ts
 	$(GO) generate ./verifier/dashboard/npmbundle
+
+verifier/web/npmbundle/gen/barcode.js: node_modules/.package-lock.json verifier/web/npmbundle/barcode.ts
+	$(GO) generate ./verifier/web/npmbundle
 
 build: npm
 	$(GO) build -o bin/idgate ./cmd/idgate

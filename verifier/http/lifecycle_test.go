@@ -181,7 +181,7 @@ func TestLinkOpen(t *testing.T) {
 		// A live link gets the app (its message comes through the session
 		// API, never into the HTML), under a CSP that allows no inline code.
 		if !strings.Contains(string(r.body), `<script defer src="/assets/flow-`) || strings.Contains(string(r.body), "now") ||
-			!strings.Contains(r.header.Get("Content-Security-Policy"), "script-src 'self';") {
+			!strings.Contains(r.header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval';") {
 			t.Fatalf("page: %v %s", r.header, r.body)
 		}
 		if r := h.do("GET", "/v/"+token(t, v)+"/qr.svg", ""); r.status != 200 {

@@ -192,13 +192,16 @@ func TestReviewOfferInChromium(t *testing.T) {
 	}
 }
 
-// The license steps through the camera: a y4m of a card front, and a
-// second phone (the fake camera is per browser) with one of the back.
+// The license steps through the camera: a y4m of a card front too far
+// away for the page's guide to take it by itself (the shutter takes it,
+// the server accepts it), and a second phone (the fake camera is per
+// browser) with one of the back, whose barcode reads on the device, so
+// the page sends it without the shutter.
 func TestLicenseCameraInChromium(t *testing.T) {
 	e := start(t)
 	c := e.create(`{}`)
 	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
-	writeY4M(t, frontY4M, 5, []image.Image{decode(t, front(t, foremanFace(t)))})
+	writeY4M(t, frontY4M, 5, []image.Image{farFront(t, foremanFace(t))})
 	phone := newTab(t, true, camera(frontY4M, true)...)
 	phone.Open(c.URL)
 	phone.screen("start")
@@ -214,8 +217,6 @@ func TestLicenseCameraInChromium(t *testing.T) {
 	other := newTab(t, true, camera(backY4M, true)...)
 	other.Open(c.URL)
 	other.screen("back")
-	other.cameraOn()
-	other.click("Take photo")
 	other.screen("live")
 }
 

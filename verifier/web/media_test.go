@@ -1,12 +1,8 @@
 package web_test
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
 	"image"
-	"image/color"
-	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"os"
@@ -16,7 +12,10 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/internal/testkit/y4m"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
 )
 
 // media are the flow's real test inputs (flowtest): Foreman's frames and
@@ -87,60 +86,10 @@ func livenessFrames(t *testing.T) []image.Image {
 	return out
 }
 
-// writeY4M writes frames as a YUV4MPEG2 file (4:2:0), the format of
-// Chromium's --use-file-for-fake-video-capture. Chromium reads it as
-// BT.601 studio range, so the full-range values are scaled into 16–235
-// (chroma 16–240); left full range, whites clip and the card shows glare.
+// writeY4M writes frames as the fake camera's y4m file (package y4m).
 func writeY4M(t *testing.T, file string, fps int, frames []image.Image) {
 	t.Helper()
-	b := frames[0].Bounds()
-	w, h := b.Dx()&^1, b.Dy()&^1
-	f, err := os.Create(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := bufio.NewWriter(f)
-	fmt.Fprintf(out, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C420jpeg XYSCSS=420JPEG\n", w, h, fps)
-	y := make([]byte, w*h)
-	u := make([]byte, w*h/4)
-	v := make([]byte, w*h/4)
-	for _, img := range frames {
-		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
-		for py := 0; py < h; py++ {
-			for px := 0; px < w; px++ {
-				c := rgba.RGBAAt(px, py)
-				yy, _, _ := color.RGBToYCbCr(c.R, c.G, c.B)
-				y[py*w+px] = studio(yy, 16, 219)
-			}
-		}
-		for py := 0; py < h/2; py++ {
-			for px := 0; px < w/2; px++ {
-				var sr, sg, sb int
-				for _, d := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
-					c := rgba.RGBAAt(2*px+d[0], 2*py+d[1])
-					sr, sg, sb = sr+int(c.R), sg+int(c.G), sb+int(c.B)
-				}
-				_, cb, cr := color.RGBToYCbCr(uint8(sr/4), uint8(sg/4), uint8(sb/4))
-				u[py*w/2+px], v[py*w/2+px] = studio(cb, 16, 224), studio(cr, 16, 224)
-			}
-		}
-		out.WriteString("FRAME\n")
-		out.Write(y)
-		out.Write(u)
-		out.Write(v)
-	}
-	if err := out.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// studio maps a full-range 0–255 value into lo..lo+span.
-func studio(v uint8, lo, span int) uint8 {
-	return uint8(lo + (int(v)*span+127)/255)
+	check(t, y4m.Write(file, fps, frames))
 }
 
 // foremanFace is Foreman's face, for a license that matches the selfie.
@@ -170,6 +119,16 @@ func front(t *testing.T, face image.Image) []byte {
 	data, err := flowtest.FrontPhoto(face, 1600, 7)
 	check(t, err)
 	return data
+}
+
+// farFront is a license front printed with face, 1280×960, the card 40% of
+// the frame wide: the server accepts it (13% of the photo, 512 px wide),
+// the page's guide asks to move closer and never takes it by itself, so a
+// test presses the shutter (autocapture.ts, limits.minCoverage).
+func farFront(t *testing.T, face image.Image) image.Image {
+	t.Helper()
+	img, _ := cardtest.Scene{FrameW: 1280, CardW: 0.4 * 1280, Aspect: card.ID1Aspect, RotationDeg: 4, Keystone: 0.04, Face: face, Seed: 7}.Render()
+	return img
 }
 
 // back is a JPEG photo of a license back with a valid PDF417.

@@ -111,7 +111,7 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 	}))
 	t.Cleanup(shop.Close)
 	y4m := filepath.Join(t.TempDir(), "front.y4m")
-	writeY4M(t, y4m, 5, []image.Image{decode(t, front(t, foremanFace(t)))})
+	writeY4M(t, y4m, 5, []image.Image{farFront(t, foremanFace(t))})
 	phone := walkTab(t, 390, 844, "en-US", camera(y4m, true)...)
 	phone.Open(shop.URL)
 	eval[bool](phone, `document.getElementById("verify").click(), true`)
@@ -361,7 +361,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
 	e := start(t)
 	y4m := filepath.Join(t.TempDir(), "front.y4m")
-	writeY4M(t, y4m, 5, []image.Image{decode(t, front(t, foremanFace(t)))})
+	writeY4M(t, y4m, 5, []image.Image{farFront(t, foremanFace(t))})
 	for _, c := range []struct {
 		accept, start, blocked, retry, choose, shutter, upload string
 	}{

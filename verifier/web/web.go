@@ -12,11 +12,14 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"sync"
 
 	"github.com/idgate/idgate/internal/bundle"
+	"github.com/idgate/idgate/verifier/web/npmbundle"
 )
 
 //go:embed src/*.ts strings.json
@@ -27,10 +30,12 @@ var css []byte
 
 // Security headers of every page and asset. No inline script or style is
 // used, so CSP allows only this origin; the camera is this origin's only.
+// 'wasm-unsafe-eval' lets the license back compile the barcode reader's
+// WebAssembly (npmbundle); it allows no JavaScript eval.
 // The token is in the page's path, so no page may be kept in a cache (and
 // every response says Referrer-Policy: no-referrer, internal/secheaders).
 const (
-	CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; " +
+	CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; " +
 		"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 	PermissionsPolicy = "camera=(self), microphone=(), geolocation=()"
 )
@@ -45,7 +50,37 @@ type Asset struct {
 	ContentType string
 }
 
-var script = bundle.Once(bundle.Options{Sources: sources, Entry: "src/main.ts"})
+// script is the app. It is told where the barcode reader (npm packages
+// bundled at build time, npmbundle) is served as the build-time constant
+// IDGATE_BARCODE ({js, wasm} paths), or null when this binary was built
+// without it: the license back then keeps its manual shutter alone.
+var script = sync.OnceValues(func() (*bundle.Bundle, error) {
+	paths := map[string]string(nil)
+	if r, err := barcodeReader(); err == nil {
+		paths = map[string]string{"js": r.Script.Path, "wasm": r.Wasm.Path}
+	} else if !errors.Is(err, npmbundle.ErrNotBuilt) {
+		return nil, err
+	}
+	define, err := json.Marshal(paths)
+	if err != nil {
+		return nil, err
+	}
+	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts", Define: map[string]string{"IDGATE_BARCODE": string(define)}})
+})
+
+// reader is the barcode reader's script and WebAssembly as assets.
+type reader struct{ Script, Wasm *Asset }
+
+var barcodeReader = sync.OnceValues(func() (*reader, error) {
+	r, err := npmbundle.BarcodeReader()
+	if err != nil {
+		return nil, err
+	}
+	asset := func(a *npmbundle.Asset, ctype string) *Asset {
+		return &Asset{Body: a.JS, Gzip: a.Gzip, ETag: a.ETag, Path: "/assets/flow-" + a.Name, ContentType: ctype}
+	}
+	return &reader{Script: asset(r.Script, "text/javascript; charset=utf-8"), Wasm: asset(r.Wasm, "application/wasm")}, nil
+})
 
 var style = sync.OnceValues(func() (*Asset, error) { return pack(css, "flow-%s.css", "text/css; charset=utf-8") })
 
@@ -61,7 +96,8 @@ func Script() (*Asset, error) {
 // Style is the stylesheet.
 func Style() (*Asset, error) { return style() }
 
-// Assets are the script and the stylesheet, by path.
+// Assets are the script, the stylesheet and, when built, the barcode
+// reader the license back loads on demand, by path.
 func Assets() (map[string]*Asset, error) {
 	js, err := Script()
 	if err != nil {
@@ -71,7 +107,11 @@ func Assets() (map[string]*Asset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]*Asset{js.Path: js, st.Path: st}, nil
+	all := map[string]*Asset{js.Path: js, st.Path: st}
+	if r, err := barcodeReader(); err == nil {
+		all[r.Script.Path], all[r.Wasm.Path] = r.Script, r.Wasm
+	}
+	return all, nil
 }
 
 func pack(body []byte, name, ctype string) (*Asset, error) {

@@ -1,13 +1,17 @@
 // The license steps: the rear camera with a card-shaped guide and a
 // shutter, or a file input when the camera is unavailable; the photo is
 // downscaled here, checked by the server, and its retake reasons shown in
-// plain words.
+// plain words. While the camera runs, autocapture.ts says what is wrong
+// and takes the photo by itself when the card is right (the back: when
+// its barcode reads on the device); the shutter stays.
 import { APIError } from "./api";
 import type { App } from "./app";
+import { guide, type Guide } from "./autocapture";
+import { available, barcodeReader } from "./barcode";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
 import { has, t } from "./i18n";
-import { fromFile, fromVideo } from "./image";
+import { fromFile, fromVideo, toJPEG } from "./image";
 
 type Side = "front" | "back";
 
@@ -15,8 +19,18 @@ type Side = "front" | "back";
 // card's edges and portrait do.
 const maxSide: Record<Side, number> = { front: 1600, back: 2400 };
 
+// After the server refused a photo taken by itself, the guide waits this
+// long before it may take another, so the reasons can be read.
+const resumeAfterRefusal = 3000;
+
 export function license(app: App, side: Side, done: () => void): void {
   let stream: MediaStream | null = null;
+  let live: Guide | null = null;
+  // Marks on the page's timeline (step, camera, guide, capture, accepted):
+  // bench/licenseguide reads them; they cost nothing and never leave the page.
+  performance.mark("idgate:step:" + side);
+  // The back's reader starts loading with the step, beside the camera.
+  const reader = side === "back" && available() ? barcodeReader() : null;
   const title = t(side === "front" ? "front.title" : "back.title");
   const status = h("div", { class: "status", "aria-live": "polite" });
   const video = h("video", { muted: true, playsinline: true, autoplay: true, "aria-hidden": "true" });
@@ -32,8 +46,10 @@ export function license(app: App, side: Side, done: () => void): void {
   const retryCam = button(t("camera.retry"), () => void startCamera(), "sec");
   retryCam.hidden = true;
   const actions = h("div", { class: "actions" }, shutter, file, fileLabel, retryCam);
+  const autoNote = h("p", { class: "note" }, t("guide.auto"));
+  autoNote.hidden = true;
 
-  app.show(side, title, h("p", null, t(side === "front" ? "front.hint" : "back.hint")), stage, status, actions);
+  app.show(side, title, h("p", null, t(side === "front" ? "front.hint" : "back.hint")), stage, status, actions, autoNote);
   stage.hidden = true;
   shutter.hidden = true;
   status.replaceChildren(spinner(t("camera.starting")));
@@ -45,6 +61,7 @@ export function license(app: App, side: Side, done: () => void): void {
   };
 
   const send = async (img: Blob) => {
+    live?.stop();
     busy(true);
     status.replaceChildren(spinner(t("license.checking")));
     try {
@@ -60,6 +77,7 @@ export function license(app: App, side: Side, done: () => void): void {
       return;
     }
     stop(stream);
+    performance.mark("idgate:accepted:" + side);
     status.replaceChildren(h("p", null, t("license.ok")));
     done();
   };
@@ -78,10 +96,25 @@ export function license(app: App, side: Side, done: () => void): void {
     // keyboard or switch user retakes from where they were.
     if (!app.root.contains(document.activeElement)) (stream && !shutter.hidden ? shutter : file).focus({ preventScroll: true });
     if (!video.paused || stream) void video.play().catch(() => undefined);
+    if (stream) setTimeout(startGuide, resumeAfterRefusal);
+  };
+
+  // startGuide runs the live guidance in the stage; it captures by itself
+  // (the back sends the very frame whose barcode read).
+  const startGuide = () => {
+    if (!stream || !video.isConnected) return;
+    live?.stop();
+    live?.overlay.remove();
+    live?.words.remove();
+    live = guide(video, side, reader, (frame) => void (frame ? (video.pause(), toJPEG(frame, 0.9).then(send)) : shoot()));
+    stage.append(live.overlay);
+    stage.after(live.words);
+    autoNote.hidden = false;
   };
 
   const shoot = async () => {
     if (!stream) return;
+    live?.stop();
     const img = await fromVideo(video, maxSide[side], 0.9);
     video.pause();
     await send(img);
@@ -117,6 +150,8 @@ export function license(app: App, side: Side, done: () => void): void {
     fileLabel.textContent = t("license.upload");
     fileLabel.className = "button sec";
     status.replaceChildren();
+    performance.mark("idgate:camera:" + side);
+    startGuide();
   };
   void startCamera();
 }

@@ -1,0 +1,216 @@
+package web_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"image"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	xdraw "golang.org/x/image/draw"
+
+	"github.com/idgate/idgate/verifier/license/card"
+	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+)
+
+// The license steps' live guidance and auto-capture (autocapture.ts) in
+// real Chromium on a fake camera: rendered card scenes, moving from far to
+// close and then held, as a y4m file (Chromium's
+// --use-file-for-fake-video-capture), and every guidance state shown at
+// 360×640 and 390×844 through a test camera whose picture the test sets.
+
+const sceneW, sceneH = 1280, 960
+
+// frontScene is a license front with Foreman's face, its card share of
+// the frame's width wide, slightly turned and at a slant.
+func frontScene(t *testing.T, share float64, mod func(*cardtest.Scene)) image.Image {
+	t.Helper()
+	s := cardtest.Scene{FrameW: sceneW, CardW: share * sceneW, Aspect: card.ID1Aspect, RotationDeg: 4, Keystone: 0.04, Face: foremanFace(t), Seed: 7}
+	if mod != nil {
+		mod(&s)
+	}
+	img, _ := s.Render()
+	return img
+}
+
+// backScene is a clean license back (pdf417/synth) seen from farther the
+// larger frameW is: the card drawn in a frameW-wide frame (module 3 px),
+// then the frame scaled to 1280×960, as a camera farther away sees it.
+func backScene(t *testing.T, frameW int) image.Image {
+	t.Helper()
+	c := synth.Set(5, 1)[0]
+	c.FrameWidth = frameW
+	img, err := c.Render()
+	check(t, err)
+	out := image.NewRGBA(image.Rect(0, 0, sceneW, sceneH))
+	xdraw.CatmullRom.Scale(out, out.Rect, img, img.Bounds(), xdraw.Src, nil)
+	return out
+}
+
+// hold repeats img n times.
+func hold(img image.Image, n int) []image.Image {
+	out := make([]image.Image, n)
+	for i := range out {
+		out[i] = img
+	}
+	return out
+}
+
+// advices records, every 100 ms until the screen leaves step, the
+// guidance states the page shows, each once in the order shown.
+func (tb *tab) advices(step string, timeout time.Duration) []string {
+	tb.T.Helper()
+	var seen []string
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		s := eval[string](tb, `(() => { const m = document.querySelector("main"); const g = document.querySelector(".guidance");
+			return (m ? m.dataset.screen : "") + "|" + (g ? g.dataset.advice || "" : ""); })()`)
+		screen, advice, _ := strings.Cut(s, "|")
+		if advice != "" && (len(seen) == 0 || seen[len(seen)-1] != advice) {
+			seen = append(seen, advice)
+		}
+		if screen != step {
+			return seen
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tb.T.Fatalf("the %s step never ended by itself in %v (advice seen: %v); page reads:\n%s", step, timeout, seen, tb.Text())
+	return nil
+}
+
+// A card moving from far to close: the front step says "closer" while the
+// card is small, then captures by itself once the card has been right and
+// still for a moment, and the server accepts the photo (the page moves on
+// to the back with nobody pressing the shutter); the back says what is
+// wrong while the barcode is too far to read, and sends the frame as soon
+// as it reads on the device, which the server accepts too (liveness next).
+func TestLicenseAutoCaptureInChromium(t *testing.T) {
+	e := start(t)
+	c := e.create(`{}`)
+
+	var frames []image.Image
+	for i := range 12 {
+		frames = append(frames, hold(frontScene(t, 0.25+0.035*float64(i), nil), 2)...)
+	}
+	frames = append(frames, hold(frames[len(frames)-1], 40)...)
+	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
+	writeY4M(t, frontY4M, 8, frames)
+	phone := newTab(t, true, camera(frontY4M, true)...)
+	phone.Open(c.URL)
+	phone.screen("start")
+	phone.click("Start")
+	phone.screen("front")
+	seen := phone.advices("front", 60*time.Second)
+	t.Logf("front: advice shown %v", seen)
+	if !slices.Contains(seen, "closer") || seen[len(seen)-1] != "capture" {
+		t.Errorf("front: advice %v, want closer first and capture last", seen)
+	}
+	phone.screen("back")
+	if !eval[bool](phone, `performance.getEntriesByName("idgate:capture:front").length === 1`) {
+		t.Error("front: the photo was not taken by the guide")
+	}
+
+	frames = nil
+	for fw := 3840; fw > sceneW; fw -= 160 {
+		frames = append(frames, hold(backScene(t, fw), 3)...)
+	}
+	frames = append(frames, hold(backScene(t, 0), 30)...)
+	backY4M := filepath.Join(t.TempDir(), "back.y4m")
+	writeY4M(t, backY4M, 10, frames)
+	other := newTab(t, true, camera(backY4M, true)...)
+	other.Open(c.URL)
+	other.screen("back")
+	seen = other.advices("back", 60*time.Second)
+	t.Logf("back: advice shown %v", seen)
+	if len(seen) < 2 || seen[len(seen)-1] != "capture" || !slices.ContainsFunc(seen, func(a string) bool { return a == "closer" || a == "find" || a == "reading" }) {
+		t.Errorf("back: advice %v, want guidance while too far, then capture", seen)
+	}
+	other.screen("live")
+	if !eval[bool](other, `performance.getEntriesByName("idgate:capture:back").length === 1`) {
+		t.Error("back: the photo was not taken by the guide")
+	}
+	// Everything came from the verifier's own origin.
+	if n := eval[int](other, `performance.getEntriesByType("resource").filter(r => !r.name.startsWith(location.origin)).length`); n != 0 {
+		t.Errorf("%d resources from another origin", n)
+	}
+}
+
+// testCamera replaces getUserMedia, before any page script runs, by a
+// canvas stream that shows window.__scene (a list of image URLs, shown in
+// turn every 150 ms): a camera whose picture the test sets as it goes.
+const testCamera = `(() => {
+	const c = document.createElement("canvas"); c.width = 1280; c.height = 960;
+	const x = c.getContext("2d"); let imgs = []; let i = 0;
+	window.__scene = (urls) => { imgs = urls.map(u => { const m = new Image(); m.src = u; return m; }); };
+	setInterval(() => { if (!imgs.length) return; const m = imgs[i++ % imgs.length]; if (m.complete && m.naturalWidth) x.drawImage(m, 0, 0, 1280, 960); }, 150);
+	navigator.mediaDevices.getUserMedia = async () => c.captureStream(15);
+})()`
+
+// Every guidance state, in words (read out once per change by a polite
+// live region) and by the outline's dash, not by colour, at 360×640 and
+// 390×844; the reduced-motion variant is checked by its media query.
+func TestLicenseGuidanceStatesInChromium(t *testing.T) {
+	e := start(t)
+	type state struct {
+		side, advice, words string
+		frames              []image.Image
+	}
+	shaky := []image.Image{frontScene(t, 0.6, nil), frontScene(t, 0.6, func(s *cardtest.Scene) { s.RotationDeg = 9 })}
+	states := []state{
+		{"front", "find", "Fit your license inside the frame", []image.Image{frontScene(t, 0.6, func(s *cardtest.Scene) { s.NoCard = true })}},
+		{"front", "closer", "Move closer", []image.Image{frontScene(t, 0.38, nil)}},
+		{"front", "corners", "all four corners", []image.Image{frontScene(t, 1.05, func(s *cardtest.Scene) { s.Centred = true; s.RotationDeg = 0 })}},
+		{"front", "blur", "Hold still: the picture is blurred", []image.Image{frontScene(t, 0.6, func(s *cardtest.Scene) { s.Blur = 4 })}},
+		{"front", "glare", "Glare on the card", []image.Image{frontScene(t, 0.6, func(s *cardtest.Scene) { s.Glare = true; s.GlareSize = 1.0 / 12 })}},
+		{"front", "hold", "Good. Hold still", shaky},
+		{"back", "closer", "Move closer", []image.Image{backScene(t, 3600)}},
+		{"back", "barcode", "No barcode in view", []image.Image{frontScene(t, 0.6, nil)}},
+	}
+	for _, size := range [][2]int{{360, 640}, {390, 844}} {
+		phone := walkTab(t, size[0], size[1], "en-US")
+		if _, err := chromedp.Call(phone.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: testCamera}); err != nil {
+			t.Fatal(err)
+		}
+		c := e.create(`{}`)
+		phone.Open(c.URL)
+		phone.screen("start")
+		phone.click("Start")
+		for _, s := range states {
+			if s.side == "back" && eval[string](phone, `document.querySelector("main").dataset.screen`) == "front" {
+				e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+				phone.Open(c.URL)
+				phone.screen("back")
+			}
+			phone.screen(s.side)
+			var urls []string
+			for _, f := range s.frames {
+				urls = append(urls, jsString("data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(jpegBytes(t, f))))
+			}
+			eval[bool](phone, `window.__scene([`+strings.Join(urls, ",")+`]), true`)
+			phone.Wait(fmt.Sprintf(`(() => { const g = document.querySelector(".guidance"); return !!g && g.dataset.advice === %q; })()`, s.advice))
+			contains(t, eval[string](phone, `document.querySelector(".guidance").textContent`), s.words)
+			if live := eval[string](phone, `document.querySelector(".guidance").getAttribute("aria-live")`); live != "polite" {
+				t.Errorf("%s %s: aria-live %q", s.side, s.advice, live)
+			}
+			phone.look(fmt.Sprintf("license-guide-%s-%s-%dx%d", s.side, s.advice, size[0], size[1]))
+		}
+		// Reduced motion: the outline changes without a transition.
+		outline := `getComputedStyle(document.querySelector(".stage .outline polygon")).transitionDuration`
+		if d := eval[string](phone, outline); d == "0s" {
+			t.Errorf("the outline has no transition to reduce (%s)", d)
+		}
+		if _, err := chromedp.Call(phone.Ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if d := eval[string](phone, outline); d != "0s" {
+			t.Errorf("under prefers-reduced-motion the outline still moves for %s", d)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+// Live guidance and auto-capture on the license steps: while the camera
+// runs, each frame is judged here (card outline, size, corners, sharpness,
+// glare; on the back, the barcode read by zxing-cpp's WebAssembly), what
+// is wrong is said in words (and announced once per change), the outline
+// found is drawn over the video, and the photo is taken by itself when the
+// front has been right and still for a moment, or as soon as the back's
+// barcode reads. The server judges the photo as before; the shutter stays.
+import type { BarcodeReader, Seen } from "./barcode";
+import { findCard, gray, innerBox, measureCard, sharpnessAndGlare, id1Aspect, type Gray, type Quad, type Region } from "./cardguide";
+import { h } from "./dom";
+import { t, type Key } from "./i18n";
+import { canvasOf } from "./image";
+
+// What the page says, one state at a time.
+export type Advice = "find" | "closer" | "corners" | "blur" | "glare" | "hold" | "barcode" | "reading";
+
+const words: Record<Advice, Key> = {
+  find: "guide.find",
+  closer: "guide.closer",
+  corners: "guide.corners",
+  blur: "guide.blur",
+  glare: "guide.glare",
+  hold: "guide.hold",
+  barcode: "guide.barcode",
+  reading: "guide.reading",
+};
+
+// Thresholds, measured on the small frame (smallSide px wide). They sit
+// inside the server's (verifier/license/card: coverage ≥ 10%, aspect
+// within 10% on the full photo, glare ≤ 5% of the card, sharpness ≈ a
+// defocus of σ 2.5 px): a photo taken by itself should pass the server's
+// check, not skim its limits. Calibrated by TestCardGuideOnRenderedScenes
+// (cardtest fronts with Foreman's face, 1280×960, 2026-11-28), synthetic
+// scenes only, no real phone video yet:
+//   - sharpness: sharp cards 0.30–0.86 (0.86 of the frame wide: 0.30;
+//     smaller cards measure higher), defocus σ 2 px 0.23, σ 3 px 0.17,
+//     σ 4 px 0.14, σ 6 px 0.10: 0.2 refuses σ ≥ 2.5 px, as the server does;
+//   - glare: clean cards 0.017–0.022 (Foreman's bright background in the
+//     portrait is saturated), the server-refused hotspot (1/14 of the card
+//     wide) 0.035, the accepted one (1/20) 0.021: 0.03;
+//   - coverage: the server needs 10%; 22% is a card ~600 px wide in a
+//     1280×960 frame, enough for the portrait and the barcode's modules.
+export const limits = {
+  smallSide: 480,
+  minCoverage: 0.22,
+  aspectTolerance: 0.12,
+  maxGlare: 0.03,
+  minSharpness: 0.2,
+  // The back: a symbol narrower than this share of the frame is too far.
+  minSymbolWidth: 0.4,
+  // Held still: every corner within this share of the frame's diagonal
+  // for holdMs.
+  still: 0.02,
+  holdMs: 700,
+};
+
+export interface Judgement {
+  advice: Advice | null; // null: the front is right
+  quad: Quad | null;
+}
+
+// judgeFront decides what to say about a front frame.
+export function judgeFront(g: Gray): Judgement {
+  const quad = findCard(g);
+  // A reflection can wash out a corner and the outline with it.
+  if (!quad) return { advice: sharpnessAndGlare(g, centre(g)).glare > limits.maxGlare ? "glare" : "find", quad };
+  const m = measureCard(quad, g.w, g.h);
+  if (!m.inView || Math.abs(m.aspect / id1Aspect - 1) > limits.aspectTolerance) return { advice: "corners", quad };
+  if (m.coverage < limits.minCoverage) return { advice: "closer", quad };
+  const q = sharpnessAndGlare(g, innerBox(quad, g.w, g.h));
+  if (q.glare > limits.maxGlare) return { advice: "glare", quad };
+  if (q.sharpness < limits.minSharpness) return { advice: "blur", quad };
+  return { advice: null, quad };
+}
+
+// judgeBack decides what to say about a back frame the decoder did not
+// read (seen: what it saw, in the small frame's pixels).
+export function judgeBack(g: Gray, seen: Seen[]): { advice: Advice; quad: Quad | null } {
+  const quad = findCard(g);
+  const q = sharpnessAndGlare(g, quad ? innerBox(quad, g.w, g.h) : centre(g));
+  if (q.glare > limits.maxGlare) return { advice: "glare", quad };
+  const symbol = seen.find((s) => s.corners.length === 4);
+  if (symbol) {
+    const xs = symbol.corners.map((p) => p.x);
+    if ((Math.max(...xs) - Math.min(...xs)) / g.w < limits.minSymbolWidth) return { advice: "closer", quad };
+    return { advice: q.sharpness < limits.minSharpness ? "blur" : "reading", quad };
+  }
+  if (quad && measureCard(quad, g.w, g.h).coverage < limits.minCoverage) return { advice: "closer", quad };
+  if (q.sharpness < limits.minSharpness) return { advice: "blur", quad };
+  return { advice: quad ? "barcode" : "find", quad };
+}
+
+// centre is the middle 70% of the frame, where the card is held.
+function centre(g: Gray): Region {
+  return { x0: Math.round(g.w * 0.15), y0: Math.round(g.h * 0.15), x1: Math.round(g.w * 0.85), y1: Math.round(g.h * 0.85) };
+}
+
+// still reports whether every corner of b is within limits.still of a's.
+function still(a: Quad, b: Quad, w: number, h: number): boolean {
+  const tol = limits.still * Math.hypot(w, h);
+  return a.every((p, i) => Math.hypot(p.x - b[i].x, p.y - b[i].y) <= tol);
+}
+
+export interface Guide {
+  // The elements to show: the outline over the video (inside the stage)
+  // and the words under it.
+  overlay: SVGSVGElement;
+  words: HTMLElement;
+  stop(): void;
+}
+
+// capture is handed the frame to send: the canvas the back's barcode read
+// in, or null on the front (the page takes the full-resolution frame).
+export type Capture = (frame: HTMLCanvasElement | null) => void;
+
+const svgNS = "http://www.w3.org/2000/svg";
+
+// guide runs the loop on video until stopped, captured, or the video
+// leaves the page. loading is the back's barcode reader (null on the
+// front): the back guides from its first frame and reads barcodes once the
+// reader has loaded; if it fails to load, the back only guides.
+export function guide(video: HTMLVideoElement, side: "front" | "back", loading: Promise<BarcodeReader> | null, capture: Capture): Guide {
+  let reader: BarcodeReader | null = null;
+  loading?.then((r) => (reader = r)).catch(() => undefined);
+  const overlay = document.createElementNS(svgNS, "svg");
+  overlay.setAttribute("class", "outline");
+  overlay.setAttribute("aria-hidden", "true");
+  overlay.setAttribute("preserveAspectRatio", "xMidYMid slice"); // as the video's object-fit: cover
+  const poly = document.createElementNS(svgNS, "polygon");
+  overlay.append(poly);
+  // role=status is polite: a change is read once, after what is being
+  // read; the text changes only when the advice does (and has held for
+  // two frames), so a screen reader is not flooded.
+  const say = h("p", { class: "guidance", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  let stopped = false;
+  let shown: Advice | "capture" | undefined;
+  let pending: Advice | undefined;
+  let steadySince = 0;
+  let last: Quad | null = null;
+  const small = canvasOf(1, 1);
+  const full = canvasOf(1, 1);
+
+  const show = (a: Advice) => {
+    if (a === shown) return;
+    if (a !== pending) {
+      pending = a; // wait one more frame before changing what is said
+      if (shown !== undefined) return;
+    }
+    shown = a;
+    say.dataset.advice = a;
+    say.textContent = t(words[a]);
+    if (!performance.getEntriesByName("idgate:guide:" + side).length) performance.mark("idgate:guide:" + side);
+  };
+
+  const draw = (quad: Quad | null, ok: boolean, w: number, hh: number) => {
+    overlay.setAttribute("viewBox", `0 0 ${w} ${hh}`);
+    poly.setAttribute("points", quad ? quad.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ") : "");
+    overlay.classList.toggle("ok", ok);
+  };
+
+  // grab draws the current frame into the small canvas (its grey levels
+  // for the measures) and, on the back, the full one (for the decoder).
+  const grab = (): { g: Gray; frame: ImageData | null } | null => {
+    const vw = video.videoWidth;
+    const vh = video.videoHeight;
+    if (!vw || !vh) return null;
+    const s = limits.smallSide / Math.max(vw, vh);
+    small.width = Math.round(vw * s);
+    small.height = Math.round(vh * s);
+    const sc = small.getContext("2d", { willReadFrequently: true })!;
+    let frame: ImageData | null = null;
+    if (reader) {
+      full.width = vw;
+      full.height = vh;
+      const fc = full.getContext("2d", { willReadFrequently: true })!;
+      fc.drawImage(video, 0, 0, vw, vh);
+      frame = fc.getImageData(0, 0, vw, vh);
+      sc.drawImage(full, 0, 0, small.width, small.height);
+    } else {
+      sc.drawImage(video, 0, 0, small.width, small.height);
+    }
+    const d = sc.getImageData(0, 0, small.width, small.height);
+    return { g: gray(d.data, d.width, d.height), frame };
+  };
+
+  const done = (frame: HTMLCanvasElement | null) => {
+    stopped = true;
+    shown = "capture";
+    say.dataset.advice = "capture";
+    say.textContent = t("guide.capturing");
+    overlay.classList.add("ok");
+    performance.mark("idgate:capture:" + side);
+    capture(frame);
+  };
+
+  const tick = async () => {
+    if (stopped || !video.isConnected) return;
+    const got = video.paused ? null : grab();
+    if (got) {
+      const { g, frame } = got;
+      if (side === "front") {
+        const j = judgeFront(g);
+        const now = performance.now();
+        if (j.advice === null && j.quad && last && still(last, j.quad, g.w, g.h)) {
+          if (!steadySince) steadySince = now;
+        } else steadySince = 0;
+        last = j.quad;
+        draw(j.quad, j.advice === null, g.w, g.h);
+        show(j.advice === null ? "hold" : j.advice);
+        if (j.advice === null && steadySince && now - steadySince >= limits.holdMs) return done(null);
+      } else {
+        let seen: Seen[] = [];
+        if (reader && frame) {
+          try {
+            seen = await reader.read(frame);
+          } catch {
+            seen = [];
+          }
+          if (stopped) return;
+          if (seen.some((s) => s.valid)) return done(full);
+        }
+        const scale = g.w / full.width;
+        const j = judgeBack(g, seen.map((s) => ({ ...s, corners: s.corners.map((p) => ({ x: p.x * scale, y: p.y * scale })) })));
+        draw(j.quad, false, g.w, g.h);
+        show(j.advice);
+      }
+    }
+    // The front's measures take a few milliseconds: ~8 a second is
+    // plenty to see it held still. The back runs as fast as the decoder.
+    setTimeout(() => void tick(), side === "front" ? 120 : 30);
+  };
+  void tick();
+  return {
+    overlay,
+    words: say,
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
