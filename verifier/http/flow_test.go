@@ -768,3 +768,20 @@ func TestFlowUploadLimit(t *testing.T) {
 	}
 	expectError(t, h.post(other, "/license/front", "image/gif", gif), 422, "VALIDATION_FAILED")
 }
+
+// TestFlowTooManyFrames: an answer of more parts than any budget is the
+// frame-count problem (422 frames_count, the page's own words), with the
+// flow's headers like every /v/ answer, not a bare 400.
+func TestFlowTooManyFrames(t *testing.T) {
+	h := newFlowHarness(t, openSQLite)
+	_, tok := h.link(`{}`)
+	ch := h.challenge(tok)
+	frames, ms := make([][]byte, maxFrameParts+1), make([]float64, maxFrameParts+1)
+	for i := range frames {
+		frames[i], ms[i] = []byte{0xff}, float64(i*10)
+	}
+	r := h.answer(tok, ch.ChallengeID, frames, ms)
+	if codes := detailCodes(t, r, "liveness"); r.status != 422 || len(codes) != 1 || codes[0] != string(flow.ProblemFramesCount) {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+}

@@ -54,8 +54,8 @@ func parseFrames(contentType string, body []byte) ([]liveness.Frame, error) {
 		if err != nil {
 			return nil, errFramesBody("the multipart body is malformed")
 		}
-		if parts >= maxFrameParts {
-			return nil, errFramesBody("too many parts")
+		if parts >= maxFrameParts { // more frames than any budget: the frame-count problem
+			return nil, &flow.ProblemsError{Step: flow.StepLiveness, Problems: []flow.Problem{flow.ProblemFramesCount}}
 		}
 		switch p.FormName() {
 		case "frame":

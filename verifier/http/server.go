@@ -156,13 +156,20 @@ func New(d Deps) (*Server, error) {
 		// A path matches exactly as written: with fiber's defaults
 		// /METRICS and /metrics/ answered as /metrics, past a reverse
 		// proxy's rule that keeps /metrics inside (README, Production).
-		CaseSensitive:         true,
-		StrictRouting:         true,
-		BodyLimit:             bodyLimit,
-		ReadTimeout:           d.Config.ReadTimeout,
-		IdleTimeout:           d.Config.IdleTimeout,
-		DisableStartupMessage: true,
-		ErrorHandler:          s.serverError,
+		CaseSensitive: true,
+		StrictRouting: true,
+		BodyLimit:     bodyLimit,
+		// fasthttp parses a multipart body into a form before any
+		// handler by default: a second copy of a liveness answer's
+		// frames (parts past 16 MB in temporary files, where frames must
+		// never go), and Go's 1,000-part bound answered a longer answer
+		// with a bare 400 before the flow could say what was wrong.
+		// parseFrames reads the body itself.
+		DisablePreParseMultipartForm: true,
+		ReadTimeout:                  d.Config.ReadTimeout,
+		IdleTimeout:                  d.Config.IdleTimeout,
+		DisableStartupMessage:        true,
+		ErrorHandler:                 s.serverError,
 	})
 	s.routes()
 	return s, nil
