@@ -181,6 +181,11 @@ func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID 
 	if o.EncryptionKeyMode != nil {
 		mode = *o.EncryptionKeyMode
 	}
+	// A key with mode none contradicts itself whether or not personal
+	// data is collected: refused, not silently dropped.
+	if mode == string(e2ee.ModeNone) && o.EncryptionKey != nil && *o.EncryptionKey != "" {
+		fe.add("encryption_key", "not_allowed", "encryption_key is only used with encryption_key_mode custom or passphrase")
+	}
 	if final && !st.CollectsPersonalData() {
 		st.EncryptionKeyMode = e2ee.ModeNone
 		return st, nil
@@ -204,9 +209,6 @@ func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID 
 	}
 	switch st.EncryptionKeyMode {
 	case e2ee.ModeNone:
-		if key != "" {
-			fe.add("encryption_key", "not_allowed", "encryption_key is only used with encryption_key_mode custom or passphrase")
-		}
 		st.EncryptionKeyName = ""
 	case e2ee.ModeCustom:
 		switch _, err := e2ee.ParseRSAPublicKey([]byte(key)); {

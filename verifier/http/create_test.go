@@ -158,9 +158,12 @@ func TestCreateValidation(t *testing.T) {
 			{"passphrase unknown", `{"phone_verification":true,"encryption_key_mode":"passphrase","encryption_key":"6f1c2a7e-3b8d-4a55-9e0f-1d2c3b4a5f60"}`, "encryption_key", "unknown_key"},
 			{"passphrase not a uuid", `{"include_license_photo":true,"encryption_key_mode":"passphrase","encryption_key":"x"}`, "encryption_key", "unknown_key"},
 			{"none with a key", `{"requested_fields":["dob"],"encryption_key_mode":"none","encryption_key":"x"}`, "encryption_key", "not_allowed"},
+			{"none with a key, no personal data", `{"encryption_key_mode":"none","encryption_key":"x"}`, "encryption_key", "not_allowed"},
 			{"photo needs a mode", `{"include_license_photo":true}`, "encryption_key_mode", "required"},
 			{"unknown template", `{"template_id":"6f1c2a7e-3b8d-4a55-9e0f-1d2c3b4a5f60"}`, "template_id", "unknown_template"},
 			{"unknown member", `{"verification_type":"core"}`, "verification_type", "unknown_field"},
+			{"null body", `null`, "body", "wrong_type"},
+			{"array body", `[]`, "body", "wrong_type"},
 			{"member in upper case", `{"LIFETIME_DAYS":7}`, "LIFETIME_DAYS", "unknown_field"},
 			{"member twice, once in another case", `{"lifetime_days":7,"Lifetime_days":8}`, "Lifetime_days", "unknown_field"},
 		}

@@ -43,6 +43,11 @@ func DecodeJSON(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return httperr.New(httperr.MalformedJSON, "a JSON body is required")
 	}
+	if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		// encoding/json leaves v as it was for null: the body would read
+		// as {} and a create would go through with every default.
+		return httperr.Validation(problem.Detail{Field: "body", Code: "wrong_type", Message: "must be a JSON object"})
+	}
 	if d := strictjson.Check(body); d != nil {
 		return httperr.Validation(*d)
 	}
