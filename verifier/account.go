@@ -36,7 +36,7 @@ type Account struct {
 func NewAccount(email, pw string, now time.Time) (Account, error) {
 	email = NormalizeEmail(email)
 	var ve ValidationError
-	if err := validateEmail(email); err != nil {
+	if err := ValidateEmail(email); err != nil {
 		ve.Fields = append(ve.Fields, problem.Detail{Field: "email", Code: "invalid_email", Message: err.Error()})
 	}
 	if err := password.Validate(pw); err != nil {

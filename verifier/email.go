@@ -13,7 +13,10 @@ func NormalizeEmail(email string) string {
 
 const maxEmailLen = 254 // RFC 5321 path limit
 
-func validateEmail(email string) error {
+// ValidateEmail: email (normalized) is one plain address of at most 254
+// characters, as accounts are made with.
+
+func ValidateEmail(email string) error {
 	if len(email) > maxEmailLen {
 		return errors.New("longer than 254 characters")
 	}

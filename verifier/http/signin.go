@@ -3,12 +3,14 @@ package http
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/internal/password"
 	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/verifier"
@@ -51,11 +53,20 @@ func (s *Server) postAuth(c *fiber.Ctx) error {
 		return err
 	}
 	var missing []problem.Detail
-	if strings.TrimSpace(req.Email) == "" {
+	// The document's schema, applied before any account is looked up: an
+	// address no account can have, or a password longer than any can be,
+	// is the caller's mistake (422), not a failed sign-in (401).
+	switch {
+	case strings.TrimSpace(req.Email) == "":
 		missing = append(missing, problem.Detail{Field: "email", Code: "required", Message: "is required"})
+	case verifier.ValidateEmail(verifier.NormalizeEmail(req.Email)) != nil:
+		missing = append(missing, problem.Detail{Field: "email", Code: "invalid_email", Message: "must be a plain e-mail address (name@example.com) of at most 254 characters"})
 	}
-	if req.Password == "" {
+	switch {
+	case req.Password == "":
 		missing = append(missing, problem.Detail{Field: "password", Code: "required", Message: "is required"})
+	case len(req.Password) > password.MaxLength:
+		missing = append(missing, problem.Detail{Field: "password", Code: "too_long", Message: fmt.Sprintf("at most %d bytes", password.MaxLength)})
 	}
 	mode, bad := parseMode(req.Mode)
 	missing = append(missing, bad...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,24 @@ func TestSignInValidation(t *testing.T) {
 	e := expectError(t, h.do("POST", "/auth", `{"email":"","password":""}`), 422, httperr.ValidationFailed)
 	if len(e.Details) != 2 || e.Details[0].Field != "email" || e.Details[1].Field != "password" || e.Details[0].Code != "required" {
 		t.Fatalf("%+v", e.Details)
+	}
+	// The schema's format and lengths, before any account is looked up.
+	long := strings.Repeat("p", 1025)
+	for body, want := range map[string]string{
+		`{"email":"not an address","password":"x"}`:                        "email:invalid_email",
+		`{"email":"Jane <jane@example.com>","password":"x"}`:               "email:invalid_email",
+		`{"email":"` + strings.Repeat("a", 250) + `@x.io","password":"x"}`: "email:invalid_email",
+		`{"email":"owner@example.com","password":"` + long + `"}`:          "password:too_long",
+	} {
+		e := expectError(t, h.do("POST", "/auth", body), 422, httperr.ValidationFailed)
+		if len(e.Details) != 1 || e.Details[0].Field+":"+e.Details[0].Code != want {
+			t.Errorf("%.60s: %+v, want %s", body, e.Details, want)
+		}
+	}
+	// An address that merely differs in case or spacing signs in.
+	h.account("owner@example.com", "correct horse battery staple")
+	if r := h.do("POST", "/auth", `{"email":" Owner@Example.com ","password":"correct horse battery staple"}`); r.status != 200 {
+		t.Fatalf("normalised address: %d %s", r.status, r.body)
 	}
 }
 
