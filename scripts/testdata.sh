@@ -52,6 +52,8 @@ part=$(mktemp "$dest/.testdata.XXXXXX")
 trap 'rm -f "$part"' EXIT
 while IFS=, read -r path repository commit source_path sha256; do
   [ "$path" = path ] && continue
+  # MPEG clips are only the source of their frames (below).
+  case $path in *.mpg) continue ;; esac
   fetch "$path" "$repository" "$commit" "$source_path" "$sha256" || missing=$((missing + 1))
 done < testdata/sources.csv
 
@@ -69,12 +71,40 @@ if [ ! -f "$frames/f299.jpg" ]; then
   else
     missing=$((missing + 1))
     [ -f "$clip" ] && echo "testdata: ffmpeg is needed to decode the Foreman frames from $clip" >&2
-    # The clip alone would make the set (testdata/liveness) look present to
-    # the tests, which read frames: without frames there is no set, and
-    # they skip.
-    rm -rf "$dest/testdata/liveness"
+    # The clip alone would make the set (testdata/liveness/foreman) look
+    # present to the tests, which read frames: without frames there is no
+    # set, and they skip.
+    rm -rf "$frames"
   fi
 fi
+
+# The real-people GRID clips are used as 10 fps frames (f001.jpg…f030.jpg)
+# beside their pinned MPEG clip's path: copied from the mirror, which has
+# the frames, or decoded by ffmpeg from the clip fetched by its pin (the
+# same pictures, not the same JPEG bytes, as for Foreman).
+while IFS=, read -r path repository commit source_path sha256; do
+  case $path in *.mpg) ;; *) continue ;; esac
+  clipdir="$dest/$(dirname "$path")"
+  [ -f "$clipdir/f030.jpg" ] && continue
+  if [ -f "$mirror/$(dirname "$path")/f030.jpg" ]; then
+    mkdir -p "$clipdir.part"
+    cp "$mirror/$(dirname "$path")"/f[0-9][0-9][0-9].jpg "$clipdir.part/"
+  elif ! command -v ffmpeg >/dev/null; then
+    echo "testdata: ffmpeg is needed to decode the frames of $path" >&2
+    missing=$((missing + 1))
+    continue
+  elif fetch "$path" "$repository" "$commit" "$source_path" "$sha256"; then
+    mkdir -p "$clipdir.part"
+    ffmpeg -loglevel error -y -i "$dest/$path" -vf fps=10 -q:v 2 "$clipdir.part/f%03d.jpg"
+  else
+    missing=$((missing + 1))
+    continue
+  fi
+  # Whole or not at all: the tests take f030.jpg as the sign of a clip.
+  mkdir -p "$clipdir"
+  mv -f "$clipdir.part"/f*.jpg "$clipdir/"
+  rmdir "$clipdir.part"
+done < testdata/sources.csv
 
 if [ "$missing" -gt 0 ]; then
   msg="testdata: $missing item(s) missing; tests that need them SKIP"

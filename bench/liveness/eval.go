@@ -59,8 +59,16 @@ func judge(seqs []sequence, sigs map[string]liveness.Signal, cfgs []liveness.Con
 	return out
 }
 
-// at is frame i's capture time.
+// at is frame i's capture time: as captured for a real clip, at the
+// sequence's frame rate otherwise (and past the last frame, at that
+// rate on from it).
 func (s sequence) at(i int) time.Duration {
+	if n := len(s.times); n > 0 {
+		if i < n {
+			return s.times[i]
+		}
+		return s.times[n-1] + time.Duration(float64(i-n+1)/s.fps*float64(time.Second))
+	}
 	return time.Duration(float64(i) / s.fps * float64(time.Second))
 }
 

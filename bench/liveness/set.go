@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/image/draw"
+	"golang.org/x/image/math/f64"
 
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
@@ -125,6 +127,11 @@ type sequence struct {
 	// labels[k] is the stream frame range [from, to] where live step k
 	// happens (live sequences only).
 	labels [][2]int
+	// times are the frames' capture times when they are not at a steady
+	// fps (real clips as a camera delivered them).
+	times []time.Duration
+	// clip names the real clip a sequence was cut from, "" for Foreman's.
+	clip string
 }
 
 // frameRef names a frame: a Foreman frame (mirrored or not), or
@@ -145,7 +152,11 @@ func (f frameRef) key() string {
 type source struct {
 	foreman string // directory of f001.jpg…
 	faces   string // faces/labeled
-	cache   map[string][]byte
+	real    string // liveness/real
+	// missed names the real captures left out of the set, their frames
+	// falling on either side of a blink (realSequences).
+	missed []string
+	cache  map[string][]byte
 }
 
 func (s *source) bytes(f frameRef) ([]byte, error) {
@@ -296,11 +307,22 @@ func buildSet(src *source) ([]sequence, error) {
 		out = append(out, sequence{name: fmt.Sprintf("as filmed, %s in frames %v", strings.Split(c.person, "/")[0], c.idx), class: "live",
 			steps: steps, fps: 15, frames: frames, labels: labels})
 	}
+	real, missed, err := realSequences(src.real)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, real...)
+	src.missed = missed
 	attacks, err := buildAttacks(src)
 	if err != nil {
 		return nil, err
 	}
-	return append(out, attacks...), nil
+	out = append(out, attacks...)
+	realAttacks, err := buildRealAttacks(src, real)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, realAttacks...), nil
 }
 
 // Attack classes, in the order they are printed.
@@ -312,9 +334,15 @@ const (
 	attackSecond = "second person ≥1 s"
 
 	attackTurned = "photo turned"
+	attackScreen = "screen replay, other order"
+
+	// A replay (on a screen or not) of the right person doing the asked
+	// steps in the asked order: what an active challenge cannot stop (the
+	// README's liveness section), measured apart from the attacks.
+	limitReplay = "replay showing the asked order"
 )
 
-var attackClasses = []string{attackStill, attackMoved, attackTurned, attackReplay, attackSplice, attackSecond}
+var attackClasses = []string{attackStill, attackMoved, attackTurned, attackReplay, attackSplice, attackSecond, attackScreen}
 
 func buildAttacks(src *source) ([]sequence, error) {
 	var out []sequence
@@ -350,7 +378,7 @@ func buildAttacks(src *source) ([]sequence, error) {
 		for i := range n {
 			f := float64(i) / (n - 1)
 			w := math.Sin(2 * math.Pi * c.wobble * f)
-			data, err := encode(moved(img, c.shift*w, c.shift*f/2, 1+c.zoom*f))
+			data, err := encode(moved(img, c.shift*w, c.shift*f/2, 1+c.zoom*f, 0))
 			if err != nil {
 				return nil, err
 			}
@@ -503,15 +531,22 @@ func mirror(img image.Image) image.Image {
 	return out
 }
 
-// moved draws img shifted by (dx, dy) and scaled by s about its centre on
-// a grey background, as a printed photo held in front of the camera.
-func moved(img image.Image, dx, dy, s float64) image.Image {
+// moved draws img shifted by (dx, dy), scaled by s and rotated by deg
+// about its centre on a grey background, as a printed photo held in
+// front of the camera.
+func moved(img image.Image, dx, dy, s, deg float64) image.Image {
 	b := img.Bounds()
 	out := image.NewRGBA(b)
 	draw.Draw(out, b, image.NewUniform(color.Gray{Y: 110}), image.Point{}, draw.Src)
-	w, h := float64(b.Dx())*s, float64(b.Dy())*s
-	x0, y0 := (float64(b.Dx())-w)/2+dx, (float64(b.Dy())-h)/2+dy
-	draw.BiLinear.Scale(out, image.Rect(int(x0), int(y0), int(x0+w), int(y0+h)), img, b, draw.Src, nil)
+	cx, cy := float64(b.Min.X+b.Dx()/2), float64(b.Min.Y+b.Dy()/2)
+	sin, cos := math.Sin(deg*math.Pi/180), math.Cos(deg*math.Pi/180)
+	// Source to destination: about the centre, scale and rotate, then
+	// shift.
+	m := f64.Aff3{
+		s * cos, -s * sin, cx + dx - s*(cos*cx-sin*cy),
+		s * sin, s * cos, cy + dy - s*(sin*cx+cos*cy),
+	}
+	draw.BiLinear.Transform(out, m, img, b, draw.Src, nil)
 	return out
 }
 

@@ -7,9 +7,12 @@ package liveness
 
 import "time"
 
-// Config holds every threshold. Defaults documents how each was chosen;
-// the Foreman frames (../shared/testdata/liveness/foreman) are the
-// calibration set.
+// Config holds every threshold. Defaults and Issue19Defaults document how
+// each was chosen; the calibration set is the real set
+// (../shared/testdata/liveness/real, labelled in bench/liveness/real.go)
+// and the Foreman frames (../shared/testdata/liveness/foreman). A field
+// added since keeps the older rule at its zero value, so the older
+// configurations judge exactly as they did.
 type Config struct {
 	// Steps per challenge (at least 3).
 	Steps int
@@ -44,10 +47,24 @@ type Config struct {
 	// times.
 	MaxTrackMove  float64
 	MaxTrackScale float64
+	// TrackSpeed: the face may also move this many of its sizes per
+	// second between two face frames (0: MaxTrackMove per frame, however
+	// far apart the frames are).
+	TrackSpeed float64
+	// TrackGlitch: a single face frame that jumps while the next face
+	// frame agrees with the one before it is forgiven (and not used for
+	// the steps); false: any jump fails the stream.
+	TrackGlitch bool
 
 	// Blink (eye aspect ratio relative to the subject's own recent
 	// median).
-	BlinkMaxYaw     float64       // eyes are judged only this close to frontal
+	BlinkMaxYaw float64 // eyes are judged only this close to frontal
+	// BlinkFromStraightAhead: BlinkMaxYaw is measured from the person's
+	// straight-ahead (StraightAhead), as turns are; false: from the camera.
+	BlinkFromStraightAhead bool
+	// BlinkNearEye: past this yaw from the camera only the near eye is
+	// judged (the far one is foreshortened); 0: always both eyes' mean.
+	BlinkNearEye    float64
 	BlinkBaseline   time.Duration // window of the median open-eye baseline
 	CloseRatio      float64       // below this share of baseline: closed
 	OpenRatio       float64       // at or above: open
@@ -67,6 +84,10 @@ type Config struct {
 	// camera exactly).
 	TurnBaseline   time.Duration
 	MaxBaselineYaw float64
+	// SettledStraightAhead: straight-ahead is instead the median yaw of
+	// every face frame within MaxBaselineYaw of the camera, over the
+	// whole stream (StraightAhead).
+	SettledStraightAhead bool
 	// TurnThrough: a turn also ends where the yaw crosses straight-ahead
 	// to the other side between two frames (a swing from one side to the
 	// other seen at a low frame rate); false: such a swing breaks it.
@@ -79,6 +100,15 @@ type Config struct {
 	// up to this long (the detector can lose a face turned far); 0: any
 	// breaks the turn.
 	TurnFaceGap time.Duration
+	// TurnRepeat: a turn that repeats the step just passed is ignored
+	// (a person who turns again, not knowing the turn was seen); false:
+	// it fails the pending step as wrong_step.
+	TurnRepeat bool
+	// OverlapGestures: a step may be done by a gesture that became
+	// unmistakable in the very frame the previous step's gesture ended,
+	// when the two differ (a turn begun as the eyes reopen); false: it
+	// must begin after.
+	OverlapGestures bool
 
 	// Same person: every two frames' descriptors at most this far apart.
 	SameDistance float64
@@ -86,7 +116,84 @@ type Config struct {
 	SelfieMaxYaw float64
 }
 
-// Defaults:
+// Defaults (issue #30) are Issue19Defaults recalibrated on the real set
+// (../shared/testdata/liveness/real: a man on a phone following a
+// liveness app's prompts, a woman turning on a webcam, five studio
+// speakers blinking; labelled in bench/liveness/real.go) beside Foreman.
+// What changed, and the evidence (bench/liveness prints every figure):
+//   - tracking in time: between face frames the face may move 0.15 of
+//     its size plus 3.5 sizes a second of the time between them (the old
+//     0.5 a frame at 10 fps, 0.38 at 15 fps, 1.55 across a 400 ms gap),
+//     scale at most 1.45×, and one frame out of line with its neighbours
+//     is a misreading, forgiven but not used for the steps. Evidence: on
+//     the real phone capture (smartlive, a face 230 px across a 296 px
+//     frame) the mesh's extent jumps 1.33–1.41× for one to three frames
+//     with the face in place (moves ≤ 0.09), so every window of it failed
+//     face_jumped under 1.3×; the largest move between live frames of the
+//     whole set is 0.25 of the face in 67–100 ms (Foreman's wide turn, 2.5
+//     sizes a second). A face swapped in and staying, or out of place for
+//     two frames, still fails (TestChallengeFacePresence, TestTrackGlitch).
+//   - blink: judged within 20° of the person's straight-ahead (not of the
+//     camera: a phone held to one side is the person's straight-ahead),
+//     on the near eye alone past 10° of yaw from the camera (Foreman
+//     turned 12–17° reads 0.13–0.16 on the far eye with both open, 0.55–
+//     0.65 of its frontal value, the near eye 0.19–0.24), closed below
+//     0.65 of the baseline (was 0.6). Evidence: the real set's closed
+//     frames read 0.28–0.62 of their baseline (the phone's prompted blink
+//     0.53, 0.61, 0.56 in its three shut frames, so at 0.6 a capture on
+//     the middle one missed it), every frame not in a blink ≥ 0.72 (the
+//     phone 0.72, Foreman's squint 0.74): 0.65 sits between. The real set
+//     holds no blink more than 10° off the camera; off-axis blinks rest
+//     on Foreman's eye readings above, not on a real off-axis blink.
+//   - straight-ahead: the median yaw of all face frames within 20° of
+//     the camera, over the whole stream (was: the first 500 ms). Evidence:
+//     the webcam clip starts turned −46° to her right and never settles
+//     (median of her frames within 20°: +2°, where she faces the camera);
+//     the phone capture's first 500 ms read −3 to −8°, his rest between
+//     steps −6 to −11°; a blink window that begins mid-turn (−29°) had
+//     its straight-ahead clamped to −20°.
+//   - turn: past 15° from straight-ahead (was 20°). Evidence: the real
+//     turns reach 23° (the phone's right turn, from his −6° straight-
+//     ahead to −29°), 32° (his left, the webcam's left), Foreman's 30–54°;
+//     the phone's partial right turn, while the right prompt was shown,
+//     16°. A flat print turned ±35–50° in front of the camera reads at
+//     most 10° from its own straight-ahead (bench/liveness, photo turned:
+//     −7° to +6.5°, −3° unturned), so 15° is half again what a print can
+//     fake and 8° short of the smallest real turn. The page shows the
+//     same 15° (the challenge's guide). A turn repeating the step just
+//     passed is ignored instead of failing the next step as wrong_step
+//     (the phone's partial turn passes at 15°, and he turned right again
+//     as his app asked), and a turn may begin in the frame a blink ends
+//     (a head that turns as the eyes reopen, Foreman's blink held 500 ms
+//     at 10 fps).
+//
+// Every other threshold is Issue19Defaults', chosen as described there.
+// Measured (bench/liveness, Issue19Defaults → Defaults): the real set's 34
+// labelled windows 24 → 34 passed (the phone capture 4/14 → 14/14, every
+// refusal face_jumped, three also a blink missed at 0.6; whole sessions
+// 6/9 → 9/9; steps where labelled: blink 24/28 → 28/28, turn_left 8/11 →
+// 11/11, turn_right 7/7 → 7/7), Foreman's 88 live sequences 88 → 88,
+// attacks passed 0/51 → 0/51 in every class (still, moved, turned print,
+// replay of another order, splice, second person, screen replay).
+var Defaults = Config{
+	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
+	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
+	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
+	MinMeshScore: 0.5, MultiFaceSpan: 500 * time.Millisecond,
+	MaxTrackMove: 0.15, TrackSpeed: 3.5, MaxTrackScale: 1.45, TrackGlitch: true,
+	BlinkMaxYaw: 20, BlinkFromStraightAhead: true, BlinkNearEye: 10,
+	BlinkBaseline: time.Second, CloseRatio: 0.65, OpenRatio: 0.8,
+	MaxClosing: 250 * time.Millisecond, MaxClosed: time.Second,
+	MaxReopening: 400 * time.Millisecond, MinBaselineRuns: 4,
+	TurnAngle: 15, FrontalYaw: 12, MaxTurnTime: 8 * time.Second,
+	TurnBaseline: 0, MaxBaselineYaw: 20, SettledStraightAhead: true, TurnThrough: true, TurnHeld: true,
+	TurnFaceGap: 500 * time.Millisecond, TurnRepeat: true, OverlapGestures: true,
+	SameDistance: 0.6, SelfieMaxYaw: 20,
+}
+
+// Issue19Defaults are the thresholds as issue #19 left them, before the
+// real set of issue #30; kept so bench/liveness and the regression tests
+// show them beside Defaults, not used in serving. How each was chosen:
 //   - 3 steps, 2 min to answer, 8 s per step.
 //   - frames up to 1280×720 pixels (clients send 320–480 px; larger only
 //     costs time).
@@ -172,7 +279,7 @@ type Config struct {
 //     pitch where Foreman reads −1°, so it would stop comparing exactly
 //     the splices the check is for. The evaluation set's live sequences
 //     (bench/liveness) stay within 0.58, its splices ≥ 0.67.
-var Defaults = Config{
+var Issue19Defaults = Config{
 	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
 	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
 	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
@@ -186,7 +293,7 @@ var Defaults = Config{
 	SameDistance: 0.6, SelfieMaxYaw: 20,
 }
 
-// ForemanDefaults is Defaults as they were before issue #19, every
+// ForemanDefaults are the thresholds as they were before issue #19, every
 // threshold chosen on the one Foreman clip: closed ≤ 400 ms (an
 // involuntary blink), turns from |yaw| < 12° past 25° of absolute yaw and
 // back under 12° within 4 s, a swing through or a faceless frame breaking

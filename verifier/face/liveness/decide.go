@@ -78,8 +78,12 @@ func Decide(ch Challenge, sig []Signal, now time.Time, cfg Config) Result {
 	for _, reason := range timing(sig, now.Sub(ch.IssuedAt), cfg) {
 		fail(reason)
 	}
+	tracked, jumped := track(sig, cfg)
 	for _, reason := range presence(sig, cfg) {
 		fail(reason)
+	}
+	if jumped {
+		fail(FaceJumped)
 	}
 	r.Selfie = selfie(sig, cfg)
 	if r.Selfie < 0 {
@@ -87,7 +91,7 @@ func Decide(ch Challenge, sig []Signal, now time.Time, cfg Config) Result {
 	} else if !samePerson(sig, cfg) {
 		fail(DifferentPerson)
 	}
-	r.Steps = steps(ch, sig, cfg)
+	r.Steps = steps(ch, tracked, cfg)
 	for _, s := range r.Steps {
 		if !s.Passed {
 			fail(StepsNotCompleted)
@@ -129,23 +133,12 @@ func timing(sig []Signal, elapsed time.Duration, cfg Config) []Reason {
 }
 
 // presence checks one face throughout: never a second one for long
-// (multiFace), no long or frequent
-// absences, and no jump in place or size from one face frame to the next
-// (descriptors are only taken near frontal, so a face swapped in while
-// the head is turned must show up here).
+// (multiFace), and no long or frequent absences.
 func presence(sig []Signal, cfg Config) []Reason {
 	var out []Reason
 	missing, lost := 0, false
 	var gapStart time.Duration = -1
-	jumped := false
-	prev := -1 // last frame with a face
-	for i, s := range sig {
-		if s.Faces > 0 {
-			if prev >= 0 && jump(sig[prev], s, cfg) {
-				jumped = true
-			}
-			prev = i
-		}
+	for _, s := range sig {
 		if s.Faces == 0 {
 			missing++
 			if gapStart < 0 {
@@ -164,10 +157,47 @@ func presence(sig []Signal, cfg Config) []Reason {
 	if lost || (len(sig) > 0 && float64(missing)/float64(len(sig)) > cfg.MaxNoFaceFrac) {
 		out = append(out, FaceLost)
 	}
-	if jumped {
-		out = append(out, FaceJumped)
-	}
 	return out
+}
+
+// track follows the face from one face frame to the next (descriptors
+// are only taken near frontal, so a face swapped in while the head is
+// turned must show up here) and reports whether it jumped in place or
+// size. With TrackGlitch, a single frame that jumps while the next face
+// frame is where the frame before it puts the face is the mesh's
+// misreading, not a new face: it is forgiven, and taken out of the
+// frames the steps are judged on (returned as tracked, the frame without
+// its face), so a frame the tracking disowns can never make a gesture.
+func track(sig []Signal, cfg Config) (tracked []Signal, jumped bool) {
+	tracked = append([]Signal(nil), sig...)
+	prev := -1 // last face frame the track follows
+	for i, s := range sig {
+		if s.Faces == 0 {
+			continue
+		}
+		if prev < 0 || !jump(sig[prev], s, cfg) {
+			prev = i
+			continue
+		}
+		if cfg.TrackGlitch {
+			if next := nextFace(sig, i); next >= 0 && !jump(sig[prev], sig[next], cfg) {
+				tracked[i] = Signal{T: s.T}
+				continue
+			}
+		}
+		jumped = true
+		prev = i
+	}
+	return tracked, jumped
+}
+
+func nextFace(sig []Signal, i int) int {
+	for j := i + 1; j < len(sig); j++ {
+		if sig[j].Faces > 0 {
+			return j
+		}
+	}
+	return -1
 }
 
 // multiFace reports whether a second face stayed in view for
@@ -191,14 +221,19 @@ func multiFace(sig []Signal, cfg Config) bool {
 	return false
 }
 
-// jump reports whether the face moved or scaled too far between a and b.
+// jump reports whether the face moved or scaled too far from a to b: it
+// may move MaxTrackMove of its size, and TrackSpeed sizes a second more
+// for the time between the two frames (a real head moves as far in a
+// long gap between frames as in several short ones), and scale at most
+// MaxTrackScale times.
 func jump(a, b Signal, cfg Config) bool {
 	size := math.Max(a.Size, b.Size)
 	if !(math.Min(a.Size, b.Size) > 0) {
 		return true
 	}
 	move := math.Hypot(a.Centre[0]-b.Centre[0], a.Centre[1]-b.Centre[1]) / size
-	return move > cfg.MaxTrackMove || size/math.Min(a.Size, b.Size) > cfg.MaxTrackScale
+	allowed := cfg.MaxTrackMove + cfg.TrackSpeed*(b.T-a.T).Seconds()
+	return move > allowed || size/math.Min(a.Size, b.Size) > cfg.MaxTrackScale
 }
 
 // selfie picks the most frontal frame with one face and a descriptor:
@@ -289,12 +324,19 @@ match:
 			break
 		}
 		// The first step may use the very first frame; later ones need
-		// an event that began strictly after the previous one ended.
-		if e.Start < asked || (k > 0 && e.Start == asked) {
+		// an event that began after the previous one ended, strictly
+		// for one of the same kind (the same event), or at its end for
+		// another gesture (a head that starts to turn in the frame the
+		// eyes reopen).
+		if e.Start < asked || (k > 0 && e.Start == asked && (!cfg.OverlapGestures || e.Kind == ch.Steps[k-1])) {
 			continue
 		}
 		want := ch.Steps[k]
 		switch {
+		case cfg.TurnRepeat && k > 0 && e.Kind != want && e.Kind == ch.Steps[k-1]:
+			// The step just passed, done again: a person who did
+			// not know it was already seen, not a wrong order.
+			continue
 		case e.Kind == want && timeout > 0 && e.End-asked > timeout:
 			out[k] = StepResult{Step: want, Reason: StepTimeout, AtMS: e.End.Milliseconds()}
 			break match

@@ -17,14 +17,31 @@ type Event struct {
 	From, To int
 }
 
-// openness is the eye signal of a frame: both eyes' mean, or -1 when the
-// frame has no face or is too far from frontal for eyes to be judged.
-func openness(sig []Signal, i int, cfg Config) float64 {
-	s := sig[i]
-	if s.Faces == 0 || abs(s.Pose.Yaw) > cfg.BlinkMaxYaw {
-		return -1
+// openness is the eye signal of each frame: -1 when the frame has no
+// face or is too far from the person's straight-ahead (or, without
+// BlinkFromStraightAhead, from the camera) for eyes to be judged. Within
+// BlinkNearEye of the camera it is both eyes' mean; past it the near eye
+// alone (the subject's right eye when yaw > 0), as the far eye is
+// foreshortened and reads half closed while open.
+func openness(sig []Signal, cfg Config) []float64 {
+	base := 0.0
+	if cfg.BlinkFromStraightAhead {
+		base = StraightAhead(sig, cfg)
 	}
-	return s.Eyes.Mean()
+	out := make([]float64, len(sig))
+	for i, s := range sig {
+		switch {
+		case s.Faces == 0 || abs(s.Pose.Yaw-base) > cfg.BlinkMaxYaw:
+			out[i] = -1
+		case cfg.BlinkNearEye <= 0 || abs(s.Pose.Yaw) <= cfg.BlinkNearEye:
+			out[i] = s.Eyes.Mean()
+		case s.Pose.Yaw > 0:
+			out[i] = s.Eyes.Right
+		default:
+			out[i] = s.Eyes.Left
+		}
+	}
+	return out
 }
 
 // Blinks finds blinks: from a frame at or above OpenRatio × baseline,
@@ -35,13 +52,14 @@ func openness(sig []Signal, i int, cfg Config) float64 {
 // the new normal, not a dip). A frame that cannot be judged breaks any
 // blink in progress.
 func Blinks(sig []Signal, cfg Config) []Event {
+	open := openness(sig, cfg)
 	var out []Event
 	for i := 1; i < len(sig); i++ {
-		base, ok := closing(sig, i, cfg)
+		base, ok := closing(sig, open, i, cfg)
 		if !ok {
 			continue
 		}
-		if e, ok := reopen(sig, i, base, cfg); ok {
+		if e, ok := reopen(sig, open, i, base, cfg); ok {
 			out = append(out, e)
 			i = e.To
 		}
@@ -52,17 +70,17 @@ func Blinks(sig []Signal, cfg Config) []Event {
 // closing reports whether frame i is the first closed frame after an open
 // one no more than MaxClosing earlier, with only half-closed frames
 // between, and returns the baseline it was judged against.
-func closing(sig []Signal, i int, cfg Config) (float64, bool) {
-	o := openness(sig, i, cfg)
+func closing(sig []Signal, open []float64, i int, cfg Config) (float64, bool) {
+	o := open[i]
 	if o < 0 {
 		return 0, false
 	}
 	for j := i - 1; j >= 0 && sig[i].T-sig[j].T <= cfg.MaxClosing; j-- {
-		oj := openness(sig, j, cfg)
+		oj := open[j]
 		if oj < 0 {
 			return 0, false
 		}
-		base, ok := baseline(sig, j, cfg)
+		base, ok := baseline(sig, open, j, cfg)
 		if !ok || o >= cfg.CloseRatio*base || oj < cfg.CloseRatio*base {
 			return 0, false
 		}
@@ -75,10 +93,10 @@ func closing(sig []Signal, i int, cfg Config) (float64, bool) {
 
 // reopen follows a closure starting at frame first and returns the blink
 // if the eyes open again in time.
-func reopen(sig []Signal, first int, base float64, cfg Config) (Event, bool) {
+func reopen(sig []Signal, open []float64, first int, base float64, cfg Config) (Event, bool) {
 	lastClosed := first
 	for j := first + 1; j < len(sig); j++ {
-		o := openness(sig, j, cfg)
+		o := open[j]
 		switch {
 		case o < 0:
 			return Event{}, false
@@ -103,11 +121,11 @@ func reopen(sig []Signal, first int, base float64, cfg Config) (Event, bool) {
 
 // baseline is the median openness of the judged frames in the
 // BlinkBaseline window ending at frame end (inclusive).
-func baseline(sig []Signal, end int, cfg Config) (float64, bool) {
+func baseline(sig []Signal, open []float64, end int, cfg Config) (float64, bool) {
 	var v []float64
 	for k := end; k >= 0 && sig[end].T-sig[k].T <= cfg.BlinkBaseline; k-- {
-		if o := openness(sig, k, cfg); o >= 0 {
-			v = append(v, o)
+		if open[k] >= 0 {
+			v = append(v, open[k])
 		}
 	}
 	if len(v) < cfg.MinBaselineRuns {
@@ -117,12 +135,28 @@ func baseline(sig []Signal, end int, cfg Config) (float64, bool) {
 	return v[len(v)/2], true
 }
 
-// StraightAhead is the person's own straight-ahead yaw: the median yaw
-// of the face frames in the stream's first TurnBaseline (the first face
-// frame when none has a face), bounded to ±MaxBaselineYaw; 0 when
-// TurnBaseline is 0 or no frame has a face. People do not start facing
-// the camera exactly, and a turn is judged from where they started.
+// StraightAhead is the person's own straight-ahead yaw. With
+// SettledStraightAhead: the median yaw of every face frame of the stream
+// within MaxBaselineYaw of facing the camera (the frames of a turn past
+// it do not count; the lead-in, the blinks and the returns between turns
+// are most of a stream). Otherwise the median yaw of the face frames in
+// the stream's first TurnBaseline (the first face frame when none has a
+// face), bounded to ±MaxBaselineYaw; 0 when TurnBaseline is 0 or no frame
+// has a face. People do not start facing the camera exactly, and a turn
+// is judged from where they face when at rest.
 func StraightAhead(sig []Signal, cfg Config) float64 {
+	if cfg.SettledStraightAhead {
+		var v []float64
+		for _, s := range sig {
+			if s.Faces > 0 && abs(s.Pose.Yaw) <= cfg.MaxBaselineYaw {
+				v = append(v, s.Pose.Yaw)
+			}
+		}
+		if len(v) == 0 {
+			return 0
+		}
+		return median(v)
+	}
 	if cfg.TurnBaseline <= 0 || len(sig) == 0 {
 		return 0
 	}

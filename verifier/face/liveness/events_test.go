@@ -35,25 +35,33 @@ func TestBlinkShapes(t *testing.T) {
 		name         string
 		sig          []Signal
 		want, before int // blinks under Defaults and ForemanDefaults
+		was          int // under Issue19Defaults
 	}{
-		{"quick blink", with(0.12, 0.30), 1, 1},
-		{"blink through a half-open frame", with(0.20, 0.10, 0.20, 0.30), 1, 1},
-		{"deliberate blink, 330 ms shut", with(0.10, 0.10, 0.10, 0.10, 0.10, 0.30), 1, 1},
-		{"squint to 0.7", with(0.21, 0.21, 0.21, 0.30), 0, 0},
-		// Drifts down over 400 ms before it counts as closed.
-		{"slow closure", with(0.26, 0.23, 0.21, 0.19, 0.17, 0.12, 0.30), 0, 0},
-		{"eyes shut 600 ms", shut(600), 1, 0},
-		{"eyes shut 870 ms", shut(870), 1, 0},
-		{"eyes held shut 1.2 s", shut(1200), 0, 0},
-		{"eyes held shut 3 s", shut(3000), 0, 0},
-		{"slow reopening", with(0.1, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.30), 0, 0},
-		{"never reopens", eyeSeries(append(append([]float64{}, open...), 0.1, 0.1)...), 0, 0},
+		{"quick blink", with(0.12, 0.30), 1, 1, 1},
+		{"blink through a half-open frame", with(0.20, 0.10, 0.20, 0.30), 1, 1, 1},
+		{"deliberate blink, 330 ms shut", with(0.10, 0.10, 0.10, 0.10, 0.10, 0.30), 1, 1, 1},
+		{"squint to 0.7", with(0.21, 0.21, 0.21, 0.30), 0, 0, 0},
+		// Drifts down over 330 ms before it counts as closed (0.19, 0.63
+		// of the baseline; 0.12 at 0.6).
+		{"slow closure", with(0.27, 0.235, 0.22, 0.21, 0.20, 0.19, 0.12, 0.30), 0, 0, 0},
+		// Closed at 0.65 of the baseline 200 ms after the last open
+		// frame, at 0.6 only 267 ms after.
+		{"closure over 270 ms", with(0.26, 0.23, 0.21, 0.19, 0.17, 0.12, 0.30), 1, 0, 0},
+		// A closure to 0.62 of the baseline: the real set's closed eyes
+		// read up to 0.62 (bench/liveness).
+		{"closure to 0.62", with(0.186, 0.30), 1, 0, 0},
+		{"eyes shut 600 ms", shut(600), 1, 0, 1},
+		{"eyes shut 870 ms", shut(870), 1, 0, 1},
+		{"eyes held shut 1.2 s", shut(1200), 0, 0, 0},
+		{"eyes held shut 3 s", shut(3000), 0, 0, 0},
+		{"slow reopening", with(0.1, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.30), 0, 0, 0},
+		{"never reopens", eyeSeries(append(append([]float64{}, open...), 0.1, 0.1)...), 0, 0, 0},
 		// Eyes shut from the first frame to the last (a photo of closed
 		// eyes, or a person who never opens them): no open baseline, no
 		// blink.
-		{"shut throughout", eyeSeries(0.08, 0.07, 0.08, 0.07, 0.08, 0.07, 0.08, 0.07, 0.08, 0.07, 0.08, 0.07), 0, 0},
+		{"shut throughout", eyeSeries(0.08, 0.07, 0.08, 0.07, 0.08, 0.07, 0.08, 0.07, 0.08, 0.07, 0.08, 0.07), 0, 0, 0},
 		// Open throughout, unchanging (a still photo).
-		{"open throughout", eyeSeries(open...), 0, 0},
+		{"open throughout", eyeSeries(open...), 0, 0, 0},
 	}
 	for _, c := range cases {
 		if got := len(Blinks(c.sig, Defaults)); got != c.want {
@@ -61,6 +69,9 @@ func TestBlinkShapes(t *testing.T) {
 		}
 		if got := len(Blinks(c.sig, ForemanDefaults)); got != c.before {
 			t.Errorf("%s, old rules: %d blinks, want %d", c.name, got, c.before)
+		}
+		if got := len(Blinks(c.sig, Issue19Defaults)); got != c.was {
+			t.Errorf("%s, issue #19 rules: %d blinks, want %d", c.name, got, c.was)
 		}
 	}
 	// A blink with the head turned past BlinkMaxYaw is not judged.
@@ -88,8 +99,12 @@ func TestPromptedBlink10FPS(t *testing.T) {
 	for i, e := range ears {
 		sig[i] = Signal{T: time.Duration(i) * 100 * time.Millisecond, Faces: 1, Eyes: pose.Eyes{Right: e, Left: e}}
 	}
-	if b := Blinks(sig, Defaults); len(b) != 1 || b[0].From != 11 {
-		t.Fatalf("blinks %+v, want one closing at frame 11", b)
+	if b := Blinks(sig, Issue19Defaults); len(b) != 1 || b[0].From != 11 {
+		t.Fatalf("issue #19 rules: blinks %+v, want one closing at frame 11", b)
+	}
+	// 0.15 is 0.62 of the open 0.24: closed at 0.65.
+	if b := Blinks(sig, Defaults); len(b) != 1 || b[0].From != 10 {
+		t.Fatalf("blinks %+v, want one closing at frame 10", b)
 	}
 	if b := Blinks(sig, ForemanDefaults); len(b) != 0 {
 		t.Fatalf("old rules: blinks %+v", b)
@@ -166,7 +181,8 @@ func still(rest float64, yaws ...float64) []Signal {
 }
 
 // TestTurnShapes: the rules of Defaults, yaw judged from the person's own
-// straight-ahead (the lead-in's median).
+// straight-ahead (the median of the frames within 20° of the camera),
+// past 15° from it.
 func TestTurnShapes(t *testing.T) {
 	cases := []struct {
 		name string
@@ -175,12 +191,15 @@ func TestTurnShapes(t *testing.T) {
 	}{
 		{"left and back", still(0, 10, 20, 30, 20, 5), []Step{TurnLeft}},
 		{"right and back", still(0, -15, -28, -15, 0), []Step{TurnRight}},
-		{"not far enough", still(0, 10, 18, 10, 0), nil},
-		// Starting turned 15° to the left: 15 → 30 is only 15° of
+		{"not far enough", still(0, 10, 14, 10, 0), nil},
+		// Starting turned 15° to the left: 15 → 28 is only 13° of
 		// turning, 15 → -10 is 25° to the right.
-		{"offset start, small left", still(15, 20, 30, 20, 15), nil},
+		{"offset start, small left", still(15, 20, 28, 20, 15), nil},
 		{"offset start, right", still(15, 5, -5, -10, 5, 15), []Step{TurnRight}},
 		{"offset start, left", still(15, 25, 40, 25, 15), []Step{TurnLeft}},
+		// Settling: 300 ms turned 12° to the right before resting at 0
+		// (the old rule took the first 500 ms as straight-ahead).
+		{"settling start", yawSeries(-12, -12, -12, -12, -12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 16, 8, 0), []Step{TurnLeft}},
 		// Swinging through straight-ahead ends the first turn there.
 		{"swing through", still(0, 30, 15, -30, -10, 0), []Step{TurnLeft, TurnRight}},
 		{"both in turn", still(0, 30, 0, -30, 0), []Step{TurnLeft, TurnRight}},
@@ -188,8 +207,8 @@ func TestTurnShapes(t *testing.T) {
 		{"overshoot", still(0, 20, 45, 60, 50, 35, 5), []Step{TurnLeft}},
 		// The stream ends while the turn is held: it counts.
 		{"held at the end", still(0, 15, 30, 30, 30), []Step{TurnLeft}},
-		// A baseline past MaxBaselineYaw is bounded: 40 → 30 is 10° of
-		// turning from 40, but 30 is past 20 + 12, not "facing".
+		// Frames past MaxBaselineYaw are not straight-ahead: no frame
+		// within 20° of the camera, nothing faces it, no turn.
 		{"start turned far", still(40, 35, 30, 35, 40), nil},
 	}
 	for _, c := range cases {
@@ -276,9 +295,9 @@ func TestTurnNotFarEnough(t *testing.T) {
 		sig  []Signal
 		want Reason
 	}{
-		{still(0, 5, 12, 17, 12, 3), StepNotFarEnough},
+		{still(0, 5, 10, 13, 10, 3), StepNotFarEnough},
 		{still(0, 3, 6, 3, 0), StepNotObserved},
-		{still(0, -5, -12, -17, -12, -3), StepNotObserved},
+		{still(0, -5, -10, -13, -10, -3), StepNotObserved},
 		{still(0, 10, 25, 10, 0), ""},
 	}
 	for _, c := range cases {

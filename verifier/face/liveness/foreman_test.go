@@ -22,7 +22,7 @@ func TestForemanBlink(t *testing.T) {
 		t.Fatalf("blink frames %d–%d, want closure at 66–68", from, to)
 	}
 	// The closure is deep against the open-eye baseline: at most 0.55.
-	base, ok := baseline(seq, blinks[0].From-1, Defaults)
+	base, ok := baseline(seq, openness(seq, Defaults), blinks[0].From-1, Defaults)
 	if r := seq[blinks[0].From].Eyes.Mean() / base; !ok || r > 0.55 {
 		t.Fatalf("closed/baseline %.2f", r)
 	}
@@ -84,8 +84,14 @@ func TestForemanYaw(t *testing.T) {
 	if _, hi := span(156, 170); hi < 45 {
 		t.Errorf("turn 156–170: peak %.1f", hi)
 	}
-	turns := Turns(sequence(t, 36, 96), Defaults)
+	turns := Turns(sequence(t, 36, 96), Issue19Defaults)
 	if len(turns) != 2 || turns[0].Kind != TurnLeft || turns[1].Kind != TurnRight {
+		t.Fatalf("turns in 36–96, issue #19 rules: %+v", turns)
+	}
+	// At 15° the start of his next turn (frame 96, +17° from his
+	// straight-ahead) counts as a turn held at the stream's end.
+	turns = Turns(sequence(t, 36, 96), Defaults)
+	if len(turns) != 3 || turns[0].Kind != TurnLeft || turns[1].Kind != TurnRight || turns[2].From != 30 {
 		t.Fatalf("turns in 36–96: %+v", turns)
 	}
 }
