@@ -52,8 +52,10 @@ type nodeJSON struct {
 }
 
 // Load reads a graph model: name is the model.json path handed to read,
-// shards are read relative to it.
-func Load(read ReadFunc, name string) (*Model, error) {
+// shards are read relative to it. Its outputs are the nodes no other node
+// reads, plus any named in keep (an inner layer wanted as a result, such
+// as an embedding that a classifier head reads).
+func Load(read ReadFunc, name string, keep ...string) (*Model, error) {
 	raw, err := read(name)
 	if err != nil {
 		return nil, fmt.Errorf("load model: %w", err)
@@ -69,14 +71,14 @@ func Load(read ReadFunc, name string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load model %s: %w", name, err)
 	}
-	m, err := build(g.ModelTopology.Node, weights)
+	m, err := build(g.ModelTopology.Node, weights, keep)
 	if err != nil {
 		return nil, fmt.Errorf("load model %s: %w", name, err)
 	}
 	return m, nil
 }
 
-func build(nodes []nodeJSON, weights map[string]Weight) (*Model, error) {
+func build(nodes []nodeJSON, weights map[string]Weight, keep []string) (*Model, error) {
 	if len(nodes) == 0 || len(nodes) > maxNodes {
 		return nil, fmt.Errorf("graph has %d nodes (want 1..%d): %w", len(nodes), maxNodes, ErrFormat)
 	}
@@ -141,12 +143,17 @@ func build(nodes []nodeJSON, weights map[string]Weight) (*Model, error) {
 			}
 			v.node = len(m.nodes)
 			m.nodes = append(m.nodes, nd)
-			if !used[i] {
+			if !used[i] || slices.Contains(keep, n.Name) {
 				m.outputs[n.Name] = i
 				m.names = append(m.names, n.Name)
 			}
 		}
 		m.values[i] = v
+	}
+	for _, k := range keep {
+		if _, ok := m.outputs[k]; !ok {
+			return nil, fmt.Errorf("output %q to keep is not a computed node: %w", k, ErrFormat)
+		}
 	}
 	if len(m.inputs) == 0 || len(m.outputs) == 0 {
 		return nil, fmt.Errorf("graph has %d inputs and %d outputs: %w", len(m.inputs), len(m.outputs), ErrFormat)

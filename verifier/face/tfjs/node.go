@@ -24,6 +24,9 @@ const (
 	kMean
 	kMatMul
 	kConcat
+	kUnary
+	kSum
+	kSqueeze
 )
 
 // node is a computed graph node with its attributes parsed once at load.
@@ -48,6 +51,8 @@ type node struct {
 	transA   bool
 	transB   bool
 	keep     bool
+	unary    unaryOp
+	squeeze  []int // Squeeze: the dimensions to drop (none listed: every 1)
 }
 
 var binops = map[string]tensor.BinOp{
@@ -127,6 +132,17 @@ func newNode(n nodeJSON, self int, in []int, values []value) (node, error) {
 		if err = need(2); err == nil {
 			err = nd.parseFused(n, 2)
 		}
+	case "Abs", "Square", "Rsqrt":
+		nd.kind, nd.unary = kUnary, unaries[n.Op]
+		err = need(1)
+	case "Sum":
+		nd.kind, nd.keep = kSum, n.Attr["keep_dims"].B
+		if err = need(2); err == nil {
+			err = needInt(n, values, in[1])
+		}
+	case "Squeeze":
+		nd.kind, nd.squeeze = kSqueeze, n.Attr.ints("squeeze_dims")
+		err = need(1)
 	case "ConcatV2":
 		nd.kind = kConcat
 		if err = need(2); err == nil {

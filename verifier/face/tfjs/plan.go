@@ -17,7 +17,7 @@ func makePlan(m *Model) plan {
 		p.phys[i], p.alias[i], root[i] = -1, -1, i
 	}
 	for _, nd := range m.nodes {
-		if nd.kind == kReshape || nd.kind == kIdentity {
+		if nd.kind == kReshape || nd.kind == kIdentity || nd.kind == kSqueeze {
 			src := nd.in[0]
 			p.alias[nd.out] = src
 			root[nd.out] = root[src]

@@ -121,6 +121,13 @@ func (s *Session) exec(nd *node) error {
 		return nil
 	case kMean:
 		return tensor.Mean(out, x, s.ints(nd, 1), nd.keep)
+	case kSum:
+		return sum(out, x, s.ints(nd, 1), nd.keep)
+	case kUnary:
+		applyUnary(out, x, nd.unary)
+		return nil
+	case kSqueeze:
+		return squeeze(out, x, nd.squeeze)
 	case kConcat:
 		axis := s.ints(nd, len(nd.in)-1)
 		if len(axis) != 1 {
