@@ -18,19 +18,32 @@ func dataRoots(repo string) []string {
 	return []string{repo, filepath.Join(repo, "var"), filepath.Join(repo, "..", "shared")}
 }
 
-// FindData returns the path of elem under the first root whose data set
-// (the first two elements, such as testdata/faces) is present. A missing
-// set is an error naming `make testdata`; a missing file inside a present
-// set is left for the caller's open to report.
+// FindData returns the path of elem under the first root that holds it,
+// else under the first root whose data set (the first two elements, such
+// as testdata/faces) is present: a part of a set that only the mirror
+// holds (testdata/liveness/real beside var/'s Foreman frames) is found
+// there. A missing set is an error naming `make testdata`; a missing file
+// inside a present set is left for the caller's open to report.
 func FindData(repo string, elem ...string) (string, error) {
 	if len(elem) < 2 {
 		return "", fmt.Errorf("testkit: data path %q names no data set (kind/set/...)", elem)
 	}
 	set := filepath.Join(elem[:2]...)
+	found := ""
 	for _, root := range dataRoots(repo) {
-		if _, err := os.Stat(filepath.Join(root, set)); err == nil {
-			return filepath.Join(append([]string{root}, elem...)...), nil
+		if _, err := os.Stat(filepath.Join(root, set)); err != nil {
+			continue
 		}
+		path := filepath.Join(append([]string{root}, elem...)...)
+		if _, err := os.Stat(path); err == nil {
+			return path, nil
+		}
+		if found == "" {
+			found = path
+		}
+	}
+	if found != "" {
+		return found, nil
 	}
 	return "", fmt.Errorf("test data %s is absent (make testdata fetches it into var/)", filepath.ToSlash(set))
 }

@@ -8,13 +8,15 @@ import (
 )
 
 // TestFindDataOrder: the repository's own copy wins, then var/, then the
-// mirror beside the clone; a set found nowhere names `make testdata`.
+// mirror beside the clone; a part of a set only the mirror holds is found
+// there; a set found nowhere names `make testdata`.
 func TestFindDataOrder(t *testing.T) {
 	top := t.TempDir()
 	repo := filepath.Join(top, "idgate")
 	for _, dir := range []string{
 		"idgate/testdata/aamva", "idgate/var/testdata/aamva", "idgate/var/testdata/faces",
 		"shared/testdata/faces", "shared/testdata/liveness", "shared/contracts/bigcommerce",
+		"idgate/var/testdata/liveness/foreman", "shared/testdata/liveness/real",
 	} {
 		if err := os.MkdirAll(filepath.Join(top, dir), 0o755); err != nil {
 			t.Fatal(err)
@@ -26,7 +28,8 @@ func TestFindDataOrder(t *testing.T) {
 	}{
 		{[]string{"testdata", "aamva", "fixtures.json"}, "idgate/testdata/aamva/fixtures.json"},
 		{[]string{"testdata", "faces", "labeled"}, "idgate/var/testdata/faces/labeled"},
-		{[]string{"testdata", "liveness", "foreman", "f001.jpg"}, "shared/testdata/liveness/foreman/f001.jpg"},
+		{[]string{"testdata", "liveness", "foreman", "f001.jpg"}, "idgate/var/testdata/liveness/foreman/f001.jpg"},
+		{[]string{"testdata", "liveness", "real"}, "shared/testdata/liveness/real"},
 		{[]string{"contracts", "bigcommerce"}, "shared/contracts/bigcommerce"},
 	} {
 		got, err := FindData(repo, tc.elem...)

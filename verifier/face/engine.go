@@ -186,23 +186,11 @@ func (a *Analyzer) confirm(img *tensor.Tensor, dets []blazeface.Face) ([]Face, e
 // Analyze does for the faces it confirms: the eye-aligned crop, zero
 // outside the image, through the recognition net.
 func (a *Analyzer) Describe(img *tensor.Tensor, p *[facemesh.Points][3]float64) ([facerec.Dim]float32, error) {
-	if err := tensor.WarpAffine(&a.crop, img, alignMatrix(p), facerec.InputSize, facerec.InputSize); err != nil {
+	if err := AlignedCrop(&a.crop, img, p, facerec.Align, facerec.InputSize); err != nil {
 		return [facerec.Dim]float32{}, fmt.Errorf("describe: %w", err)
 	}
 	return a.emb.Descriptor(&a.crop)
 }
-
-// Descriptor crops are aligned on the eyes, as the recognition net's
-// training crops were: rotated so the eye line is level, scaled so the
-// 150 px crop is alignWidth eye distances wide, with the eye midpoint
-// alignEyeY of the way down. Among widths 2.0–3.5 and heights 0.28–0.43
-// tried on the 40 labeled faces, this gave the widest gap between the
-// farthest same-person and the closest different-person pair, and crops
-// close to face-api's own (mean descriptor distance 0.21).
-const (
-	alignWidth = 2.9
-	alignEyeY  = 0.28
-)
 
 // Mesh landmarks at the eye corners (MediaPipe indices): image-left eye
 // (the subject's right) outer and inner, image-right eye inner and outer.
@@ -211,17 +199,12 @@ const (
 	leftEyeInner, leftEyeOuter   = 362, 263
 )
 
-// alignMatrix maps descriptor-crop pixels to image pixels for a mesh.
-func alignMatrix(p *[facemesh.Points][3]float64) [6]float64 {
-	rx, ry := (p[rightEyeOuter][0]+p[rightEyeInner][0])/2, (p[rightEyeOuter][1]+p[rightEyeInner][1])/2
-	lx, ly := (p[leftEyeInner][0]+p[leftEyeOuter][0])/2, (p[leftEyeInner][1]+p[leftEyeOuter][1])/2
-	const side = float64(facerec.InputSize)
-	s := math.Hypot(lx-rx, ly-ry) * alignWidth / side // image pixels per crop pixel
-	th := math.Atan2(ly-ry, lx-rx)
-	c, sn := s*math.Cos(th), s*math.Sin(th)
-	mx, my := (rx+lx)/2, (ry+ly)/2
-	u0, v0 := side/2, side*alignEyeY // where the eye midpoint lands
-	return [6]float64{c, -sn, mx - c*u0 + sn*v0, sn, c, my - sn*u0 - c*v0}
+// AlignedCrop cuts the face whose mesh landmarks are p from img into dst,
+// side×side, placed by g around the eye centres (zero outside the image).
+func AlignedCrop(dst, img *tensor.Tensor, p *[facemesh.Points][3]float64, g facerec.Geometry, side int) error {
+	right := [2]float64{(p[rightEyeOuter][0] + p[rightEyeInner][0]) / 2, (p[rightEyeOuter][1] + p[rightEyeInner][1]) / 2}
+	left := [2]float64{(p[leftEyeInner][0] + p[leftEyeOuter][0]) / 2, (p[leftEyeInner][1] + p[leftEyeOuter][1]) / 2}
+	return tensor.WarpAffine(dst, img, g.Matrix(right, left, side), side, side)
 }
 
 // Single analyses img and requires one usable face: the subject, with no

@@ -25,6 +25,12 @@ import (
 //go:embed models.sha256
 var Hashes string
 
+// Candidates lists the face embeddings bench/match evaluates beside the
+// engine's (candidates.sha256); the engine does not read them.
+//
+//go:embed candidates.sha256
+var Candidates string
+
 // EnvDir overrides where models are read from.
 const EnvDir = "IDGATE_MODELS_DIR"
 
