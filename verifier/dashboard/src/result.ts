@@ -14,7 +14,9 @@ const labels: Record<string, string> = {
   webcam_face_matches_license_photo: "Face matches the license photo",
   face_match_score: "Face match tier",
   face_match_confidence: "Face match confidence",
-  face_match_cosine_similarity: "Cosine similarity",
+  // face-api's descriptors are not centred: different people score
+  // 0.72–0.93 too (README, Face match and liveness), so say it is no verdict.
+  face_match_cosine_similarity: "Cosine similarity (all faces score high; the tier decides)",
   ip_found: "IP found",
   is_proxy: "Behind a proxy",
   proxy_type: "Proxy type",

@@ -111,7 +111,7 @@ async function one(ctx: PageContext, id: string): Promise<void> {
   const scores = h("dl", { class: "facts scores" },
     h("dt", null, "Face match"), h("dd", null, String(s.face_match_score || "—").replace(/_/g, " ")),
     h("dt", null, "Confidence"), h("dd", null, typeof s.face_match_confidence === "number" ? Math.round((s.face_match_confidence as number) * 100) + " %" : "—"),
-    h("dt", null, "Cosine similarity"), h("dd", null, typeof s.face_match_cosine_similarity === "number" ? (s.face_match_cosine_similarity as number).toFixed(3) : "—"),
+    h("dt", null, "Cosine similarity"), h("dd", null, typeof s.face_match_cosine_similarity === "number" ? (s.face_match_cosine_similarity as number).toFixed(3) + " (all faces score high; the tier decides)" : "—"),
     h("dt", null, "Selfie appears live"), h("dd", null, s.webcam_appears_live === true ? "Yes" : s.webcam_appears_live === false ? "No" : "—"),
     h("dt", null, "License appears real"), h("dd", null, s.license_appears_real === true ? "Yes" : s.license_appears_real === false ? "No" : "—"),
     h("dt", null, "Waiting since"), h("dd", null, when(v.completed_at)));
