@@ -9,31 +9,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"github.com/idgate/idgate/internal/ratelimit/memory"
-	"github.com/idgate/idgate/internal/seal"
-	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/flow"
-	vhttp "github.com/idgate/idgate/verifier/http"
-	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/bench/internal/loopback"
 )
 
 const runs = 10
@@ -55,20 +43,12 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(dir, "idgate.db"))
+	v, err := loopback.Start(ctx, dir, nil)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	base, stop, err := serve(store)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	bearer, err := account(ctx, store, base)
-	if err != nil {
-		return err
-	}
+	defer v.Close()
+	base, bearer := v.Base, v.Bearer
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		return fmt.Errorf("chromium: %w", err)
@@ -132,79 +112,10 @@ func firstScreen(tab context.Context, link string) (time.Duration, error) {
 	return time.Duration(ms * float64(time.Millisecond)), nil
 }
 
-// serve runs the verifier with the flow's session API on loopback.
-func serve(store *sqlstore.DB) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	base := "http://" + ln.Addr().String()
-	key := bytes.Repeat([]byte{9}, 32)
-	sealer, err := seal.New(key)
-	if err != nil {
-		return "", nil, err
-	}
-	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
-		Keys: []verifier.SigningKey{{ID: "k", Secret: key}}}, time.Now)
-	if err != nil {
-		return "", nil, err
-	}
-	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, PublicURL: base},
-		Flow:   &flow.Flow{Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: time.Now, Limits: flow.DefaultLimits},
-	})
-	if err != nil {
-		return "", nil, err
-	}
-	go func() { _ = srv.Serve(ln) }()
-	return base, func() { _ = srv.Shutdown(context.Background()) }, nil
-}
-
-// account creates an account and signs in.
-func account(ctx context.Context, store *sqlstore.DB, base string) (string, error) {
-	const email, pw = "bench@example.com", "a long enough password"
-	a, err := verifier.NewAccount(email, pw, time.Now())
-	if err != nil {
-		return "", err
-	}
-	if err := store.CreateAccount(ctx, a); err != nil {
-		return "", err
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := post(base+"/auth", "", `{"email":"`+email+`","password":"`+pw+`"}`, &tok); err != nil {
-		return "", err
-	}
-	return "Bearer " + tok.AccessToken, nil
-}
-
 func newLink(base, bearer string) (string, error) {
 	var v struct {
 		URL string `json:"url"`
 	}
-	err := post(base+"/verification", bearer, `{"message":"Please verify your age before we ship.","requested_fields":["dob"],"encryption_key_mode":"none"}`, &v)
+	err := loopback.Post(base+"/verification", bearer, "application/json", []byte(`{"message":"Please verify your age before we ship.","requested_fields":["dob"],"encryption_key_mode":"none"}`), &v)
 	return v.URL, err
-}
-
-func post(url, bearer, body string, out any) error {
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if bearer != "" {
-		req.Header.Set("Authorization", bearer)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("POST %s: %d %s", url, resp.StatusCode, raw)
-	}
-	return json.Unmarshal(raw, out)
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -19,7 +21,11 @@ import (
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+	"github.com/idgate/idgate/verifier/web/guidetest"
+	"github.com/idgate/idgate/verifier/web/npmbundle"
 )
 
 // guidePage is a blank page with the license guide's code (cardguide.ts
@@ -176,4 +182,115 @@ func inFrame(corners [4]raster.Point, w, h float64) bool {
 		}
 	}
 	return true
+}
+
+// readerPage is guidePage with the barcode reader (npmbundle) loaded as
+// the page loads it, from the test server.
+func readerPage(t *testing.T) *chromium.Tab {
+	t.Helper()
+	r, err := npmbundle.BarcodeReader()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("SKIPPING: %v", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>reader</title><script src="/`+r.Script.Name+`"></script></head><body><main></main></body></html>`)
+	})
+	for _, a := range []*npmbundle.Asset{r.Script, r.Wasm} {
+		ctype := map[bool]string{true: "application/wasm", false: "text/javascript"}[strings.HasSuffix(a.Name, ".wasm")]
+		mux.HandleFunc("GET /"+a.Name, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			_, _ = w.Write(a.JS)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	tb := chromium.NewTab(t, "flow", false)
+	tb.Open(srv.URL)
+	chromium.Eval[bool](tb, `idgateBarcode.start("/`+r.Wasm.Name+`").then(() => true)`)
+	return tb
+}
+
+// readIn decodes img in the page with each binarizer the page takes in
+// turn (src/barcode.ts) and returns whether either read it, and the widest
+// symbol seen as a share of the frame's width.
+func readIn(tb *chromium.Tab, img image.Image) (read bool, width float64) {
+	tb.T.Helper()
+	url := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpegBytes(tb.T.(*testing.T), img))
+	raw := chromium.Eval[string](tb, fmt.Sprintf(`(async () => {
+		const bmp = await createImageBitmap(await (await fetch(%q)).blob());
+		const c = document.createElement("canvas"); c.width = bmp.width; c.height = bmp.height;
+		const x = c.getContext("2d"); x.drawImage(bmp, 0, 0);
+		const f = x.getImageData(0, 0, c.width, c.height);
+		let read = false, width = 0;
+		for (const binarizer of ["GlobalHistogram", "LocalAverage"]) {
+			for (const s of await idgateBarcode.read(f, { binarizer })) {
+				read = read || s.valid;
+				const xs = s.corners.map(p => p.x);
+				width = Math.max(width, (Math.max(...xs) - Math.min(...xs)) / c.width);
+			}
+		}
+		return JSON.stringify({ read, width });
+	})()`, url))
+	var out struct {
+		Read  bool    `json:"read"`
+		Width float64 `json:"width"`
+	}
+	check(tb.T.(*testing.T), json.Unmarshal([]byte(raw), &out))
+	return out.Read, out.Width
+}
+
+// The page's barcode reader (zxing-wasm) against the server's decoder
+// (verifier/license/pdf417: zxing-cpp through cgo, with its own ways of
+// presenting a photo) on the synthetic degradation set, 4 of each of its 9
+// kinds, and on the back brought from far to close: the page must read
+// what a camera close enough shows (so the back is taken by itself) and
+// may miss what only the server's extra work reads (the shutter stays).
+// What it logs calibrates limits.minSymbolWidth.
+func TestBarcodeReaderAgainstServer(t *testing.T) {
+	tb := readerPage(t)
+	var pageN, serverN, both int
+	cases := synth.Set(11, 4)
+	for _, c := range cases {
+		img, err := c.Render()
+		check(t, err)
+		page, _ := readIn(tb, img)
+		// The server gets the JPEG the page reads from, as a phone sends.
+		_, _, err = pdf417.Decode(context.Background(), decode(t, jpegBytes(t, img)), nil)
+		server := err == nil
+		if page {
+			pageN++
+		}
+		if server {
+			serverN++
+		}
+		if page && server {
+			both++
+		}
+		if page != server {
+			t.Logf("%-14s page %v, server %v", c.Name, page, server)
+		}
+	}
+	t.Logf("synthetic set: page read %d of %d, server %d, both %d", pageN, len(cases), serverN, both)
+	if pageN < len(cases)/2 {
+		t.Errorf("the page read %d of %d", pageN, len(cases))
+	}
+	// From far to close: the widths at which it starts to read.
+	firstRead := 0.0
+	for fw := 3840; fw >= 1280; fw -= 160 {
+		img, err := guidetest.Back(fw)
+		check(t, err)
+		read, width := readIn(tb, img)
+		t.Logf("back at frame %4d px (module %.2f px): read %v, symbol %.2f of the frame", fw, 3*1280/float64(fw), read, width)
+		if read && firstRead == 0 {
+			firstRead = width
+		}
+	}
+	if firstRead == 0 {
+		t.Error("the back never read, even filling the frame")
+	}
 }

@@ -13,11 +13,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-	xdraw "golang.org/x/image/draw"
 
-	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
-	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+	"github.com/idgate/idgate/verifier/web/guidetest"
 )
 
 // The license steps' live guidance and auto-capture (autocapture.ts) in
@@ -26,41 +24,17 @@ import (
 // --use-file-for-fake-video-capture), and every guidance state shown at
 // 360×640 and 390×844 through a test camera whose picture the test sets.
 
-const sceneW, sceneH = 1280, 960
-
-// frontScene is a license front with Foreman's face, its card share of
-// the frame's width wide, slightly turned and at a slant.
+// frontScene is guidetest.Front with Foreman's face.
 func frontScene(t *testing.T, share float64, mod func(*cardtest.Scene)) image.Image {
 	t.Helper()
-	s := cardtest.Scene{FrameW: sceneW, CardW: share * sceneW, Aspect: card.ID1Aspect, RotationDeg: 4, Keystone: 0.04, Face: foremanFace(t), Seed: 7}
-	if mod != nil {
-		mod(&s)
-	}
-	img, _ := s.Render()
-	return img
+	return guidetest.Front(foremanFace(t), share, mod)
 }
 
-// backScene is a clean license back (pdf417/synth) seen from farther the
-// larger frameW is: the card drawn in a frameW-wide frame (module 3 px),
-// then the frame scaled to 1280×960, as a camera farther away sees it.
 func backScene(t *testing.T, frameW int) image.Image {
 	t.Helper()
-	c := synth.Set(5, 1)[0]
-	c.FrameWidth = frameW
-	img, err := c.Render()
+	img, err := guidetest.Back(frameW)
 	check(t, err)
-	out := image.NewRGBA(image.Rect(0, 0, sceneW, sceneH))
-	xdraw.CatmullRom.Scale(out, out.Rect, img, img.Bounds(), xdraw.Src, nil)
-	return out
-}
-
-// hold repeats img n times.
-func hold(img image.Image, n int) []image.Image {
-	out := make([]image.Image, n)
-	for i := range out {
-		out[i] = img
-	}
-	return out
+	return img
 }
 
 // advices records, every 100 ms until the screen leaves step, the
@@ -95,13 +69,8 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 	e := start(t)
 	c := e.create(`{}`)
 
-	var frames []image.Image
-	for i := range 12 {
-		frames = append(frames, hold(frontScene(t, 0.25+0.035*float64(i), nil), 2)...)
-	}
-	frames = append(frames, hold(frames[len(frames)-1], 40)...)
 	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
-	writeY4M(t, frontY4M, 8, frames)
+	writeY4M(t, frontY4M, 8, guidetest.FrontApproach(foremanFace(t)))
 	phone := newTab(t, true, camera(frontY4M, true)...)
 	phone.Open(c.URL)
 	phone.screen("start")
@@ -117,11 +86,8 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 		t.Error("front: the photo was not taken by the guide")
 	}
 
-	frames = nil
-	for fw := 3840; fw > sceneW; fw -= 160 {
-		frames = append(frames, hold(backScene(t, fw), 3)...)
-	}
-	frames = append(frames, hold(backScene(t, 0), 30)...)
+	frames, err := guidetest.BackApproach(3, 30)
+	check(t, err)
 	backY4M := filepath.Join(t.TempDir(), "back.y4m")
 	writeY4M(t, backY4M, 10, frames)
 	other := newTab(t, true, camera(backY4M, true)...)

@@ -102,7 +102,9 @@ export function license(app: App, side: Side, done: () => void): void {
   // startGuide runs the live guidance in the stage; it captures by itself
   // (the back sends the very frame whose barcode read).
   const startGuide = () => {
-    if (!stream || !video.isConnected) return;
+    // Not while a photo is being checked (one pressed during the pause
+    // after a refusal): the guide would send a second.
+    if (!stream || !video.isConnected || shutter.disabled) return;
     live?.stop();
     live?.overlay.remove();
     live?.words.remove();
