@@ -95,7 +95,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	inPlace, err := guidetest.Back(0)
+	inPlace, err := guidetest.Back(0, 0)
 	if err != nil {
 		return err
 	}

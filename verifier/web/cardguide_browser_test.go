@@ -282,7 +282,7 @@ func TestBarcodeReaderAgainstServer(t *testing.T) {
 	// From far to close: the widths at which it starts to read.
 	firstRead := 0.0
 	for fw := 3840; fw >= 1280; fw -= 160 {
-		img, err := guidetest.Back(fw)
+		img, err := guidetest.Back(fw, 0)
 		check(t, err)
 		read, width := readIn(tb, img)
 		t.Logf("back at frame %4d px (module %.2f px): read %v, symbol %.2f of the frame", fw, 3*1280/float64(fw), read, width)

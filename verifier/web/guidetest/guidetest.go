@@ -29,13 +29,14 @@ func Front(face image.Image, share float64, mod func(*cardtest.Scene)) image.Ima
 	return img
 }
 
-// Back is a clean license back (pdf417/synth, module 3 px) seen from
-// farther the larger frameW is: drawn in a frameW-wide frame, then the
-// frame scaled to W×H, as a camera farther away sees it; 0 is the card
-// filling the frame.
-func Back(frameW int) (image.Image, error) {
+// Back is a clean license back (pdf417/synth, module 3 px) turned deg
+// degrees and seen from farther the larger frameW is: drawn in a
+// frameW-wide frame, then the frame scaled to W×H, as a camera farther
+// away sees it; 0 is the card filling the frame.
+func Back(frameW int, deg float64) (image.Image, error) {
 	c := synth.Set(5, 1)[0]
 	c.FrameWidth = frameW
+	c.RotationDeg = deg
 	img, err := c.Render()
 	if err != nil {
 		return nil, err
@@ -71,13 +72,13 @@ func FrontApproach(face image.Image) []image.Image {
 func BackApproach(perStep, hold int) ([]image.Image, error) {
 	var frames []image.Image
 	for fw := 3840; fw > W; fw -= 160 {
-		b, err := Back(fw)
+		b, err := Back(fw, 0)
 		if err != nil {
 			return nil, err
 		}
 		frames = append(frames, Repeat(b, perStep)...)
 	}
-	b, err := Back(0)
+	b, err := Back(0, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@
 // front has been right and still for a moment, or as soon as the back's
 // barcode reads. The server judges the photo as before; the shutter stays.
 import type { BarcodeReader, Seen } from "./barcode";
-import { findCard, gray, innerBox, measureCard, sharpnessAndGlare, id1Aspect, type Gray, type Quad, type Region } from "./cardguide";
+import { findCard, gray, innerBox, measureCard, sharpnessAndGlare, id1Aspect, type Gray, type Point, type Quad, type Region } from "./cardguide";
 import { h } from "./dom";
 import { t, type Key } from "./i18n";
 import { canvasOf } from "./image";
@@ -51,10 +51,14 @@ export const limits = {
   // from far to close: unread symbols measured 0.21–0.36 of the frame, and
   // reading held from 0.28 (1.3 px a module) on; 0.4 asks for a margin.
   minSymbolWidth: 0.4,
+  // Turning the decoder's frame back by less than 1.5° gains nothing: 2° read.
+  minTilt: (1.5 * Math.PI) / 180,
   // Held still: every corner within this share of the frame's diagonal
   // for holdMs.
   still: 0.02,
   holdMs: 700,
+  // The least time one piece of advice stays up before another replaces it.
+  minDwellMs: 1200,
 };
 
 export interface Judgement {
@@ -96,6 +100,15 @@ export function judgeBack(g: Gray, seen: Seen[]): { advice: Advice; quad: Quad |
 // centre is the middle 70% of the frame, where the card is held.
 function centre(g: Gray): Region {
   return { x0: Math.round(g.w * 0.15), y0: Math.round(g.h * 0.15), x1: Math.round(g.w * 0.85), y1: Math.round(g.h * 0.85) };
+}
+
+// edgeAngle is the angle of the edge from a to b off the nearest axis,
+// in (-π/4, π/4]: how far a card or symbol is turned, whichever way up.
+export function edgeAngle(a: Point, b: Point): number {
+  let r = Math.atan2(b.y - a.y, b.x - a.x);
+  while (r > Math.PI / 4) r -= Math.PI / 2;
+  while (r <= -Math.PI / 4) r += Math.PI / 2;
+  return r;
 }
 
 // still reports whether every corner of b is within limits.still of a's.
@@ -143,13 +156,23 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
   const small = canvasOf(1, 1);
   const full = canvasOf(1, 1);
 
+  // show changes what is said only when the new advice held for two
+  // frames in a row and the old one has been up for minDwellMs: a state
+  // that flickers (the back's two binarizers seeing the symbol in turn, a
+  // hand on the edge of "closer") is not read out again and again.
+  let shownAt = 0;
   const show = (a: Advice) => {
-    if (a === shown) return;
-    if (a !== pending) {
-      pending = a; // wait one more frame before changing what is said
-      if (shown !== undefined) return;
+    const now = performance.now();
+    if (a === shown) {
+      pending = undefined;
+      return;
+    }
+    if (shown !== undefined && (a !== pending || now - shownAt < limits.minDwellMs)) {
+      pending = a;
+      return;
     }
     shown = a;
+    shownAt = now;
     say.dataset.advice = a;
     say.textContent = t(words[a]);
     if (!performance.getEntriesByName("idgate:guide:" + side).length) performance.mark("idgate:guide:" + side);
@@ -161,8 +184,15 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     overlay.classList.toggle("ok", ok);
   };
 
+  // tilt is the angle the decoder's copy of the frame is turned back by:
+  // zxing-cpp reads a PDF417 only within a few degrees of upright (a
+  // synthetic back turned 4° went unread, 2° read), so the page turns the
+  // frame by the angle of the last symbol seen, or of the card's outline.
+  let tilt = 0;
+
   // grab draws the current frame into the small canvas (its grey levels
-  // for the measures) and, on the back, the full one (for the decoder).
+  // for the measures and the outline) and, on the back, the full one,
+  // turned back by tilt (for the decoder, and the photo sent if it reads).
   const grab = (): { g: Gray; frame: ImageData | null } | null => {
     const vw = video.videoWidth;
     const vh = video.videoHeight;
@@ -171,16 +201,16 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     small.width = Math.round(vw * s);
     small.height = Math.round(vh * s);
     const sc = small.getContext("2d", { willReadFrequently: true })!;
+    sc.drawImage(video, 0, 0, small.width, small.height);
     let frame: ImageData | null = null;
     if (reader) {
       full.width = vw;
       full.height = vh;
       const fc = full.getContext("2d", { willReadFrequently: true })!;
-      fc.drawImage(video, 0, 0, vw, vh);
+      fc.translate(vw / 2, vh / 2);
+      fc.rotate(-tilt);
+      fc.drawImage(video, -vw / 2, -vh / 2, vw, vh);
       frame = fc.getImageData(0, 0, vw, vh);
-      sc.drawImage(full, 0, 0, small.width, small.height);
-    } else {
-      sc.drawImage(video, 0, 0, small.width, small.height);
     }
     const d = sc.getImageData(0, 0, small.width, small.height);
     return { g: gray(d.data, d.width, d.height), frame };
@@ -226,6 +256,9 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
         const j = judgeBack(g, seen.map((s) => ({ ...s, corners: s.corners.map((p) => ({ x: p.x * scale, y: p.y * scale })) })));
         draw(j.quad, false, g.w, g.h);
         show(j.advice);
+        const symbol = seen.find((x) => x.corners.length === 4);
+        tilt = symbol ? tilt + edgeAngle(symbol.corners[0], symbol.corners[1]) : j.quad ? edgeAngle(j.quad[0], j.quad[1]) : 0;
+        if (Math.abs(tilt) < limits.minTilt) tilt = 0;
       }
     }
     // The front's measures take a few milliseconds: ~8 a second is
