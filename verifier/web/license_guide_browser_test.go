@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -133,6 +134,35 @@ func TestTurnedBackAutoCapturesInChromium(t *testing.T) {
 	if !eval[bool](phone, `performance.getEntriesByName("idgate:capture:back").length === 1`) {
 		t.Error("the turned back was not taken by the guide")
 	}
+}
+
+// A phone that cannot load the barcode reader (its WebAssembly blocked,
+// as a failed download or a browser without WebAssembly would leave it)
+// gets today's back step: guidance from the page's own measures, nothing
+// taken by itself, and the shutter's photo accepted.
+func TestBackWithoutTheReaderInChromium(t *testing.T) {
+	e := start(t)
+	c := e.create(`{}`)
+	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+	y4m := filepath.Join(t.TempDir(), "back.y4m")
+	writeY4M(t, y4m, 5, []image.Image{decode(t, back(t))})
+	phone := newTab(t, true, camera(y4m, true)...)
+	if _, err := chromedp.Call(phone.Ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(phone.Ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/*.wasm", Block: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	phone.Open(c.URL)
+	phone.screen("back")
+	phone.cameraOn()
+	phone.Wait(`!!document.querySelector(".guidance[data-advice]")`)
+	time.Sleep(3 * time.Second) // the reader, had it loaded, reads this back in well under a second
+	if eval[string](phone, `document.querySelector("main").dataset.screen`) != "back" || eval[bool](phone, `performance.getEntriesByName("idgate:capture:back").length > 0`) {
+		t.Fatal("the back was taken by itself without the reader")
+	}
+	phone.click("Take photo")
+	phone.screen("live")
 }
 
 // testCamera replaces getUserMedia, before any page script runs, by a
