@@ -1,9 +1,3 @@
-// Package proxy is the storefront plugin's server side: per-store
-// configuration, the verification status of a cart or customer, starting a
-// verification for a shopper, and applying the verifier's webhook to the
-// store's metafields. It holds the store's access token; the browser never
-// sees it. Adapters: proxy/bigcommerce (the platform), proxy/storefile (the
-// configuration file), proxy/verifierapi (the verifier), proxy/http (fiber).
 package proxy
 
 import (

@@ -1,15 +1,3 @@
-// Package rulesets decides what counts as a passing verification for a
-// storefront. It is pure code: no I/O, no clock, no globals.
-//
-// A Ruleset holds the four settings of the interface spec under our names:
-//
-//	require_authentic  bool, default true: license_appears_real, not
-//	                   license_expired, and webcam_appears_live
-//	min_face_match     "definite_match" | "likely_match" | "possible_match" |
-//	                   null; default "likely_match". null switches the
-//	                   face-match rule off entirely.
-//	require_over_18    bool, default false: fails unless over_18 is true
-//	require_over_21    bool, default false: fails unless over_21 is true
 package rulesets
 
 import (

@@ -1,6 +1,3 @@
-// Package verifier is the core identity-verification service. This file and
-// store.go hold its domain types and the Store contract; adapters live in
-// subpackages named after what they wrap (sqlite, postgres, http).
 package verifier
 
 import (

@@ -1,6 +1,3 @@
-// Command idgate is the one binary of the project. Subcommands register
-// themselves from their own files (serve.go, account.go, license.go, ...)
-// so each stays small and self-contained.
 package main
 
 import (

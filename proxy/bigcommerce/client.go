@@ -1,10 +1,3 @@
-// Package bigcommerce is the client for the parts of the BigCommerce
-// Management API the storefront plugin uses: cart, customer and order
-// metafields, the footer script, order status and webhook registration. It
-// also verifies the storefront's Current Customer JWT.
-//
-// The store access token lives only in the X-Auth-Token header: it is a
-// Secret, never logged and never part of an error.
 package bigcommerce
 
 import (

@@ -1,6 +1,3 @@
-// Package http serves the proxy on gofiber: the widget's endpoints (CORS
-// limited to each store's origins), the verifier's webhook receiver and the
-// footer script. Every error leaves in the one httperr format.
 package http
 
 import (

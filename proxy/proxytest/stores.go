@@ -1,7 +1,3 @@
-// Package proxytest runs the whole proxy for tests and the local demo: one
-// BigCommerce double per store, a stand-in for the verifier's create
-// endpoint, the service and its fiber server on loopback, and helpers that
-// sign webhooks exactly as the verifier does.
 package proxytest
 
 import (

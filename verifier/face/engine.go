@@ -1,6 +1,3 @@
-// Package face is the face engine: detection, landmarks, descriptors, match
-// tiers and passive anti-spoof scores, computed by our own Go code from
-// registry model files (`make models`).
 package face
 
 import (

@@ -1,8 +1,3 @@
-// Package flow owns the end-user side of a verification: the per-link
-// session that the browser behind a verification's url walks through
-// (license front, license back, liveness challenge, submit, review offer),
-// its step machine and limits. It calls the CPU-heavy engines through the
-// Engines port and ends the flow with verifier's completion.
 package flow
 
 import (

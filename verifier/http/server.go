@@ -1,7 +1,3 @@
-// Package http is the verifier's HTTP API on gofiber v2: middleware (request
-// ID, access log, metrics, recover, JSON bodies), health and metrics
-// endpoints, sign-in, bearer and integration-key authentication, and the
-// integration-key endpoints. Every error leaves in the one httperr format.
 package http
 
 import (

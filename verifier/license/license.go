@@ -1,13 +1,3 @@
-// Package license reads the data a North American driver's license or ID card
-// carries in its PDF417 barcode: the AAMVA DL/ID Card Design Standard format,
-// versions 1 (2000) to 10 (2020), and the pre-standard "@AMVA"/"AAMVA"
-// variants still seen in the field.
-//
-// ParseAAMVA is forgiving: real barcodes break the standard in small ways
-// (wrong subfile lengths, missing separators, stray elements, non-ASCII
-// noise), and each such repair is reported as a Warning instead of failing
-// the scan. ValidateStructure is the strict counterpart the barcode decoder
-// uses to tell a real AAMVA payload from a misread.
 package license
 
 import (

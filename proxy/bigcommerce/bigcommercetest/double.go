@@ -1,10 +1,3 @@
-// Package bigcommercetest is an in-memory BigCommerce Management API for
-// tests and the local demo. In tests, every request it receives and every
-// response it returns is validated against BigCommerce's own OpenAPI
-// documents; a mismatch is reported through Options.OnViolation (t.Errorf
-// in tests), so a client that drifts from the contract fails its tests even
-// when the double could have answered it. The demo runs without the
-// documents and serves the same operations unchecked.
 package bigcommercetest
 
 import (

@@ -1,0 +1,5 @@
+// Package verifierapi is the proxy's client of the verifier's
+// create-verification endpoint (POST /verification with the publishable
+// integration key in X-API-Key and the shopper's storefront origin in
+// Origin, which the key's allowlist must hold).
+package verifierapi
