@@ -184,9 +184,9 @@ func inFrame(corners [4]raster.Point, w, h float64) bool {
 	return true
 }
 
-// readerPage is guidePage with the barcode reader (npmbundle) loaded as
-// the page loads it, from the test server.
-func readerPage(t *testing.T) *chromium.Tab {
+// needReader is the barcode reader, built by make npm; without it the
+// test skips loudly (fails under CI, where make test builds it).
+func needReader(t *testing.T) *npmbundle.Reader {
 	t.Helper()
 	r, err := npmbundle.BarcodeReader()
 	if err != nil {
@@ -195,6 +195,14 @@ func readerPage(t *testing.T) *chromium.Tab {
 		}
 		t.Skipf("SKIPPING: %v", err)
 	}
+	return r
+}
+
+// readerPage is guidePage with the barcode reader (npmbundle) loaded as
+// the page loads it, from the test server.
+func readerPage(t *testing.T) *chromium.Tab {
+	t.Helper()
+	r := needReader(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
