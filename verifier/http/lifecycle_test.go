@@ -179,7 +179,8 @@ func TestLinkOpen(t *testing.T) {
 		h.clock.Advance(time.Hour)
 		r := expectLinkPage(t, h, token(t, v), 200, "Verify your identity")
 		// A live link gets the app (its message comes through the session
-		// API, never into the HTML), under a CSP that allows no inline code.
+		// API, never into the HTML), under a CSP that allows no inline code
+		// (WebAssembly only, for the liveness step's face tracker).
 		if !strings.Contains(string(r.body), `<script defer src="/assets/flow-`) || strings.Contains(string(r.body), "now") ||
 			!strings.Contains(r.header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval';") {
 			t.Fatalf("page: %v %s", r.header, r.body)

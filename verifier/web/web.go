@@ -20,6 +20,7 @@ import (
 
 	"github.com/idgate/idgate/internal/bundle"
 	"github.com/idgate/idgate/verifier/web/npmbundle"
+	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
 //go:embed src/*.ts strings.json
@@ -31,7 +32,8 @@ var css []byte
 // Security headers of every page and asset. No inline script or style is
 // used, so CSP allows only this origin; the camera is this origin's only.
 // 'wasm-unsafe-eval' lets the license back compile the barcode reader's
-// WebAssembly (npmbundle); it allows no JavaScript eval.
+// WebAssembly (npmbundle) and the liveness step its face tracker's
+// (verifier/web/tracker); it allows no JavaScript eval.
 // The token is in the page's path, so no page may be kept in a cache (and
 // every response says Referrer-Policy: no-referrer, internal/secheaders).
 const (
@@ -53,7 +55,9 @@ type Asset struct {
 // script is the app. It is told where the barcode reader (npm packages
 // bundled at build time, npmbundle) is served as the build-time constant
 // IDGATE_BARCODE ({js, wasm} paths), or null when this binary was built
-// without it: the license back then keeps its manual shutter alone.
+// without it: the license back then keeps its manual shutter alone; and
+// where the face tracker's files are (IDGATE_TRACKER, null without them:
+// the page then paces the liveness step without it).
 var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	paths := map[string]string(nil)
 	if r, err := barcodeReader(); err == nil {
@@ -65,7 +69,14 @@ var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts", Define: map[string]string{"IDGATE_BARCODE": string(define)}})
+	where := []byte("null")
+	if set, err := tracker.Files(); err == nil {
+		if where, err = json.Marshal(set.Config); err != nil {
+			return nil, err
+		}
+	}
+	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts",
+		Define: map[string]string{"IDGATE_BARCODE": string(define), "IDGATE_TRACKER": string(where)}})
 })
 
 // reader is the barcode reader's script and WebAssembly as assets.
@@ -97,7 +108,8 @@ func Script() (*Asset, error) {
 func Style() (*Asset, error) { return style() }
 
 // Assets are the script, the stylesheet and, when built, the barcode
-// reader the license back loads on demand, by path.
+// reader the license back loads on demand and the face tracker's files the
+// liveness step loads, by path.
 func Assets() (map[string]*Asset, error) {
 	js, err := Script()
 	if err != nil {
@@ -110,6 +122,11 @@ func Assets() (map[string]*Asset, error) {
 	all := map[string]*Asset{js.Path: js, st.Path: st}
 	if r, err := barcodeReader(); err == nil {
 		all[r.Script.Path], all[r.Wasm.Path] = r.Script, r.Wasm
+	}
+	if set, err := tracker.Files(); err == nil {
+		for name, f := range set.Files {
+			all["/assets/"+name] = &Asset{Body: f.JS, Gzip: f.Gzip, ETag: f.ETag, Path: "/assets/" + name, ContentType: f.ContentType}
+		}
 	}
 	return all, nil
 }

@@ -48,7 +48,23 @@ export interface Challenge {
   expires_in: number;
   step_timeout_ms: number;
   attempts_left: number;
+  guide: Guide;
 }
+
+// Guide is what the server judges a step done by (the challenge's guide;
+// yaw as verifier/face/pose has it, from the person's own straight-ahead):
+// the page shows progress against these and moves on when they are met.
+export interface Guide {
+  turn_degrees: number;
+  frontal_degrees: number;
+  blink_close_ratio: number;
+  blink_open_ratio: number;
+  blink_max_yaw_degrees: number;
+}
+
+// defaultGuide is verifier/face/liveness Defaults, for a server that sends
+// no guide.
+const defaultGuide: Guide = { turn_degrees: 20, frontal_degrees: 12, blink_close_ratio: 0.6, blink_open_ratio: 0.8, blink_max_yaw_degrees: 20 };
 
 export interface LivenessAnswer {
   passed: boolean;
@@ -203,7 +219,14 @@ function normalChallenge(d: any): Challenge {
     expires_in: Number(d.expires_in) || 120,
     step_timeout_ms: Number(d.step_timeout_ms) || 8000,
     attempts_left: Number(d.attempts_left) || 0,
+    guide: normalGuide(d.guide || {}),
   };
+}
+
+function normalGuide(g: any): Guide {
+  const out = { ...defaultGuide };
+  for (const k of Object.keys(out) as (keyof Guide)[]) if (Number(g[k]) > 0) out[k] = Number(g[k]);
+  return out;
 }
 
 function normalAnswer(d: any): LivenessAnswer {

@@ -1,8 +1,16 @@
 // Liveness: the front camera, the challenge's steps shown one at a time
 // with a visible cue, frames captured at the challenge's budget and sent
 // in one request; a failed attempt says why and retries while attempts
-// remain. The server decides when each step was done, from the frames, so
-// the cues only pace the person.
+// remain. The server decides whether each step was done, from the frames.
+//
+// With the face tracker (tracker.ts, loaded when the step starts) the page
+// guides: before the first cue it waits for a face in the oval, close
+// enough and lit; during each step it shows how far the head has turned
+// against the server's own angle (the challenge's guide) or that a blink
+// was seen, and the next cue comes when the tracker saw the step done (or
+// at the step's time limit). Without it (no WebAssembly, a failed load, a
+// binary built without make npm) the cues are paced by the clock, at a
+// pace real people keep (pacedStepMs).
 import { APIError, type Challenge, type LivenessAnswer } from "./api";
 import type { App } from "./app";
 import { CameraError, help, open, stop } from "./camera";
@@ -11,22 +19,41 @@ import { back } from "./finish";
 import { isDesktop } from "./start";
 import { has, t, type Key } from "./i18n";
 import { canvasOf, toJPEG } from "./image";
+import { load as loadTracker, type Seen, type Tracker } from "./tracker";
+import { baselineMs, margin, problem, readyHold, Steps, type Problem, type Progress, type Visible } from "./trackersteps";
 
-// perStepMs is how long each cue stays up (a turn and back takes about
-// 1.5 s; a blink far less).
-const perStepMs = 2500;
-// readyMs is the pause on "Look at the camera" before the first cue; the
-// last leadMs of it are captured too, so the stream opens with the person
-// at rest: the server takes their own straight-ahead from its first
-// 500 ms and judges turns from there.
+// pacedStepMs is how long each cue may stay up without a tracker. The
+// real person of ../shared/testdata/liveness/real (smartlive) turns and is
+// back in 1.4–1.9 s once he moves, and the walks took 2–4 s from
+// cue to done; the server allows step_timeout_ms (8 s). The frame budget
+// bounds it further (paced): at the budget's 15 fps its 150 frames hold
+// 0.6 s of lead and 3 cues of 3.1 s. The rate is not lowered to make cues
+// longer: a blink can be a single frame at 15 fps (Foreman's).
+const pacedStepMs = 4000;
+// readyMs is the pause on "Look at the camera" before the first cue when
+// nothing tracks the face; the last leadMs of it are captured too, so the
+// stream opens with the person at rest: the server takes their own
+// straight-ahead from its first 500 ms and judges turns from there.
 const readyMs = 1200;
 const leadMs = 600;
+// trackedFps: the capture rate with a tracker. 12 fps keeps a prompted
+// blink (about 500 ms closed) in several frames, above the server's 8 fps
+// floor, and leaves 150 frames for 12.5 s of steps.
+const trackedFps = 12;
+// tailMs: frames kept after the tracker saw the last step done, so the
+// server sees the head back too.
+const tailMs = 300;
+// trackerWaitMs: how long "Start the video" waits for a tracker still
+// loading before it paces without one.
+const trackerWaitMs = 20000;
 
 export function liveness(app: App, done: () => void): void {
   // A link whose attempts are used is normally completed (main.ts shows
   // the ended page); one whose completion failed says so at once: its
   // "Start the video" would open the camera only to be refused.
   if (app.session.liveness_attempts_left <= 0) return noMore(app);
+  // The step starts: the tracker loads while the person reads.
+  void loadTracker();
   app.show(
     "live",
     t("live.title"),
@@ -36,12 +63,26 @@ export function liveness(app: App, done: () => void): void {
   );
 }
 
+// UI is the capture screen's moving parts.
+interface UI {
+  stage: HTMLElement;
+  video: HTMLVideoElement;
+  cue: HTMLElement;
+  say: HTMLElement;
+  meter: HTMLElement;
+}
+
 async function attempt(app: App, done: () => void): Promise<void> {
   const video = h("video", { muted: true, playsinline: true, autoplay: true, "aria-hidden": "true" });
   const cue = h("div", { class: "cue", "aria-hidden": "true" });
   const say = h("p", { class: "say", "aria-live": "assertive" }, t("camera.starting"));
+  // The meter shows a step's progress as a bar and in words; it is not
+  // announced (it changes every frame): say announces the milestones.
+  const meter = h("div", { class: "meter", hidden: true, "aria-hidden": "true" }, h("span", { class: "bar" }), h("span", { class: "label" }));
   const stage = h("div", { class: "stage face" }, video, h("div", { class: "oval" }), cue);
-  app.show("live-capture", t("live.title"), stage, say);
+  const ui: UI = { stage, video, cue, say, meter };
+  app.show("live-capture", t("live.title"), stage, say, meter);
+  const t0 = performance.now();
   let stream: MediaStream | null = null;
   try {
     stream = await open(video, "user", { width: 640, height: 480 });
@@ -66,6 +107,12 @@ async function attempt(app: App, done: () => void): Promise<void> {
     );
     return;
   }
+  tell(ui, t("live.guide.loading"));
+  const tracker = await Promise.race([loadTracker(), sleep(trackerWaitMs).then(() => null)]);
+  if (tracker) {
+    stage.dataset.tracker = "on";
+    await ready(ui, tracker, t0);
+  }
   let ch: Challenge;
   try {
     ch = await app.api.challenge();
@@ -80,15 +127,14 @@ async function attempt(app: App, done: () => void): Promise<void> {
     app.fail(e, () => void attempt(app, done));
     return;
   }
-  say.textContent = t("live.ready");
-  await sleep(readyMs - leadMs);
-  const shot = await capture(video, ch, (i) => {
-    // The arrows point the way the head turns in the mirrored preview:
-    // left for turn_left (the person's own left).
-    const step = ch.steps[i];
-    cue.className = "cue " + step;
-    say.textContent = t("live.move", { n: i + 1, total: ch.steps.length }) + ": " + stepText(step);
-  });
+  let shot: Shot;
+  if (tracker) {
+    shot = await guided(ui, tracker, ch);
+  } else {
+    tell(ui, t("live.ready"));
+    await sleep(readyMs - leadMs);
+    shot = await paced(ui, ch);
+  }
   stop(stream);
   app.show("live-sending", t("live.title"), spinner(t("live.sending")));
   let ans: LivenessAnswer;
@@ -106,6 +152,241 @@ async function attempt(app: App, done: () => void): Promise<void> {
   }
   if (ans.passed) return done();
   failed(app, ans, done);
+}
+
+// tell puts a sentence in the announced line, only when it changes: a
+// screen reader hears each piece of guidance once, not every frame.
+function tell(ui: UI, text: string): void {
+  if (ui.say.textContent !== text) ui.say.textContent = text;
+}
+
+// showCue shows step i's cue. The arrows point the way the head turns in
+// the mirrored preview: left for turn_left (the person's own left).
+// With a tracker the meter shows the step's progress.
+function showCue(ui: UI, ch: Challenge, i: number, tracked: boolean): void {
+  const step = ch.steps[i];
+  ui.cue.className = "cue " + step;
+  ui.stage.dataset.step = String(i);
+  tell(ui, t("live.move", { n: i + 1, total: ch.steps.length }) + ": " + stepText(step));
+  ui.meter.hidden = !tracked;
+  if (tracked) show(ui, { share: 0, done: false, degrees: 0 }, ch, step);
+}
+
+// show draws a step's progress: the bar and its words ("12° of 20°",
+// "Blink seen"), so nothing rests on colour or on the bar's length alone.
+function show(ui: UI, p: Progress, ch: Challenge, step: string): void {
+  const bar = ui.meter.firstElementChild as HTMLElement;
+  const label = ui.meter.lastElementChild as HTMLElement;
+  bar.style.setProperty("--share", String(p.share));
+  ui.meter.classList.toggle("full", p.share >= 1);
+  const words =
+    step === "blink"
+      ? t(p.done ? "live.guide.blinked" : "live.guide.blinkwait")
+      : p.share >= 1
+        ? t("live.guide.turnback")
+        : t("live.guide.degrees", { n: Math.max(0, p.degrees), of: ch.guide.turn_degrees + margin });
+  if (label.textContent !== words) label.textContent = words;
+}
+
+// visible is the part of a w×h frame the 3:4 preview shows (the video is
+// cut to cover the stage), in frame pixels.
+function visible(ui: UI, w: number, h0: number): Visible {
+  const sw = ui.stage.clientWidth || 3;
+  const sh = ui.stage.clientHeight || 4;
+  const s = Math.max(sw / w, sh / h0);
+  const [vw, vh] = [sw / s, sh / s];
+  return { x: (w - vw) / 2, y: (h0 - vh) / 2, w: vw, h: vh };
+}
+
+const problemKey: Record<Exclude<Problem, "">, Key> = {
+  noface: "live.guide.noface",
+  closer: "live.guide.closer",
+  farther: "live.guide.farther",
+  centre: "live.guide.centre",
+  dark: "live.guide.dark",
+  straight: "live.guide.straight",
+};
+
+// readyFrontal: how far from facing the camera the face may be before
+// the first cue (the page's own tolerance; the server takes whatever
+// straight-ahead the person keeps, up to 20°).
+const readyFrontal = 15;
+
+// ready tracks the preview until the face has been in the oval, close
+// enough, lit and facing the camera for readyHold, saying what to change
+// meanwhile. It records the time to the first guidance (ms since the
+// attempt began) on the stage for the page budget's benchmark.
+async function ready(ui: UI, tracker: Tracker, t0: number): Promise<void> {
+  const [w, h0] = size(ui.video, 480, 480);
+  const canvas = canvasOf(w, h0);
+  const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+  let okSince = -1;
+  for (;;) {
+    ctx.drawImage(ui.video, 0, 0, w, h0);
+    const s = await tracker.see(canvas, false);
+    // Let the page paint and the camera move on between frames.
+    await sleep(0);
+    const now = performance.now();
+    const p = problem(s, visible(ui, w, h0), readyFrontal);
+    if (!ui.stage.dataset.firstGuidance) ui.stage.dataset.firstGuidance = String(Math.round(now - t0));
+    ui.stage.classList.toggle("ready", p === "");
+    ui.stage.dataset.guide = p || "ok";
+    if (p) {
+      okSince = -1;
+      tell(ui, t(problemKey[p]));
+      continue;
+    }
+    tell(ui, t("live.guide.hold"));
+    if (okSince < 0) okSince = now;
+    if (now - okSince >= readyHold) return;
+  }
+}
+
+interface Shot {
+  frames: Blob[];
+  times: number[];
+}
+
+// size is the video's size scaled down to fit w×h.
+function size(video: HTMLVideoElement, w: number, h0: number): [number, number] {
+  const scale = Math.min(1, w / video.videoWidth, h0 / video.videoHeight);
+  return [Math.round(video.videoWidth * scale), Math.round(video.videoHeight * scale)];
+}
+
+// Recorder grabs frames at a steady rate into JPEGs with times in ms since
+// the first frame, strictly increasing as the server requires.
+class Recorder {
+  readonly canvas: HTMLCanvasElement;
+  private readonly ctx: CanvasRenderingContext2D;
+  private readonly frames: Promise<Blob>[] = [];
+  readonly times: number[] = [];
+  private t0 = -1;
+  constructor(
+    private readonly video: HTMLVideoElement,
+    ch: Challenge,
+  ) {
+    const [w, h0] = size(video, ch.budget.width, ch.budget.height);
+    this.canvas = canvasOf(w, h0);
+    this.ctx = this.canvas.getContext("2d", { willReadFrequently: true })!;
+  }
+  // grab draws the current frame and returns its time.
+  grab(): number {
+    const at = performance.now();
+    if (this.t0 < 0) this.t0 = at;
+    this.ctx.drawImage(this.video, 0, 0, this.canvas.width, this.canvas.height);
+    this.frames.push(toJPEG(this.canvas, 0.8));
+    const n = this.times.length;
+    this.times.push(Math.max(Math.round(at - this.t0), n ? this.times[n - 1] + 1 : 0));
+    return this.times[n];
+  }
+  get count(): number {
+    return this.times.length;
+  }
+  async shot(): Promise<Shot> {
+    return { frames: await Promise.all(this.frames), times: this.times };
+  }
+}
+
+// guided records while the tracker follows the face: a lead-in at rest
+// (the server's straight-ahead), then each cue until the tracker sees it
+// done or its time is up, then tailMs more; within the frame budget. The
+// tracker reads a copy of each frame it takes as the frame was sent; when
+// it is busy, frames are sent untracked (the recording keeps its rate).
+// Tracked and sent frame counts go on the stage (data-tracked,
+// data-frames, data-eyes) for the tests and the benchmark.
+function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
+  const rec = new Recorder(ui.video, ch);
+  const look = canvasOf(rec.canvas.width, rec.canvas.height);
+  const lctx = look.getContext("2d", { willReadFrequently: true })!;
+  const fps = Math.max(1, Math.min(ch.budget.fps, trackedFps));
+  const steps = new Steps(ch.guide);
+  let step = -1;
+  let askedAt = 0;
+  let endAt = Infinity;
+  let busy = false;
+  let tracked = 0;
+  let eyes = 0;
+  const advance = (now: number) => {
+    if (step + 1 >= ch.steps.length) {
+      endAt = Math.min(endAt, now + tailMs);
+      return;
+    }
+    step++;
+    askedAt = now;
+    steps.next();
+    showCue(ui, ch, step, true);
+  };
+  const observe = (at: number, s: Seen, during: number) => {
+    tracked++;
+    if (!isNaN(s.eyes)) eyes++;
+    ui.stage.dataset.tracked = String(tracked);
+    ui.stage.dataset.eyes = String(eyes);
+    if (during < 0) return steps.rest(at, s);
+    if (during !== step || endAt < Infinity) return;
+    const p = steps.see(ch.steps[step], at, s);
+    show(ui, p, ch, ch.steps[step]);
+    if (p.done) {
+      tell(ui, t("live.guide.stepdone"));
+      advance(at);
+    }
+  };
+  tell(ui, t("live.guide.hold"));
+  ui.stage.classList.remove("ready");
+  return new Promise((resolve) => {
+    const tick = () => {
+      const at = rec.grab();
+      ui.stage.dataset.frames = String(rec.count);
+      if (step < 0 && at >= Math.max(leadMs, baselineMs)) advance(at);
+      else if (step >= 0 && endAt === Infinity && at - askedAt >= ch.step_timeout_ms) advance(at);
+      if (at >= endAt || rec.count >= ch.budget.max) {
+        clearInterval(timer);
+        endAt = -1;
+        ui.meter.hidden = true;
+        return void rec.shot().then(resolve);
+      }
+      if (busy) return;
+      busy = true;
+      lctx.drawImage(rec.canvas, 0, 0);
+      const during = step;
+      // Eyelids on the lead-in (the blink baseline) and on blink steps;
+      // turns need only the pose.
+      const wantEyes = step < 0 || ch.steps[step] === "blink";
+      tracker.see(look, wantEyes).then(
+        (s) => {
+          busy = false;
+          if (endAt >= 0) observe(at, s, during);
+        },
+        () => (busy = false),
+      );
+    };
+    const timer = window.setInterval(tick, 1000 / fps);
+    tick();
+  });
+}
+
+// paced records without a tracker: a lead-in, then each cue for
+// pacedStepMs, or less where the step's time limit or the frame budget at
+// the budget's rate says so.
+function paced(ui: UI, ch: Challenge): Promise<Shot> {
+  const b = ch.budget;
+  const fps = Math.max(1, b.fps);
+  const per = Math.min(pacedStepMs, ch.step_timeout_ms, (((b.max - 1) / fps) * 1000 - leadMs) / ch.steps.length);
+  const total = leadMs + ch.steps.length * per;
+  const rec = new Recorder(ui.video, ch);
+  let step = -1;
+  return new Promise((resolve) => {
+    const tick = () => {
+      const at = rec.grab();
+      const i = at < leadMs ? -1 : Math.min(ch.steps.length - 1, Math.floor((at - leadMs) / per));
+      if (i !== step && i >= 0) showCue(ui, ch, (step = i), false);
+      if (at >= total || rec.count >= b.max) {
+        clearInterval(timer);
+        return void rec.shot().then(resolve);
+      }
+    };
+    const timer = window.setInterval(tick, 1000 / fps);
+    tick();
+  });
 }
 
 function failed(app: App, ans: LivenessAnswer, done: () => void): void {
@@ -162,44 +443,6 @@ function stepText(step: string): string {
 
 function reasonText(code: string): string {
   return has("live.reason." + code) ? t(("live.reason." + code) as Key) : t("live.reason.other");
-}
-
-// capture grabs frames at the budget's rate and size for leadMs and then
-// as long as the cues take (bounded by the budget's frame count), calling
-// onStep as each cue comes up. Times are ms since the first frame.
-async function capture(video: HTMLVideoElement, ch: Challenge, onStep: (i: number) => void): Promise<{ frames: Blob[]; times: number[] }> {
-  const b = ch.budget;
-  const fps = Math.max(1, b.fps);
-  const total = Math.min(leadMs + ch.steps.length * Math.min(perStepMs, ch.step_timeout_ms), ((b.max - 1) / fps) * 1000);
-  const lead = Math.min(leadMs, total / (ch.steps.length + 1));
-  const scale = Math.min(1, b.width / video.videoWidth, b.height / video.videoHeight);
-  const [w, h0] = [Math.round(video.videoWidth * scale), Math.round(video.videoHeight * scale)];
-  const canvas = canvasOf(w, h0);
-  const ctx = canvas.getContext("2d")!;
-  const frames: Promise<Blob>[] = [];
-  const times: number[] = [];
-  let t0 = -1;
-  let step = -1;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const at = performance.now();
-      if (t0 < 0) t0 = at;
-      const now = at - t0;
-      const i = now < lead ? -1 : Math.min(ch.steps.length - 1, Math.floor((now - lead) / ((total - lead) / ch.steps.length)));
-      if (i !== step && i >= 0) onStep((step = i));
-      ctx.drawImage(video, 0, 0, w, h0);
-      frames.push(toJPEG(canvas, 0.8));
-      // Strictly increasing, as the server requires.
-      times.push(Math.max(Math.round(now), times.length ? times[times.length - 1] + 1 : 0));
-      if (now >= total || frames.length >= b.max) {
-        clearInterval(timer);
-        resolve();
-      }
-    };
-    const timer = window.setInterval(tick, 1000 / fps);
-    tick();
-  });
-  return { frames: await Promise.all(frames), times };
 }
 
 function sleep(ms: number): Promise<void> {

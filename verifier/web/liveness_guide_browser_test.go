@@ -1,0 +1,382 @@
+package web_test
+
+import (
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/gif"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/web/tracker"
+)
+
+// The liveness step with the face tracker (issue #29), on a real person:
+// smartlive.gif of ../shared/testdata/liveness/real, a man following a
+// liveness app's prompts on his phone. The test camera
+// (testdata/livecamera.js) plays his own segment for whichever step the
+// page asks, from the moment its cue appears, so the page's pacing meets a
+// real person's: the cues must advance as he moves, and the server (the
+// real engines) judges the frames the page sent. Screenshots go to
+// var/screenshots/liveness/.
+
+//go:embed testdata/livecamera.js
+var liveCamera string
+
+// smartlive is the clip flipped (it is a mirrored front-camera preview;
+// the page sends unmirrored frames) at 10 fps: frame n (from 1, as the
+// README's labels count) is what a browser shows at (n−1)×100 ms.
+func smartlive(t *testing.T) []image.Image {
+	t.Helper()
+	f, err := os.Open(testkit.Data(t, "testdata", "liveness", "real", "smartlive.gif"))
+	check(t, err)
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	check(t, err)
+	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
+	var out []image.Image
+	at := 0 // ms at which the next 10 fps frame is due
+	end := 0
+	for i, fr := range g.Image {
+		prev := image.NewRGBA(canvas.Bounds())
+		copy(prev.Pix, canvas.Pix)
+		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
+		// Browsers show a delay under 2/100 s as 1/10 s; the README's
+		// timeline (17.5 s) counts them so.
+		d := g.Delay[i]
+		if d < 2 {
+			d = 10
+		}
+		end += 10 * d
+		for ; at < end; at += 100 {
+			out = append(out, flip(canvas))
+		}
+		switch g.Disposal[i] {
+		case gif.DisposalBackground:
+			draw.Draw(canvas, fr.Bounds(), image.Transparent, image.Point{}, draw.Src)
+		case gif.DisposalPrevious:
+			canvas = prev
+		}
+	}
+	return out
+}
+
+func flip(src *image.RGBA) image.Image {
+	b := src.Bounds()
+	dst := image.NewRGBA(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			dst.Set(b.Max.X-1-(x-b.Min.X), y, src.At(x, y))
+		}
+	}
+	return dst
+}
+
+// Segments of smartlive (flipped) by the README's labels, 10 fps frames
+// from 1: at rest facing the camera before his left turn; the left turn
+// (35–50) from just before it starts; the right turn (95–104); the blink
+// (110–112) with the open eyes before it.
+var smartSegments = map[string][2]int{
+	"rest":       {30, 30},
+	"turn_left":  {31, 56},
+	"turn_right": {90, 107},
+	"blink":      {105, 116},
+}
+
+// liveTab is a phone tab w×h with the test camera and smartlive's
+// segments loaded, open at the liveness step of a fresh link whose
+// license steps were done through the API.
+func liveTab(t *testing.T, e *env, w, h int, frames []image.Image, segs map[string][2]int) *tab {
+	t.Helper()
+	if _, err := tracker.Files(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("SKIPPING the tracked liveness tests — %v", err)
+	}
+	c := e.create(`{}`)
+	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+	e.endUser(c, "/license/back", "image/jpeg", back(t), 200)
+	tb := newTab(t, true)
+	tb.Shots = "liveness"
+	tb.Run(chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if _, err := chromedp.Call(tb.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: liveCamera}); err != nil {
+		t.Fatal(err)
+	}
+	// The page's console and uncaught errors go to the test's log.
+	check(t, chromedp.Listen(tb.Ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range ev.Args {
+				parts = append(parts, string(a.Value)+a.Description)
+			}
+			t.Logf("console.%s: %s", ev.Type, strings.Join(parts, " "))
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			t.Logf("page error: %s", msg)
+		}
+	}))
+	tb.Open(c.URL)
+	tb.screen("live")
+	for name, r := range segs {
+		var urls []string
+		for n := r[0]; n <= r[1]; n++ {
+			urls = append(urls, "data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(jpegBytes(t, frames[n-1])))
+		}
+		js, _ := json.Marshal(urls)
+		if got := eval[int](tb, fmt.Sprintf(`idgateTestCamera.load(%q, %s)`, name, js)); got != len(urls) {
+			t.Fatalf("segment %s: the camera loaded %d of %d frames", name, got, len(urls))
+		}
+	}
+	return tb
+}
+
+// blockTracker gives the tab's pages no WebAssembly, as on a phone that
+// cannot run the face tracker: the page then paces the cues.
+func blockTracker(tb *tab) {
+	tb.T.Helper()
+	if _, err := chromedp.Call(tb.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: "delete window.WebAssembly;"}); err != nil {
+		tb.T.Fatal(err)
+	}
+}
+
+// walk is what one walk of the step showed.
+type walk struct {
+	// Log: when each segment of the camera started (page ms), in order.
+	Log []struct {
+		Seg string `json:"seg"`
+		At  int    `json:"at"`
+	} `json:"log"`
+	Frames  int `json:"frames"`
+	Tracked int `json:"tracked"`
+	Eyes    int `json:"eyes"`
+}
+
+// walkStep starts the video on tb (at the liveness step, challenge order
+// queued) and follows it to its end screen, returning that screen and
+// what the camera and the page recorded.
+func walkStep(t *testing.T, tb *tab) (string, walk) {
+	t.Helper()
+	tb.click("Start the video")
+	tb.screen("live-capture")
+	if _, err := chromium.Until[bool](tb.Tab, `document.querySelector(".stage").dataset.tracker === "on"`, 40*time.Second); err != nil {
+		t.Fatalf("the tracker did not start: %v; the page reads %q", err, tb.Text())
+	}
+	var w walk
+	// The last numbers before the page leaves the capture screen.
+	for {
+		raw, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector(".stage");
+			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), eyes: +(s && s.dataset.eyes || 0), screen: document.querySelector("main").dataset.screen}); })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var now struct {
+			walk
+			Screen string `json:"screen"`
+		}
+		check(t, json.Unmarshal([]byte(raw), &now))
+		if now.Screen != "live-capture" {
+			w.Log = now.Log
+			break
+		}
+		w = now.walk
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, end := range []string{"done", "live-failed"} {
+		if text, err := testkitUntil(tb, end); err == nil {
+			return end + ": " + text, w
+		}
+	}
+	t.Fatalf("the walk ended on %q", tb.Text())
+	return "", w
+}
+
+// testkitUntil waits up to a minute for screen name and returns its text.
+func testkitUntil(tb *tab, name string) (string, error) {
+	return chromium.Until[string](tb.Tab, fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && (m.dataset.screen === %q ? m.innerText : (m.dataset.screen === "live-sending" ? "" : null)); })()`, name), 60*time.Second)
+}
+
+// stepTimeout is the server's time per step (liveness Defaults), which
+// the page waits at most on a cue it does not see done.
+const stepTimeout = 8 * time.Second
+
+// cueTimes is how long each cue stayed up, from the camera's log (it
+// switches segment when the cue changes); the last cue's time is not
+// known and left out.
+func cueTimes(w walk) map[int]time.Duration {
+	out := map[int]time.Duration{}
+	k := 0
+	for i := 1; i+1 < len(w.Log); i++ {
+		out[k] = time.Duration(w.Log[i+1].At-w.Log[i].At) * time.Millisecond
+		k++
+	}
+	return out
+}
+
+// A real person's walk: the page moves on as he finishes each turn
+// (well before the step's time limit) and tracks the frames it sends; the
+// server judges them. His blink (frames 110–112) closes his eyes to 0.84
+// of their open ratio on the server's mesh (0.77 on the page's), short of
+// the 0.6 both ask: the page waits out the blink's time and today's
+// engine refuses it (issue #30 recalibrates the engine).
+func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
+	e := start(t)
+	frames := smartlive(t)
+	for _, order := range [][]liveness.Step{
+		{liveness.TurnLeft, liveness.TurnRight, liveness.Blink},
+		{liveness.Blink, liveness.TurnRight, liveness.TurnLeft},
+	} {
+		tb := liveTab(t, e, 390, 844, frames, smartSegments)
+		e.order.Queue(order...)
+		end, w := walkStep(t, tb)
+		took := cueTimes(w)
+		t.Logf("order %v: %s; %d frames sent, %d tracked (%d with eyelids); cues up for %v", order, end, w.Frames, w.Tracked, w.Eyes, took)
+		for i, st := range order {
+			if d, ok := took[i]; ok && st != liveness.Blink && d > stepTimeout-time.Second {
+				t.Errorf("order %v: the %s cue stayed %v: the page did not see his turn done", order, st, d)
+			}
+		}
+		if w.Tracked < w.Frames*3/4 {
+			t.Errorf("order %v: only %d of %d frames sent were tracked", order, w.Tracked, w.Frames)
+		}
+		// The server's verdict is logged, not asserted: today's engine
+		// refuses his blink (see above), and where the camera switches
+		// segment his head jumps between two moments of the clip, which
+		// the server may read as face_jumped; neither is the page's.
+		t.Logf("order %v: the server answered: %s", order, strings.ReplaceAll(end, "\n", " / "))
+	}
+}
+
+// A still photo of him never moves a turn on: the cue stays up for the
+// step's whole time, and the meter never reads a turn.
+func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
+	e := start(t)
+	still := map[string][2]int{"rest": smartSegments["rest"], "turn_left": smartSegments["rest"], "turn_right": smartSegments["rest"], "blink": smartSegments["rest"]}
+	tb := liveTab(t, e, 390, 844, smartlive(t), still)
+	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
+	tb.click("Start the video")
+	tb.screen("live-capture")
+	tb.Wait(`document.querySelector(".stage").dataset.step === "0"`)
+	start := time.Now()
+	most := 0
+	for time.Since(start) < stepTimeout-500*time.Millisecond {
+		st := eval[struct {
+			Step  string `json:"step"`
+			Label string `json:"label"`
+		}](tb, `({step: document.querySelector(".stage").dataset.step, label: document.querySelector(".meter .label").textContent})`)
+		if st.Step != "0" {
+			t.Fatalf("the turn cue moved on after %v on a still photo", time.Since(start))
+		}
+		var n, of int
+		if _, err := fmt.Sscanf(st.Label, "Turned %d° of %d°", &n, &of); err == nil && n > most {
+			most = n
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if most > 5 {
+		t.Errorf("the meter read a turn of %d° on a still photo", most)
+	}
+	tb.ShootHere("still-photo-turn-left-390x844")
+}
+
+// guideTab is liveTab at 360×640 with the segments the guidance screens
+// use; shoot writes the page at 360×640 (checked with axe) and 390×844.
+func guideTab(t *testing.T, e *env) (*tab, func(name string), func(force, fx string)) {
+	segs := map[string][2]int{"rest": smartSegments["rest"], "noface": {125, 125}, "turned": {37, 37}, "peak": {40, 40}}
+	tb := liveTab(t, e, 360, 640, smartlive(t), segs)
+	shoot := func(name string) {
+		tb.ShootHere(name + "-360x640")
+		tb.Run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		tb.Screenshot(name + "-390x844")
+		tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	}
+	camera := func(force, fx string) {
+		eval[bool](tb, fmt.Sprintf(`(idgateTestCamera.force = %q, Object.assign(idgateTestCamera.fx, {scale: 1, dx: 0, dy: 0, light: 1}, %s), true)`, force, fx))
+	}
+	return tb, shoot, camera
+}
+
+// Each piece of guidance before the first cue, at 360×640 and 390×844
+// (var/screenshots/liveness/): the camera is moved, scaled, darkened or
+// turned until the page says what to change, then set right.
+func TestTrackedLivenessReadyGuidanceInChromium(t *testing.T) {
+	e := start(t)
+	tb, shoot, camera := guideTab(t, e)
+	for i, c := range []struct{ force, fx, guide, says string }{
+		{"noface", "{}", "noface", "Put your face in the oval"},
+		{"rest", "{scale: 0.4}", "closer", "Move closer"},
+		{"rest", "{scale: 1.7}", "farther", "Move back a little"},
+		{"rest", "{dx: 0.3}", "centre", "Move your face to the middle of the oval"},
+		{"rest", "{light: 0.3}", "dark", "Too dark: turn towards a light"},
+		{"peak", "{}", "straight", "Look straight at the camera"},
+	} {
+		camera(c.force, c.fx)
+		if i == 0 {
+			tb.click("Start the video")
+			tb.screen("live-capture")
+		}
+		if _, err := chromium.Until[bool](tb.Tab, fmt.Sprintf(`document.querySelector(".stage").dataset.guide === %q`, c.guide), 30*time.Second); err != nil {
+			t.Fatalf("the page never said %q: it says %q (%v)", c.says, eval[string](tb, `document.querySelector(".say").textContent`), err)
+		}
+		contains(t, eval[string](tb, `document.querySelector(".say").textContent`), c.says)
+		shoot("guide-" + c.guide)
+	}
+	// Set right: the oval is marked ready (a check mark and a solid line,
+	// not colour alone).
+	camera("rest", "{}")
+	tb.Wait(`document.querySelector(".stage").dataset.guide === "ok"`)
+	tb.ShootHere("guide-ready-360x640")
+}
+
+// The steps' guidance: a turn half done, far enough, then the blink asked
+// for; with reduced motion the cue does not move.
+func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
+	e := start(t)
+	tb, shoot, camera := guideTab(t, e)
+	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
+	camera("rest", "{}")
+	tb.click("Start the video")
+	tb.Wait(`document.querySelector(".stage") && document.querySelector(".stage").dataset.step === "0"`)
+	// The step's 8 s run while the page is shot: plain screenshots here,
+	// axe once the blink is asked for.
+	quick := func(name string) {
+		tb.Screenshot(name + "-360x640")
+		tb.Run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		tb.Screenshot(name + "-390x844")
+		tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	}
+	camera("turned", "{}")
+	tb.Wait(`/Turned ([1-9]\d*)° of \d+°/.test(document.querySelector(".meter .label").textContent)`)
+	quick("step-turn-left-halfway")
+	camera("peak", "{}")
+	tb.Wait(`document.querySelector(".meter .label").textContent.includes("look back")`)
+	quick("step-turn-left-far-enough")
+	camera("rest", "{}")
+	tb.Wait(`document.querySelector(".stage").dataset.step === "1"`)
+	contains(t, eval[string](tb, `document.querySelector(".meter .label").textContent`), "Close your eyes for a moment")
+	if _, err := chromedp.Call(tb.Ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if a := eval[string](tb, `getComputedStyle(document.querySelector(".cue"), "::before").animationName`); a != "none" {
+		t.Errorf("with reduced motion the blink cue still animates (%s)", a)
+	}
+	shoot("step-blink-reduced-motion")
+}

@@ -1,0 +1,164 @@
+// The face tracker of the liveness step (issue #29): Human's BlazeFace,
+// face mesh and iris models (the server's own) on TensorFlow.js's
+// WebAssembly backend, loaded from our origin only when the step starts
+// (verifier/web/tracker serves the files; the page is built knowing their
+// paths). It looks at the very canvas whose pixels are sent, so what it
+// saw is what the server judges. Everything here is guidance: the server
+// re-checks every frame.
+import { eyeAspect, pose, type Pose } from "./facepose";
+
+// Where the tracker's files are (set at build time, null without them).
+interface Files {
+  lib: string;
+  wasm: Record<string, string>;
+  models: { detector: string; mesh: string; iris: string };
+}
+declare const IDGATE_TRACKER: Files | null;
+
+// The parts of Human's API the page uses.
+interface HumanFace {
+  box: [number, number, number, number];
+  mesh: [number, number, number][];
+  score: number;
+}
+interface Human {
+  load(): Promise<void>;
+  detect(input: HTMLCanvasElement, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
+}
+declare global {
+  interface Window {
+    idgateHuman?: { Human: new (config: object) => Human };
+  }
+}
+
+// What the tracker saw on one frame.
+export interface Seen {
+  // face: the face's extent (the mesh's bounding box) in frame pixels,
+  // null when none was found.
+  face: { x: number; y: number; w: number; h: number } | null;
+  pose: Pose;
+  // eyes: the eye aspect ratio (pose.EyeAspect's mean), NaN when the
+  // eyelids were not refined on this frame (the iris model skipped).
+  eyes: number;
+  // light: the face's mean luma, 0..255.
+  light: number;
+}
+
+export interface Tracker {
+  // see tracks one frame; eyes asks for the eyelids (the iris model,
+  // the costlier part) as well.
+  see(frame: HTMLCanvasElement, eyes: boolean): Promise<Seen>;
+}
+
+let loading: Promise<Tracker | null> | null = null;
+
+// available says whether this page was built with a tracker to load.
+export function available(): boolean {
+  return typeof IDGATE_TRACKER !== "undefined" && IDGATE_TRACKER !== null;
+}
+
+// load starts loading the tracker (once) and resolves to it, or to null
+// when it cannot run here (no WebAssembly, a network error, a model that
+// does not load): the page then paces the step without it.
+export function load(): Promise<Tracker | null> {
+  if (!loading)
+    loading = start().catch((e) => {
+      // Said in the console for whoever debugs a phone; the page goes on.
+      console.warn("face tracker unavailable:", e);
+      return null;
+    });
+  return loading;
+}
+
+async function start(): Promise<Tracker | null> {
+  if (!available() || typeof WebAssembly !== "object") return null;
+  const files = IDGATE_TRACKER!;
+  await script(files.lib);
+  const lib = window.idgateHuman;
+  if (!lib) return null;
+  const human = new lib.Human({
+    backend: "wasm",
+    // A map by file name: TensorFlow.js asks for the SIMD build where the
+    // browser has SIMD, else the plain one. It wants an entry for the
+    // threaded build too, which it loads only on a cross-origin isolated
+    // page (ours is not: threads need SharedArrayBuffer), so that entry
+    // names the SIMD file.
+    wasmPath: { ...files.wasm, "tfjs-backend-wasm-threaded-simd.wasm": files.wasm["tfjs-backend-wasm-simd.wasm"] },
+    modelBasePath: "/assets/",
+    debug: false,
+    async: true,
+    warmup: "none",
+    // No result is reused: every frame runs the detector, whose box is the
+    // mesh's crop, as on the server. (Reusing the last mesh's box, Human's
+    // tracking mode, keeps the frontal crop through a turn, where the
+    // server's detector box shrinks to 0.8 of it: the depth scale, and so
+    // the yaw, then read larger in the page than on the server.)
+    cacheSensitivity: 0,
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 0, skipTime: 0, minConfidence: 0.3, return: false },
+      mesh: { enabled: true, modelPath: files.models.mesh },
+      iris: { enabled: true, modelPath: files.models.iris },
+      attention: { enabled: false },
+      emotion: { enabled: false },
+      description: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    gesture: { enabled: false },
+  });
+  await human.load();
+  const probe = document.createElement("canvas");
+  const ctx = probe.getContext("2d", { willReadFrequently: true })!;
+  probe.width = probe.height = 64;
+  return {
+    async see(frame, eyes) {
+      const r = await human.detect(frame, { face: { iris: { enabled: eyes } } });
+      const f = r.face[0];
+      if (!f || !f.mesh || f.mesh.length < 468) {
+        return { face: null, pose: { yaw: 0, pitch: 0, roll: 0 }, eyes: NaN, light: 0 };
+      }
+      // The mesh's depth is in units of the square crop it was computed
+      // on: Human's box is that crop, re-centred on the mesh and clamped to
+      // the frame, so its longer side is the crop's unless the crop
+      // overflows the frame both ways.
+      const m = { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
+      // The face is the mesh's extent (the box is the model's crop, about
+      // twice as wide, clamped to the frame).
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const p of f.mesh) {
+        x0 = Math.min(x0, p[0]);
+        y0 = Math.min(y0, p[1]);
+        x1 = Math.max(x1, p[0]);
+        y1 = Math.max(y1, p[1]);
+      }
+      const [x, y, w, h] = [x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)];
+      ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
+      const light = meanLuma(ctx.getImageData(0, 0, 64, 64).data);
+      return { face: { x, y, w, h }, pose: pose(m), eyes: eyes ? eyeAspect(m) : NaN, light };
+    },
+  };
+}
+
+// script loads a script of our origin (CSP script-src 'self').
+function script(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = src;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error("tracker script"));
+    document.head.append(s);
+  });
+}
+
+// meanLuma is the mean luma of a 64×64 RGBA crop, 0..255.
+function meanLuma(px: Uint8ClampedArray): number {
+  let sum = 0;
+  for (let i = 0; i < px.length; i += 4) sum += 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2];
+  return sum / (px.length / 4);
+}

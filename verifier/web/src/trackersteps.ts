@@ -1,0 +1,140 @@
+// What the page makes of the tracker's frames: whether the face is ready
+// for the first cue (in the oval, close enough, lit, facing the camera),
+// and, during each step, how far it has got and whether it is done, by
+// the server's own rules (verifier/face/liveness: turns from the person's
+// own straight-ahead, blinks against their own open-eye baseline) and the
+// thresholds the challenge sent (guide). The server still judges; these
+// only decide when the next cue comes and what the page says.
+import type { Guide } from "./api";
+import type { Seen } from "./tracker";
+
+// Ready checks, on the part of the frame the preview shows (the stage's
+// 3:4 cut of the video). The face's width (the mesh's extent) as a share
+// of that width, at rest: smartlive (../shared/testdata/liveness/real, a
+// phone held as people hold it) 0.69 as the page measures it;
+// intel_hp_female (a far webcam, a 45 px face) 0.22, which the server
+// reads, but whose eyes are a few pixels tall: too small for a blink.
+const minWidth = 0.35; // "Move closer" below
+const maxWidth = 0.8; // "Move back" above: the face barely fits
+const maxOffset = 0.2; // of the visible width/height from its centre
+// minLight: the face's mean luma, 0..255. smartlive's face reads 104–124
+// in the page; the test camera's "dark" (brightness 0.3) brings it to
+// about 35 and the page says "Too dark".
+const minLight = 60;
+// readyHold: how long every check must hold before the first cue.
+export const readyHold = 400;
+
+export type Problem = "noface" | "closer" | "farther" | "centre" | "dark" | "straight" | "";
+
+// Visible is the part of the frame the preview shows, in frame pixels.
+export interface Visible {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+// problem is what keeps this frame from being ready, "" when nothing does.
+export function problem(s: Seen, v: Visible, frontal: number): Problem {
+  if (!s.face) return "noface";
+  const f = s.face;
+  if (f.w < minWidth * v.w) return "closer";
+  if (f.w > maxWidth * v.w) return "farther";
+  const dx = f.x + f.w / 2 - (v.x + v.w / 2);
+  const dy = f.y + f.h / 2 - (v.y + v.h / 2);
+  if (Math.abs(dx) > maxOffset * v.w || Math.abs(dy) > maxOffset * v.h) return "centre";
+  if (s.light < minLight) return "dark";
+  if (Math.abs(s.pose.yaw) > frontal) return "straight";
+  return "";
+}
+
+// margin: the page asks for this many degrees past the server's turn
+// angle before it moves on, so a turn the page calls done is not one the
+// server, measuring its own mesh of the same frame, finds short. On
+// smartlive's turns the page read −28.5° where the server reads −29.2°
+// (its right-turn peak, 22.7° from his straight-ahead) and 25°–27° on the
+// left turn where the server reads 25.2°–25.6°: within 1–2°. A 3° margin
+// kept his 22.7° right turn waiting for the step's time limit.
+export const margin = 1;
+
+// Straight-ahead, as the server takes it: the median yaw of the stream's
+// first baselineMs of face frames, bounded to ±maxBaseline.
+export const baselineMs = 500;
+const maxBaseline = 20;
+// The blink baseline window and the frames it needs (liveness Defaults).
+const blinkWindow = 1000;
+const blinkRuns = 4;
+
+export interface Progress {
+  // 0..1: how far the step has got (a turn: its angle against the
+  // server's; a blink: 0.5 closed, 1 open again).
+  share: number;
+  done: boolean;
+  // degrees turned from straight-ahead, towards the step's side.
+  degrees: number;
+}
+
+// Steps follows one recording: feed every tracked frame in order.
+export class Steps {
+  private start = -1;
+  private yaws: number[] = [];
+  straight = 0;
+  private eyes: { at: number; v: number }[] = [];
+  private peaked = false;
+  private closed = false;
+  constructor(private readonly guide: Guide) {}
+
+  // rest takes a frame of the lead-in (before the first cue): it sets
+  // straight-ahead and the blink baseline.
+  rest(at: number, s: Seen): void {
+    if (this.start < 0) this.start = at;
+    if (s.face && at - this.start <= baselineMs) {
+      this.yaws.push(s.pose.yaw);
+      this.straight = Math.max(-maxBaseline, Math.min(maxBaseline, median(this.yaws)));
+    }
+    this.eye(at, s);
+  }
+
+  // next starts a new step.
+  next(): void {
+    this.peaked = false;
+    this.closed = false;
+  }
+
+  // see takes a frame of step and says how far it has got.
+  see(step: string, at: number, s: Seen): Progress {
+    if (!s.face) return { share: this.peaked ? 1 : 0, done: false, degrees: 0 };
+    const g = this.guide;
+    const base = this.eye(at, s);
+    const off = s.pose.yaw - this.straight;
+    if (step === "turn_left" || step === "turn_right") {
+      const turned = step === "turn_left" ? off : -off;
+      if (turned >= g.turn_degrees + margin) this.peaked = true;
+      // Back within frontal of straight-ahead, or swung across it.
+      const done = this.peaked && (Math.abs(off) <= g.frontal_degrees || turned < 0);
+      return { share: this.peaked ? 1 : Math.max(0, Math.min(1, turned / (g.turn_degrees + margin))), done, degrees: Math.round(turned) };
+    }
+    if (step === "blink" && base > 0) {
+      if (s.eyes < g.blink_close_ratio * base) this.closed = true;
+      else if (this.closed && s.eyes >= g.blink_open_ratio * base) return { share: 1, done: true, degrees: 0 };
+    }
+    return { share: this.closed ? 0.5 : 0, done: false, degrees: 0 };
+  }
+
+  // eye adds a judged frame's eye ratio (within blink_max_yaw_degrees of
+  // straight-ahead) and returns the baseline before it (the median of the
+  // preceding second), 0 while too few.
+  private eye(at: number, s: Seen): number {
+    if (!s.face || !(s.eyes > 0) || Math.abs(s.pose.yaw - this.straight) > this.guide.blink_max_yaw_degrees) return 0;
+    this.eyes = this.eyes.filter((e) => at - e.at <= blinkWindow);
+    const base = this.eyes.length >= blinkRuns ? median(this.eyes.map((e) => e.v)) : 0;
+    this.eyes.push({ at, v: s.eyes });
+    return base;
+  }
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
