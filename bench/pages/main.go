@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/bench/internal/loopback"
+	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
 const runs = 10
@@ -92,6 +94,12 @@ func run() error {
 		}
 		fmt.Printf("first screen usable, %-22s median %4d ms, worst %4d ms of %d: %s the %v target\n",
 			r.name, med.Milliseconds(), worst.Milliseconds(), len(r.d), verdict, target)
+	}
+	cancelBrowser()
+	if err := livenessBudget(ctx, dir, path); errors.Is(err, tracker.ErrNotBuilt) {
+		fmt.Println("liveness step: not measured:", err)
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
