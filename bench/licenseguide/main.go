@@ -46,10 +46,6 @@ import (
 
 const runs = 3
 
-// fast4G is DevTools' "Fast 4G" preset: 9 Mbit/s down, 1.5 Mbit/s up at
-// 90% of nominal, 60 ms × 2.75 of latency.
-var fast4G = network.Conditions{Latency: 165, DownloadThroughput: 9e6 / 8 * 0.9, UploadThroughput: 1.5e6 / 8 * 0.9}
-
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/licenseguide:", err)
@@ -110,7 +106,7 @@ func run() error {
 		return fmt.Errorf("chromium: %w", err)
 	}
 	fmt.Printf("Chromium, 4x CPU slowdown, Fast 4G (%.0f ms, %.1f/%.1f Mbit/s); median of %d runs, cold cache; ms from the step's start\n",
-		fast4G.Latency, fast4G.DownloadThroughput*8/1e6, fast4G.UploadThroughput*8/1e6, runs)
+		loopback.Fast4G.Latency, loopback.Fast4G.DownloadThroughput*8/1e6, loopback.Fast4G.UploadThroughput*8/1e6, runs)
 	for _, sc := range scenes {
 		file := filepath.Join(dir, strings.NewReplacer(" ", "", ",", "-").Replace(sc.name)+".y4m")
 		if err := y4m.Write(file, sc.fps, sc.frames); err != nil {
@@ -194,7 +190,7 @@ func step(chrome, dir, file, base, bearer, side string, auto bool, face image.Im
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		return timeline{}, err
 	}
-	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&fast4G}}); err != nil {
+	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&loopback.Fast4G}}); err != nil {
 		return timeline{}, err
 	}
 	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4}); err != nil {

@@ -37,10 +37,6 @@ import (
 
 const liveRuns = 3
 
-// fast4G is Chrome DevTools' "Fast 4G" preset: 9 Mbit/s down, 1.5 Mbit/s
-// up (each × 0.9), 60 ms × 2.75 latency.
-var fast4G = network.Conditions{Latency: 165, DownloadThroughput: 9e6 / 8 * 0.9, UploadThroughput: 1.5e6 / 8 * 0.9}
-
 // livenessBudget runs the step's measurements on a second verifier, with
 // the real engines (the challenge needs them), and prints them.
 func livenessBudget(ctx context.Context, dir, chrome string) error {
@@ -159,7 +155,7 @@ func liveRun(alloc context.Context, link string, tracked bool) (liveMeasure, err
 	if _, err := chromedp.Call(ctx, network.ClearBrowserCache, struct{}{}); err != nil {
 		return m, err
 	}
-	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&fast4G}}); err != nil {
+	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&loopback.Fast4G}}); err != nil {
 		return m, err
 	}
 	if !tracked {
