@@ -204,6 +204,11 @@ func New(opts Options) (*Env, error) {
 	}()
 	env.closers = append(env.closers, func() {
 		_ = app.ShutdownWithTimeout(5 * time.Second)
+		// A Shutdown that runs before the goroutine above reached Serve
+		// finds no server to stop, and Serve then accepts forever: CI hung
+		// here for 14 minutes once (fasthttp 1.51). Closing the listener
+		// ends Serve in either order.
+		_ = ln.Close()
 		wg.Wait()
 	})
 	return env, nil
