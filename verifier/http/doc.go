@@ -11,12 +11,12 @@
 //     flowphone.go; flowtest.go is the test-mode endpoint, production code);
 //   - operations: /healthz, /readyz (health.go), /metrics and /openapi.json.
 //
-// Routes are registered in server.go (New), in flowRoutes (flow.go, which
-// also registers POST /verification/purge) and in webhookRoutes
-// (webhook.go). Middleware: observe.go (request ID, access log, metrics,
-// panic recovery), bearer.go and apikey.go (authentication), limits.go
-// (rate limits), jsonbody.go (strict JSON bodies), clientip.go (trusted
-// proxies), cors.go (the integration key's cross-origin calls). errors.go
-// is the one table from domain errors to statuses;
-// every error leaves in the one internal/httperr format.
+// routes.go is the one route table: every endpoint, grouped by these
+// audiences, with the middleware it runs behind (TestRouteTableIsTheDocument
+// keeps it equal to the OpenAPI document). Middleware: observe.go (request
+// ID, access log, metrics, panic recovery), bearer.go and apikey.go
+// (authentication), limits.go (rate limits), jsonbody.go (strict JSON
+// bodies), clientip.go (trusted proxies), cors.go (the integration key's
+// cross-origin calls). errors.go is the one table from domain errors to
+// statuses; every error leaves in the one internal/httperr format.
 package http

@@ -30,29 +30,6 @@ const DefaultFlowBodyLimit = 40 << 20
 // a few seconds lets the queue drain without the page feeling stuck.
 const busyRetryAfter = "3"
 
-// flowRoutes registers the end-user API under /v/{token}/ (issue #11).
-// The link token is the credential: no bearer, no integration key. The
-// pages at GET /v/{token} are registered beside it (pages.go).
-func (s *Server) flowRoutes(a fiber.Router) {
-	if s.flow == nil {
-		return
-	}
-	v := a.Group("/v/:token/", flowHeaders)
-	v.Get("/session", s.flowSession)
-	uploads := s.limitLink("upload", s.cfg.FlowUploadLimit)
-	v.Post("/license/front", uploads, s.flowFront)
-	v.Post("/license/back", uploads, s.flowBack)
-	v.Post("/liveness", s.limitLink("challenge", s.cfg.FlowChallengeLimit), s.flowChallenge)
-	v.Post("/liveness/:challenge", uploads, s.flowLiveness)
-	v.Post("/phone", uploads, requireJSON, s.flowPhone)
-	v.Post("/phone/verify", uploads, requireJSON, s.flowPhoneVerify)
-	v.Post("/submit", s.flowSubmit)
-	v.Post("/review", s.flowReview)
-	v.Post("/decline-review", s.flowDecline)
-	v.Post("/test/complete", requireJSON, s.flowTestComplete)
-	a.Post("/verification/purge", s.RequireBearer(), s.purgeVerification)
-}
-
 // flowHeaders: the token is in the path, so no answer may be cached or
 // leak it through Referer.
 func flowHeaders(c *fiber.Ctx) error {

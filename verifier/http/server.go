@@ -11,7 +11,6 @@ import (
 
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/ratelimit"
-	"github.com/idgate/idgate/internal/secheaders"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/flow"
 )
@@ -169,59 +168,6 @@ func New(d Deps) (*Server, error) {
 	})
 	s.routes()
 	return s, nil
-}
-
-// routes is the one route table: every endpoint is registered here, in
-// groups that take only what they need (webhookRoutes, flowRoutes).
-func (s *Server) routes() {
-	a := s.app
-	a.Use(secheaders.Middleware, s.observe, s.limitBody)
-	a.Get("/healthz", s.healthz)
-	a.Get("/readyz", s.readyz)
-	a.Get("/metrics", s.metrics.handler())
-	a.Get("/openapi.json", s.openAPI)
-
-	a.Post("/auth", requireJSON, s.postAuth)
-
-	bearer := s.RequireBearer()
-	a.Get("/me", bearer, s.getMe)
-	a.Post("/integration-key", bearer, requireJSON, s.postIntegrationKey)
-	a.Get("/integration-key", bearer, s.getIntegrationKey)
-	a.Patch("/integration-key", bearer, requireJSON, s.patchIntegrationKey)
-	a.Delete("/integration-key", bearer, s.deleteIntegrationKey)
-
-	create := s.RequireBearerOrIntegrationKey()
-	a.Post("/verification", create, requireJSON, s.postVerification)
-	a.Options("/create-verification", createPreflight)
-	a.Post("/create-verification", keyCORS, create, requireJSON, s.postVerification)
-	a.Get("/verification", bearer, s.getVerification)
-	a.Delete("/verification", bearer, s.deleteVerification)
-	a.Post("/verification/cancel", bearer, s.cancelVerification)
-	a.Post("/verification/review", bearer, requireJSON, s.reviewVerification)
-	if s.flow != nil {
-		a.Get("/verification/review/image", bearer, s.reviewImage)
-	}
-	webhookRoutes(a, bearer, s.hooks)
-	a.Get("/verifications", bearer, s.listVerifications)
-	a.Get("/quota", bearer, s.getQuota)
-	a.Post("/templates", bearer, requireJSON, s.postTemplate)
-	a.Get("/templates", bearer, s.listTemplates)
-	a.Get("/templates/:id", bearer, s.getTemplate)
-	a.Put("/templates/:id", bearer, requireJSON, s.putTemplate)
-	a.Delete("/templates/:id", bearer, s.deleteTemplate)
-	a.Post("/passphrase-keys", bearer, requireJSON, s.postPassphraseKey)
-	a.Get("/passphrase-keys", bearer, s.listPassphraseKeys)
-	a.Get("/passphrase-keys/:id", bearer, s.getPassphraseKey)
-	a.Delete("/passphrase-keys/:id", bearer, s.deletePassphraseKey)
-	a.Get("/dashboard", s.dashboardPage)
-	a.Post("/dashboard/session", requireJSON, s.postDashboardSession)
-	a.Get("/dashboard/session", s.RequireSession(), s.getDashboardSession)
-	a.Patch("/dashboard/session", s.RequireSession(), requireJSON, s.patchDashboardSession)
-	a.Delete("/dashboard/session", s.RequireSession(), s.deleteDashboardSession)
-	a.Get("/v/:token", s.openLink)
-	a.Get("/v/:token/qr.svg", s.linkQR)
-	s.flowRoutes(a)
-	a.Get("/assets/:name", s.asset)
 }
 
 // limitBody answers 413 for a body over Config.BodyLimit, except on the

@@ -37,17 +37,13 @@ type webhookHandlers struct {
 	now           func() time.Time
 }
 
-// webhookRoutes registers the webhook group (see webhookHandlers).
-func webhookRoutes(r fiber.Router, bearer fiber.Handler, h webhookHandlers) {
-	if h.Queue == nil {
-		return
-	}
+// withDefaults fills what the routes need and Deps may leave out: without
+// Wake, a retry waits for the worker's poll.
+func (h webhookHandlers) withDefaults() webhookHandlers {
 	if h.Wake == nil {
 		h.Wake = func() {}
 	}
-	r.Get("/verification/webhook/deliveries", bearer, h.deliveries)
-	r.Post("/verification/webhook/retry", bearer, h.retry)
-	r.Post("/webhook-secret", bearer, h.rotateSecret)
+	return h
 }
 
 // webhookIDQuery is the required ?id= (the verification's). A malformed ID
