@@ -1,6 +1,6 @@
 // Package idgate_test guards the repository's layout: the import rules of
-// README.md's layout section, and that its table names every package, so
-// neither can drift from the tree (issue #18).
+// docs/layout.md, and that its table names every package, so neither can
+// drift from the tree (issue #18).
 package idgate_test
 
 import (
@@ -78,7 +78,7 @@ func TestImportRules(t *testing.T) {
 		t.Helper()
 		x, ok := pkgs[p]
 		if !ok {
-			t.Fatalf("package %s is gone: update this test and README.md's layout table", p)
+			t.Fatalf("package %s is gone: update this test and docs/layout.md's table", p)
 		}
 		return x
 	}
@@ -214,10 +214,11 @@ func TestCgoFreeBuild(t *testing.T) {
 // tablePath is a backquoted path in the first column of a table row.
 var tablePath = regexp.MustCompile("`([^`]+)`")
 
-// layoutTable reads the first column of the table under "## Layout".
+// layoutTable reads the first column of the table under "## Layout" in
+// docs/layout.md.
 func layoutTable(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("README.md")
+	f, err := os.Open("docs/layout.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,21 +244,21 @@ func layoutTable(t *testing.T) []string {
 	return paths
 }
 
-// TestLayoutTable: README.md's layout table names every package of the
+// TestLayoutTable: docs/layout.md's table names every package of the
 // module, and every path it names exists.
 func TestLayoutTable(t *testing.T) {
 	paths := layoutTable(t)
 	if len(paths) == 0 {
-		t.Fatal("no layout table under ## Layout in README.md")
+		t.Fatal("no layout table under ## Layout in docs/layout.md")
 	}
 	for p := range listPackages(t) {
 		if p != "." && !slices.Contains(paths, p) {
-			t.Errorf("package %s is missing from README.md's layout table", p)
+			t.Errorf("package %s is missing from docs/layout.md's table", p)
 		}
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			t.Errorf("README.md's layout table names %s, which does not exist", p)
+			t.Errorf("docs/layout.md's table names %s, which does not exist", p)
 		}
 	}
 }

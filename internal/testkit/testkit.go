@@ -31,20 +31,21 @@ func unavailable(t testing.TB, what string, err error) {
 	t.Skipf("testkit: SKIPPING — %s unreachable (%v); these tests run in CI", what, err)
 }
 
-// READMEBlock returns the text of README.md between the lines
+// DocBlock returns the text of the document at doc (a path from the
+// repository root, such as "docs/operations.md") between the lines
 // "<!-- name:begin -->" and "<!-- name:end -->": tables there are checked
 // against the code that defines them.
-func READMEBlock(t testing.TB, name string) string {
+func DocBlock(t testing.TB, doc, name string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(RepoRoot(t), "README.md"))
+	raw, err := os.ReadFile(filepath.Join(RepoRoot(t), filepath.FromSlash(doc)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	begin, end := "<!-- "+name+":begin -->\n", "<!-- "+name+":end -->"
-	readme := string(raw)
-	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	text := string(raw)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", begin, end)
+		t.Fatalf("%s has no %q ... %q block", doc, begin, end)
 	}
-	return readme[i+len(begin) : j]
+	return text[i+len(begin) : j]
 }
