@@ -18,7 +18,7 @@ var (
 	phoneChars = regexp.MustCompile(`^\+?[0-9 ().-]+$`)
 )
 
-// checkExternalID applies the rule the README documents: external_id is a
+// checkExternalID applies the rule docs/decisions.md documents: external_id is a
 // caller reference (UUID, order number, hash), so it is refused when it
 // looks like personal data:
 //   - an e-mail address: something@something.tld anywhere in it;

@@ -9,7 +9,7 @@ import (
 	"github.com/idgate/idgate/internal/problem"
 )
 
-// Integration-key allowlists. Rules (documented in the README and OpenAPI):
+// Integration-key allowlists. Rules (documented in docs/decisions.md and OpenAPI):
 //
 //   - An entry is a host, optionally with a port: "shop.example.com",
 //     "shop.example.com:8443", "*.example.com", "203.0.113.7". No scheme, no

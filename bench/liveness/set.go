@@ -20,8 +20,8 @@ import (
 )
 
 // The evaluation set (issue #19). No openly licensed recording of people
-// doing a blink-and-turn challenge as asked was found (see the README's
-// liveness section), so the live sequences are cut from the one real clip
+// doing a blink-and-turn challenge as asked was found (see docs/engines.md,
+// "Face match and liveness"), so the live sequences are cut from the one real clip
 // the project has, Foreman, whose gestures were labelled by hand frame by
 // frame (30 fps frame numbers, yaw from the analyser, eyes checked on the
 // frames):
@@ -338,7 +338,7 @@ const (
 
 	// A replay (on a screen or not) of the right person doing the asked
 	// steps in the asked order: what an active challenge cannot stop (the
-	// README's liveness section), measured apart from the attacks.
+	// liveness section of docs/engines.md), measured apart from the attacks.
 	limitReplay = "replay showing the asked order"
 )
 

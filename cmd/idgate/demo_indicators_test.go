@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// demoIndicators is the README's request for a demo verification with every
-// indicator ("The indicators in the demo").
+// demoIndicators is docs/optional-checks.md's request for a demo verification
+// with every indicator ("Seeing them in the demo").
 const demoIndicators = `{"phone_verification":true,"address_verification":true,"location_consistency":true,"encryption_key_mode":"none"}`
 
-// TestDemoVerificationIndicators follows the README's recipe on serve --dev
+// TestDemoVerificationIndicators follows that recipe on serve --dev
 // with make run's settings (the IP data, IDGATE_DEV_CLIENT_IP, the dev
 // providers by default): as the demo account a live verification asking
 // for every indicator is Full and its link has the phone step (the dev

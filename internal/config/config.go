@@ -1,6 +1,6 @@
 // Package config reads every IDGATE_* setting from the environment into one
 // struct. The table below is the single source of names, defaults and
-// meanings: Vars exposes it so a test can check the README lists them all.
+// meanings: Vars exposes it so a test can check docs/operations.md lists them all.
 package config
 
 import (
@@ -311,8 +311,9 @@ func Load(getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// MarkdownTable renders vars as the README's configuration table (name,
-// default, meaning), so the README can be checked against the code.
+// MarkdownTable renders vars as a configuration table of the docs (name,
+// default, meaning: docs/operations.md for the verifier, docs/storefront.md
+// for the proxy), so the docs can be checked against the code.
 func MarkdownTable(vars []Var) string {
 	var b strings.Builder
 	b.WriteString("| variable | default | meaning |\n|---|---|---|\n")

@@ -26,7 +26,7 @@ import (
 	"github.com/idgate/idgate/proxy/verifierapi"
 )
 
-// Vars are the proxy's settings, for the README and internal/config.
+// Vars are the proxy's settings, for docs/storefront.md and internal/config.
 var Vars = []config.Var{
 	{Name: "IDGATE_PROXY_ADDR", Default: "127.0.0.1:8081", Meaning: "host:port the storefront proxy listens on"},
 	{Name: "IDGATE_PROXY_PUBLIC_URL", Default: "", Meaning: "external base URL of the proxy (widget script, webhook target; https in production); empty means http://IDGATE_PROXY_ADDR"},

@@ -3,8 +3,7 @@
 // embedded in the binary) with a small hash router and one module per page
 // (src/router.ts states the contract a page module follows), its
 // stylesheet, and the HTML shell that loads them. The app calls the JSON
-// API with the dashboard session cookie and the CSRF header (README,
-// "Dashboard"); nothing here talks to the database.
+// API with the dashboard session cookie and the CSRF header (docs/dashboard.md); nothing here talks to the database.
 package dashboard
 
 import (

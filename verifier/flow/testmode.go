@@ -29,7 +29,7 @@ import (
 // TestOutcome names what a tester picks.
 type TestOutcome string
 
-// The outcomes (README "Test mode" lists what each one produces).
+// The outcomes (docs/test-mode.md lists what each one produces).
 const (
 	TestVerified          TestOutcome = "verified"
 	TestLicenseExpired    TestOutcome = "license_expired"

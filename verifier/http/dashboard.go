@@ -16,7 +16,7 @@ import (
 
 // The dashboard (verifier/dashboard) signs in with e-mail and password and
 // then calls the same JSON API as a bearer client, authenticated by a
-// session cookie instead of the Authorization header (README, "Dashboard").
+// session cookie instead of the Authorization header (docs/dashboard.md).
 // Outside dev the cookie carries the __Host- prefix (Secure, Path=/, no
 // Domain: no subdomain can set or shadow it); in dev it is served over
 // plain http and cannot have the prefix.

@@ -168,7 +168,7 @@ func expectLinkPage(t *testing.T, h *harness, tok string, status int, title stri
 }
 
 // TestLinkOpen: opening the page starts nothing (the end user's first
-// successful step does, as through the API: README "End-user API"), nor
+// successful step does, as through the API: docs/end-user-flow.md), nor
 // does it move started_at later; expired, canceled, finished and unknown
 // links get pages.
 func TestLinkOpen(t *testing.T) {

@@ -150,7 +150,7 @@ func New(d Deps) (*Server, error) {
 	s.app = fiber.New(fiber.Config{
 		// A path matches exactly as written: with fiber's defaults
 		// /METRICS and /metrics/ answered as /metrics, past a reverse
-		// proxy's rule that keeps /metrics inside (README, Production).
+		// proxy's rule that keeps /metrics inside (docs/operations.md).
 		CaseSensitive: true,
 		StrictRouting: true,
 		BodyLimit:     bodyLimit,

@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-// The test provider's magic numbers (README "Test mode") walked on a test
+// The test provider's magic numbers (docs/test-mode.md) walked on a test
 // link's phone step, on a phone: each refusal shows the live flow's own
 // words for it on the number screen, with the number still there to
 // correct, and the tester goes on with another number to a confirmed step

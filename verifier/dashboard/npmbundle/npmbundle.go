@@ -1,5 +1,5 @@
 // Package npmbundle holds the npm packages the dashboard's browser code
-// uses, bundled at build time (README, Browser dependencies): `make npm`
+// uses, bundled at build time (docs/development.md, Browser dependencies): `make npm`
 // installs them from the committed package-lock.json, then runs `go
 // generate` here, and esbuild (the Go module's own command, the version
 // internal/bundle uses) bundles each entry below with its package from

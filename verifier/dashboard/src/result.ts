@@ -15,7 +15,7 @@ const labels: Record<string, string> = {
   face_match_score: "Face match tier",
   face_match_confidence: "Face match confidence",
   // face-api's descriptors are not centred: different people score
-  // 0.72–0.93 too (README, Face match and liveness), so say it is no verdict.
+  // 0.72–0.93 too (docs/engines.md, Face match and liveness), so say it is no verdict.
   face_match_cosine_similarity: "Cosine similarity (all faces score high; the tier decides)",
   ip_found: "IP found",
   is_proxy: "Behind a proxy",

@@ -10,7 +10,7 @@ import (
 // MinModulePx is the module width, in photo pixels, below which a located
 // symbol that did not decode is reported as too small (Report.TooSmall):
 // the user should move closer rather than hold steadier. Measured with
-// bench/pdf417 (figures in the README's "Barcode photos"): of the phone
+// bench/pdf417 (figures in docs/engines.md, "Barcode photos"): of the phone
 // model's 80 photos (synth.PhotoSet(1, 16), 1-12 MP), 6 of the 11 under
 // 2 px decode and none under 1.3 px, 9 of 9 at 2.0-2.5 px; on the real
 // ZXing captures shrunk to half, 6 of the 7 that no longer decode measure

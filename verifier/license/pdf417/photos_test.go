@@ -194,8 +194,8 @@ func TestPhoneModelPhotos(t *testing.T) {
 }
 
 // The phone-model photos of bench/pdf417's set (synth.PhotoSet(1, 16))
-// that were refused before the straightened, shrunk crops (figures in the
-// README's "Barcode photos"): ten with modules of 3.5-11 px, cards tilted
+// that were refused before the straightened, shrunk crops (figures in
+// docs/engines.md, "Barcode photos"): ten with modules of 3.5-11 px, cards tilted
 // away and turned, answered unreadable (one of them, its module measured
 // on a crop whose start pattern leaned 11°, too small); now every one
 // decodes and its module is estimated within 10%. The five under 1.5 px,

@@ -1,5 +1,5 @@
 // Package npmbundle holds the npm packages the end-user pages load on
-// demand, bundled at build time as verifier/dashboard/npmbundle does (README,
+// demand, bundled at build time as verifier/dashboard/npmbundle does (docs/development.md,
 // Browser dependencies): `make npm` installs them from the committed
 // package-lock.json, then `go generate` here bundles barcode.ts with
 // zxing-wasm's reader into gen/barcode.js (esbuild, the Go module's own
