@@ -28,7 +28,7 @@ test-go:
 testdata:
 	@scripts/testdata.sh
 
-## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 5s)
+## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 3s; `make fuzz FUZZTIME=1m` for a longer run)
 fuzz:
 	@scripts/fuzz.sh
 
