@@ -107,7 +107,7 @@ run migrate "$state/idgate" migrate
 if [ ! -s "$state/store-demo-password" ]; then
   new_password() { (umask 077 && openssl rand -base64 24 >"$state/store-demo-password.new"); }
   run password new_password
-  run account "$state/idgate" account create --email store-demo@idgate.local --password-stdin <"$state/store-demo-password.new"
+  run account "$state/idgate" account create --email store-demo@idgate.local --name "Demo Wine Store" --password-stdin <"$state/store-demo-password.new"
   mv "$state/store-demo-password.new" "$state/store-demo-password"
 fi
 # ended PID NAME WHEN [RC]: a child ended (RC when wait -n already took its

@@ -24,8 +24,12 @@ type Account struct {
 	WebhookSecret              string
 	WebhookSecretPrevious      string
 	WebhookSecretPreviousUntil time.Time
-	CreatedAt                  time.Time
-	UpdatedAt                  time.Time
+	// Branding is who the account is to the people its links reach
+	// (branding.go): set when the account is made and on PATCH /me; an
+	// older account may have none.
+	Branding  Branding
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // NewAccount validates an e-mail and password and returns the account to

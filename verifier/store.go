@@ -41,7 +41,14 @@ type Store interface {
 	GetAccount(ctx context.Context, id string) (Account, error)
 	// GetAccountByEmail looks up by the normalised e-mail.
 	GetAccountByEmail(ctx context.Context, email string) (Account, error)
+	// UpdateAccount cannot change ID or Branding.Logo (PutAccountLogo).
 	UpdateAccount(ctx context.Context, id string, fn func(*Account) error) (Account, error)
+	// PutAccountLogo makes l the account's logo (nil: none), with its
+	// Branding.Logo and UpdatedAt (now) to match; ErrNotFound if the
+	// account does not exist. GetAccountLogo reads the bytes back;
+	// ErrNotFound when the account has no logo.
+	PutAccountLogo(ctx context.Context, accountID string, l *Logo, now time.Time) error
+	GetAccountLogo(ctx context.Context, accountID string) (Logo, error)
 
 	// An account has one integration key per Mode (a live and a test
 	// one). PutIntegrationKey makes k the account's only key of k.Mode,

@@ -20,7 +20,7 @@ import (
 func init() {
 	register(command{
 		Name:    "account create",
-		Summary: "create an account: --email E (--password P | --password-stdin), in IDGATE_DATABASE_URL",
+		Summary: "create an account: --email E --name N (--password P | --password-stdin), in IDGATE_DATABASE_URL",
 		Run:     runAccountCreate,
 	})
 }
@@ -29,6 +29,7 @@ func runAccountCreate(ctx context.Context, args []string, stdin io.Reader, stdou
 	fs := flag.NewFlagSet("account create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	email := fs.String("email", "", "the account's e-mail (sign-in name)")
+	name := fs.String("name", "", `the display name its links' pages show people ("Acme Wines asks you to verify your identity")`)
 	pw := fs.String("password", "", "the password (visible to other local users in the process list; prefer --password-stdin)")
 	fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input")
 	if err := fs.Parse(args); err != nil {
@@ -37,9 +38,9 @@ func runAccountCreate(ctx context.Context, args []string, stdin io.Reader, stdou
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if *email == "" || (*pw == "") == !*fromStdin {
+	if *email == "" || strings.TrimSpace(*name) == "" || (*pw == "") == !*fromStdin {
 		fs.Usage()
-		return errors.New("give --email and exactly one of --password or --password-stdin")
+		return errors.New("give --email, --name and exactly one of --password or --password-stdin")
 	}
 	if *fromStdin {
 		line, err := bufio.NewReader(io.LimitReader(stdin, password.MaxLength+2)).ReadString('\n')
@@ -50,6 +51,9 @@ func runAccountCreate(ctx context.Context, args []string, stdin io.Reader, stdou
 	}
 	a, err := verifier.NewAccount(*email, *pw, time.Now())
 	if err != nil {
+		return err
+	}
+	if err := a.Branding.Apply(verifier.BrandingPatch{DisplayName: name}); err != nil {
 		return err
 	}
 	cfg, err := config.Load(os.Getenv)
@@ -67,6 +71,6 @@ func runAccountCreate(ctx context.Context, args []string, stdin io.Reader, stdou
 		}
 		return err
 	}
-	fmt.Fprintf(stdout, "created account %s (%s)\n", a.ID, a.Email)
+	fmt.Fprintf(stdout, "created account %s (%s, shown as %q)\n", a.ID, a.Email, a.Branding.DisplayName)
 	return nil
 }

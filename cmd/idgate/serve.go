@@ -206,7 +206,7 @@ func ensureDemoAccount(ctx context.Context, store verifier.Store, stdout io.Writ
 	_, err := store.GetAccountByEmail(ctx, demoEmail)
 	if err == nil {
 		fmt.Fprintf(stdout, "demo account: %s (password printed on first start; lost it? make another account: "+
-			"var/idgate account create --email you@example.com --password-stdin)\n", demoEmail)
+			"var/idgate account create --email you@example.com --name 'Your Shop' --password-stdin)\n", demoEmail)
 		return nil
 	}
 	if !errors.Is(err, verifier.ErrNotFound) {
@@ -221,6 +221,7 @@ func ensureDemoAccount(ctx context.Context, store verifier.Store, stdout io.Writ
 	if err != nil {
 		return fmt.Errorf("demo account: %w", err)
 	}
+	a.Branding.DisplayName = "idgate demo"
 	if err := store.CreateAccount(ctx, a); err != nil {
 		return fmt.Errorf("demo account: %w", err)
 	}

@@ -100,7 +100,7 @@ func signIn(t *testing.T, base, email, pw string) (int, string) {
 // account into the same database serve then uses, from the same directory.
 func TestAccountCreateThenSignIn(t *testing.T) {
 	dir := inTempDir(t)
-	code, out, errOut := runCmd(t, "a long enough password\n", "account", "create", "--email", "Owner@Example.com", "--password-stdin")
+	code, out, errOut := runCmd(t, "a long enough password\n", "account", "create", "--email", "Owner@Example.com", "--name", "Owner Wines", "--password-stdin")
 	if code != 0 || !strings.Contains(out, "owner@example.com") {
 		t.Fatalf("account create: %d %q %q", code, out, errOut)
 	}
@@ -176,8 +176,11 @@ func TestServeRefusesProductionWithoutKeys(t *testing.T) {
 func TestAccountCreateRefusals(t *testing.T) {
 	inTempDir(t)
 	cases := [][]string{
-		{"account", "create", "--email", "a@example.com"},
-		{"account", "create", "--password", "long enough pw"},
+		{"account", "create", "--email", "a@example.com", "--name", "A"},
+		{"account", "create", "--password", "long enough pw", "--name", "A"},
+		{"account", "create", "--email", "a@example.com", "--password", "long enough pw"},
+		{"account", "create", "--email", "a@example.com", "--name", " ", "--password", "long enough pw"},
+		{"account", "create", "--email", "a@example.com", "--name", "A\x1b[2J", "--password", "long enough pw"},
 		{"account", "create", "--email", "a@example.com", "--password", "x", "--password-stdin"},
 		{"account", "create", "--email", "not-an-email", "--password", "long enough pw"},
 		{"account", "create", "--email", "a@example.com", "--password", "short"},
@@ -187,10 +190,10 @@ func TestAccountCreateRefusals(t *testing.T) {
 			t.Errorf("%q succeeded", args)
 		}
 	}
-	if code, _, errOut := runCmd(t, "", "account", "create", "--email", "a@example.com", "--password", "long enough pw"); code != 0 {
+	if code, _, errOut := runCmd(t, "", "account", "create", "--email", "a@example.com", "--name", "A", "--password", "long enough pw"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
-	code, _, errOut := runCmd(t, "", "account", "create", "--email", "A@example.com", "--password", "another long pw")
+	code, _, errOut := runCmd(t, "", "account", "create", "--email", "A@example.com", "--name", "A", "--password", "another long pw")
 	if code == 0 || !strings.Contains(errOut, "already exists") {
 		t.Fatalf("duplicate: %d %q", code, errOut)
 	}

@@ -59,7 +59,7 @@ func TestServeDeliversWebhooks(t *testing.T) {
 func serveDeliversWebhooks(t *testing.T, trust string) {
 	dir := inTempDir(t)
 	const email, pw = "hooks@example.com", "a long enough password"
-	if code, _, errOut := runCmd(t, "", "account", "create", "--email", email, "--password", pw); code != 0 {
+	if code, _, errOut := runCmd(t, "", "account", "create", "--email", email, "--name", "Webhook Tester", "--password", pw); code != 0 {
 		t.Fatalf("account create: %s", errOut)
 	}
 	rcv := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))

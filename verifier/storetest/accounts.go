@@ -193,7 +193,7 @@ func testAccounts(t *testing.T, s verifier.Store) {
 func equalAccount(t *testing.T, what string, got, want verifier.Account) {
 	t.Helper()
 	if got.ID != want.ID || got.Email != want.Email || got.PasswordHash != want.PasswordHash ||
-		!sameTime(got.CreatedAt, want.CreatedAt) || !sameTime(got.UpdatedAt, want.UpdatedAt) {
+		!sameTime(got.CreatedAt, want.CreatedAt) || !sameTime(got.UpdatedAt, want.UpdatedAt) || got.Branding != want.Branding {
 		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
 	}
 }

@@ -25,6 +25,7 @@ func Run(t *testing.T, newStore func(t *testing.T) verifier.Store) {
 		}
 	})
 	t.Run("Accounts", func(t *testing.T) { testAccounts(t, s) })
+	t.Run("Branding", func(t *testing.T) { testBranding(t, s) })
 	t.Run("IntegrationKeys", func(t *testing.T) { testIntegrationKeys(t, s) })
 	t.Run("Verifications", func(t *testing.T) { testVerifications(t, s) })
 	t.Run("Quota", func(t *testing.T) { testQuota(t, s) })
