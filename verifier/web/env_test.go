@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"image"
+	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
@@ -45,6 +46,38 @@ type env struct {
 	hooks *webhooktest.Receiver
 	// phoneLogs is the dev phone provider's log: the codes it "sends".
 	phoneLogs *testkit.LogBuffer
+	// roomy gives the next challenges more time per step and frames.
+	roomy *roomy
+}
+
+// roomy is the engines with, once set, challenges whose steps last k times
+// the server's step time and whose budget holds k times its frames. A test
+// that shoots a step's guidance at two sizes on a loaded machine (8 s for
+// four shots under CI load, the step's whole time) uses it so the step
+// does not run out while the shots are taken; what the page shows does
+// not depend on these numbers, only when it moves on. Walks that check the
+// page's pacing keep the server's own.
+type roomy struct {
+	flow.Engines
+	mu sync.Mutex
+	k  int
+}
+
+func (r *roomy) Set(k int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.k = k
+}
+
+func (r *roomy) NewChallenge(rnd io.Reader, now time.Time) (liveness.Challenge, flow.FrameBudget, error) {
+	ch, b, err := r.Engines.NewChallenge(rnd, now)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.k > 1 {
+		ch.StepTimeoutMS *= int64(r.k)
+		b.MaxFrames *= r.k
+	}
+	return ch, b, err
 }
 
 // steps is the flow's random source: each challenge reads a fresh nonce,
@@ -114,6 +147,7 @@ func start(t *testing.T) *env {
 	ln, base := testkit.Listen(t)
 	logs := &testkit.LogBuffer{}
 	order := &steps{}
+	eng := &roomy{Engines: loadEngines(t)}
 	sealer, err := seal.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +164,7 @@ func start(t *testing.T) *env {
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base,
 			WebhookAllowLoopback: true}, // the webhook receiver is on 127.0.0.1
-		Flow: &flow.Flow{Engines: loadEngines(t), Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
+		Flow: &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
 			Now: c.Now, Limits: flow.DefaultLimits, Rand: order, Phone: ph},
 	})
 	if err != nil {
@@ -143,7 +177,7 @@ func start(t *testing.T) *env {
 	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: c.Now}
 	webhooktest.RunWorker(t, webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: hooks.Pool, Secrets: secrets}), webhook.WorkerOptions{}),
 		store.OnWebhookEnqueued)
-	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs}
+	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs, roomy: eng}
 	a, err := verifier.NewAccount("owner@example.com", "correct horse battery", c.Now())
 	if err != nil {
 		t.Fatal(err)

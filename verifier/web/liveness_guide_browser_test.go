@@ -299,8 +299,14 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 
 // guideTab is liveTab at 360×640 with the segments the guidance screens
 // use; shoot writes the page at 360×640 (checked with axe) and 390×844.
+// Frames of smartlive's left turn (flipped) as the server reads them
+// (idgate face liveness): at rest (30) yaw −6.5°; 34 +0.5°, a turn of 7°
+// from there, half the server's 15° (turn_degrees); 40 +25.2°, 32° turned.
+// (The page reads 30 at −5.8°. Frame 37, the half turn when the server
+// asked 20°, reads 20.7° turned: past today's 15°, so the meter went from
+// 0° straight to "far enough" and never read a half turn.)
 func guideTab(t *testing.T, e *env) (*tab, func(name string), func(force, fx string)) {
-	segs := map[string][2]int{"rest": smartSegments["rest"], "noface": {125, 125}, "turned": {37, 37}, "peak": {40, 40}}
+	segs := map[string][2]int{"rest": smartSegments["rest"], "noface": {125, 125}, "turned": {34, 34}, "peak": {40, 40}}
 	tb := liveTab(t, e, 360, 640, smartlive(t), segs)
 	shoot := func(name string) {
 		tb.ShootHere(name + "-360x640")
@@ -349,19 +355,14 @@ func TestTrackedLivenessReadyGuidanceInChromium(t *testing.T) {
 // The steps' guidance: a turn half done, far enough, then the blink asked
 // for; with reduced motion the cue does not move.
 func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
-	// Known defect, left open on issue #29: on a fresh clone in CI
-	// (2026-11-29, 42ab75b) the page threw "Cannot read properties of null
-	// (reading 'textContent')" and the turn meter never read "Turned N°";
-	// it passed in the helper's worktree. Skipped until the tracker page's
-	// step screen is fixed, so the rest of the suite lands.
-	t.Skip("known defect on issue #29: the tracked step meter fails on a fresh clone (null textContent); see the session 7 note")
 	e := start(t)
 	tb, shoot, camera := guideTab(t, e)
 	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
+	e.roomy.Set(4) // 32 s a step: the shots below took 8.5 s at load 22
 	camera("rest", "{}")
 	tb.click("Start the video")
 	tb.Wait(`document.querySelector(".stage") && document.querySelector(".stage").dataset.step === "0"`)
-	// The step's 8 s run while the page is shot: plain screenshots here,
+	// The step's time runs while the page is shot: plain screenshots here,
 	// axe once the blink is asked for.
 	quick := func(name string) {
 		tb.Screenshot(name + "-360x640")
@@ -370,10 +371,10 @@ func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
 		tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
 	}
 	camera("turned", "{}")
-	tb.Wait(`/Turned ([1-9]\d*)° of \d+°/.test(document.querySelector(".meter .label").textContent)`)
+	meterReads(t, tb, `/Turned ([1-9]\d*)° of \d+°/.test(w)`)
 	quick("step-turn-left-halfway")
 	camera("peak", "{}")
-	tb.Wait(`document.querySelector(".meter .label").textContent.includes("look back")`)
+	meterReads(t, tb, `w.includes("look back")`)
 	quick("step-turn-left-far-enough")
 	camera("rest", "{}")
 	tb.Wait(`document.querySelector(".stage").dataset.step === "1"`)
@@ -385,4 +386,16 @@ func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
 		t.Errorf("with reduced motion the blink cue still animates (%s)", a)
 	}
 	shoot("step-blink-reduced-motion")
+}
+
+// meterReads waits until the step meter's words w pass test (JavaScript on
+// w), and fails at once with what it last read if the capture ends first.
+func meterReads(t *testing.T, tb *tab, test string) {
+	t.Helper()
+	got, err := chromium.Until[string](tb.Tab, fmt.Sprintf(`(() => { const l = document.querySelector(".meter .label");
+		if (!l) return "ended"; const w = l.textContent; window.idgateLastMeter = w; return (%s) && "ok"; })()`, test), 30*time.Second)
+	if err != nil || got != "ok" {
+		t.Fatalf("the meter never passed %s: it last read %q, and the page is on %q (%v)", test,
+			eval[string](tb, `String(window.idgateLastMeter)`), eval[string](tb, `document.querySelector("main").dataset.screen`), err)
+	}
 }
