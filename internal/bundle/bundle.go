@@ -43,6 +43,10 @@ type Options struct {
 	// Define replaces identifiers by JavaScript expressions at build time
 	// (esbuild's define), e.g. the path of a separately served script.
 	Define map[string]string
+	// Strict starts the script with "use strict" (TypeScript's
+	// alwaysStrict), as esbuild's command wrote the npm bundles before
+	// cmd/npmgen built them here: their packages were tested in strict mode.
+	Strict bool
 }
 
 // Bundle is a built script.
@@ -89,6 +93,7 @@ func Build(o Options) (*Bundle, error) {
 		EntryPoints:       []string{o.Entry},
 		GlobalName:        o.GlobalName,
 		Define:            o.Define,
+		TsconfigRaw:       tsconfig(o.Strict),
 		Bundle:            true,
 		Write:             false,
 		Format:            api.FormatIIFE,
@@ -118,6 +123,13 @@ func Build(o Options) (*Bundle, error) {
 		return nil, fmt.Errorf("bundle %s: %d output files, want 1", o.Entry, len(res.OutputFiles))
 	}
 	return Pack(res.OutputFiles[0].Contents)
+}
+
+func tsconfig(strict bool) string {
+	if strict {
+		return `{"compilerOptions":{"alwaysStrict":true}}`
+	}
+	return ""
 }
 
 // Pack adds the gzip form and the ETag to a built file (a script, a

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"errors"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -161,5 +163,26 @@ func TestJSONImport(t *testing.T) {
 	}
 	if !strings.Contains(string(b.JS), "hello from json") {
 		t.Fatalf("bundle lacks the JSON content: %s", b.JS)
+	}
+}
+
+// A generated file is served under a name that changes with its content;
+// one that `make npm` did not write is the package's ErrNotBuilt.
+func TestGenerated(t *testing.T) {
+	notBuilt := errors.New("not built")
+	gen := fstest.MapFS{"gen/reader.wasm": {Data: []byte("\x00asm one")}, "gen/README.md": {Data: []byte("x")}}
+	a, err := bundle.Generated(gen, "reader.wasm", notBuilt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^reader-[0-9a-f]{16}\.wasm$`).MatchString(a.Name) || string(a.JS) != "\x00asm one" || a.Name[7:23] != a.ETag[1:17] {
+		t.Fatalf("asset %s (ETag %s)", a.Name, a.ETag)
+	}
+	gen["gen/reader.wasm"] = &fstest.MapFile{Data: []byte("\x00asm two")}
+	if b, _ := bundle.Generated(gen, "reader.wasm", notBuilt); b == nil || b.Name == a.Name {
+		t.Fatalf("new content, same name %s", a.Name)
+	}
+	if _, err := bundle.Generated(gen, "barcode.js", notBuilt); !errors.Is(err, notBuilt) || !strings.Contains(err.Error(), "barcode.js") {
+		t.Fatalf("missing file: %v", err)
 	}
 }

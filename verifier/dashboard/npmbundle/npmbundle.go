@@ -1,8 +1,8 @@
 // Package npmbundle holds the npm packages the dashboard's browser code
 // uses, bundled at build time (docs/development.md, Browser dependencies): `make npm`
 // installs them from the committed package-lock.json, then runs `go
-// generate` here, and esbuild (the Go module's own command, the version
-// internal/bundle uses) bundles each entry below with its package from
+// generate` here, and internal/bundle/cmd/npmgen (esbuild with the settings
+// of every served script) bundles each entry below with its package from
 // node_modules into gen/, which is gitignored and embedded. The binary never
 // reads node_modules, and no package's code is committed.
 //
@@ -21,14 +21,12 @@ package npmbundle
 import (
 	"embed"
 	"errors"
-	"fmt"
-	"io/fs"
 	"sync"
 
 	"github.com/idgate/idgate/internal/bundle"
 )
 
-//go:generate go run github.com/evanw/esbuild/cmd/esbuild --log-level=warning --bundle --format=iife --global-name=idgatePassphrase --minify --target=es2020 --platform=browser --legal-comments=none --charset=utf8 --outfile=gen/passphrase.js passphrase.ts
+//go:generate go run github.com/idgate/idgate/internal/bundle/cmd/npmgen -global idgatePassphrase passphrase.ts
 
 //go:embed gen
 var gen embed.FS
@@ -37,30 +35,13 @@ var gen embed.FS
 // bundle.
 var ErrNotBuilt = errors.New("npm bundle not built: run `make npm` (npm ci, then go generate ./verifier/dashboard/npmbundle) before go build")
 
-// Asset is a bundle ready to serve under a content-hashed name.
-type Asset struct {
-	*bundle.Bundle
-	// Name is "<entry>-<16 hex>.js": it changes with the content, so the
-	// script may be cached for good.
-	Name string
-}
+// Asset is a bundle ready to serve under a content-hashed name, so the
+// script may be cached for good.
+type Asset = bundle.Asset
 
-var passphrase = sync.OnceValues(func() (*Asset, error) { return load("passphrase") })
+var passphrase = sync.OnceValues(func() (*Asset, error) {
+	return bundle.Generated(gen, "passphrase.js", ErrNotBuilt)
+})
 
 // Passphrase is the passphrase.ts bundle, or ErrNotBuilt.
 func Passphrase() (*Asset, error) { return passphrase() }
-
-func load(name string) (*Asset, error) {
-	js, err := fs.ReadFile(gen, "gen/"+name+".js")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: %w", name, ErrNotBuilt)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("npm bundle %s: %w", name, err)
-	}
-	b, err := bundle.Pack(js)
-	if err != nil {
-		return nil, fmt.Errorf("npm bundle %s: %w", name, err)
-	}
-	return &Asset{Bundle: b, Name: name + "-" + b.ETag[1:17] + ".js"}, nil
-}

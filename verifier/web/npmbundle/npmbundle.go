@@ -2,8 +2,8 @@
 // demand, bundled at build time as verifier/dashboard/npmbundle does (docs/development.md,
 // Browser dependencies): `make npm` installs them from the committed
 // package-lock.json, then `go generate` here bundles barcode.ts with
-// zxing-wasm's reader into gen/barcode.js (esbuild, the Go module's own
-// command) and copies the reader's WebAssembly into gen/. gen/ is
+// zxing-wasm's reader into gen/barcode.js and copies the reader's
+// WebAssembly into gen/ (internal/bundle/cmd/npmgen). gen/ is
 // gitignored and embedded; the binary never reads node_modules.
 //
 // An idgate built by a plain `go build` on a fresh clone has an empty gen/
@@ -14,15 +14,12 @@ package npmbundle
 import (
 	"embed"
 	"errors"
-	"fmt"
-	"io/fs"
 	"sync"
 
 	"github.com/idgate/idgate/internal/bundle"
 )
 
-//go:generate go run github.com/evanw/esbuild/cmd/esbuild --log-level=warning --bundle --format=iife --global-name=idgateBarcode --minify --target=es2020 --platform=browser --legal-comments=none --charset=utf8 --outfile=gen/barcode.js barcode.ts
-//go:generate cp ../../../node_modules/zxing-wasm/dist/reader/zxing_reader.wasm gen/zxing_reader.wasm
+//go:generate go run github.com/idgate/idgate/internal/bundle/cmd/npmgen -global idgateBarcode barcode.ts zxing-wasm/dist/reader/zxing_reader.wasm
 
 //go:embed gen
 var gen embed.FS
@@ -31,21 +28,17 @@ var gen embed.FS
 var ErrNotBuilt = errors.New("web npm bundle not built: run `make npm` (npm ci, then go generate ./verifier/web/npmbundle) before go build")
 
 // Asset is a built file ready to serve under a content-hashed name.
-type Asset struct {
-	*bundle.Bundle
-	// Name is "<file>-<16 hex>.<ext>": it changes with the content.
-	Name string
-}
+type Asset = bundle.Asset
 
 // Reader is the barcode reader: its script and its WebAssembly.
 type Reader struct{ Script, Wasm *Asset }
 
 var reader = sync.OnceValues(func() (*Reader, error) {
-	js, err := load("barcode", "js")
+	js, err := bundle.Generated(gen, "barcode.js", ErrNotBuilt)
 	if err != nil {
 		return nil, err
 	}
-	wasm, err := load("zxing_reader", "wasm")
+	wasm, err := bundle.Generated(gen, "zxing_reader.wasm", ErrNotBuilt)
 	if err != nil {
 		return nil, err
 	}
@@ -54,18 +47,3 @@ var reader = sync.OnceValues(func() (*Reader, error) {
 
 // BarcodeReader is the barcode reader, or ErrNotBuilt.
 func BarcodeReader() (*Reader, error) { return reader() }
-
-func load(name, ext string) (*Asset, error) {
-	body, err := fs.ReadFile(gen, "gen/"+name+"."+ext)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s.%s: %w", name, ext, ErrNotBuilt)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("web npm bundle %s.%s: %w", name, ext, err)
-	}
-	b, err := bundle.Pack(body)
-	if err != nil {
-		return nil, fmt.Errorf("web npm bundle %s.%s: %w", name, ext, err)
-	}
-	return &Asset{Bundle: b, Name: name + "-" + b.ETag[1:17] + "." + ext}, nil
-}
