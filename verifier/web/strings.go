@@ -55,10 +55,37 @@ func Lang(accept string) string {
 			}
 			q = f
 		}
-		base, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
-		if _, ok := table[base]; ok && q > bestQ {
-			best, bestQ = base, q
+		if l := Supported(tag); l != "" && q > bestQ {
+			best, bestQ = l, q
 		}
 	}
 	return best
+}
+
+// Supported is the table's language for a BCP 47 tag, or "" when the
+// table has none. Chinese is Simplified only: zh, zh-CN, zh-SG and
+// zh-Hans-* get it; Traditional (zh-Hant-*, zh-TW, zh-HK, zh-MO) does not,
+// since a Traditional reader should not be handed Simplified script. Tagalog
+// is asked for as tl or fil (Filipino). src/i18n.ts does the same for the
+// browser's languages.
+func Supported(tag string) string {
+	parts := strings.Split(strings.ToLower(strings.TrimSpace(tag)), "-")
+	base := parts[0]
+	switch base {
+	case "fil":
+		base = "tl"
+	case "zh":
+		for _, p := range parts[1:] {
+			switch p {
+			case "hant", "tw", "hk", "mo":
+				return ""
+			case "hans":
+				return "zh"
+			}
+		}
+	}
+	if _, ok := table[base]; ok {
+		return base
+	}
+	return ""
 }

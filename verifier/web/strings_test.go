@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -60,8 +61,23 @@ func TestLang(t *testing.T) {
 		"es":                                "es",
 		"es-MX,es;q=0.9,en;q=0.8":           "es",
 		"en-US,en;q=0.9,es;q=0.8":           "en",
-		"fr-FR,fr;q=0.9,es;q=0.5":           "es",
-		"fr, de":                            "en",
+		"fr-FR,fr;q=0.9,es;q=0.5":           "fr",
+		"fr, de":                            "fr",
+		"de-AT;q=0.5, ko;q=0.6":             "ko",
+		"pt-BR":                             "pt",
+		"pt-PT,pt;q=0.9":                    "pt",
+		"vi-VN":                             "vi",
+		"ar-EG,ar;q=0.9,en;q=0.5":           "ar",
+		"fil-PH":                            "tl",
+		"tl":                                "tl",
+		"zh-CN,zh;q=0.9":                    "zh",
+		"zh-SG":                             "zh",
+		"zh-Hans-HK":                        "zh",
+		"zh-TW,zh;q=0.9,en;q=0.8":           "zh",
+		"zh-TW,en;q=0.8":                    "en",
+		"zh-Hant-TW,es;q=0.5":               "es",
+		"zh-HK":                             "en",
+		"ja-JP,ja;q=0.9":                    "en",
 		"en;q=0.2, es;q=0.7":                "es",
 		"es;q=bogus, en":                    "en",
 		"ES-419":                            "es",
@@ -72,6 +88,96 @@ func TestLang(t *testing.T) {
 			t.Errorf("Lang(%.40q) = %s, want %s", accept, got, want)
 		}
 	}
+}
+
+// The table speaks at least the languages the end-user pages promise
+// (docs/end-user-flow.md), Arabic among them.
+func TestLangsPromised(t *testing.T) {
+	want := []string{"en", "ar", "de", "es", "fr", "ko", "pt", "tl", "vi", "zh"}
+	if got := Langs(); !slices.Equal(got, want) {
+		t.Errorf("Langs() = %v, want %v", got, want)
+	}
+}
+
+// Every string whose English text uses a glossary term (docs/glossary.md)
+// uses that term's translation in every language, so "license" or
+// "barcode" is not called two things on two screens.
+func TestGlossary(t *testing.T) {
+	g := readGlossary(t, "../../docs/glossary.md")
+	en := table["en"]
+	checked := 0
+	for term, forms := range g {
+		re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(term))
+		for k, v := range en {
+			if !re.MatchString(v) {
+				continue
+			}
+			checked++
+			for _, lang := range Langs()[1:] {
+				fs, ok := forms[lang]
+				if !ok {
+					t.Errorf("glossary: %q has no %s column", term, lang)
+					continue
+				}
+				if !containsAny(table[lang][k], fs) {
+					t.Errorf("%s %q: English says %q, %s does not say %v: %q", lang, k, term, lang, fs, table[lang][k])
+				}
+			}
+		}
+	}
+	for _, term := range []string{"license", "barcode"} {
+		if g[term] == nil {
+			t.Errorf("glossary lacks %q", term)
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d strings use a glossary term: is the glossary read?", checked)
+	}
+}
+
+// readGlossary parses the table between the glossary markers of
+// docs/glossary.md: English term → language → accepted forms.
+func readGlossary(t *testing.T, path string) map[string]map[string][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, ok := strings.Cut(string(b), "<!-- glossary:begin -->")
+	body, _, ok2 := strings.Cut(body, "<!-- glossary:end -->")
+	if !ok || !ok2 {
+		t.Fatalf("%s: no glossary markers", path)
+	}
+	var cols []string
+	out := map[string]map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		switch {
+		case cols == nil:
+			cols = cells
+		case strings.HasPrefix(cells[0], "---"):
+		default:
+			if len(cells) != len(cols) {
+				t.Fatalf("glossary row %q: %d cells, header has %d", line, len(cells), len(cols))
+			}
+			row := map[string][]string{}
+			for i, c := range cells[1:] {
+				for _, f := range strings.Split(c, "/") {
+					row[cols[i+1]] = append(row[cols[i+1]], strings.TrimSpace(f))
+				}
+			}
+			out[strings.ToLower(cells[0])] = row
+		}
+	}
+	return out
+}
+
+func containsAny(s string, forms []string) bool {
+	s = strings.ToLower(s)
+	return slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(s, strings.ToLower(f)) })
 }
 
 func FuzzLang(f *testing.F) {

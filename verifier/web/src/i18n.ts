@@ -11,10 +11,26 @@ let lang: Lang = "en";
 // Accept-Language (<html lang>), else the browser's, else English.
 export function pickLang(doc: Document, nav: Navigator): Lang {
   for (const c of [doc.documentElement.lang, ...(nav.languages || []), nav.language]) {
-    const base = (c || "").toLowerCase().split("-")[0];
-    if (base in table) return (lang = base as Lang);
+    const l = supported(c || "");
+    if (l) return (lang = l);
   }
   return (lang = "en");
+}
+
+// supported is the table's language for a BCP 47 tag, as the server's
+// web.Supported: Simplified Chinese for zh, zh-CN, zh-SG and zh-Hans-*, none
+// for Traditional (zh-Hant-*, zh-TW, zh-HK, zh-MO); Tagalog for tl and fil.
+export function supported(tag: string): Lang | null {
+  const parts = tag.trim().toLowerCase().split("-");
+  let base = parts[0];
+  if (base === "fil") base = "tl";
+  if (base === "zh") {
+    for (const p of parts.slice(1)) {
+      if (p === "hant" || p === "tw" || p === "hk" || p === "mo") return null;
+      if (p === "hans") break;
+    }
+  }
+  return base in table ? (base as Lang) : null;
 }
 
 export function currentLang(): Lang {
