@@ -42,8 +42,18 @@ func (d Data) ForemanFrame(n int) ([]byte, error) {
 	return d.read("testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n))
 }
 
-// ForemanFace is Foreman's head from a frontal frame, cropped to the card
-// portrait's proportions so the card prints it undistorted.
+// ForemanFace is Foreman's head from a frontal frame, cropped to the
+// proportions of the area the card prints a face in (cardtest.FaceArea,
+// square) so the card prints it undistorted. Cropped to the whole
+// portrait's 250:330 instead, it was printed 1.32 times too wide, and that
+// stretched print sat at the likely/possible boundary against his own
+// frames: frame 40 printed on FrontPhoto seed 7, against the 49 frames of
+// 36–96 a selfie may be chosen from (|yaw| ≤ 20°), read median 0.500,
+// 90th percentile 0.549, max 0.564, so a card finder a few pixels more
+// exact tipped the browser walk to possible_match. Undistorted it reads
+// median 0.387, 90th percentile 0.445, max 0.462 with the colour-and-edge
+// card finder and 0.390/0.453/0.469 with the brightness finder before it
+// (likely_match ends at 0.55, definite at 0.45).
 func (d Data) ForemanFace() (image.Image, error) {
 	data, err := d.ForemanFrame(40)
 	if err != nil {
@@ -54,7 +64,7 @@ func (d Data) ForemanFace() (image.Image, error) {
 		return nil, err
 	}
 	h := img.Bounds().Dy()
-	w := h * cardtest.Portrait.Dx() / cardtest.Portrait.Dy()
+	w := h * cardtest.FaceArea.Dx() / cardtest.FaceArea.Dy()
 	out := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(out, out.Bounds(), img, image.Pt((img.Bounds().Dx()-w)/2, 0), draw.Src)
 	return out, nil

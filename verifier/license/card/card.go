@@ -84,10 +84,10 @@ func AnalyzeFront(img image.Image) (Card, error) {
 	if int64(b.Dx())*int64(b.Dy()) > MaxPixels {
 		return Card{}, fmt.Errorf("analyze front: %dx%d: %w (max %d pixels)", b.Dx(), b.Dy(), ErrImageTooLarge, MaxPixels)
 	}
-	// Segmentation needs only the luminance; colour is sampled from img
-	// for the corrected card alone, so a 12 MP photo is never copied in
-	// RGBA.
-	quad, err := findQuad(raster.Luminance(img))
+	// The outline is searched on a small colour copy; colour is sampled
+	// from img again for the corrected card alone, so a 12 MP photo is
+	// never copied in RGBA.
+	quad, err := findQuad(img)
 	if err != nil {
 		return Card{}, fmt.Errorf("analyze front: %w", err)
 	}

@@ -22,6 +22,25 @@ func assertCorners(t *testing.T, name string, got [4]image.Point, want [4]raster
 	}
 }
 
+// assertCornersWithin is assertCorners within tol of the card's width and
+// in any rotation of the order: which way up a card of a rounded design
+// lies is the portrait's call, not the finder's.
+func assertCornersWithin(t *testing.T, name string, got [4]image.Point, want [4]raster.Point, cardW, tol float64) {
+	t.Helper()
+	worst := math.Inf(1)
+	for shift := range 4 {
+		w := 0.0
+		for i, p := range got {
+			q := want[(i+shift)%4]
+			w = max(w, math.Hypot(float64(p.X)-q.X, float64(p.Y)-q.Y))
+		}
+		worst = min(worst, w)
+	}
+	if worst > tol*cardW {
+		t.Errorf("%s: corners %v, want %.0f (a corner off by %.1f%% of the card's width)", name, got, want, 100*worst/cardW)
+	}
+}
+
 func TestAnalyzeFrontFindsTheCard(t *testing.T) {
 	cases := []struct {
 		name string

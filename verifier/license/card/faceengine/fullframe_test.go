@@ -13,10 +13,7 @@ import (
 // the main face, upright.
 func TestPortraitOnFullFrameCards(t *testing.T) {
 	f := newFinder(t)
-	for i, tc := range []struct {
-		name, face string
-		s          cardtest.Scene
-	}{
+	for i, tc := range []faceScene{
 		{"4:3, card the full width", "amy3", cardtest.Scene{FrameW: 1600, CardW: 1600, Centred: true}},
 		{"16:9, card the full height", "howard4", cardtest.Scene{FrameW: 1920, CardW: 1080 * card.ID1Aspect, Centred: true, FrameAspect: 16.0 / 9}},
 		{"flat scan", "penny2", cardtest.Scene{FrameW: 1200, CardW: 1200, Centred: true, FrameAspect: card.ID1Aspect}},
@@ -24,17 +21,9 @@ func TestPortraitOnFullFrameCards(t *testing.T) {
 		{"vertical flat scan", "sheldon3", cardtest.Scene{FrameW: 757, CardW: 1200, Centred: true, FrameAspect: 1 / card.ID1Aspect, RotationDeg: 90, Vertical: true}},
 		{"3:4, vertical card the full height", "leonard4", cardtest.Scene{FrameW: 1200, CardW: 1600, Centred: true, FrameAspect: 0.75, RotationDeg: -90, Vertical: true}},
 	} {
-		s := tc.s
-		s.Aspect, s.Face, s.Ghost, s.Seed = card.ID1Aspect, labeledFace(t, tc.face), true, uint64(40+i)
-		photo, _ := s.Render()
-		c, err := card.AnalyzeFront(photo)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		p, err := card.FindPortrait(c.Image, f)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
+		tc.s.Ghost = true
+		s, _, p, ok := tc.portrait(t, f, uint64(40+i))
+		if !ok {
 			continue
 		}
 		area, size := cardtest.FaceArea, image.Pt(card.Width, card.Height)

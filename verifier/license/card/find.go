@@ -1,0 +1,188 @@
+package card
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// ErrUnsureOutline means lines that could be a card were found but none
+// makes an outline with edges all round (or, at the photo's border, a
+// portrait where ID-1 puts it): the photo is refused rather than a wrong
+// quadrilateral warped. It is an ErrNoCard.
+var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoCard)
+
+// findQuad returns the card's corners in photo coordinates (pixel edges at
+// integers, so the photo spans 0..width): top-left, top-right,
+// bottom-right, bottom-left with the long side on top.
+//
+// The card is told from the table by its edges, in colour: the longest
+// straight edges of the colour gradient (houghLines) are paired into
+// quadrilaterals of card-like shape (candidates), and each side is scored
+// by how much of it shows a step in colour from inside to outside
+// (sideSupport), so a card as bright as the table but of another colour,
+// or a dark band against a dark table, still has its edge. The photo's own
+// edges are candidate sides too, for a card that fills the frame, under
+// the full-frame tests (fullFrameMin). Among the outlines with every side
+// supported, the best has the most edge, then the largest area (the card's
+// own edge beats a band's or a portrait frame's inside it) and proportions
+// nearest ID-1; its sides are then fitted to the edge (refine).
+func findQuad(img image.Image) ([4]raster.Point, error) {
+	wk := newWork(img)
+	if wk.w < 16 || wk.h < 16 {
+		return [4]raster.Point{}, fmt.Errorf("%w: photo too small", ErrNoCard)
+	}
+	cands := wk.candidates(wk.houghLines())
+	if len(cands) == 0 {
+		return [4]raster.Point{}, ErrNoCard
+	}
+	for i := range cands {
+		cands[i].score = cands[i].rank()
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	var best *outline
+	for i := range cands {
+		if wk.accept(cands[i]) {
+			best = &cands[i]
+			break
+		}
+	}
+	if best == nil {
+		return [4]raster.Point{}, ErrUnsureOutline
+	}
+	best = wk.outermost(cands, best)
+	quad := orderCorners(wk.refine(*best))
+	for i, p := range quad {
+		quad[i] = raster.Point{X: wk.photoX(p.X), Y: wk.photoY(p.Y)}
+	}
+	return quad, nil
+}
+
+// rank orders the accepted candidates: ID-1 proportions first (a band's or
+// a portrait's outline inside a card is not ID-1-shaped, and a card of
+// another format is still found when nothing else is); then outlines seen
+// clearly all round (strongSupport) before those with a side partly
+// hidden; then the largest, so the card's own edge beats a band's, a
+// portrait frame's or a text block's inside it, each side on the photo's
+// edge taking frameDiscount off so a card edge seen just inside the border
+// beats the border; then the share of edge along the sides.
+func (o outline) rank() float64 {
+	s, weakest := 0.0, 1.0
+	for _, v := range o.support {
+		if v >= 0 {
+			s += v
+			weakest = min(weakest, v)
+		}
+	}
+	r := o.area*(1-frameDiscount*float64(o.frameSides())) + 0.01*s
+	if weakest >= strongSupport {
+		r++
+	}
+	if math.Abs(o.aspect/ID1Aspect-1) <= AspectTolerance {
+		r += 2
+	}
+	return r
+}
+
+// outermost returns the largest accepted outline that contains best, is
+// seen all round and shows a portrait, or best: a card of another format
+// (a badge) whose band's edge cuts an ID-1-shaped outline off it is that
+// badge, not the ID-1 part.
+func (wk *work) outermost(cands []outline, best *outline) *outline {
+	out := best
+	for i := range cands {
+		o := &cands[i]
+		if o.area < 1.1*out.area || o.frameSides() > 0 || !contains(o.corners, best.corners) || !wk.accept(*o) {
+			continue
+		}
+		if toWork, err := cardSpace(o.corners); err == nil {
+			if stock, ok := wk.stock(toWork); ok && wk.hasPortrait(toWork, stock) {
+				out = o
+			}
+		}
+	}
+	return out
+}
+
+// contains reports whether every corner of inner lies inside outer (a
+// convex quadrilateral), give or take 1 px.
+func contains(outer, inner [4]raster.Point) bool {
+	var sign float64
+	for _, p := range inner {
+		for k := range 4 {
+			a, b := outer[k], outer[(k+1)%4]
+			cr := (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
+			if sign == 0 {
+				sign = math.Copysign(1, (b.X-a.X)*(outer[(k+2)%4].Y-a.Y)-(b.Y-a.Y)*(outer[(k+2)%4].X-a.X))
+			}
+			if cr*sign < -dist(a, b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// accept applies the confidence tests beyond the edge support candidates
+// checked: something else than the card's stock beyond every seen side,
+// and for an outline on the photo's edges the full-frame tests.
+func (wk *work) accept(o outline) bool {
+	toWork, err := cardSpace(o.corners)
+	if err != nil {
+		return false
+	}
+	stock, ok := wk.stock(toWork)
+	if !ok {
+		return false
+	}
+	centre := raster.Point{}
+	for _, c := range o.corners {
+		centre.X, centre.Y = centre.X+c.X/4, centre.Y+c.Y/4
+	}
+	for k, v := range o.support {
+		if v >= 0 && wk.stockOutside(o.corners[k], o.corners[(k+1)%4], centre, stock) {
+			return false
+		}
+	}
+	if !wk.oneSurround(o, centre) {
+		return false
+	}
+	switch o.frameSides() {
+	case 0:
+		return true
+	case 4:
+		photo := float64(max(wk.w, wk.h)) / float64(min(wk.w, wk.h))
+		if math.Abs(photo/ID1Aspect-1) > fullFrameAspect {
+			return false
+		}
+	}
+	return o.area >= fullFrameMin && math.Abs(o.aspect/ID1Aspect-1) <= AspectTolerance && wk.hasPortrait(toWork, stock)
+}
+
+// photoX and photoY map working coordinates to the photo's.
+func (wk *work) photoX(x float64) float64 { return x * wk.sx }
+func (wk *work) photoY(y float64) float64 { return y * wk.sy }
+
+// orderCorners turns a convex quadrilateral into top-left, top-right,
+// bottom-right, bottom-left of the card with its long side on top: clockwise
+// on screen, the first side one of the long pair and pointing right (or
+// down, when it stands upright within about 1°).
+func orderCorners(c [4]raster.Point) [4]raster.Point {
+	var area float64
+	for k := range 4 {
+		a, b := c[k], c[(k+1)%4]
+		area += a.X*b.Y - b.X*a.Y
+	}
+	if area < 0 { // counter-clockwise on screen: reverse
+		c = [4]raster.Point{c[0], c[3], c[2], c[1]}
+	}
+	c = longFirst(c)
+	ex, ey := c[1].X-c[0].X+c[2].X-c[3].X, c[1].Y-c[0].Y+c[2].Y-c[3].Y
+	if upright := math.Abs(ex) < 0.02*math.Abs(ey); (!upright && ex < 0) || (upright && ey < 0) {
+		c = [4]raster.Point{c[2], c[3], c[0], c[1]}
+	}
+	return c
+}

@@ -1,0 +1,131 @@
+package card
+
+import (
+	"math"
+	"sort"
+)
+
+// A line is x·cos θ + y·sin θ = rho in working coordinates; frame marks one
+// of the working copy's own edges, offered so a card that fills the photo
+// can have its outline there.
+type line struct {
+	theta, rho float64
+	votes      int
+	frame      bool
+}
+
+// The straight-edge search.
+const (
+	// edgeMin is the least gradient magnitude (mag) of an edge pixel: a
+	// step of about 10 levels in one channel. A light card on light
+	// laminate differs from it by 15–30 levels.
+	edgeMin = 5
+	// maxLines is how many of the strongest lines become candidate sides.
+	maxLines = 36
+	// thetaBins is the Hough transform's angle resolution: 1°.
+	thetaBins = 180
+)
+
+// houghLines finds the longest straight edges: edge pixels (a colour
+// gradient of edgeMin or more) vote for the lines through them within 2°
+// of their edge's orientation, and the peaks are the lines.
+func (wk *work) houghLines() []line {
+	w, h := wk.w, wk.h
+	diag := int(math.Ceil(math.Hypot(float64(w), float64(h))))
+	nr := 2*diag + 1
+	acc := make([]int32, thetaBins*nr)
+	var cos, sin [thetaBins]float64
+	for t := range cos {
+		a := float64(t) * math.Pi / thetaBins
+		cos[t], sin[t] = math.Cos(a), math.Sin(a)
+	}
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			i := y*w + x
+			m := wk.mag[i]
+			if m < edgeMin {
+				continue
+			}
+			phi := math.Atan2(float64(wk.gy[i]), float64(wk.gx[i]))
+			t0 := int(math.Round(phi * thetaBins / math.Pi))
+			px, py := float64(x)+0.5, float64(y)+0.5
+			for dt := -2; dt <= 2; dt++ {
+				t := ((t0+dt)%thetaBins + thetaBins) % thetaBins
+				r := int(math.Round(px*cos[t]+py*sin[t])) + diag
+				acc[t*nr+r]++
+			}
+		}
+	}
+	// An edge whose pixels straddle two rho bins (print touching it, a
+	// slant of a fraction of a degree) splits its votes: each bin counts
+	// its neighbours' too.
+	smooth := make([]int32, len(acc))
+	for t := 0; t < thetaBins; t++ {
+		row := acc[t*nr : (t+1)*nr]
+		for r := 1; r < nr-1; r++ {
+			smooth[t*nr+r] = row[r-1] + row[r] + row[r+1]
+		}
+	}
+	acc = smooth
+	// Peaks: at least minVotes, the largest within ±4° and ±6 px (θ wraps
+	// round to the opposite sign of rho).
+	minVotes := int32(0.1 * float64(min(w, h)))
+	var out []line
+	for t := 0; t < thetaBins; t++ {
+		for r := 0; r < nr; r++ {
+			v := acc[t*nr+r]
+			if v < minVotes || !isPeak(acc, t, r, nr, diag) {
+				continue
+			}
+			out = append(out, line{theta: float64(t) * math.Pi / thetaBins, rho: float64(r - diag), votes: int(v)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].votes > out[j].votes })
+	if len(out) > maxLines {
+		out = out[:maxLines]
+	}
+	fw, fh := float64(w), float64(h)
+	return append(out,
+		line{theta: 0, rho: 0, frame: true}, line{theta: 0, rho: fw, frame: true},
+		line{theta: math.Pi / 2, rho: 0, frame: true}, line{theta: math.Pi / 2, rho: fh, frame: true})
+}
+
+// isPeak reports whether acc[t][r] is the largest in its neighbourhood
+// (ties go to the first in scan order).
+func isPeak(acc []int32, t, r, nr, diag int) bool {
+	v := acc[t*nr+r]
+	for dt := -4; dt <= 4; dt++ {
+		tt, rr := t+dt, r
+		if tt < 0 || tt >= thetaBins { // θ and θ±180° are one line, rho negated
+			tt = (tt + thetaBins) % thetaBins
+			rr = 2*diag - r
+		}
+		for dr := -6; dr <= 6; dr++ {
+			q := rr + dr
+			if q < 0 || q >= nr || (dt == 0 && dr == 0) {
+				continue
+			}
+			u := acc[tt*nr+q]
+			if u > v || (u == v && (tt < t || (tt == t && q < r))) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// intersect is where two lines cross; ok false when nearly parallel.
+func intersect(a, b line) (x, y float64, ok bool) {
+	ca, sa, cb, sb := math.Cos(a.theta), math.Sin(a.theta), math.Cos(b.theta), math.Sin(b.theta)
+	det := ca*sb - sa*cb
+	if math.Abs(det) < 0.2 { // under about 12°
+		return 0, 0, false
+	}
+	return (a.rho*sb - b.rho*sa) / det, (ca*b.rho - cb*a.rho) / det, true
+}
+
+// angleBetween is the angle between two lines' directions, 0..π/2.
+func angleBetween(a, b line) float64 {
+	d := math.Mod(math.Abs(a.theta-b.theta), math.Pi)
+	return math.Min(d, math.Pi-d)
+}
