@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -57,8 +58,22 @@ type Bundle struct {
 	ETag string
 }
 
-// namespace marks modules loaded from Options.Sources.
-const namespace = "idgate-sources"
+// namespace marks modules loaded from Options.Sources, sharedNamespace
+// those loaded from shared/.
+const (
+	namespace       = "idgate-sources"
+	sharedNamespace = "idgate-shared"
+)
+
+// shared holds the TypeScript modules every bundle may import as
+// "@idgate/<name>" (shared/<name>.ts), so browser code two packages need is
+// written once: the DOM builder of the end-user pages and the dashboard.
+// Their tsconfig.json maps the same name for tsc.
+//
+//go:embed shared
+var shared embed.FS
+
+const sharedPrefix = "@idgate/"
 
 // loaders maps the source extensions a bundle may import to their loader.
 // JSON lets a table shared with Go code (the end-user pages' strings) be
@@ -162,6 +177,13 @@ func sources(fsys fs.FS, nodeDir string) api.Plugin {
 				// esbuild hands "src/main.ts" over as "./src/main.ts".
 				return api.OnResolveResult{Path: path.Clean(a.Path), Namespace: namespace}, nil
 			}
+			if name, ok := strings.CutPrefix(a.Path, sharedPrefix); ok {
+				p := "shared/" + name + ".ts"
+				if _, err := fs.Stat(shared, p); err != nil || !fs.ValidPath(p) {
+					return api.OnResolveResult{}, fmt.Errorf("import %q: no shared module internal/bundle/%s", a.Path, p)
+				}
+				return api.OnResolveResult{Path: p, Namespace: sharedNamespace}, nil
+			}
 			if a.Namespace != namespace {
 				return api.OnResolveResult{}, nil // inside an npm package
 			}
@@ -182,6 +204,14 @@ func sources(fsys fs.FS, nodeDir string) api.Plugin {
 				return api.OnResolveResult{}, fmt.Errorf("import %q: only .ts, .js and .json sources", a.Path)
 			}
 			return api.OnResolveResult{Path: p, Namespace: namespace}, nil
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: sharedNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src, err := fs.ReadFile(shared, a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			s := string(src)
+			return api.OnLoadResult{Contents: &s, Loader: api.LoaderTS}, nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: namespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src, err := fs.ReadFile(fsys, a.Path)

@@ -186,3 +186,20 @@ func TestGenerated(t *testing.T) {
 		t.Fatalf("missing file: %v", err)
 	}
 }
+
+// "@idgate/dom" is the shared DOM builder (shared/dom.ts), from any
+// bundle's sources; an unknown shared module is an error naming it.
+func TestSharedModules(t *testing.T) {
+	src := fstest.MapFS{"main.ts": {Data: []byte(`import { h } from "@idgate/dom"; document.body.append(h("p", { class: "x" }, "shared"));`)}}
+	b, err := bundle.Build(bundle.Options{Sources: src, Entry: "main.ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if js := string(b.JS); !strings.Contains(js, "createElement") || !strings.Contains(js, `"shared"`) {
+		t.Fatalf("the shared builder is not in the bundle: %s", js)
+	}
+	src["main.ts"] = &fstest.MapFile{Data: []byte(`import { h } from "@idgate/nope"; h();`)}
+	if _, err := bundle.Build(bundle.Options{Sources: src, Entry: "main.ts"}); err == nil || !strings.Contains(err.Error(), "@idgate/nope") {
+		t.Fatalf("unknown shared module: %v", err)
+	}
+}
