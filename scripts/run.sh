@@ -16,7 +16,7 @@
 # 174.198.1.1 (a Verizon address near Philadelphia, PA), so results show
 # ip_found and location_consistency; IDGATE_DEV_CLIENT_IP= (empty) turns
 # that off, another public IP moves it.
-# Ctrl-C stops both. IDGATE_ADDR moves the verifier (default 127.0.0.1:8080);
+# Ctrl-C stops both, and make run then exits 0. IDGATE_ADDR moves the verifier (default 127.0.0.1:8080);
 # IDGATE_DEMO_ADDR and IDGATE_DEMO_PROXY_ADDR move the demo storefront and its
 # proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083). IDGATE_DEMO_STATE moves
 # what this run writes (the binary, the database, the keys, the demo's
@@ -58,10 +58,13 @@ finish() {
   if [ -n "$verdict" ]; then say "$verdict"; fi
 }
 # stopped SIG: a signal ended make run; during start-up that is worth saying,
-# and on Ctrl-C it says the children were stopped.
+# and on Ctrl-C it says the children were stopped. Ctrl-C (SIGINT) is how
+# make run is meant to end, so it exits 0 and make reports no error; another
+# signal exits 128+n.
 stopped() {
   trap - "$1" # a second one ends make run at once
   verdict="stopped by SIG$1 ($step)"
+  if [ "$1" = INT ]; then exit 0; fi
   exit $((128 + $(kill -l "$1")))
 }
 trap finish EXIT
@@ -111,10 +114,18 @@ if [ ! -s "$state/store-demo-password" ]; then
   mv "$state/store-demo-password.new" "$state/store-demo-password"
 fi
 # ended PID NAME WHEN [RC]: a child ended (RC when wait -n already took its
-# status); say which and how, and end make run.
+# status); say which and how, and end make run. The verifier and the demo
+# store run until a signal stops them, and only then exit 0: a child that
+# ended 0 while running was stopped. That is Ctrl-C, whose SIGINT reaches
+# the children too and which bash may not hand to its trap when a child has
+# already caught it and exited: make run then says it stopped, and exits 0.
 ended() {
   local rc=${4:-0}
   [ $# -eq 4 ] || wait "$1" || rc=$?
+  if [ "$rc" -eq 0 ] && [ "$step" = running ]; then
+    verdict="stopped ($2 shut down on a signal, as on Ctrl-C; the rest with it)"
+    exit 0
+  fi
   verdict="$2 ended ($(how "$rc")) $3; what it said, if anything, is above"
   exit $((rc == 0 ? 1 : rc))
 }
