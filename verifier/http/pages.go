@@ -2,6 +2,7 @@ package http
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -24,28 +25,50 @@ func (s *Server) openLink(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderVary, fiber.HeaderAcceptLanguage)
 	lang := web.Lang(c.Get(fiber.HeaderAcceptLanguage))
-	v, err := s.verifications.Open(c.UserContext(), c.Params("token"))
+	token := c.Params("token")
+	v, err := s.verifications.Open(c.UserContext(), token)
 	if errors.Is(err, verifier.ErrUnknownLink) {
-		return sendEnded(c, fiber.StatusNotFound, lang, web.Unknown)
+		return sendEnded(c, fiber.StatusNotFound, lang, web.Unknown, web.Requester{})
 	}
+	if err != nil {
+		return err
+	}
+	who, err := s.requester(c, v, token)
 	if err != nil {
 		return err
 	}
 	switch v.Status {
 	case verifier.StatusPending, verifier.StatusStarted:
-		page, err := web.App(lang)
+		page, err := web.App(lang, who)
 		if err != nil {
 			return err
 		}
 		return sendHTML(c, fiber.StatusOK, page)
 	case verifier.StatusExpired:
-		return sendEnded(c, fiber.StatusGone, lang, web.Expired)
+		return sendEnded(c, fiber.StatusGone, lang, web.Expired, who)
 	case verifier.StatusCanceled:
-		return sendEnded(c, fiber.StatusGone, lang, web.Canceled)
+		return sendEnded(c, fiber.StatusGone, lang, web.Canceled, who)
 	case verifier.StatusManualReview:
-		return sendEnded(c, fiber.StatusOK, lang, web.InReview)
+		return sendEnded(c, fiber.StatusOK, lang, web.InReview, who)
 	}
-	return sendEnded(c, fiber.StatusOK, lang, web.Completed)
+	return sendEnded(c, fiber.StatusOK, lang, web.Completed, who)
+}
+
+// requester is who asks behind the link, as its pages show it: the
+// branding of the link's own account (never a template's or the
+// verification's: those may change the message, not the identity).
+func (s *Server) requester(c *fiber.Ctx, v verifier.Verification, token string) (web.Requester, error) {
+	a, err := s.store.GetAccount(c.UserContext(), v.AccountID)
+	if err != nil {
+		return web.Requester{}, err
+	}
+	b := a.Branding
+	who := web.Requester{Name: b.DisplayName, Accent: web.AccentPath(b.AccentColor), Privacy: b.PrivacyPolicyURL,
+		ContactHref: verifier.ContactHref(b.SupportContact)}
+	if b.Logo.SHA256 != "" {
+		who.Logo = "/v/" + url.PathEscape(token) + "/logo"
+	}
+	return who, nil
 }
 
 // linkQR is GET /v/{token}/qr.svg: the link itself as a QR code, which a
@@ -62,12 +85,38 @@ func (s *Server) linkQR(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	who, err := s.requester(c, v, token)
+	if err != nil {
+		return err
+	}
 	code, err := qr.New(s.linkURL(token))
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "image/svg+xml")
-	return c.SendString(code.SVG(web.T(web.Lang(c.Get(fiber.HeaderAcceptLanguage)), "handoff.qr")))
+	return c.SendString(code.SVG(web.QRLabel(web.Lang(c.Get(fiber.HeaderAcceptLanguage)), who.Name)))
+}
+
+// linkLogo is GET /v/{token}/logo: the logo of the account behind the
+// link, whatever the link's status (the ended pages show it too), and
+// never another account's: the account is the link's own.
+func (s *Server) linkLogo(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store") // the token is in the path
+	v, err := s.verifications.Open(c.UserContext(), c.Params("token"))
+	if errors.Is(err, verifier.ErrUnknownLink) {
+		return httperr.New(httperr.NotFound, "no verification behind this link")
+	}
+	if err != nil {
+		return err
+	}
+	logo, err := s.store.GetAccountLogo(c.UserContext(), v.AccountID)
+	if errors.Is(err, verifier.ErrNotFound) {
+		return httperr.New(httperr.NotFound, "the requester has no logo")
+	}
+	if err != nil {
+		return err
+	}
+	return sendLogo(c, logo)
 }
 
 // asset is GET /assets/{name}: the pages' script and stylesheet. Their
@@ -113,6 +162,9 @@ func findAsset(path string) (a *web.Asset, dash bool, err error) {
 	if d, ok := dassets[path]; ok {
 		return (*web.Asset)(d), true, nil
 	}
+	if a := web.AccentCSS(path); a != nil { // a requester's colour
+		return a, false, nil
+	}
 	return nil, false, fiber.ErrNotFound
 }
 
@@ -125,8 +177,8 @@ func pageHeaders(c *fiber.Ctx) {
 	c.Set("X-Robots-Tag", "noindex")
 }
 
-func sendEnded(c *fiber.Ctx, status int, lang string, why web.Ended) error {
-	page, err := web.EndedPage(lang, why)
+func sendEnded(c *fiber.Ctx, status int, lang string, why web.Ended, who web.Requester) error {
+	page, err := web.EndedPage(lang, why, who)
 	if err != nil {
 		return err
 	}

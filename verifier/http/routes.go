@@ -73,6 +73,10 @@ func (s *Server) routeTable() []audience {
 		routes: []route{
 			{"POST", "/auth", mw(requireJSON), s.postAuth, always},
 			{"GET", "/me", mw(bearer), s.getMe, always},
+			{"PATCH", "/me", mw(bearer, requireJSON), s.patchMe, always},
+			{"GET", "/me/logo", mw(bearer), s.getMeLogo, always},
+			{"PUT", "/me/logo", mw(bearer), s.putMeLogo, always},
+			{"DELETE", "/me/logo", mw(bearer), s.deleteMeLogo, always},
 			{"POST", "/integration-key", mw(bearer, requireJSON), s.postIntegrationKey, always},
 			{"GET", "/integration-key", mw(bearer), s.getIntegrationKey, always},
 			{"PATCH", "/integration-key", mw(bearer, requireJSON), s.patchIntegrationKey, always},
@@ -119,6 +123,7 @@ func (s *Server) routeTable() []audience {
 		routes: []route{
 			{"GET", "/v/:token", nil, s.openLink, always},
 			{"GET", "/v/:token/qr.svg", nil, s.linkQR, always},
+			{"GET", "/v/:token/logo", nil, s.linkLogo, always},
 			// After the two above, which set their own headers and
 			// answer without calling on.
 			{prefix, "/v/:token/", nil, flowHeaders, withFlow},

@@ -53,7 +53,8 @@ func TestValidatorRejectsDrift(t *testing.T) {
 	}
 	h := map[string][]string{"Content-Type": {"application/json"}}
 	req := httptest.NewRequest("GET", "/me", nil)
-	good := `{"id":"0b9f5e7c-2f3a-4d1e-8c6b-5a4f3e2d1c0b","email":"a@example.com","created_at":"2026-11-22T04:20:00Z","livemode":true}`
+	good := `{"id":"0b9f5e7c-2f3a-4d1e-8c6b-5a4f3e2d1c0b","email":"a@example.com","created_at":"2026-11-22T04:20:00Z","livemode":true,` +
+		`"branding":{"display_name":null,"accent_color":null,"support_contact":null,"privacy_policy_url":null,"logo":null}}`
 	if err := v.Response(req, 200, h, []byte(good)); err != nil {
 		t.Fatalf("conforming response refused: %v", err)
 	}

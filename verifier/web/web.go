@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/idgate/idgate/internal/bundle"
@@ -164,17 +166,106 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title>
-<link rel="stylesheet" href="{{.CSS}}">{{if .JS}}
+<link rel="stylesheet" href="{{.CSS}}">{{if .Who.Accent}}
+<link rel="stylesheet" href="{{.Who.Accent}}">{{end}}{{if .JS}}
 <script defer src="{{.JS}}"></script>{{end}}
-</head><body><main id="app" data-screen="{{.Screen}}"><h1>{{.Heading}}</h1>{{if .JS}}<noscript><p>{{.Body}}</p></noscript>{{else}}<p>{{.Body}}</p>{{end}}</main></body></html>
+</head><body>{{if .Who.Name}}<header class="who">{{if .Who.Logo}}<img class="logo" src="{{.Who.Logo}}" alt="">{{end}}<span class="who-name">{{.Who.Name}}</span></header>{{end}}
+<main id="app" data-screen="{{.Screen}}"{{if .Who.Name}} data-requester="{{.Who.Name}}"{{end}}><h1>{{.Heading}}</h1>{{if .JS}}<noscript><p>{{.Body}}</p></noscript>{{else}}<p>{{.Body}}</p>{{end}}</main>
+<footer class="foot">{{if .Privacy}}<p><a href="{{.Who.Privacy}}" rel="noopener noreferrer" target="_blank">{{.Privacy}}</a></p>{{end}}<p>{{.Kept}}</p>{{if .Contact}}<p><a href="{{.Who.ContactHref}}" rel="noopener noreferrer" target="_blank">{{.Contact}}</a></p>{{end}}</footer>
+</body></html>
 `))
+
+// Requester is who asks, as the pages show it (the account's branding,
+// issue #33): its name in a header on every page and in the start page's
+// heading, its logo beside the name, its accent colour's stylesheet, and
+// in the footer its privacy policy and support contact. The zero value
+// keeps the pages neutral. The server fills it from the link's own
+// account; the template escapes every value.
+type Requester struct {
+	Name string
+	// Logo is the path of the link's logo (/v/{token}/logo), "" for none.
+	Logo string
+	// Accent is the path of the accent colour's stylesheet (AccentCSS),
+	// "" for ours.
+	Accent      string
+	Privacy     string // https URL
+	ContactHref string // mailto: or https URL
+}
 
 type pageView struct {
 	Lang, Title, Heading, Body, Screen, CSS, JS string
+	Who                                          Requester
+	// Footer texts in Lang: the privacy policy and contact links (when
+	// the requester has them) and our own note of what is kept.
+	Privacy, Contact, Kept string
 }
 
-// App is the HTML that starts the app for a live link, in lang.
-func App(lang string) ([]byte, error) {
+// named is key's text in lang with {name} filled in.
+func named(lang, key, name string) string { return strings.ReplaceAll(T(lang, key), "{name}", name) }
+
+// Heading is the start page's heading: "<name> asks you to verify your
+// identity", or the neutral one when the requester has no name.
+func Heading(lang, name string) string {
+	if name == "" {
+		return T(lang, "start.title")
+	}
+	return named(lang, "start.title.named", name)
+}
+
+// QRLabel names the QR code of the handoff (its SVG title and the image's
+// alternative text) after the requester when it has a name.
+func QRLabel(lang, name string) string {
+	if name == "" {
+		return T(lang, "handoff.qr")
+	}
+	return named(lang, "handoff.qr.named", name)
+}
+
+// accentName is an accent stylesheet's asset name: the colour is its
+// whole content, so it carries nothing of the account.
+var accentName = regexp.MustCompile(`^/assets/accent-([0-9a-f]{6})\.css$`)
+
+// AccentPath is the stylesheet path of an accent colour ("#rrggbb", lower
+// case, as the account stores it); "" for none.
+func AccentPath(color string) string {
+	if len(color) != 7 || !accentName.MatchString("/assets/accent-"+color[1:]+".css") {
+		return ""
+	}
+	return "/assets/accent-" + color[1:] + ".css"
+}
+
+// AccentCSS is the stylesheet at an AccentPath: the colour of the
+// buttons, links and accents; nil for any other path.
+func AccentCSS(path string) *Asset {
+	m := accentName.FindStringSubmatch(path)
+	if m == nil {
+		return nil
+	}
+	body := []byte(":root{--accent:#" + m[1] + "}\n")
+	a, err := pack(body, "accent-%s.css", "text/css; charset=utf-8")
+	if err != nil {
+		return nil
+	}
+	a.Path = path // named by its colour, not its digest
+	return a
+}
+
+func (v pageView) withFooter() pageView {
+	if v.Who.Name != "" {
+		if v.Who.Privacy != "" {
+			v.Privacy = named(v.Lang, "who.privacy", v.Who.Name)
+		}
+		if v.Who.ContactHref != "" {
+			v.Contact = named(v.Lang, "who.contact", v.Who.Name)
+		}
+	}
+	v.Kept = T(v.Lang, "start.kept")
+	return v
+}
+
+// App is the HTML that starts the app for a live link, in lang, naming
+// who asks.
+func App(lang string, who Requester) ([]byte, error) {
 	js, err := Script()
 	if err != nil {
 		return nil, err
@@ -183,25 +274,29 @@ func App(lang string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return render(pageView{Lang: lang, Title: T(lang, "app.title"), Heading: T(lang, "start.title"), Body: T(lang, "app.noscript"),
-		Screen: "loading", CSS: st.Path, JS: js.Path})
+	return render(pageView{Lang: lang, Title: T(lang, "app.title"), Heading: Heading(lang, who.Name), Body: T(lang, "app.noscript"),
+		Screen: "loading", CSS: st.Path, JS: js.Path, Who: who})
 }
 
 // EndedPage is the page of a link that can no longer be used: it needs
-// no script.
-func EndedPage(lang string, why Ended) ([]byte, error) {
+// no script. An expired or canceled link names who to ask for a new one.
+func EndedPage(lang string, why Ended, who Requester) ([]byte, error) {
 	st, err := Style()
 	if err != nil {
 		return nil, err
 	}
 	title := T(lang, "ended."+string(why)+".title")
+	body := T(lang, "ended."+string(why)+".body")
+	if who.Name != "" && (why == Expired || why == Canceled) {
+		body = named(lang, "ended."+string(why)+".body.named", who.Name)
+	}
 	return render(pageView{Lang: lang, Title: title + " · " + T(lang, "app.title"), Heading: title,
-		Body: T(lang, "ended."+string(why)+".body"), Screen: "ended-" + string(why), CSS: st.Path})
+		Body: body, Screen: "ended-" + string(why), CSS: st.Path, Who: who})
 }
 
 func render(v pageView) ([]byte, error) {
 	var b bytes.Buffer
-	if err := page.Execute(&b, v); err != nil {
+	if err := page.Execute(&b, v.withFooter()); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

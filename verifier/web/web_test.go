@@ -31,7 +31,7 @@ func TestAppUnderBudget(t *testing.T) {
 func TestPages(t *testing.T) {
 	for _, why := range []Ended{Unknown, Expired, Canceled, Completed, InReview} {
 		for _, lang := range Langs() {
-			b, err := EndedPage(lang, why)
+			b, err := EndedPage(lang, why, Requester{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func TestPages(t *testing.T) {
 			}
 		}
 	}
-	b, err := App("es")
+	b, err := App("es", Requester{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,24 @@ export class App {
   resume: () => void = () => location.reload();
   private timer = 0;
   private resumedAt = 0;
+  // requester is who asks (the account's display name, issue #33), as
+  // the server wrote it on the page with its header and footer, which
+  // stay while screens change; "" keeps the pages neutral.
+  readonly requester: string;
 
   constructor(
     readonly root: HTMLElement,
     readonly api: API,
     readonly link: string,
-  ) {}
+  ) {
+    this.requester = root.dataset.requester || "";
+  }
+
+  // named is key's text naming the requester (key + ".named"), or key's
+  // own when it has no name.
+  named(key: Key): string {
+    return this.requester ? t((key + ".named") as Key, { name: this.requester }) : t(key);
+  }
 
   // show replaces the screen. name is for tests and styles
   // (data-screen), title becomes the heading and the document title.
@@ -93,7 +105,8 @@ export class App {
   // ended is the page of a link that can no longer be used.
   ended(status: string): void {
     const kind = status === "manual_review" ? "review" : status === "completed" || status === "expired" || status === "canceled" ? status : "unknown";
-    this.show("ended-" + kind, t(("ended." + kind + ".title") as Key), h("p", null, t(("ended." + kind + ".body") as Key)));
+    const body = ("ended." + kind + ".body") as Key;
+    this.show("ended-" + kind, t(("ended." + kind + ".title") as Key), h("p", null, kind === "expired" || kind === "canceled" ? this.named(body) : t(body)));
   }
 }
 

@@ -1,5 +1,5 @@
-// The first screen: who asks, what is checked, what they receive,
-// which photos are kept; on a computer, a QR code to continue on a phone
+// The first screen: who asks, what is checked, what they receive (which
+// photos are kept is in every page's footer, web.go); on a computer, a QR code to continue on a phone
 // while this page follows the session.
 import type { App } from "./app";
 import { button, h } from "./dom";
@@ -25,7 +25,6 @@ export function start(app: App, go: () => void): void {
     ),
     h("h2", null, t("start.shares")),
     h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") })), hasPhone && h("li", null, t("start.shares.phone"))),
-    h("p", { class: "note" }, t("start.kept")),
   );
   if (expires) body.push(h("p", { class: "note" }, t("start.expires", { date: expires })));
   body.push(h("p", null, t("start.time")));
@@ -41,7 +40,7 @@ export function start(app: App, go: () => void): void {
         "section",
         { class: "handoff", "aria-labelledby": "handoff-h" },
         h("h2", { id: "handoff-h" }, t("handoff.title")),
-        h("img", { class: "qr", src: app.api.base + "/qr.svg", alt: t("handoff.qr"), width: "200", height: "200" }),
+        h("img", { class: "qr", src: app.api.base + "/qr.svg", alt: app.named("handoff.qr"), width: "200", height: "200" }),
         s.unreachable_link_host && h("p", { class: "warn", id: "qr-unreachable" }, t("handoff.unreachable", { host: s.unreachable_link_host })),
         h("p", null, t("handoff.body")),
         status,
@@ -50,7 +49,7 @@ export function start(app: App, go: () => void): void {
     stopFollow = follow(app, status);
   }
   body.push(h("div", { class: "actions" }, startBtn));
-  app.show("start", t("start.title"), ...body);
+  app.show("start", app.named("start.title"), ...body);
 }
 
 // follow polls the session while the person continues on a phone, shows
