@@ -3,7 +3,8 @@
 # libzxing-dev (PDF417 via cgo), libtesseract-dev and tesseract-ocr-eng (the
 # license front's OCR via cgo), chromium (browser tests), openssh-client and
 # openssl (interoperability tests), nodejs (WebCrypto interop tests, make models),
-# webp (cwebp/dwebp make and check the WebP fixtures of the image decoder).
+# webp (cwebp/dwebp make and check the WebP fixtures of the image decoder),
+# jq (docs/api.md's shell walk, which cmd/idgate's TestAPIGuideRuns runs).
 # Elsewhere, install their equivalents by hand.
 set -euo pipefail
 need=()
@@ -15,6 +16,7 @@ command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
 command -v cwebp >/dev/null 2>&1 || need+=(webp)
+command -v jq >/dev/null 2>&1 || need+=(jq)
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2
