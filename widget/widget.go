@@ -10,7 +10,7 @@ import (
 	"github.com/idgate/idgate/internal/bundle"
 )
 
-//go:embed src/*.ts
+//go:embed src/*.ts src/*.json
 var sources embed.FS
 
 // Entry is the bundle's entry point.

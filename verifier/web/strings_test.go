@@ -2,57 +2,20 @@ package web
 
 import (
 	"io/fs"
-	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/internal/testkit/strtable"
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
 // Every language has exactly English's keys, none empty, and the same
 // {placeholders} in each string.
 func TestStringsTableComplete(t *testing.T) {
-	en := table["en"]
-	if len(Langs()) < 2 {
-		t.Fatalf("languages %v: want English and at least one more", Langs())
-	}
-	for _, lang := range Langs() {
-		got := table[lang]
-		for k, v := range en {
-			tr, ok := got[k]
-			if !ok || strings.TrimSpace(tr) == "" {
-				t.Errorf("%s lacks %q", lang, k)
-				continue
-			}
-			if a, b := placeholders(v), placeholders(tr); !slices.Equal(a, b) {
-				t.Errorf("%s %q: placeholders %v, English has %v", lang, k, b, a)
-			}
-		}
-		for k := range got {
-			if _, ok := en[k]; !ok {
-				t.Errorf("%s has %q, which English lacks", lang, k)
-			}
-		}
-	}
-	t.Logf("%d strings in %v", len(en), slices.Sorted(maps.Keys(table)))
-}
-
-func placeholders(s string) []string {
-	var out []string
-	for {
-		i := strings.Index(s, "{")
-		j := strings.Index(s, "}")
-		if i < 0 || j < i {
-			break
-		}
-		out = append(out, s[i:j+1])
-		s = s[j+1:]
-	}
-	slices.Sort(out)
-	return out
+	strtable.Complete(t, table)
+	t.Logf("%d strings in %v", len(table["en"]), Langs())
 }
 
 func TestLang(t *testing.T) {
@@ -103,81 +66,15 @@ func TestLangsPromised(t *testing.T) {
 // uses that term's translation in every language, so "license" or
 // "barcode" is not called two things on two screens.
 func TestGlossary(t *testing.T) {
-	g := readGlossary(t, "../../docs/glossary.md")
-	en := table["en"]
-	checked := 0
-	for term, forms := range g {
-		re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(term))
-		for k, v := range en {
-			if !re.MatchString(v) {
-				continue
-			}
-			checked++
-			for _, lang := range Langs()[1:] {
-				fs, ok := forms[lang]
-				if !ok {
-					t.Errorf("glossary: %q has no %s column", term, lang)
-					continue
-				}
-				if !containsAny(table[lang][k], fs) {
-					t.Errorf("%s %q: English says %q, %s does not say %v: %q", lang, k, term, lang, fs, table[lang][k])
-				}
-			}
-		}
-	}
-	for _, term := range []string{"license", "barcode"} {
+	g := strtable.ReadGlossary(t, "../../docs/glossary.md")
+	for _, term := range []string{"license", "barcode", "selfie video", "requester"} {
 		if g[term] == nil {
 			t.Errorf("glossary lacks %q", term)
 		}
 	}
-	if checked < 40 {
-		t.Errorf("only %d strings use a glossary term: is the glossary read?", checked)
+	if n := strtable.Consistent(t, table, g); n < 40 {
+		t.Errorf("only %d strings use a glossary term: is the glossary read?", n)
 	}
-}
-
-// readGlossary parses the table between the glossary markers of
-// docs/glossary.md: English term → language → accepted forms.
-func readGlossary(t *testing.T, path string) map[string]map[string][]string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, ok := strings.Cut(string(b), "<!-- glossary:begin -->")
-	body, _, ok2 := strings.Cut(body, "<!-- glossary:end -->")
-	if !ok || !ok2 {
-		t.Fatalf("%s: no glossary markers", path)
-	}
-	var cols []string
-	out := map[string]map[string][]string{}
-	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
-		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		switch {
-		case cols == nil:
-			cols = cells
-		case strings.HasPrefix(cells[0], "---"):
-		default:
-			if len(cells) != len(cols) {
-				t.Fatalf("glossary row %q: %d cells, header has %d", line, len(cells), len(cols))
-			}
-			row := map[string][]string{}
-			for i, c := range cells[1:] {
-				for _, f := range strings.Split(c, "/") {
-					row[cols[i+1]] = append(row[cols[i+1]], strings.TrimSpace(f))
-				}
-			}
-			out[strings.ToLower(cells[0])] = row
-		}
-	}
-	return out
-}
-
-func containsAny(s string, forms []string) bool {
-	s = strings.ToLower(s)
-	return slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(s, strings.ToLower(f)) })
 }
 
 func FuzzLang(f *testing.F) {

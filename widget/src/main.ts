@@ -5,7 +5,7 @@
 // the script is included twice.
 import { cartId, customerToken, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
 import { CheckoutHold } from "./checkout";
-import { mergeStrings } from "./strings";
+import { dir, mergeStrings, pickLang } from "./strings";
 import { View, type Mode } from "./view";
 
 const MARK = "data-idgate-widget";
@@ -31,7 +31,8 @@ function mount(view: View): void {
 }
 
 async function run(t: Target): Promise<void> {
-  const cfg = (window as unknown as { idgateWidgetConfig?: { strings?: unknown } }).idgateWidgetConfig;
+  const cfg = (window as unknown as { idgateWidgetConfig?: { strings?: unknown; lang?: unknown } }).idgateWidgetConfig;
+  const lang = pickLang([typeof cfg?.lang === "string" ? cfg.lang : "", document.documentElement.lang, ...(navigator.languages || [])]);
   const hold = new CheckoutHold(document);
   let mode: Mode = "loading";
   let link: string | undefined;
@@ -44,7 +45,9 @@ async function run(t: Target): Promise<void> {
   let delay = POLL_FIRST;
   let timer: number | undefined;
 
-  const view = new View(document, mergeStrings(cfg?.strings), () => void verify());
+  const view = new View(document, mergeStrings(lang, cfg?.strings), () => void verify());
+  view.host.lang = lang;
+  view.host.dir = dir(lang);
   mount(view);
   const draw = (): void => view.render({ mode, hold: holding && mode !== "verified", link, qr });
 
