@@ -23,11 +23,11 @@
 //     address and IP checks; link.go resolves a link token to its
 //     verification.
 //   - testmode.go: test verifications, where the tester picks the outcome
-//     (TestComplete; TestOutcomeFor and TestIdentity are production code
-//     despite their names).
+//     (TestComplete; OutcomeOfPick is what a pick completes with, on
+//     FixtureIdentity's license).
 //   - purge.go, review.go, serverkey.go: purging the flow's personal data,
 //     review images, sealing under the server key.
 //
-// flowtest (a subpackage) is a test helper; verifier/http/flowtest.go is
-// not: it serves the test-mode endpoint.
+// flowtest (a subpackage) is a test helper for the flow's tests;
+// verifier/http/testcomplete.go serves the test-mode endpoint.
 package flow

@@ -20,7 +20,7 @@ import (
 
 // Test mode (issue #22): behind a test verification's link the tester picks
 // the outcome instead of scanning a license and a face. The service builds
-// the outcome from a fixture identity (TestIdentity) and completes through
+// the outcome from a fixture identity (FixtureIdentity) and completes through
 // verifier.Complete like a real link: requested_fields, the cropped photo
 // and the encryption mode apply as in live mode, the result is stored, and
 // the webhook is sent with the same retries, signing and webhook_status.
@@ -163,7 +163,7 @@ func (f *Flow) TestComplete(ctx context.Context, token string, p TestPick) (Subm
 // the pick names the phone indicator.
 func (f *Flow) finishTest(ctx context.Context, v verifier.Verification, p TestPick, walked *PhoneState, a Action, review bool) (SubmitAnswer, error) {
 	now := f.now()
-	o := TestOutcomeFor(p, review, now)
+	o := OutcomeOfPick(p, review, now)
 	if r := phoneResult(walked); r != nil && p.Phone == "" {
 		o.Phone = r
 	}
@@ -182,12 +182,12 @@ func (f *Flow) finishTest(ctx context.Context, v verifier.Verification, p TestPi
 	return SubmitAnswer{Status: string(done.Status)}, nil
 }
 
-// TestOutcomeFor is the outcome a pick produces at now, from the fixture
+// OutcomeOfPick is the outcome a pick produces at now, from the fixture
 // identity: what verifier.Complete receives for a test link.
-func TestOutcomeFor(p TestPick, review bool, now time.Time) verifier.Outcome {
+func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	today := license.DateOf(now.UTC())
 	o := verifier.Outcome{
-		License:         TestIdentity(today),
+		License:         FixtureIdentity(today),
 		Document:        verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true, BarcodeValid: true},
 		FaceMatch:       testMatch(p.Outcome),
 		ReviewRequested: review,
@@ -281,11 +281,11 @@ func testMatch(o TestOutcome) match.Result {
 	return match.Result{Tier: match.DefiniteMatch, Confidence: 0.95, Cosine: 0.97}
 }
 
-// TestIdentity is the fixture license of every test verification on the
+// FixtureIdentity is the fixture license of every test verification on the
 // day today: Alex Sample, 35 years old, licensed in Illinois, valid for
 // four more years. The outcomes change only what they are about (the
 // expiry date, the birth date). It is no real person's data.
-func TestIdentity(today license.Date) license.License {
+func FixtureIdentity(today license.Date) license.License {
 	dob := today.AddYears(-35)
 	return license.License{
 		DocumentType: "DL",

@@ -8,7 +8,7 @@
 //   - the dashboard: its page and cookie session (dashboard.go);
 //   - the end user behind a verification's link: the pages and QR code
 //     (pages.go) and the flow API under /v/{token}/ (flow.go, flowframes.go,
-//     flowphone.go; flowtest.go is the test-mode endpoint, production code);
+//     flowphone.go; testcomplete.go is the test-mode endpoint);
 //   - operations: /healthz, /readyz (health.go), /metrics and /openapi.json.
 //
 // routes.go is the one route table: every endpoint, grouped by these
