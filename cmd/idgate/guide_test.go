@@ -9,6 +9,10 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"math/big"
 	"net"
 	"os"
@@ -70,7 +74,8 @@ func shBlocks(doc string) []guideBlock {
 
 // TestAPIGuideRuns runs docs/api.md as a newcomer would: every ```sh block,
 // in order, in one bash, from a directory laid out as `make run` leaves the
-// clone (var/idgate, var/demo-tls.crt and .key, ./var/idgate.db), against a
+// clone (var/idgate, var/demo-tls.crt and .key, ./var/idgate.db; and a
+// logo.png of the newcomer's), against a
 // real `serve --dev` started with make run's webhook settings (loopback
 // allowed, the demo certificate trusted). A block marked "sh no-test" must
 // say why beside it and is skipped. curl runs with --fail-with-body and bash
@@ -115,6 +120,16 @@ func TestAPIGuideRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeDemoCert(t, filepath.Join(dir, "var"))
+	// The newcomer's own logo, which the branding block uploads.
+	logo := image.NewRGBA(image.Rect(0, 0, 120, 40))
+	draw.Draw(logo, logo.Bounds(), image.NewUniform(color.RGBA{0x19, 0x47, 0xc2, 0xff}), image.Point{}, draw.Src)
+	var logoPNG bytes.Buffer
+	if err := png.Encode(&logoPNG, logo); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "logo.png"), logoPNG.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
