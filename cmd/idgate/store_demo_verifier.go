@@ -19,7 +19,7 @@ import (
 )
 
 // demoVerifier prepares an account on the real verifier at base for the
-// demo store, in test mode (issue #22): signs in for a test-mode token,
+// demo store, in test mode (docs/test-mode.md): signs in for a test-mode token,
 // makes the account's test integration key whose allowlist is the
 // storefront's host:port, and rotates the webhook secret (shown once) so
 // the proxy can check the verifier's signatures. The demo's verifications

@@ -24,7 +24,7 @@ const (
 	sessionCookie    = "__Host-idgate_session"
 	sessionCookieDev = "idgate_session"
 	headerCSRF       = "X-CSRF-Token"
-	// headerMode carries a dashboard session's mode (issue #22): every
+	// headerMode carries a dashboard session's mode (docs/test-mode.md): every
 	// answer to the cookie says the session's mode in it, and every API
 	// request with the cookie names in it the mode the page shows (see
 	// session).

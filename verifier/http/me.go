@@ -16,7 +16,7 @@ type accountResponse struct {
 	ID        string    `json:"id"`
 	Email     string    `json:"email"`
 	CreatedAt time.Time `json:"created_at"`
-	// Livemode is false when the token is a test-mode token (issue #22).
+	// Livemode is false when the token is a test-mode token (docs/test-mode.md).
 	Livemode bool             `json:"livemode"`
 	Branding brandingResponse `json:"branding"`
 }

@@ -47,11 +47,13 @@ type Config struct {
 	WebhookAllowLoopback bool
 }
 
-// DefaultAuthLimit is the spec's 5 sign-in attempts per minute.
+// DefaultAuthLimit is 5 sign-in attempts per minute (docs/decisions.md,
+// Rate limits).
 var DefaultAuthLimit = ratelimit.Limit{Rate: 5, Period: time.Minute}
 
-// The spec's per-account limits on creating (100 per hour) and reading
-// (GET /verification, 300 per hour) verifications.
+// The per-account limits (docs/decisions.md, Rate limits) on creating
+// (100 per hour) and reading (GET /verification, 300 per hour)
+// verifications.
 var (
 	DefaultCreateLimit = ratelimit.Limit{Rate: 100, Period: time.Hour}
 	DefaultGetLimit    = ratelimit.Limit{Rate: 300, Period: time.Hour}

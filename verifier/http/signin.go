@@ -19,7 +19,7 @@ import (
 type authRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
-	// Mode "test" asks for a test-mode token (issue #22); "live" or absent
+	// Mode "test" asks for a test-mode token (docs/test-mode.md); "live" or absent
 	// for a live one.
 	Mode *string `json:"mode"`
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/idgate/idgate/verifier/flow"
 )
 
-// flowTestComplete is POST /v/{token}/test/complete (issue #22): the
+// flowTestComplete is POST /v/{token}/test/complete (docs/test-mode.md): the
 // outcome a tester picks for a test verification, instead of the license
 // and liveness steps. The link token is the credential, as on every /v/
 // step; a live verification's link is 404 and left untouched.

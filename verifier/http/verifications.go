@@ -23,7 +23,7 @@ type verificationResponse struct {
 	ID     string          `json:"id"`
 	URL    string          `json:"url,omitempty"`
 	Status verifier.Status `json:"status"`
-	// Livemode is false for a test verification (issue #22), true otherwise.
+	// Livemode is false for a test verification (docs/test-mode.md), true otherwise.
 	Livemode    bool            `json:"livemode"`
 	Type        verifier.Type   `json:"type"`
 	ExternalID  string          `json:"external_id,omitempty"`
