@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -38,23 +39,31 @@ func main() {
 	}
 }
 
+// onlyLiveness skips the first screen's runs (the liveness step takes
+// most of the program's time; its own figures need none of them).
+var onlyLiveness = flag.Bool("only-liveness", false, "measure the liveness step's budget only")
+
 func run() error {
+	flag.Parse()
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "bench-pages")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		return fmt.Errorf("chromium: %w", err)
+	}
+	if *onlyLiveness {
+		return liveness(ctx, dir, path)
+	}
 	v, err := loopback.Start(ctx, dir, nil)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
 	base, bearer := v.Base, v.Bearer
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		return fmt.Errorf("chromium: %w", err)
-	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox,
 		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(filepath.Join(dir, "profile")))
 	defer cancelAlloc()
@@ -96,7 +105,11 @@ func run() error {
 			r.name, med.Milliseconds(), worst.Milliseconds(), len(r.d), verdict, target)
 	}
 	cancelBrowser()
-	if err := livenessBudget(ctx, dir, path); errors.Is(err, tracker.ErrNotBuilt) {
+	return liveness(ctx, dir, path)
+}
+
+func liveness(ctx context.Context, dir, chrome string) error {
+	if err := livenessBudget(ctx, dir, chrome); errors.Is(err, tracker.ErrNotBuilt) {
 		fmt.Println("liveness step: not measured:", err)
 	} else if err != nil {
 		return err

@@ -3,9 +3,9 @@
 // in one request; a failed attempt says why and retries while attempts
 // remain. The server decides whether each step was done, from the frames.
 //
-// With the face tracker (tracker.ts, loaded when the step starts) the page
-// guides: before the first cue it waits for a face in the oval, close
-// enough and lit; during each step it shows how far the head has turned
+// With the face tracker (tracker.ts, loaded when the step starts; its
+// detector first, then the mesh, then the eyelids) the page guides: before
+// the first cue it waits for a face in the oval, close enough and lit; during each step it shows how far the head has turned
 // against the server's own angle (the challenge's guide) or that a blink
 // was seen, and the next cue comes when the tracker saw the step done (or
 // at the step's time limit). Without it (no WebAssembly, a failed load, a
@@ -207,6 +207,10 @@ const problemKey: Record<Exclude<Problem, "">, Key> = {
   straight: "live.guide.straight",
 };
 
+// irisWaitMs: how long the first cue waits, once the head's pose is in,
+// for the iris model (2.4 MB, loading last: 2.4 s on Fast 4G).
+const irisWaitMs = 6000;
+
 // readyFrontal: how far from facing the camera the face may be before
 // the first cue (the page's own tolerance; the server takes whatever
 // straight-ahead the person keeps, up to 20°).
@@ -215,12 +219,16 @@ const readyFrontal = 15;
 // ready tracks the preview until the face has been in the oval, close
 // enough, lit and facing the camera for readyHold, saying what to change
 // meanwhile. It records the time to the first guidance (ms since the
-// attempt began) on the stage for the page budget's benchmark.
+// attempt began) and to the first frame with the head's pose on the stage
+// for the page budget's benchmark.
 async function ready(ui: UI, tracker: Tracker, t0: number): Promise<void> {
   const [w, h0] = size(ui.video, 480, 480);
   const canvas = canvasOf(w, h0);
   const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
   let okSince = -1;
+  let posedAt = -1;
+  let irisSettled = false;
+  void tracker.iris.then(() => (irisSettled = true));
   for (;;) {
     ctx.drawImage(ui.video, 0, 0, w, h0);
     const s = await tracker.see(canvas, false);
@@ -229,6 +237,7 @@ async function ready(ui: UI, tracker: Tracker, t0: number): Promise<void> {
     const now = performance.now();
     const p = problem(s, visible(ui, w, h0), readyFrontal);
     if (!ui.stage.dataset.firstGuidance) ui.stage.dataset.firstGuidance = String(Math.round(now - t0));
+    if (s.pose && !ui.stage.dataset.firstPose) ui.stage.dataset.firstPose = String(Math.round(now - t0));
     ui.stage.classList.toggle("ready", p === "");
     ui.stage.dataset.guide = p || "ok";
     if (p) {
@@ -237,6 +246,13 @@ async function ready(ui: UI, tracker: Tracker, t0: number): Promise<void> {
       continue;
     }
     tell(ui, t("live.guide.hold"));
+    // The first cue waits for the head's pose (the mesh model, loading
+    // after the detector whose box gave the guidance so far), then for the
+    // eyelids (the iris model, last) for at most irisWaitMs: without them
+    // the page cannot see a blink, and the step would run to its limit.
+    if (!s.pose) continue;
+    if (posedAt < 0) posedAt = now;
+    if (!irisSettled && now - posedAt < irisWaitMs) continue;
     if (okSince < 0) okSince = now;
     if (now - okSince >= readyHold) return;
   }

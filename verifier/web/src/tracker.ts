@@ -22,7 +22,7 @@ interface HumanFace {
   score: number;
 }
 interface Human {
-  load(): Promise<void>;
+  load(config?: object): Promise<void>;
   detect(input: HTMLCanvasElement, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
 }
 declare global {
@@ -34,9 +34,12 @@ declare global {
 // What the tracker saw on one frame.
 export interface Seen {
   // face: the face's extent (the mesh's bounding box) in frame pixels,
-  // null when none was found.
+  // null when none was found. Before the mesh model is in, it is
+  // estimated from the detector's box (detectorBox).
   face: { x: number; y: number; w: number; h: number } | null;
-  pose: Pose;
+  // pose: the head's pose from the mesh, null while only the detector
+  // is loaded.
+  pose: Pose | null;
   // eyes: the eye aspect ratio (pose.EyeAspect's mean), NaN when the
   // eyelids were not refined on this frame (the iris model skipped).
   eyes: number;
@@ -46,9 +49,20 @@ export interface Seen {
 
 export interface Tracker {
   // see tracks one frame; eyes asks for the eyelids (the iris model,
-  // the costlier part) as well.
+  // the costlier part) as well, once that model is in.
   see(frame: HTMLCanvasElement, eyes: boolean): Promise<Seen>;
+  // mesh and iris resolve when those models are in (or could not load:
+  // then to false, and the tracker goes on without them).
+  mesh: Promise<boolean>;
+  iris: Promise<boolean>;
 }
+
+// detectorBox: Human's detector box is BlazeFace's, enlarged 1.4× and
+// made square (its face.detector.scale); the face's own extent (the
+// mesh's, which the ready checks are calibrated on) is about the box
+// before that enlargement, so the first guidance uses box / 1.4 about the
+// box's centre until the mesh is in.
+const detectorBox = 1.4;
 
 let loading: Promise<Tracker | null> | null = null;
 
@@ -98,8 +112,9 @@ async function start(): Promise<Tracker | null> {
     face: {
       enabled: true,
       detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 0, skipTime: 0, minConfidence: 0.3, return: false },
-      mesh: { enabled: true, modelPath: files.models.mesh },
-      iris: { enabled: true, modelPath: files.models.iris },
+      // The mesh and iris models load after the detector (below).
+      mesh: { enabled: false, modelPath: files.models.mesh },
+      iris: { enabled: false, modelPath: files.models.iris },
       attention: { enabled: false },
       emotion: { enabled: false },
       description: { enabled: false },
@@ -112,16 +127,56 @@ async function start(): Promise<Tracker | null> {
     segmentation: { enabled: false },
     gesture: { enabled: false },
   });
+  // The detector alone first (BlazeFace, 335 KB of the 4.6 MB): the first
+  // guidance (no face, closer, centre, dark) needs only its box. Then the
+  // mesh (1.3 MB: the head's pose, for the turns and "look straight"),
+  // then the iris model (2.4 MB: the eyelids, for the blink baseline and
+  // the blink step), one after the other so each has the whole link.
+  // Human's load() adds the models its config enables; every detect()
+  // names which to run, as its config sticks.
+  // A detect() under way reads the config as it goes: a load may only
+  // enable its model between two, or that detect would ask a model not
+  // yet there (and drop the face).
   await human.load();
+  let meshIn = false;
+  let irisIn = false;
+  let detecting: Promise<unknown> | null = null;
+  const later = async (part: object) => {
+    while (detecting) await detecting.catch(() => null);
+    return human.load({ face: part }).then(
+      () => true,
+      (e) => (console.warn("face tracker: a model did not load:", e), false),
+    );
+  };
+  const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
+  const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
   const probe = document.createElement("canvas");
   const ctx = probe.getContext("2d", { willReadFrequently: true })!;
   probe.width = probe.height = 64;
+  const lightOf = (frame: HTMLCanvasElement, x: number, y: number, w: number, h: number) => {
+    ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
+    return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
+  };
   return {
+    mesh,
+    iris,
     async see(frame, eyes) {
-      const r = await human.detect(frame, { face: { iris: { enabled: eyes } } });
+      const withMesh = meshIn;
+      const withIris = withMesh && eyes && irisIn;
+      const run = human.detect(frame, { face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
+      detecting = run;
+      const r = await run.finally(() => {
+        if (detecting === run) detecting = null;
+      });
       const f = r.face[0];
+      if (f && !withMesh) {
+        const [bx, by, bw, bh] = f.box;
+        const [w, h] = [bw / detectorBox, bh / detectorBox];
+        const [x, y] = [bx + (bw - w) / 2, by + (bh - h) / 2];
+        return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h) };
+      }
       if (!f || !f.mesh || f.mesh.length < 468) {
-        return { face: null, pose: { yaw: 0, pitch: 0, roll: 0 }, eyes: NaN, light: 0 };
+        return { face: null, pose: null, eyes: NaN, light: 0 };
       }
       // The mesh's depth is in units of the square crop it was computed
       // on: Human's box is that crop, re-centred on the mesh and clamped to
@@ -138,9 +193,7 @@ async function start(): Promise<Tracker | null> {
         y1 = Math.max(y1, p[1]);
       }
       const [x, y, w, h] = [x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)];
-      ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
-      const light = meanLuma(ctx.getImageData(0, 0, 64, 64).data);
-      return { face: { x, y, w, h }, pose: pose(m), eyes: eyes ? eyeAspect(m) : NaN, light };
+      return { face: { x, y, w, h }, pose: pose(m), eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h) };
     },
   };
 }

@@ -35,6 +35,8 @@ export interface Visible {
 }
 
 // problem is what keeps this frame from being ready, "" when nothing does.
+// Without a pose (the mesh not yet in) the face's direction is not judged:
+// the caller waits for it before the first cue.
 export function problem(s: Seen, v: Visible, frontal: number): Problem {
   if (!s.face) return "noface";
   const f = s.face;
@@ -44,7 +46,7 @@ export function problem(s: Seen, v: Visible, frontal: number): Problem {
   const dy = f.y + f.h / 2 - (v.y + v.h / 2);
   if (Math.abs(dx) > maxOffset * v.w || Math.abs(dy) > maxOffset * v.h) return "centre";
   if (s.light < minLight) return "dark";
-  if (Math.abs(s.pose.yaw) > frontal) return "straight";
+  if (s.pose && Math.abs(s.pose.yaw) > frontal) return "straight";
   return "";
 }
 
@@ -88,7 +90,7 @@ export class Steps {
   // straight-ahead and the blink baseline.
   rest(at: number, s: Seen): void {
     if (this.start < 0) this.start = at;
-    if (s.face && at - this.start <= baselineMs) {
+    if (s.face && s.pose && at - this.start <= baselineMs) {
       this.yaws.push(s.pose.yaw);
       this.straight = Math.max(-maxBaseline, Math.min(maxBaseline, median(this.yaws)));
     }
@@ -103,7 +105,7 @@ export class Steps {
 
   // see takes a frame of step and says how far it has got.
   see(step: string, at: number, s: Seen): Progress {
-    if (!s.face) return { share: this.peaked ? 1 : 0, done: false, degrees: 0 };
+    if (!s.face || !s.pose) return { share: this.peaked ? 1 : 0, done: false, degrees: 0 };
     const g = this.guide;
     const base = this.eye(at, s);
     const off = s.pose.yaw - this.straight;
@@ -125,7 +127,7 @@ export class Steps {
   // straight-ahead) and returns the baseline before it (the median of the
   // preceding second), 0 while too few.
   private eye(at: number, s: Seen): number {
-    if (!s.face || !(s.eyes > 0) || Math.abs(s.pose.yaw - this.straight) > this.guide.blink_max_yaw_degrees) return 0;
+    if (!s.face || !s.pose || !(s.eyes > 0) || Math.abs(s.pose.yaw - this.straight) > this.guide.blink_max_yaw_degrees) return 0;
     this.eyes = this.eyes.filter((e) => at - e.at <= blinkWindow);
     const base = this.eyes.length >= blinkRuns ? median(this.eyes.map((e) => e.v)) : 0;
     this.eyes.push({ at, v: s.eyes });
