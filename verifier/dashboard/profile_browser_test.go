@@ -41,7 +41,8 @@ type integrationKey struct {
 // same key Go derives from the passphrase; nothing secret is sent) and a
 // result the domain seals to it opens in the Requests page, the webhook
 // secret rotates (shown once), usage matches GET /quota, and the key is
-// deleted. axe-core checks each state; screenshots go to
+// deleted; an account without a display name is asked for one and gives
+// it. axe-core checks each state; screenshots go to
 // var/screenshots/dashboard/.
 func TestProfilePage(t *testing.T) {
 	if _, err := npmbundle.Passphrase(); err != nil {
@@ -57,7 +58,22 @@ func TestProfilePage(t *testing.T) {
 	tb.WaitText("This account has no integration key.")
 	tb.WaitText("No passphrase keys yet.")
 	tb.WaitText("Usage this month")
+	tb.WaitText("Your links' pages name no one")
 	tb.Shoot("profile-empty")
+
+	// An account without a display name is asked for one (issue #33).
+	tb.Run(chromedp.SendKeys(`#branding-form input[name="display_name"]`, "Acme Wines"),
+		chromedp.Click(`#branding-form button[type="submit"]`))
+	tb.WaitText("Saved.")
+	var me struct {
+		Branding struct {
+			DisplayName *string `json:"display_name"`
+		} `json:"branding"`
+	}
+	s.call("GET", "/me", "", 200, &me)
+	if me.Branding.DisplayName == nil || *me.Branding.DisplayName != "Acme Wines" || eval[bool](tb, `!!document.getElementById("brand-missing")`) {
+		t.Fatalf("after saving the name: %+v, the page still asks: %v", me.Branding.DisplayName, eval[bool](tb, `!!document.getElementById("brand-missing")`))
+	}
 
 	// Integration key: generated, shown once with a copy button.
 	eval[bool](tb, `(() => { const w = navigator.clipboard.writeText.bind(navigator.clipboard);

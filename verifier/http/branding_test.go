@@ -68,6 +68,11 @@ func TestMeBranding(t *testing.T) {
 		*b.PrivacyPolicyURL != "https://acme.example/privacy" {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
+	var again accountResponse
+	h.do("GET", "/me", "", "Authorization", bearer).json(t, &again)
+	if again.Branding.DisplayName == nil || *again.Branding.DisplayName != "Acme Wines" {
+		t.Fatalf("GET /me right after PATCH: %+v", again.Branding)
+	}
 	// null keeps, "" clears an optional member; the name stays.
 	h.do("PATCH", "/me", `{"branding":{"accent_color":"","display_name":null}}`, "Authorization", bearer).json(t, &me)
 	if me.Branding.AccentColor != nil || *me.Branding.DisplayName != "Acme Wines" || *me.Branding.SupportContact != "help@acme.example" {

@@ -1,7 +1,12 @@
 package web_test
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +109,59 @@ func TestConsentListsFrontCheck(t *testing.T) {
 	tb.Open(e.create(`{"front_barcode_match":true}`).URL)
 	contains(t, tb.screen("start"), "frente impreso de tu licencia coincide con su código de barras")
 	tb.Shoot("start-front-check-spanish")
+
+	// The requester's identity (issue #33), folded in here rather than a
+	// test of its own: the account names itself, and its next link's
+	// start page on a 360×640 phone shows the name in the heading, the
+	// logo from our origin, the accent colour, and the footer's links,
+	// axe-clean and within the screen.
+	e.call("PATCH", "/me", `{"branding":{"display_name":"Acme Wines","accent_color":"#0b6e4f","support_contact":"help@acme.example",
+		"privacy_policy_url":"https://acme.example/privacy"}}`, 200, nil)
+	e.putLogo(brandLogo(t))
+	phone := walkTab(t, 360, 640, "en-US")
+	phone.Open(e.create(`{}`).URL)
+	contains(t, phone.screen("start"), "Acme Wines asks you to verify your identity")
+	contains(t, eval[string](phone, `document.querySelector("header.who").textContent + " " + document.querySelector("footer.foot").textContent`),
+		"Acme Wines", "Acme Wines's privacy policy", "Your photos are deleted once checked", "Contact Acme Wines")
+	if !eval[bool](phone, `(() => { const i = document.querySelector("header.who img.logo"); return !!i && i.complete && i.naturalWidth === 120; })()`) ||
+		eval[string](phone, `getComputedStyle(document.querySelector(".actions button")).backgroundColor`) != "rgb(11, 110, 79)" {
+		t.Errorf("the branded start page: logo loaded %v, button colour %s", eval[bool](phone, `!!document.querySelector("header.who img.logo")?.naturalWidth`),
+			eval[string](phone, `getComputedStyle(document.querySelector(".actions button")).backgroundColor`))
+	}
+	phone.look("start-branded-en-360x640")
+}
+
+// brandLogo is a 120×40 PNG: a green bar with a white square on a
+// transparent ground.
+func brandLogo(t *testing.T) []byte {
+	m := image.NewNRGBA(image.Rect(0, 0, 120, 40))
+	for y := 4; y < 36; y++ {
+		for x := 0; x < 120; x++ {
+			c := color.NRGBA{0x0b, 0x6e, 0x4f, 0xff}
+			if x > 8 && x < 32 && y > 10 && y < 30 {
+				c = color.NRGBA{0xff, 0xff, 0xff, 0xff}
+			}
+			m.SetNRGBA(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	check(t, png.Encode(&b, m))
+	return b.Bytes()
+}
+
+// putLogo uploads the account's logo (PUT /me/logo).
+func (e *env) putLogo(data []byte) {
+	e.t.Helper()
+	req, err := http.NewRequest("PUT", e.URL+"/me/logo", bytes.NewReader(data))
+	check(e.t, err)
+	req.Header.Set("Authorization", e.bearer)
+	req.Header.Set("Content-Type", "image/png")
+	resp, err := http.DefaultClient.Do(req)
+	check(e.t, err)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		e.t.Fatalf("PUT /me/logo: %d", resp.StatusCode)
+	}
 }
 
 // A computer that opens a link on a loopback address (IDGATE_PUBLIC_URL

@@ -55,15 +55,18 @@ export interface CallOptions {
   // raw returns the Response itself (images, sealed documents) instead of
   // parsing JSON.
   raw?: boolean;
+  // blob is a body sent as it is, with its own type (a logo upload).
+  blob?: Blob;
 }
 
 async function send(method: string, path: string, o: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json", "Idgate-Mode": mode };
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
+  if (o.blob) headers["Content-Type"] = o.blob.type || "application/octet-stream";
   if (method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrf;
   const r = await fetch(path, {
     method, headers, credentials: "same-origin", cache: "no-store", signal: o.signal,
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    body: o.blob ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
   });
   const answered = r.headers.get("Idgate-Mode");
   // The session endpoints say the mode themselves (the switch reads it

@@ -1,4 +1,5 @@
-// Profile: the account's keys and plan, through the existing endpoints.
+// Profile: the account's name on its links' pages (branding.ts), keys and
+// plan, through the existing endpoints.
 //  - Integration key (POST/GET/PATCH/DELETE /integration-key): generate
 //    (the value is shown once, with a copy button and a warning), the
 //    Origin allowlist with the wildcard rule explained, the rate limit,
@@ -15,6 +16,7 @@
 // Secrets shown once live only in this page's DOM until the user leaves it.
 import { ApiError, call, describe } from "./api";
 import { newPassphraseKey, describe as describeCrypto, type PassphraseKey } from "./crypto/index";
+import { brandingSection } from "./branding";
 import { busy, field, h, when } from "./dom";
 import type { Page, PageContext } from "./router";
 
@@ -56,7 +58,7 @@ export const page: Page = {
       h("p", { class: "note" }, "Signed in as ", h("strong", null, ctx.session.email), "."),
       test ? h("p", { class: "note" }, "Test mode: the integration key here is the test key. Passphrase keys and the webhook signing secret are the account's and serve both modes.") : "",
     );
-    const sections = [integrationKey(ctx), passphraseKeys(ctx), webhookSecret(test), test ? testUsage() : usage(ctx)];
+    const sections = [brandingSection(ctx.signal), integrationKey(ctx), passphraseKeys(ctx), webhookSecret(test), test ? testUsage() : usage(ctx)];
     ctx.root.append(...sections.map((s) => s.el));
     await Promise.all(sections.map((s) => s.load()));
   },
