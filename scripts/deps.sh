@@ -4,7 +4,9 @@
 # license front's OCR via cgo), chromium (browser tests), openssh-client and
 # openssl (interoperability tests), nodejs (WebCrypto interop tests, make models),
 # webp (cwebp/dwebp make and check the WebP fixtures of the image decoder),
-# jq (docs/api.md's shell walk, which cmd/idgate's TestAPIGuideRuns runs).
+# jq (docs/api.md's shell walk, which cmd/idgate's TestAPIGuideRuns runs),
+# fonts-wqy-microhei (Chinese and Korean glyphs, so the browser tests' screenshots of
+# the pages in zh and ko show text, not boxes, and their widths are measured on real glyphs).
 # Elsewhere, install their equivalents by hand.
 set -euo pipefail
 need=()
@@ -17,6 +19,7 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
 command -v cwebp >/dev/null 2>&1 || need+=(webp)
 command -v jq >/dev/null 2>&1 || need+=(jq)
+dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2

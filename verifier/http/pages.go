@@ -24,7 +24,7 @@ func (s *Server) openLink(c *fiber.Ctx) error {
 	// The token is the credential: keep it out of caches and Referer.
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderVary, fiber.HeaderAcceptLanguage)
-	lang := web.Lang(c.Get(fiber.HeaderAcceptLanguage))
+	lang := web.PageLang(c.Query("lang"), c.Get(fiber.HeaderAcceptLanguage))
 	token := c.Params("token")
 	v, err := s.verifications.Open(c.UserContext(), token)
 	if errors.Is(err, verifier.ErrUnknownLink) {
@@ -94,7 +94,7 @@ func (s *Server) linkQR(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "image/svg+xml")
-	return c.SendString(code.SVG(web.QRLabel(web.Lang(c.Get(fiber.HeaderAcceptLanguage)), who.Name)))
+	return c.SendString(code.SVG(web.QRLabel(web.PageLang(c.Query("lang"), c.Get(fiber.HeaderAcceptLanguage)), who.Name)))
 }
 
 // linkLogo is GET /v/{token}/logo: the logo of the account behind the

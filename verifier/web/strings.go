@@ -62,6 +62,15 @@ func Lang(accept string) string {
 	return best
 }
 
+// PageLang is the language of a page: the one chosen on the page's menu
+// (?lang=, when the table has it), else Lang(accept).
+func PageLang(query, accept string) string {
+	if l := Supported(query); l != "" {
+		return l
+	}
+	return Lang(accept)
+}
+
 // Supported is the table's language for a BCP 47 tag, or "" when the
 // table has none. Chinese is Simplified only: zh, zh-CN, zh-SG and
 // zh-Hans-* get it; Traditional (zh-Hant-*, zh-TW, zh-HK, zh-MO) does not,

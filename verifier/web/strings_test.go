@@ -146,3 +146,38 @@ func TestLivenessReasonsHaveSentences(t *testing.T) {
 		}
 	}
 }
+
+func TestPageLang(t *testing.T) {
+	for _, c := range []struct{ query, accept, want string }{
+		{"ar", "en-US", "ar"},
+		{"", "de-DE", "de"},
+		{"xx", "es", "es"},
+		{"zh-TW", "en", "en"},
+		{"fil", "en", "tl"},
+	} {
+		if got := PageLang(c.query, c.accept); got != c.want {
+			t.Errorf("PageLang(%q, %q) = %s, want %s", c.query, c.accept, got, c.want)
+		}
+	}
+}
+
+// The pages of ended links, which have no script, speak the language
+// asked for, mirror for Arabic and carry the menu of every language, each
+// named in itself, the page's own selected.
+func TestEndedPageLanguageMenu(t *testing.T) {
+	b, err := EndedPage("ar", Canceled, Requester{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{`<html lang="ar" dir="rtl">`, `<form class="langs" method="get">`, `<select id="lang" name="lang">`,
+		`<option value="ar" lang="ar" dir="rtl" selected>العربية</option>`, `<option value="zh" lang="zh" dir="ltr">中文（简体）</option>`,
+		`<button type="submit" class="sec">` + T("ar", "lang.apply") + `</button>`, T("ar", "ended.canceled.title")} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if n := strings.Count(page, "<option "); n != len(Langs()) {
+		t.Errorf("%d options, want %d", n, len(Langs()))
+	}
+}

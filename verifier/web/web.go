@@ -162,18 +162,53 @@ const (
 )
 
 var page = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="{{.Lang}}"><head><meta charset="utf-8">
+<html lang="{{.Lang}}" dir="{{.Dir}}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title>
 <link rel="stylesheet" href="{{.CSS}}">{{if .Who.Accent}}
 <link rel="stylesheet" href="{{.Who.Accent}}">{{end}}{{if .JS}}
-<script defer src="{{.JS}}"></script>{{end}}
-</head><body>{{if .Who.Name}}<header class="who">{{if .Who.Logo}}<img class="logo" src="{{.Who.Logo}}" alt="">{{end}}<span class="who-name">{{.Who.Name}}</span></header>{{end}}
+<script defer src="{{.JS}}"></script>
+<script type="application/json" id="idgate-strings" data-lang="{{.Lang}}">{{.Strings}}</script>{{end}}
+</head><body>{{template "langs" .}}
+{{if .Who.Name}}<header class="who">{{if .Who.Logo}}<img class="logo" src="{{.Who.Logo}}" alt="">{{end}}<span class="who-name">{{.Who.Name}}</span></header>{{end}}
 <main id="app" data-screen="{{.Screen}}"{{if .Who.Name}} data-requester="{{.Who.Name}}"{{end}}><h1>{{.Heading}}</h1>{{if .JS}}<noscript><p>{{.Body}}</p></noscript>{{else}}<p>{{.Body}}</p>{{end}}</main>
 <footer class="foot">{{if .Privacy}}<p><a href="{{.Who.Privacy}}" rel="noopener noreferrer" target="_blank">{{.Privacy}}</a></p>{{end}}<p>{{.Kept}}</p>{{if .Contact}}<p><a href="{{.Who.ContactHref}}" rel="noopener noreferrer" target="_blank">{{.Contact}}</a></p>{{end}}</footer>
 </body></html>
-`))
+{{define "langs"}}<form class="langs" method="get"><svg class="globe" aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><circle cx="12" cy="12" r="10"/><path d="M2 12h20M12 2c3 3 4 6.5 4 10s-1 7-4 10c-3-3-4-6.5-4-10s1-7 4-10z"/></svg>
+<label for="lang">{{.Menu.Label}}</label> <select id="lang" name="lang">{{range .Menu.Options}}<option value="{{.Code}}" lang="{{.Code}}" dir="{{.Dir}}"{{if .Selected}} selected{{end}}>{{.Name}}</option>{{end}}</select> <button type="submit" class="sec">{{.Menu.Apply}}</button></form>{{end}}`))
+
+// menu is the pages' language menu: a GET form whose select names each
+// language in itself, so a reader finds theirs whatever the page speaks.
+// Choosing loads the page again with ?lang= (the app also keeps the choice
+// for the link in the tab: src/i18n.ts). A button, not the select's
+// change, submits it, so going through the list with the keyboard does
+// not reload the page under the reader (WCAG 3.2.2).
+type menu struct {
+	Label, Apply string
+	Options      []option
+}
+
+type option struct {
+	Code, Name, Dir string
+	Selected        bool
+}
+
+func menuFor(lang string) menu {
+	m := menu{Label: T(lang, "lang.label"), Apply: T(lang, "lang.apply")}
+	for _, l := range Langs() {
+		m.Options = append(m.Options, option{Code: l, Name: T(l, "lang.name"), Dir: Dir(l), Selected: l == lang})
+	}
+	return m
+}
+
+// Dir is the writing direction of lang: "rtl" for Arabic, else "ltr".
+func Dir(lang string) string {
+	if lang == "ar" {
+		return "rtl"
+	}
+	return "ltr"
+}
 
 // Requester is who asks, as the pages show it (the account's branding,
 // issue #33): its name in a header on every page and in the start page's
@@ -194,7 +229,13 @@ type Requester struct {
 
 type pageView struct {
 	Lang, Title, Heading, Body, Screen, CSS, JS string
-	Who                                          Requester
+	Who                                         Requester
+	// Dir and Menu follow Lang (render sets them).
+	Dir  string
+	Menu menu
+	// Strings is the app's table in Lang (JSON; "{}" for English, which
+	// the script carries): the script bundles English only.
+	Strings template.JS
 	// Footer texts in Lang: the privacy policy and contact links (when
 	// the requester has them) and our own note of what is kept.
 	Privacy, Contact, Kept string
@@ -274,9 +315,30 @@ func App(lang string, who Requester) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if table[lang] == nil {
+		lang = "en"
+	}
 	return render(pageView{Lang: lang, Title: T(lang, "app.title"), Heading: Heading(lang, who.Name), Body: T(lang, "app.noscript"),
-		Screen: "loading", CSS: st.Path, JS: js.Path, Who: who})
+		Screen: "loading", CSS: st.Path, JS: js.Path, Who: who, Strings: appStrings()[lang]})
 }
+
+// appStrings is each language's table as the JSON the app reads from its
+// page ("{}" for English, which the script carries). encoding/json escapes
+// <, > and &, so the text cannot close the script element.
+var appStrings = sync.OnceValue(func() map[string]template.JS {
+	out := map[string]template.JS{"en": "{}"}
+	for l, t := range table {
+		if l == "en" {
+			continue
+		}
+		b, err := json.Marshal(t)
+		if err != nil {
+			panic("web: " + err.Error())
+		}
+		out[l] = template.JS(b)
+	}
+	return out
+})
 
 // EndedPage is the page of a link that can no longer be used: it needs
 // no script. An expired or canceled link names who to ask for a new one.
@@ -296,6 +358,7 @@ func EndedPage(lang string, why Ended, who Requester) ([]byte, error) {
 
 func render(v pageView) ([]byte, error) {
 	var b bytes.Buffer
+	v.Dir, v.Menu = Dir(v.Lang), menuFor(v.Lang)
 	if err := page.Execute(&b, v.withFooter()); err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func TestPages(t *testing.T) {
 			}
 			page := string(b)
 			title := T(lang, "ended."+string(why)+".title")
-			if !strings.Contains(page, `<html lang="`+lang+`">`) || !strings.Contains(page, "<h1>"+template.HTMLEscapeString(title)+"</h1>") ||
+			if !strings.Contains(page, `<html lang="`+lang+`" dir="`+Dir(lang)+`">`) || !strings.Contains(page, "<h1>"+template.HTMLEscapeString(title)+"</h1>") ||
 				strings.Contains(page, "<script") || strings.Contains(page, "style=") || !strings.Contains(page, `data-screen="ended-`+string(why)+`"`) {
 				t.Errorf("%s %s: %s", lang, why, page)
 			}
@@ -51,7 +51,8 @@ func TestPages(t *testing.T) {
 	st, _ := Style()
 	page := string(b)
 	if !strings.Contains(page, `<script defer src="`+js.Path+`"></script>`) || !strings.Contains(page, `<link rel="stylesheet" href="`+st.Path+`">`) ||
-		strings.Count(page, "<script") != 1 || strings.Contains(page, "style=") || !strings.Contains(page, "<h1>Verifica tu identidad</h1>") {
+		strings.Count(page, "<script") != 2 || strings.Count(page, "<script defer") != 1 || strings.Contains(page, "style=") || !strings.Contains(page, "<h1>Verifica tu identidad</h1>") ||
+		!strings.Contains(page, `<script type="application/json" id="idgate-strings" data-lang="es">{"app.noscript":`) {
 		t.Fatalf("app page: %s", page)
 	}
 	if !strings.HasPrefix(js.Path, "/assets/flow-") || !strings.HasSuffix(st.Path, ".css") {

@@ -14,7 +14,7 @@ button.sec{background:transparent;color:var(--idgate-accent,#1a56db);border:1px 
 .badge{display:inline-flex;gap:6px;align-items:center;color:var(--idgate-ok,#067647);font-weight:600}
 .msg{width:100%;margin:0}
 .err{color:var(--idgate-error,#b42318)}
-.link{width:100%;word-break:break-all}
+.link{width:100%;overflow-wrap:anywhere}
 svg{display:block;width:164px;height:164px;background:#fff}
 `;
 

@@ -1,36 +1,92 @@
 // The one string table (strings.json, shared with the Go side that renders
-// the pages for ended links) and the language the page speaks.
-import table from "../strings.json";
+// the pages) and the language the page speaks. Only English is bundled (the
+// named import lets esbuild leave the other languages out); the server
+// writes the page's own language into the page as a JSON data block
+// (web.go), so the app carries one language, not ten.
+import { en } from "../strings.json";
 
-export type Lang = keyof typeof table;
-export type Key = keyof (typeof table)["en"];
+export type Key = keyof typeof en;
+// Lang is a language code of the table (web.Langs), as the server names it.
+export type Lang = string;
 
 let lang: Lang = "en";
+let table: Record<string, string> = en;
 
-// pickLang chooses the language: the one the server chose from
-// Accept-Language (<html lang>), else the browser's, else English.
-export function pickLang(doc: Document, nav: Navigator): Lang {
-  for (const c of [doc.documentElement.lang, ...(nav.languages || []), nav.language]) {
-    const l = supported(c || "");
-    if (l) return (lang = l);
+// pickLang takes the language the server wrote the page in (<html lang>
+// and the data block: ?lang=, else Accept-Language). When this tab chose
+// another one on this link's menu (sessionStorage: Back to an entry opened
+// before the choice), it loads the page again in that one and answers
+// null: the caller stops there.
+export function pickLang(doc: Document): Lang | null {
+  const block = doc.getElementById("idgate-strings");
+  const served = block?.getAttribute("data-lang") || "en";
+  const want = saved();
+  if (want && want !== served && block && offered(doc, want)) {
+    reloadIn(want);
+    return null;
   }
-  return (lang = "en");
-}
-
-// supported is the table's language for a BCP 47 tag, as the server's
-// web.Supported: Simplified Chinese for zh, zh-CN, zh-SG and zh-Hans-*, none
-// for Traditional (zh-Hant-*, zh-TW, zh-HK, zh-MO); Tagalog for tl and fil.
-export function supported(tag: string): Lang | null {
-  const parts = tag.trim().toLowerCase().split("-");
-  let base = parts[0];
-  if (base === "fil") base = "tl";
-  if (base === "zh") {
-    for (const p of parts.slice(1)) {
-      if (p === "hant" || p === "tw" || p === "hk" || p === "mo") return null;
-      if (p === "hans") break;
+  lang = "en";
+  table = en;
+  if (block && served !== "en") {
+    try {
+      table = JSON.parse(block.textContent || "{}");
+      lang = served;
+    } catch {
+      table = en;
     }
   }
-  return base in table ? (base as Lang) : null;
+  doc.documentElement.lang = lang;
+  doc.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
+  return lang;
+}
+
+// offered: the page's menu has l (so the server speaks it, and a reload
+// in it cannot loop).
+function offered(doc: Document, l: string): boolean {
+  return !!doc.querySelector(`form.langs option[value="${CSS.escape(l)}"]`);
+}
+
+// The choice is kept per link (the path holds its token) for the tab.
+function savedKey(): string {
+  return "idgate.lang:" + location.pathname;
+}
+
+function saved(): string | null {
+  try {
+    return sessionStorage.getItem(savedKey());
+  } catch {
+    return null; // storage blocked: the URL's ?lang= still holds it
+  }
+}
+
+// reloadIn loads this entry again in l (?lang=), replacing it rather than
+// adding one to the history.
+function reloadIn(l: string): void {
+  const u = new URL(location.href);
+  u.searchParams.set("lang", l);
+  history.replaceState(history.state, "", u.href);
+  location.reload();
+}
+
+// langMenu wires the server's language menu (web.go): choosing keeps the
+// choice for the link and loads the page again in it (?lang= in its URL,
+// so a reload and the pages of an ended link speak it too), replacing this
+// history entry instead of adding one.
+export function langMenu(doc: Document): void {
+  const form = doc.querySelector<HTMLFormElement>("form.langs");
+  const sel = form?.querySelector<HTMLSelectElement>("select");
+  if (!form || !sel) return;
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const l = sel.value;
+    if (!offered(doc, l)) return;
+    try {
+      sessionStorage.setItem(savedKey(), l);
+    } catch {
+      /* the URL keeps it */
+    }
+    reloadIn(l);
+  });
 }
 
 export function currentLang(): Lang {
@@ -39,7 +95,7 @@ export function currentLang(): Lang {
 
 // t returns the string for key with {name} placeholders filled in.
 export function t(key: Key, vars?: Record<string, string | number>): string {
-  let s: string = table[lang][key] ?? table.en[key];
+  let s: string = table[key] ?? en[key];
   if (vars) for (const k of Object.keys(vars)) s = s.split("{" + k + "}").join(String(vars[k]));
   return s;
 }
@@ -47,5 +103,5 @@ export function t(key: Key, vars?: Record<string, string | number>): string {
 // has reports whether key is in the table (codes from the server map to
 // keys; unknown ones fall back to a generic sentence).
 export function has(key: string): key is Key {
-  return key in table.en;
+  return key in en;
 }

@@ -5,7 +5,7 @@ import { API } from "./api";
 import { App } from "./app";
 import { offer, submit } from "./finish";
 import { enterSteps, inSteps, watchBack } from "./history";
-import { pickLang } from "./i18n";
+import { langMenu, pickLang } from "./i18n";
 import { license } from "./license";
 import { liveness } from "./liveness";
 import { phone } from "./phone";
@@ -16,7 +16,8 @@ function boot(): void {
   const root = document.getElementById("app");
   const m = location.pathname.match(/^\/v\/([^/]+)\/?$/);
   if (!root || !m) return;
-  pickLang(document, navigator);
+  if (!pickLang(document)) return;
+  langMenu(document);
   const app = new App(root, new API(decodeURIComponent(m[1])), location.origin + location.pathname);
   const load = async () => {
     try {

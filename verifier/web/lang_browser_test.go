@@ -1,0 +1,121 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/verifier/web"
+)
+
+// fits is what the page measures at its size: whether anything is wider
+// than the window, and the elements that stick out of it or clip their
+// own text.
+type fits struct {
+	ScrollWidth, InnerWidth int
+	Dir, Lang               string
+	Out                     []string
+	// HeadingEnd: how far the heading's text ends from its box's start
+	// side (the right in Arabic), in px; a mirrored page has it near 0 on
+	// the right and a left-to-right one on the left.
+	StartGap float64
+	// ListPad is a list's padding on its start side and on its end side.
+	ListStart, ListEnd string
+}
+
+const measure = `(() => {
+	const se = document.scrollingElement, w = innerWidth, out = [];
+	for (const e of document.querySelectorAll("body *")) {
+		if (e.closest(".vh,svg,option") && !e.matches("svg")) continue;
+		const cs = getComputedStyle(e), r = e.getBoundingClientRect();
+		if (cs.display === "none" || cs.visibility === "hidden" || r.width === 0) continue;
+		const name = e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "");
+		if (r.left < -1 || r.right > w + 1) out.push(name + " sticks out: " + Math.round(r.left) + ".." + Math.round(r.right));
+		else if (/hidden|clip|auto|scroll/.test(cs.overflowX) && e.scrollWidth > e.clientWidth + 1) out.push(name + " clips its text: " + e.scrollWidth + " > " + e.clientWidth);
+	}
+	const h = document.querySelector("main h1"), rg = document.createRange();
+	rg.selectNodeContents(h);
+	const hb = h.getBoundingClientRect(), tb = rg.getBoundingClientRect();
+	const rtl = getComputedStyle(h).direction === "rtl";
+	const ul = document.querySelector("main ul");
+	const ucs = ul && getComputedStyle(ul);
+	return {ScrollWidth: se.scrollWidth, InnerWidth: w, Dir: document.documentElement.dir, Lang: document.documentElement.lang, Out: out,
+		StartGap: rtl ? hb.right - tb.right : tb.left - hb.left,
+		ListStart: ucs ? (rtl ? ucs.paddingRight : ucs.paddingLeft) : "", ListEnd: ucs ? (rtl ? ucs.paddingLeft : ucs.paddingRight) : ""};
+})()`
+
+// The start page and an ended link's page in every language of the table
+// at 360×640: nothing wider than the screen or clipped, <html lang> and
+// dir set (right to left in Arabic, with the heading and lists mirrored),
+// the head-turn arrows not mirrored, axe clean; then the language menu
+// switches the page and the choice holds for the link. Screenshots:
+// var/screenshots/flow/lang-*.png.
+func TestLanguagesAt360InChromium(t *testing.T) {
+	e := start(t)
+	tb := newTab(t, true)
+	tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	live := e.create(`{"front_barcode_match":true}`)
+	ended := e.create(`{}`)
+	e.call("POST", "/verification/cancel?id="+ended.ID, "", 200, nil)
+
+	check := func(lang, screen string) fits {
+		t.Helper()
+		text := tb.screen(screen)
+		f := eval[fits](tb, measure)
+		if f.Lang != lang || f.Dir != web.Dir(lang) {
+			t.Errorf("%s %s: <html lang=%q dir=%q>, want %q %q", lang, screen, f.Lang, f.Dir, lang, web.Dir(lang))
+		}
+		if f.ScrollWidth > f.InnerWidth {
+			t.Errorf("%s %s: the page is %d px wide in a %d px window", lang, screen, f.ScrollWidth, f.InnerWidth)
+		}
+		for _, o := range f.Out {
+			t.Errorf("%s %s: %s", lang, screen, o)
+		}
+		if f.StartGap > 2 {
+			t.Errorf("%s %s: the heading's text starts %.0f px from its start side", lang, screen, f.StartGap)
+		}
+		if want := web.T(lang, "start.title"); screen == "start" && !strings.Contains(text, want) {
+			t.Errorf("%s start: no %q in %q", lang, want, text)
+		}
+		tb.ShootHere("lang-" + screen + "-" + lang + "-360x640")
+		return f
+	}
+	for _, lang := range web.Langs() {
+		tb.language(lang)
+		tb.Open(live.URL)
+		f := check(lang, "start")
+		if f.ListStart == "" || f.ListStart == "0px" || f.ListEnd != "0px" {
+			t.Errorf("%s: the list's padding is %s on its start side and %s on its end: not mirrored", lang, f.ListStart, f.ListEnd)
+		}
+		tb.Open(ended.URL)
+		check(lang, "ended-canceled")
+	}
+
+	// The head-turn cue points the person's way in Arabic as in English:
+	// the preview is a mirror, so turn_left is an arrow to the screen's left.
+	arrow := `(() => { const c = document.createElement("div"); c.className = "cue turn_left"; c.style.animation = "none";
+		document.body.append(c); const m = new DOMMatrix(getComputedStyle(c, "::before").transform); c.remove(); return m.a < 0 && m.b < 0 ? "left" : "right"; })()`
+	if got := eval[string](tb, arrow); got != "left" {
+		t.Errorf("in Arabic the turn_left arrow points %s", got)
+	}
+
+	// The menu: English by the browser, Arabic chosen; the choice holds on
+	// a reload and for the link opened again without ?lang=.
+	tb.language("en-US")
+	tb.Open(live.URL)
+	tb.screen("start")
+	entries := eval[int](tb, `history.length`)
+	eval[bool](tb, `document.querySelector("form.langs select").value = "ar", document.querySelector("form.langs button").click(), true`)
+	tb.Wait(`document.documentElement.dir === "rtl" && location.search === "?lang=ar" && document.querySelector("main").dataset.screen === "start"`)
+	chromium.Contains(t, tb.screen("start"), web.T("ar", "start.title"))
+	if n := eval[int](tb, `history.length`); n != entries {
+		t.Errorf("choosing a language took history from %d entries to %d: it should replace the entry", entries, n)
+	}
+	tb.Open(live.URL)
+	tb.Wait(`document.documentElement.dir === "rtl" && document.querySelector("main").dataset.screen === "start"`)
+	if v := eval[string](tb, `document.querySelector("form.langs select").value`); v != "ar" {
+		t.Errorf("the menu shows %q after the link was opened again", v)
+	}
+}
