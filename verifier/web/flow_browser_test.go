@@ -93,7 +93,9 @@ func TestVerificationInChromium(t *testing.T) {
 	blockTracker(phone)
 	phone.Open(c.URL)
 	text = phone.screen("start")
-	contains(t, text, "Verify your identity", "Hi! We check the age", "first name, last name, date of birth", "kept, locked, in case a person must review", "Start")
+	contains(t, text, "Verify your identity", "Hi! We check the age", "first name, last name, date of birth", "Start")
+	// What is kept is said in every page's footer, outside <main>.
+	contains(t, eval[string](phone, `document.querySelector("footer.foot").innerText`), "kept, locked, in case a person must review")
 	if strings.Contains(text, "Continue on your phone") {
 		t.Error("the phone is offered to continue on a phone")
 	}
