@@ -7,6 +7,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"image"
+	"image/png"
 	"net/url"
 	"sort"
 	"strings"
@@ -47,6 +50,7 @@ type account struct {
 	objects         map[string]string // kind → id: verification, template, passphrase_key
 	token           string            // the link of a live verification (the flow's credential)
 	snapshot        map[string][]byte // kind → its GET answer before the attack
+	logo            []byte            // its logo as GET /me/logo answers it
 }
 
 // objectReads are the GETs whose answers must not change under attack.
@@ -99,6 +103,13 @@ func newAccount(g *target, email string) *account {
 	acct.objects["template"] = obj.ID
 	g.must("POST", "/passphrase-keys", passphraseKey(t), &obj, "Authorization", acct.bearer)
 	acct.objects["passphrase_key"] = obj.ID
+	// A logo of its own (each account's a different colour), so GET
+	// /me/logo is an account read like the others: the attacker gets 200
+	// and its own image, never the victim's.
+	if r := g.send("PUT", "/me/logo", "image/png", logoPNG(t, email), "Authorization", acct.bearer); r.status != 200 {
+		t.Fatalf("PUT /me/logo: %d %v %s", r.status, r.err, r.body)
+	}
+	acct.logo = g.send("GET", "/me/logo", "", nil, "Authorization", acct.bearer).body
 	acct.snapshot = g.snapshot(acct)
 	return acct
 }
@@ -278,6 +289,9 @@ func attack(t *testing.T, g *target) {
 					t.Errorf("GET %s as the attacker lists the victim's %s %s", op.path, kind, id)
 				}
 			}
+			if op.path == "/me/logo" && (bytes.Equal(a.body, victim.logo) || !bytes.Equal(a.body, attacker.logo)) {
+				t.Errorf("GET /me/logo as the attacker: not the attacker's own logo")
+			}
 		}
 		if op.has("token") {
 			path := op.url(victim.params(op, strings.Repeat("A", 43)))
@@ -388,3 +402,20 @@ func (e expect) met(a answer) bool {
 // maxAnswer bounds the answer to a refused request: a refusal that grows
 // with the request is an amplifier.
 const maxAnswer = 64 << 10
+
+// logoPNG is a 64×32 PNG in a colour derived from seed.
+func logoPNG(t *testing.T, seed string) []byte {
+	t.Helper()
+	h := fnv.New32a()
+	h.Write([]byte(seed))
+	v := h.Sum32()
+	img := image.NewRGBA(image.Rect(0, 0, 64, 32))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = byte(v), byte(v>>8), byte(v>>16), 255
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
