@@ -96,6 +96,15 @@ type BrandingPatch struct {
 	PrivacyPolicyURL *string
 }
 
+// lowered is *v in lower case (colours compare and store as #rrggbb).
+func lowered(v *string) *string {
+	if v == nil {
+		return nil
+	}
+	l := strings.ToLower(*v)
+	return &l
+}
+
 // Apply validates p and applies it to b; on any broken rule b is left as
 // it was and a *ValidationError lists every one (fields named
 // branding.<name>, as in the API's body).
@@ -114,33 +123,22 @@ func (b *Branding) Apply(p BrandingPatch) error {
 		}
 		out.DisplayName = name
 	}
-	if p.AccentColor != nil {
-		c := strings.ToLower(strings.TrimSpace(*p.AccentColor))
-		if c != "" {
-			if code, msg := checkAccent(c); code != "" {
-				add("accent_color", code, msg)
-			}
+	// The optional members: trimmed, checked unless "" (which clears).
+	optional := func(field string, v *string, check func(string) (code, msg string), to *string) {
+		if v == nil {
+			return
 		}
-		out.AccentColor = c
-	}
-	if p.SupportContact != nil {
-		s := strings.TrimSpace(*p.SupportContact)
+		s := strings.TrimSpace(*v)
 		if s != "" {
-			if code, msg := checkContact(s); code != "" {
-				add("support_contact", code, msg)
+			if code, msg := check(s); code != "" {
+				add(field, code, msg)
 			}
 		}
-		out.SupportContact = s
+		*to = s
 	}
-	if p.PrivacyPolicyURL != nil {
-		s := strings.TrimSpace(*p.PrivacyPolicyURL)
-		if s != "" {
-			if code, msg := checkHTTPS(s); code != "" {
-				add("privacy_policy_url", code, msg)
-			}
-		}
-		out.PrivacyPolicyURL = s
-	}
+	optional("accent_color", lowered(p.AccentColor), checkAccent, &out.AccentColor)
+	optional("support_contact", p.SupportContact, checkContact, &out.SupportContact)
+	optional("privacy_policy_url", p.PrivacyPolicyURL, checkHTTPS, &out.PrivacyPolicyURL)
 	if len(ve.Fields) > 0 {
 		return &ve
 	}
