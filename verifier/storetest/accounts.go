@@ -21,18 +21,8 @@ func testAccounts(t *testing.T, s verifier.Store) {
 
 	t.Run("CreateAndGet", func(t *testing.T) {
 		t.Parallel()
-		a := newAccount()
-		if err := s.CreateAccount(ctx, a); err != nil {
-			t.Fatalf("CreateAccount: %v", err)
-		}
-		want := a
-		want.CreatedAt, want.UpdatedAt = wantTime(a.CreatedAt), wantTime(a.UpdatedAt)
-		got, err := s.GetAccount(ctx, a.ID)
-		if err != nil {
-			t.Fatalf("GetAccount: %v", err)
-		}
-		equalAccount(t, "GetAccount", got, want)
-		got, err = s.GetAccountByEmail(ctx, a.Email)
+		want := createAndGet(t, s, newAccount(), "GetAccount")
+		got, err := s.GetAccountByEmail(ctx, want.Email)
 		if err != nil {
 			t.Fatalf("GetAccountByEmail: %v", err)
 		}

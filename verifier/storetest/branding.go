@@ -22,18 +22,9 @@ func testBranding(t *testing.T, s verifier.Store) {
 		t.Parallel()
 		a := newAccount()
 		a.Branding = branded
-		if err := s.CreateAccount(ctx, a); err != nil {
-			t.Fatalf("CreateAccount: %v", err)
-		}
-		want := a
-		want.CreatedAt, want.UpdatedAt = wantTime(a.CreatedAt), wantTime(a.UpdatedAt)
-		got, err := s.GetAccount(ctx, a.ID)
-		if err != nil {
-			t.Fatalf("GetAccount: %v", err)
-		}
-		equalAccount(t, "created with branding", got, want)
+		want := createAndGet(t, s, a, "created with branding")
 
-		got, err = s.UpdateAccount(ctx, a.ID, func(acct *verifier.Account) error {
+		got, err := s.UpdateAccount(ctx, a.ID, func(acct *verifier.Account) error {
 			acct.Branding.DisplayName, acct.Branding.AccentColor, acct.Branding.SupportContact = "Acme", "", "https://acme.example/help"
 			acct.Branding.Logo = verifier.LogoRef{SHA256: "forged", ContentType: "image/png", Width: 1, Height: 1}
 			return nil

@@ -56,6 +56,23 @@ func newAccount() verifier.Account {
 	}
 }
 
+// createAndGet stores a, reads it back by ID, fails unless it reads as a
+// (times as the store keeps them), and returns it as stored.
+func createAndGet(t *testing.T, s verifier.Store, a verifier.Account, what string) verifier.Account {
+	t.Helper()
+	if err := s.CreateAccount(context.Background(), a); err != nil {
+		t.Fatalf("CreateAccount: %v", err)
+	}
+	want := a
+	want.CreatedAt, want.UpdatedAt = wantTime(a.CreatedAt), wantTime(a.UpdatedAt)
+	got, err := s.GetAccount(context.Background(), a.ID)
+	if err != nil {
+		t.Fatalf("GetAccount: %v", err)
+	}
+	equalAccount(t, what, got, want)
+	return want
+}
+
 // mustAccount stores a fresh account and returns it as stored.
 func mustAccount(t *testing.T, s verifier.Store) verifier.Account {
 	t.Helper()
