@@ -55,7 +55,7 @@ func TestLinkPageLanguage(t *testing.T) {
 	_, bearer := h.owner()
 	v := h.create(bearer, `{}`)
 	r := h.do("GET", "/v/"+token(t, v), "", "Accept-Language", "es-MX,es;q=0.9,en;q=0.5")
-	if r.status != 200 || !strings.Contains(string(r.body), `<html lang="es">`) || !strings.Contains(string(r.body), "<h1>Verifica tu identidad</h1>") ||
+	if r.status != 200 || !strings.Contains(string(r.body), `<html lang="es" dir="ltr">`) || !strings.Contains(string(r.body), "<h1>Verifica tu identidad</h1>") ||
 		r.header.Get("Vary") != "Accept-Language" || r.header.Get("Cache-Control") != "no-store" || r.header.Get("Referrer-Policy") != "no-referrer" {
 		t.Fatalf("%d %v %s", r.status, r.header, r.body)
 	}
