@@ -81,6 +81,7 @@ func (tb *tab) openFrom(site, link string) {
 // one, which the verification was not created from) is ignored, and so
 // is a link opened directly: both keep "close this page".
 func TestBackToSiteWithoutReferrerInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	e.signInTest()
 	site := serveOpener(t)

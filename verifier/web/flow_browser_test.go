@@ -59,6 +59,7 @@ func (tb *tab) cameraOn() {
 // retry on the fake camera (Foreman), while a computer that opened the
 // same link shows its QR code and then "Completed on your phone".
 func TestVerificationInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	c := e.create(`{"message":"Hi! We check the age of every buyer of wine before we ship.","requested_fields":["first_names","last_name","dob"],` +
 		`"encryption_key_mode":"none","webhook_url":"` + e.hooks.URL + `"}`)
@@ -177,6 +178,7 @@ func TestVerificationInChromium(t *testing.T) {
 // A license that does not match the selfie: the page offers a manual
 // review, and both answers work.
 func TestReviewOfferInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	phone := newTab(t, true)
 	for i, choice := range []struct{ button, screen, status string }{
@@ -210,6 +212,7 @@ func TestReviewOfferInChromium(t *testing.T) {
 // browser) with one of the back, whose barcode reads on the device, so
 // the page sends it without the shutter.
 func TestLicenseCameraInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	c := e.create(`{}`)
 	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
@@ -239,6 +242,7 @@ func TestLicenseCameraInChromium(t *testing.T) {
 // Camera access denied: the license steps say how to allow it and take
 // photos through the file input; liveness says it needs the camera.
 func TestCameraDeniedInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	c := e.create(`{}`)
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")

@@ -53,6 +53,7 @@ const measure = `(() => {
 // switches the page and the choice holds for the link. Screenshots:
 // var/screenshots/flow/lang-*.png.
 func TestLanguagesAt360InChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	tb := newTab(t, true)
 	tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))

@@ -67,6 +67,7 @@ func (tb *tab) advices(step string, timeout time.Duration) []string {
 // wrong while the barcode is too far to read, and sends the frame as soon
 // as it reads on the device, which the server accepts too (liveness next).
 func TestLicenseAutoCaptureInChromium(t *testing.T) {
+	t.Parallel()
 	needReader(t)
 	e := start(t)
 	c := e.create(`{}`)
@@ -114,6 +115,7 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 // is still taken by itself: the page turns the decoder's frame back by
 // the angle of the card's outline or of the symbol it saw.
 func TestTurnedBackAutoCapturesInChromium(t *testing.T) {
+	t.Parallel()
 	needReader(t)
 	e := start(t)
 	c := e.create(`{}`)
@@ -143,6 +145,7 @@ func TestTurnedBackAutoCapturesInChromium(t *testing.T) {
 // gets today's back step: guidance from the page's own measures, nothing
 // taken by itself, and the shutter's photo accepted.
 func TestBackWithoutTheReaderInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	c := e.create(`{}`)
 	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
@@ -182,6 +185,7 @@ const testCamera = `(() => {
 // live region) and by the outline's dash, not by colour, at 360×640 and
 // 390×844; the reduced-motion variant is checked by its media query.
 func TestLicenseGuidanceStatesInChromium(t *testing.T) {
+	t.Parallel()
 	needReader(t) // the back's states need it
 	e := start(t)
 	type state struct {

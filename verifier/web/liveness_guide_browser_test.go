@@ -238,6 +238,7 @@ func cueTimes(w walk) map[int]time.Duration {
 // the 0.6 both ask: the page waits out the blink's time and today's
 // engine refuses it (issue #30 recalibrates the engine).
 func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	frames := smartlive(t)
 	for _, order := range [][]liveness.Step{
@@ -268,6 +269,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 // A still photo of him never moves a turn on: the cue stays up for the
 // step's whole time, and the meter never reads a turn.
 func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	still := map[string][2]int{"rest": smartSegments["rest"], "turn_left": smartSegments["rest"], "turn_right": smartSegments["rest"], "blink": smartSegments["rest"]}
 	tb := liveTab(t, e, 390, 844, smartlive(t), still)
@@ -324,6 +326,7 @@ func guideTab(t *testing.T, e *env) (*tab, func(name string), func(force, fx str
 // (var/screenshots/liveness/): the camera is moved, scaled, darkened or
 // turned until the page says what to change, then set right.
 func TestTrackedLivenessReadyGuidanceInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	tb, shoot, camera := guideTab(t, e)
 	for i, c := range []struct{ force, fx, guide, says string }{
@@ -355,6 +358,7 @@ func TestTrackedLivenessReadyGuidanceInChromium(t *testing.T) {
 // The steps' guidance: a turn half done, far enough, then the blink asked
 // for; with reduced motion the cue does not move.
 func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	tb, shoot, camera := guideTab(t, e)
 	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)

@@ -40,6 +40,7 @@ func (tb *tab) typeInto(id, value string) {
 // words; a wrong code says how many tries are left; the right one goes on
 // to submit and Done, and the result carries phone_verification.
 func TestPhoneStepInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	phone := newTab(t, true)
 
@@ -107,6 +108,7 @@ func TestPhoneStepInChromium(t *testing.T) {
 // Spanish, and the step settled without a confirmed number: five wrong
 // codes, then the page says so and lets the person finish.
 func TestPhoneStepUnconfirmedInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	phone := newTab(t, true)
 	phone.language("es-MX,es;q=0.9")

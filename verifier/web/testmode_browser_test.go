@@ -26,6 +26,7 @@ func (e *env) signInTest() {
 // "inconclusive" offers the review as a real inconclusive match does, which
 // the tester sends to manual_review.
 func TestTestModeInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)
@@ -80,6 +81,7 @@ func TestTestModeInChromium(t *testing.T) {
 // step instead of offering the phone indicator; the result's
 // phone_verification is the walked number's.
 func TestTestModePhoneStepInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)
@@ -133,6 +135,7 @@ func TestTestModePhoneStepInChromium(t *testing.T) {
 // number (five wrong codes, as on a live link): the page says so and lets
 // the tester go on, and the picker names the unconfirmed step.
 func TestTestModePhoneUnconfirmedInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)

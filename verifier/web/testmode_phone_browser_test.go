@@ -12,6 +12,7 @@ import (
 // +1 217 555 0101 cannot take a text (phone_undeliverable) and
 // +1 217 555 0102 finds the provider down (503, Retry-After 30).
 func TestTestModePhoneMagicNumbersInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)

@@ -69,6 +69,7 @@ func (tb *tab) inView(el string) bool {
 // same 409, for ever. It now reloads the session and shows where the link
 // is: the review offer, whose answer finishes it.
 func TestStaleSecondPhoneFollowsTheLinkInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	for _, lang := range []struct{ accept, offer, yes string }{
 		{"en-US", "We could not confirm that the photos match", "Send for review"},
@@ -104,6 +105,7 @@ func TestStaleSecondPhoneFollowsTheLinkInChromium(t *testing.T) {
 // step where the person was, and the done page's "Back to <site>" still
 // reaches the shop past the flow's own history entry.
 func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	c := e.create(`{}`)
 	shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -183,6 +185,7 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 // shutter pressed from the keyboard has focus again (disabled while the
 // photo was checked, it had dropped focus to the page's top).
 func TestRefusalKeepsTheShutterOnScreenInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	far := filepath.Join(t.TempDir(), "far.y4m")
 	writeY4M(t, far, 5, []image.Image{decode(t, farBack(t))})
@@ -241,6 +244,7 @@ func farBack(t *testing.T) []byte {
 // the completed link; a page that was already on "Start the video" when
 // another phone used the last attempt shows the completed link too.
 func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	frames, err := media(t).ForemanAnswer(36, 96)
 	check(t, err)
@@ -359,6 +363,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 // "Upload a photo instead". It kept the no-camera wording, "Take or
 // choose a photo", beside "Take photo": two buttons that read as the same.
 func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	y4m := filepath.Join(t.TempDir(), "front.y4m")
 	writeY4M(t, y4m, 5, []image.Image{farFront(t, foremanFace(t))})
@@ -401,6 +406,7 @@ func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
 // being checked. It now reads "Almost done" and says the selfie is
 // compared with the license photo, once; then the done page.
 func TestFaceMatchWaitInChromium(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	for _, lang := range []struct{ accept, title, wait, done string }{
 		{"en-US", "Almost done", "Comparing your selfie with the photo on your license. This takes a few seconds.", "Done, you can close this page."},

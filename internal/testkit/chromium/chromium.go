@@ -48,7 +48,7 @@ func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	}, extra...)...,
 	)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute) // the end-user flow judges liveness twice
+	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute) // the end-user flow judges liveness twice; tests may share the CPU (t.Parallel)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
 }
