@@ -2,6 +2,7 @@ package bigcommerce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -89,4 +90,30 @@ func validateScript(s FooterScript) error {
 		return fmt.Errorf("script src %q: %w: storefronts are https, so must the script be", s.Src, ErrInvalidInput)
 	}
 	return nil
+}
+
+// RemoveFooterScript deletes our scripts named name (the list holds only
+// scripts our API account created) and returns how many it deleted. A
+// script already gone counts as deleted.
+func (c *Client) RemoveFooterScript(ctx context.Context, name string) (int, error) {
+	op := "remove footer script " + name
+	var list struct {
+		Data []scriptWire `json:"data"`
+	}
+	q := url.Values{"limit": {"250"}}
+	if err := c.do(ctx, request{op: op, method: http.MethodGet, path: "v3/content/scripts", query: q, out: &list}); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range list.Data {
+		if s.Name != name || s.UUID == "" {
+			continue
+		}
+		err := c.do(ctx, request{op: op, method: http.MethodDelete, path: "v3/content/scripts/" + url.PathEscape(s.UUID)})
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

@@ -2,6 +2,7 @@ package bigcommerce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -74,4 +75,29 @@ func (c *Client) EnsureWebhook(ctx context.Context, scope, destination string, h
 		return Webhook{}, fmt.Errorf("%s: %w: no webhook id", op, errUnexpectedResponse)
 	}
 	return out.Data, nil
+}
+
+// RemoveWebhooks deletes every webhook of ours that delivers to destination
+// and returns how many it deleted. A hook already gone counts as deleted.
+func (c *Client) RemoveWebhooks(ctx context.Context, destination string) (int, error) {
+	op := "remove webhooks"
+	var list struct {
+		Data []Webhook `json:"data"`
+	}
+	q := url.Values{"destination": {destination}}
+	if err := c.do(ctx, request{op: op, method: http.MethodGet, path: "v3/hooks", query: q, out: &list}); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, h := range list.Data {
+		if h.Destination != destination {
+			continue
+		}
+		err := c.do(ctx, request{op: op, method: http.MethodDelete, path: "v3/hooks/" + strconv.FormatInt(h.ID, 10)})
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

@@ -128,6 +128,22 @@ var errata = map[string][]func(*openapi3.T) error{
 		*data = openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"array"}, Items: openapi3.NewSchemaRef(data.Ref, data.Value)}}
 		return nil
 	}},
+	// deleteScript's 204 declares a JSON body (NoContent), but a 204 has
+	// no body (RFC 9110 §15.3.5), so no answer could match it.
+	"scripts.v3.yml": {func(doc *openapi3.T) error {
+		op := doc.Paths.Find("/content/scripts/{uuid}")
+		if op == nil || op.Delete == nil || op.Delete.Responses.Status(204) == nil {
+			return errors.New("DELETE /content/scripts/{uuid} 204 not in document")
+		}
+		resp := op.Delete.Responses.Status(204).Value
+		if len(resp.Content) == 0 {
+			return errors.New("scripts erratum no longer needed: deleteScript's 204 declares no body")
+		}
+		copied := *resp
+		copied.Content = nil
+		op.Delete.Responses.Set("204", &openapi3.ResponseRef{Value: &copied})
+		return nil
+	}},
 	// getWebhooks requires minItems: 1 on data, so a store without hooks
 	// (every store, before we register ours) would have no valid answer.
 	"webhooks.v3.yml": {func(doc *openapi3.T) error {

@@ -30,9 +30,11 @@ var operations = []operation{
 	{"v3", "GET", "/content/scripts", "getScripts"},
 	{"v3", "POST", "/content/scripts", "createScript"},
 	{"v3", "PUT", "/content/scripts/{uuid}", "updateScript"},
+	{"v3", "DELETE", "/content/scripts/{uuid}", "deleteScript"},
 	{"v3", "GET", "/hooks", "getWebhooks"},
 	{"v3", "POST", "/hooks", "createWebhooks"},
 	{"v3", "PUT", "/hooks/{webhook_id}", "updateWebhook"},
+	{"v3", "DELETE", "/hooks/{webhook_id}", "deleteWebhook"},
 	{"v2", "GET", "/orders/{order_id}", "getOrder"},
 	{"v2", "PUT", "/orders/{order_id}", "updateOrder"},
 }

@@ -14,9 +14,11 @@ func init() {
 	handlers["getScripts"] = (*state).listScripts
 	handlers["createScript"] = (*state).createScript
 	handlers["updateScript"] = (*state).updateScript
+	handlers["deleteScript"] = (*state).deleteScript
 	handlers["getWebhooks"] = (*state).listWebhooks
 	handlers["createWebhooks"] = (*state).createWebhook
 	handlers["updateWebhook"] = (*state).updateWebhook
+	handlers["deleteWebhook"] = (*state).deleteWebhook
 	handlers["getOrder"] = (*state).getOrder
 	handlers["updateOrder"] = (*state).updateOrder
 }
@@ -59,6 +61,18 @@ func (s *state) updateScript(c call) {
 			maps.Copy(sc.Fields, fields)
 			sc.Modified = c.now
 			writeJSON(c.w, http.StatusOK, map[string]any{"data": sc.render(), "meta": map[string]any{}})
+			return
+		}
+	}
+	writeError(c.w, http.StatusNotFound, "The resource was not found.")
+}
+
+// deleteScript answers 204 with no body (see the scripts erratum).
+func (s *state) deleteScript(c call) {
+	for i, sc := range s.scripts {
+		if sc.UUID == c.params["uuid"] {
+			s.scripts = append(s.scripts[:i], s.scripts[i+1:]...)
+			c.w.WriteHeader(http.StatusNoContent)
 			return
 		}
 	}
@@ -138,6 +152,19 @@ func (s *state) updateWebhook(c call) {
 		h.Updated = c.now
 		writeJSON(c.w, http.StatusOK, map[string]any{"data": h.render(c.storeHash), "meta": map[string]any{}})
 		return
+	}
+	writeError(c.w, http.StatusNotFound, "Webhook not found")
+}
+
+// deleteWebhook answers the deleted hook (200), as documented.
+func (s *state) deleteWebhook(c call) {
+	id, _ := strconv.ParseInt(c.params["webhook_id"], 10, 64)
+	for i, h := range s.hooks {
+		if h.ID == id {
+			s.hooks = append(s.hooks[:i], s.hooks[i+1:]...)
+			writeJSON(c.w, http.StatusOK, map[string]any{"data": h.render(c.storeHash), "meta": map[string]any{}})
+			return
+		}
 	}
 	writeError(c.w, http.StatusNotFound, "Webhook not found")
 }

@@ -95,3 +95,36 @@ func CurrentCustomerJWT(customer bigcommerce.CurrentCustomer, clientID, clientSe
 	}
 	return token, nil
 }
+
+// Test app credentials StartControlPanel registers unless told otherwise.
+const (
+	AppClientID     = "idgate-app-client-id"
+	AppClientSecret = "idgate-app-client-secret-4b1e"
+)
+
+// StartControlPanel serves a ControlPanel for the test's lifetime holding
+// the given stores (each owned by a user of ID 1). Unset options get the
+// test app's credentials and t.Errorf for contract violations; RedirectURI
+// is required (the app's auth callback).
+func StartControlPanel(t testing.TB, opts ControlPanelOptions, stores ...*Double) *ControlPanel {
+	t.Helper()
+	if opts.ClientID == "" {
+		opts.ClientID = AppClientID
+	}
+	if opts.ClientSecret == "" {
+		opts.ClientSecret = AppClientSecret
+	}
+	if opts.OnViolation == nil {
+		opts.OnViolation = func(err error) { t.Errorf("%v", err) }
+	}
+	cp, err := NewControlPanel(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range stores {
+		cp.AddStore(d, bigcommerce.AppUser{ID: 1, Email: "owner@" + d.StoreHash() + ".example"})
+	}
+	srv := cp.StartServer()
+	t.Cleanup(srv.Close)
+	return cp
+}
