@@ -26,6 +26,8 @@ var (
 	ErrCustomerToken = bigcommerce.ErrCustomerToken
 	// ErrOriginNotAllowed: the request came from no origin of the store.
 	ErrOriginNotAllowed = errors.New("origin not allowed for this store")
+	// ErrNotLinked: an app-installed store has no verifier account yet.
+	ErrNotLinked = errors.New("the store is not linked to a verifier account yet")
 	// ErrUpstream: BigCommerce or the verifier failed.
 	ErrUpstream = errors.New("upstream service failed")
 )
@@ -86,7 +88,15 @@ type Service struct {
 	Limiter ratelimit.Limiter
 
 	mu        sync.Mutex
-	platforms map[string]Platform
+	platforms map[string]platformFor
+}
+
+// platformFor is a store's client and what it was built with: a store
+// changed since (a reinstall brings a new token) gets a new client.
+type platformFor struct {
+	p       Platform
+	token   bigcommerce.Secret
+	baseURL string
 }
 
 func (s *Service) now() time.Time {
@@ -103,12 +113,12 @@ func (s *Service) cacheTTL() time.Duration {
 	return s.CacheTTL
 }
 
-// platform returns the store's client, built once per store.
+// platform returns the store's client, built once per store and token.
 func (s *Service) platform(st *Store) (Platform, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p, ok := s.platforms[st.Hash]; ok {
-		return p, nil
+	if p, ok := s.platforms[st.Hash]; ok && p.token == st.AccessToken && p.baseURL == st.APIBaseURL {
+		return p.p, nil
 	}
 	build := s.NewPlatform
 	if build == nil {
@@ -121,9 +131,9 @@ func (s *Service) platform(st *Store) (Platform, error) {
 		return nil, fmt.Errorf("platform client for store %s: %w", st.Hash, err)
 	}
 	if s.platforms == nil {
-		s.platforms = map[string]Platform{}
+		s.platforms = map[string]platformFor{}
 	}
-	s.platforms[st.Hash] = p
+	s.platforms[st.Hash] = platformFor{p: p, token: st.AccessToken, baseURL: st.APIBaseURL}
 	return p, nil
 }
 

@@ -27,6 +27,9 @@ func (s *Service) Start(ctx context.Context, hash, origin, clientIP, cartID, cus
 	if err != nil {
 		return Created{}, fmt.Errorf("start verification: %w", err)
 	}
+	if !st.Linked() {
+		return Created{}, fmt.Errorf("start verification: store %s: %w", st.Hash, ErrNotLinked)
+	}
 	sh, err := s.shopper(st, cartID, customerToken)
 	if err != nil {
 		return Created{}, fmt.Errorf("start verification: %w", err)

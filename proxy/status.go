@@ -33,6 +33,9 @@ type Status struct {
 	Customer          bool     `json:"customer"`
 	HoldCheckout      bool     `json:"hold_checkout"`
 	CheckoutSelectors []string `json:"checkout_selectors"`
+	// Active is false while an app-installed store waits for its link to
+	// the verifier: the widget then shows nothing and holds nothing.
+	Active bool `json:"active"`
 }
 
 // Status reports the shopper's state for the store. The cart's outcome and,
@@ -47,6 +50,9 @@ func (s *Service) Status(ctx context.Context, hash, origin, cartID, customerToke
 	sh, err := s.shopper(st, cartID, customerToken)
 	if err != nil {
 		return Status{}, fmt.Errorf("status: %w", err)
+	}
+	if !st.Linked() {
+		return Status{State: StateUnverified, Reasons: []rulesets.Reason{}, CheckoutSelectors: st.CheckoutSelectors}, nil
 	}
 	best, found, err := s.outcome(ctx, st, bigcommerce.Cart(sh.CartID), cartKey(st.Hash, sh.CartID))
 	if err != nil {
@@ -63,7 +69,7 @@ func (s *Service) Status(ctx context.Context, hash, origin, cartID, customerToke
 	}
 	out := Status{
 		State: StateUnverified, Reasons: []rulesets.Reason{}, Customer: sh.CustomerID > 0,
-		HoldCheckout: st.HoldCheckout, CheckoutSelectors: st.CheckoutSelectors,
+		HoldCheckout: st.HoldCheckout, CheckoutSelectors: st.CheckoutSelectors, Active: true,
 	}
 	if !found {
 		return out, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,7 +90,24 @@ type Store struct {
 	// widget runs on; CORS allows exactly these.
 	AllowedOrigins []string
 	ApprovalTTL    time.Duration
+	// AppInstalled: the store installed the single-click app (its token came
+	// from the auth callback, and the uninstall callback removes it). Such a
+	// store may be unlinked (no integration key and webhook secret yet, see
+	// Linked) until the merchant links it on the settings page.
+	AppInstalled bool
+	// Users are the control panel users (BigCommerce user IDs) the app's
+	// callbacks vouched for: the installer and owner, and every user a load
+	// callback named; remove_user takes one out. Only they open the
+	// settings page.
+	Users []int64
 }
+
+// Linked reports whether the store can start verifications: it has the
+// verifier account's integration key and webhook signing secret.
+func (s *Store) Linked() bool { return s.IntegrationKey != "" && s.WebhookSecret != "" }
+
+// HasUser reports whether the control panel user id may use the app.
+func (s *Store) HasUser(id int64) bool { return slices.Contains(s.Users, id) }
 
 // Normalize fills defaults (hash from URL, selectors, header, TTL, origin
 // of the URL) and validates. It is what `store add` and the loader call.
@@ -134,11 +152,17 @@ func (s *Store) Normalize() error {
 		s.Ruleset = rulesets.Default()
 	}
 	var missing []string
-	for _, f := range []struct{ name, value string }{
+	required := []struct{ name, value string }{
 		{"access token", string(s.AccessToken)}, {"app client ID", s.AppClientID},
-		{"app client secret", string(s.AppClientSecret)}, {"integration key", s.IntegrationKey},
-		{"webhook secret", string(s.WebhookSecret)}, {"webhook header value", string(s.WebhookHeaderValue)},
-	} {
+		{"app client secret", string(s.AppClientSecret)}, {"webhook header value", string(s.WebhookHeaderValue)},
+	}
+	if !s.AppInstalled || s.IntegrationKey != "" || s.WebhookSecret != "" {
+		// An app-installed store may wait for its link, but not half of it.
+		required = append(required, []struct{ name, value string }{
+			{"integration key", s.IntegrationKey}, {"webhook secret", string(s.WebhookSecret)},
+		}...)
+	}
+	for _, f := range required {
 		if f.value == "" {
 			missing = append(missing, f.name)
 		}
@@ -187,4 +211,15 @@ func isLoopback(host string) bool {
 type Stores interface {
 	// Store returns the store, or ErrUnknownStore.
 	Store(ctx context.Context, hash string) (*Store, error)
+}
+
+// Registry is the stores the app adds, changes and removes while the proxy
+// runs; every proxy instance sharing it sees the change on its next lookup
+// (proxy/storefile).
+type Registry interface {
+	Stores
+	// Put validates and saves st, replacing the store with its hash.
+	Put(ctx context.Context, st *Store) error
+	// Delete removes the store and its secrets; ErrUnknownStore if absent.
+	Delete(ctx context.Context, hash string) error
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
-	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/proxytest"
 	"github.com/idgate/idgate/proxy/server"
 	"github.com/idgate/idgate/proxy/storefile"
@@ -197,8 +196,12 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
+	list, err := stores.List()
+	if err != nil {
+		return err
+	}
 	out := []storeView{}
-	for _, st := range stores.List() {
+	for _, st := range list {
 		out = append(out, storeView{
 			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
 			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors,
@@ -336,21 +339,13 @@ func runStoreInstall(ctx context.Context, args []string, _ io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	src := proxyhttp.ScriptURL(*proxyURL, st.Hash, st.AppClientID)
-	id, err := client.InstallFooterScript(ctx, bigcommerce.FooterScript{Name: "idgate", Description: "idgate ID verification widget", Src: src})
+	done, err := proxy.Install(ctx, client, st, *proxyURL, st.OrderGuard)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "footer script %s: %s\n", id, src)
-	if st.OrderGuard {
-		dest := strings.TrimSuffix(*proxyURL, "/") + proxy.OrderWebhookPath(st.Hash)
-		for _, scope := range []string{bigcommerce.ScopeOrderCreated, bigcommerce.ScopeCartConverted} {
-			hook, err := client.EnsureWebhook(ctx, scope, dest, map[string]string{st.WebhookHeader: string(st.WebhookHeaderValue)})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "order guard webhook %d: %s -> %s\n", hook.ID, hook.Scope, dest)
-		}
+	fmt.Fprintf(stdout, "footer script %s: %s\n", done.ScriptID, done.ScriptSrc)
+	for _, hook := range done.Webhooks {
+		fmt.Fprintf(stdout, "order guard webhook %d: %s -> %s\n", hook.ID, hook.Scope, hook.Destination)
 	}
 	return nil
 }

@@ -24,6 +24,9 @@ var domainErrors = []struct {
 	{proxy.ErrWebhookAuth, httperr.Unauthenticated, "webhook authentication failed"},
 	{proxy.ErrInvalidInput, httperr.ValidationFailed, "the request is invalid"},
 	{proxy.ErrMalformedJSON, httperr.MalformedJSON, "the body is not valid JSON"},
+	{proxy.ErrNotLinked, httperr.Conflict, "the store is not set up for verification yet"},
+	{proxy.ErrSignedPayload, httperr.Unauthenticated, "the control panel's signed payload is invalid or expired"},
+	{proxy.ErrAppSession, httperr.Unauthenticated, "the settings session is invalid or expired; open the app again from the control panel"},
 }
 
 // toHTTP maps a service error to the error body. The verifier's refusals
@@ -68,4 +71,9 @@ func toHTTP(err error) error {
 		return e
 	}
 	return httperr.InternalError(err)
+}
+
+// asInput reports whether err carries a domain InputError.
+func asInput(err error, target **proxy.InputError) bool {
+	return err != nil && errors.As(err, target)
 }

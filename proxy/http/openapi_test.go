@@ -105,7 +105,7 @@ func TestOpenAPIDocumentMatchesResponses(t *testing.T) {
 	st := "/proxy/v1/stores/" + storeHash
 	want(200, check("GET", "/healthz", nil))
 	want(200, check("GET", "/openapi.json", nil))
-	want(200, check("GET", proxyhttp.ScriptURL("", storeHash, proxytest.ClientID), nil, "Accept-Encoding", "gzip"))
+	want(200, check("GET", proxy.ScriptURL("", storeHash, proxytest.ClientID), nil, "Accept-Encoding", "gzip"))
 	want(200, check("GET", proxyhttp.WidgetPath, nil))
 	want(200, check("GET", st+"/status?cart_id="+cartA, nil, "Origin", origin))
 	want(403, check("GET", st+"/status?cart_id="+cartA, nil, "Origin", "https://evil.example"))

@@ -25,18 +25,29 @@ const CustomerTokenHeader = "Idgate-Customer-Token"
 
 // Routes.
 const (
-	WidgetPath = "/widget/v1/idgate.js"
+	WidgetPath = proxy.WidgetPath
 	storePath  = "/proxy/v1/stores/:hash"
 )
 
 // Option configures New.
-type Option func(*fiber.Config)
+type Option func(*options)
+
+type options struct {
+	fiber fiber.Config
+	app   *proxy.App
+}
+
+// WithApp serves the single-click app's callbacks and settings page.
+func WithApp(app *proxy.App) Option {
+	return func(o *options) { o.app = app }
+}
 
 // WithTrustedProxies makes the client IP (for the start limit) the
 // X-Forwarded-For address when, and only when, the connection comes from
 // one of these IPs or CIDRs: a load balancer in front of the proxy.
 func WithTrustedProxies(proxies []string) Option {
-	return func(c *fiber.Config) {
+	return func(o *options) {
+		c := &o.fiber
 		if len(proxies) == 0 {
 			return
 		}
@@ -57,7 +68,7 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	if err != nil {
 		return nil, err
 	}
-	cfg := fiber.Config{
+	o := options{fiber: fiber.Config{
 		// Paths match exactly as written, as the verifier's do.
 		CaseSensitive:         true,
 		StrictRouting:         true,
@@ -66,11 +77,11 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 		IdleTimeout:           60 * time.Second,
 		DisableStartupMessage: true,
 		ErrorHandler:          httperr.ErrorHandler(func(*fiber.Ctx) *slog.Logger { return log }),
+	}}
+	for _, opt := range opts {
+		opt(&o)
 	}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	app := fiber.New(cfg)
+	app := fiber.New(o.fiber)
 	h := &handlers{svc: svc, log: log}
 	app.Use(secheaders.Middleware)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
@@ -81,6 +92,9 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	store := app.Group(storePath, h.cors)
 	store.Get("/status", h.status)
 	store.Post("/verifications", h.start)
+	if o.app != nil {
+		routeApp(app, &appHandlers{app: o.app, log: log})
+	}
 	return app, nil
 }
 

@@ -1,7 +1,6 @@
 package http
 
 import (
-	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -13,12 +12,6 @@ import (
 // copy for a week while revalidating by ETag, so a new release reaches
 // every storefront within a day without a new script URL.
 const widgetCacheControl = "public, max-age=86400, stale-while-revalidate=604800"
-
-// ScriptURL is the footer script's src for a store: the widget finds the
-// proxy from its own origin and the store and app client ID from the query.
-func ScriptURL(proxyURL, hash, appClientID string) string {
-	return strings.TrimSuffix(proxyURL, "/") + WidgetPath + "?store=" + url.QueryEscape(hash) + "&client=" + url.QueryEscape(appClientID)
-}
 
 func serveWidget(b *widget.Bundle) fiber.Handler {
 	return func(c *fiber.Ctx) error {

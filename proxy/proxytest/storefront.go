@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
-	proxyhttp "github.com/idgate/idgate/proxy/http"
 )
 
 // Storefront is a demo storefront with Cornerstone-like cart markup: the
@@ -87,7 +87,7 @@ func (sf *Storefront) shopper() (string, int64) {
 
 // ScriptSrc is the footer script URL for the store.
 func (sf *Storefront) ScriptSrc() string {
-	return proxyhttp.ScriptURL(sf.env.URL, sf.hash, sf.env.Stores[sf.hash].AppClientID)
+	return proxy.ScriptURL(sf.env.URL, sf.hash, sf.env.Stores[sf.hash].AppClientID)
 }
 
 var page = template.Must(template.New("cart").Parse(`<!doctype html>

@@ -110,7 +110,7 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(stores.List()) == 0 {
+	if list, _ := stores.List(); len(list) == 0 {
 		log.Warn("no stores configured; add one with idgate store add", "file", c.Stores)
 	}
 	verifier, err := verifierapi.New(c.VerifierURL, 0)

@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/idgate/idgate/internal/seal"
@@ -49,6 +52,8 @@ type entry struct {
 	CheckoutSelectors  []string         `json:"checkout_selectors"`
 	AllowedOrigins     []string         `json:"allowed_origins"`
 	ApprovalTTL        string           `json:"approval_ttl"`
+	AppInstalled       bool             `json:"app_installed,omitempty"`
+	Users              []int64          `json:"app_users,omitempty"`
 }
 
 // sealedField pairs a sealed member at rest with its in-memory field.
@@ -68,13 +73,27 @@ func secrets(e *entry, s *proxy.Store) []sealedField {
 	}
 }
 
-// Stores is a loaded file; it implements proxy.Stores.
+// Stores is the store file, opened; it implements proxy.Registry. Every
+// lookup first checks whether the file changed (another process or proxy
+// instance wrote it: each write replaces the file, so its identity
+// changes) and reads it again if so: stores added, changed and removed
+// reach every process using the file without a restart.
 type Stores struct {
+	path   string
+	sealer *seal.Sealer
+
+	mu     sync.Mutex
 	byHash map[string]*proxy.Store
+	seen   os.FileInfo // the file byHash was read from; nil: it did not exist
 }
 
 // Store implements proxy.Stores.
 func (s *Stores) Store(_ context.Context, hash string) (*proxy.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(); err != nil {
+		return nil, err
+	}
 	st, ok := s.byHash[hash]
 	if !ok {
 		return nil, fmt.Errorf("store %q: %w", hash, proxy.ErrUnknownStore)
@@ -83,31 +102,99 @@ func (s *Stores) Store(_ context.Context, hash string) (*proxy.Store, error) {
 }
 
 // List returns the stores sorted by hash.
-func (s *Stores) List() []*proxy.Store {
+func (s *Stores) List() ([]*proxy.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(); err != nil {
+		return nil, err
+	}
 	out := make([]*proxy.Store, 0, len(s.byHash))
 	for _, st := range s.byHash {
 		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Hash < out[j].Hash })
-	return out
+	return out, nil
 }
 
-// Load reads and opens the file at path. A missing file is an empty set of
-// stores (a fresh install).
-func Load(path string, sealer *seal.Sealer) (*Stores, error) {
-	f, err := read(path)
+// Put implements proxy.Registry: Put(path, sealer, st), then the new file
+// is what this Stores serves.
+func (s *Stores) Put(_ context.Context, st *proxy.Store) error {
+	return s.change(func() error { return Put(s.path, s.sealer, st) })
+}
+
+// Delete implements proxy.Registry: the store's entry (and so its sealed
+// secrets) leaves the file.
+func (s *Stores) Delete(_ context.Context, hash string) error {
+	return s.change(func() error {
+		return update(s.path, func(f *file) error {
+			n := len(f.Stores)
+			f.Stores = slices.DeleteFunc(f.Stores, func(e entry) bool { return e.Hash == hash })
+			if len(f.Stores) == n {
+				return fmt.Errorf("delete store %q: %w", hash, proxy.ErrUnknownStore)
+			}
+			return nil
+		})
+	})
+}
+
+func (s *Stores) change(write func() error) error {
+	if err := write(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refresh()
+}
+
+// refresh reads the file again when it is not the one last read. Holds mu.
+func (s *Stores) refresh() error {
+	fi, err := os.Stat(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		fi, err = nil, nil
+	}
 	if err != nil {
+		return fmt.Errorf("load stores: %w", err)
+	}
+	if s.byHash != nil && sameFile(fi, s.seen) {
+		return nil
+	}
+	f, err := read(s.path)
+	if err != nil {
+		return err
+	}
+	byHash := make(map[string]*proxy.Store, len(f.Stores))
+	for i := range f.Stores {
+		st, err := open(&f.Stores[i], s.sealer)
+		if err != nil {
+			return fmt.Errorf("load stores %s: %w", s.path, err)
+		}
+		byHash[st.Hash] = st
+	}
+	s.byHash, s.seen = byHash, fi
+	return nil
+}
+
+// sameFile: the same file, unchanged since. Writes replace the file by a
+// rename, so its identity changes with every write; size and time guard
+// against an editor writing in place.
+func sameFile(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// Load opens the file at path (a missing file is an empty set of stores: a
+// fresh install) and reads it once, so a broken file or a wrong key fails
+// at start.
+func Load(path string, sealer *seal.Sealer) (*Stores, error) {
+	s := &Stores{path: path, sealer: sealer}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(); err != nil {
 		return nil, err
 	}
-	out := &Stores{byHash: map[string]*proxy.Store{}}
-	for i := range f.Stores {
-		st, err := open(&f.Stores[i], sealer)
-		if err != nil {
-			return nil, fmt.Errorf("load stores %s: %w", path, err)
-		}
-		out.byHash[st.Hash] = st
-	}
-	return out, nil
+	return s, nil
 }
 
 func read(path string) (file, error) {
@@ -136,6 +223,7 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
 		HoldCheckout: e.HoldCheckout, TestMode: e.TestMode, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
+		AppInstalled: e.AppInstalled, Users: e.Users,
 	}
 	if e.ApprovalTTL != "" {
 		d, err := time.ParseDuration(e.ApprovalTTL)
@@ -145,6 +233,9 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 		st.ApprovalTTL = d
 	}
 	for _, sec := range secrets(e, st) {
+		if *sec.sealed == "" {
+			continue // an app store not linked yet; Normalize decides
+		}
 		plain, err := sealer.Open(*sec.sealed, e.Hash+"/"+sec.name)
 		if err != nil {
 			return nil, fmt.Errorf("store %s: %s: %w (wrong IDGATE_PROXY_KEY?)", e.Hash, sec.name, err)
@@ -164,27 +255,52 @@ func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
 	if err := st.Normalize(); err != nil {
 		return fmt.Errorf("put store: %w", err)
 	}
-	f, err := read(path)
-	if err != nil {
-		return err
-	}
 	e := entry{
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
 		HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
-		ApprovalTTL: st.ApprovalTTL.String(),
+		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users,
 	}
 	for _, sec := range secrets(&e, st) {
-		*sec.sealed = sealer.Seal([]byte(*sec.plain), st.Hash+"/"+sec.name)
-	}
-	replaced := false
-	for i := range f.Stores {
-		if f.Stores[i].Hash == st.Hash {
-			f.Stores[i], replaced = e, true
+		if *sec.plain != "" {
+			*sec.sealed = sealer.Seal([]byte(*sec.plain), st.Hash+"/"+sec.name)
 		}
 	}
-	if !replaced {
+	return update(path, func(f *file) error {
+		for i := range f.Stores {
+			if f.Stores[i].Hash == st.Hash {
+				f.Stores[i] = e
+				return nil
+			}
+		}
 		f.Stores = append(f.Stores, e)
+		return nil
+	})
+}
+
+// update is one read-change-write of the file, under an exclusive lock on
+// path+".lock", so concurrent writers (proxy instances, store add) never
+// lose each other's changes. Readers need no lock: the file is replaced by
+// a rename, so they read either the old file or the new one, whole.
+func update(path string, change func(*file) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("write stores: %w", err)
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("write stores: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("write stores: lock: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing releases it anyway
+	f, err := read(path)
+	if err != nil {
+		return err
+	}
+	if err := change(&f); err != nil {
+		return err
 	}
 	return write(path, f)
 }
@@ -192,9 +308,6 @@ func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
 func write(path string, f file) error {
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return fmt.Errorf("write stores: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("write stores: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".stores-*.json")

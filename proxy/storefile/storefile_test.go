@@ -53,7 +53,8 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(loaded.List()); n != 2 {
+	if list, err := loaded.List(); err != nil || len(list) != 2 {
+		n := len(list)
 		t.Fatalf("%d stores, want 2 (Put replaces by hash)", n)
 	}
 	a, err := loaded.Store(context.Background(), "aaa")
@@ -76,7 +77,7 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 func TestLoadMissingAndBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	s := seal.Ephemeral()
-	if st, err := Load(filepath.Join(dir, "none.json"), s); err != nil || len(st.List()) != 0 {
+	if st, err := Load(filepath.Join(dir, "none.json"), s); err != nil || len(must(st.List())) != 0 {
 		t.Fatalf("missing file: %v", err)
 	}
 	for name, body := range map[string]string{
@@ -95,4 +96,11 @@ func TestLoadMissingAndBadFiles(t *testing.T) {
 	if err := Put(filepath.Join(dir, "x.json"), s, &proxy.Store{Hash: "abc"}); !errors.Is(err, proxy.ErrInvalidStore) {
 		t.Fatalf("invalid store put: %v", err)
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

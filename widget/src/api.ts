@@ -15,6 +15,8 @@ export interface Status {
   reasons: Reason[];
   hold_checkout: boolean;
   checkout_selectors: string[];
+  // false while the store is not set up: show nothing, hold nothing.
+  active: boolean;
 }
 
 // QRCode is the link drawn by the proxy (internal/qr): a size×size grid,

@@ -38,6 +38,7 @@ async function run(t: Target): Promise<void> {
   let link: string | undefined;
   let qr: QRCode | undefined;
   let holding = false;
+  let inactive = false;
   let cart: string | null = null;
   let token = "";
   let lastID: string | undefined;
@@ -54,6 +55,14 @@ async function run(t: Target): Promise<void> {
   // apply renders a status. While a verification we started is pending,
   // the outcome that was there before it (staleID) does not count.
   const apply = (s: Status): void => {
+    // An inline style, not the hidden attribute: the shadow root's :host
+    // rule (display: block) would win over the browser's [hidden].
+    inactive = !s.active;
+    view.host.style.display = inactive ? "none" : "";
+    if (inactive) {
+      hold.set(false, []);
+      return;
+    }
     const prev = mode;
     const waiting = mode === "pending" && (s.state === "unverified" || s.verification_id === staleID);
     if (s.verified) mode = "verified";
@@ -79,7 +88,7 @@ async function run(t: Target): Promise<void> {
         draw();
       }
     }
-    if (mode === "verified") return;
+    if (mode === "verified" || inactive) return;
     timer = window.setTimeout(() => void poll(), delay);
     delay = Math.min(delay * POLL_FACTOR, POLL_MAX);
   };

@@ -1,0 +1,276 @@
+package proxy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+)
+
+// ErrAppSession: a settings page request without a valid session (none,
+// forged, expired, another store's, or a user removed since).
+var ErrAppSession = errors.New("invalid app session")
+
+// ErrSignedPayload: a load, uninstall or remove_user callback's
+// signed_payload_jwt was refused.
+var ErrSignedPayload = bigcommerce.ErrSignedPayload
+
+// SessionTTL is how long a settings page stays usable after the control
+// panel opened it (a load callback); opening the app again starts anew.
+const SessionTTL = time.Hour
+
+// App is the single-click app: the control panel's callbacks (auth, load,
+// uninstall, remove_user) and the settings page they open, over the
+// Registry every proxy instance shares.
+type App struct {
+	Registry Registry
+	Sealer   *seal.Sealer
+	// OAuth is the app's registration (client ID and secret, auth callback).
+	OAuth bigcommerce.App
+	// APIBaseURL is the Management API of installed stores (empty:
+	// bigcommerce.DefaultBaseURL; the demo and tests point it at the double).
+	APIBaseURL string
+	// PublicURL is the proxy's external base URL: the footer script's and
+	// the order webhooks' host.
+	PublicURL string
+	// NewInstaller builds a store's Management API client (default a
+	// *bigcommerce.Client with the store's token and APIBaseURL).
+	NewInstaller func(*Store) (Installer, error)
+	// ControlPanelURL is the control panel's origin, the only one allowed
+	// to frame the settings page; "{store_hash}" is substituted. Empty:
+	// DefaultControlPanelURL.
+	ControlPanelURL string
+	Now             func() time.Time
+	Log             *slog.Logger
+}
+
+// DefaultControlPanelURL is where a store's control panel runs (its
+// /manage pages), and so the frame around the app.
+const DefaultControlPanelURL = "https://store-{store_hash}.mybigcommerce.com"
+
+// ControlPanelOrigin is the origin that frames store hash's settings page.
+func (a *App) ControlPanelOrigin(hash string) string {
+	u := a.ControlPanelURL
+	if u == "" {
+		u = DefaultControlPanelURL
+	}
+	return strings.TrimSuffix(strings.ReplaceAll(u, "{store_hash}", hash), "/")
+}
+
+func (a *App) now() time.Time {
+	if a.Now == nil {
+		return time.Now()
+	}
+	return a.Now()
+}
+
+func (a *App) installer(st *Store) (Installer, error) {
+	if a.NewInstaller != nil {
+		return a.NewInstaller(st)
+	}
+	return bigcommerce.New(bigcommerce.Config{StoreHash: st.Hash, Token: st.AccessToken, BaseURL: st.APIBaseURL})
+}
+
+func (a *App) log() *slog.Logger {
+	if a.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return a.Log
+}
+
+// Install handles the auth callback: the code is exchanged for the store's
+// access token, the store is saved (sealed) with the installing user and
+// the owner (a reinstall keeps its settings and takes the new token), and
+// the footer script and order webhooks are installed. A new store is
+// unlinked until its settings name the verifier account.
+func (a *App) Install(ctx context.Context, cb bigcommerce.AuthCallback) (*Store, Session, error) {
+	inst, err := a.OAuth.Exchange(ctx, cb)
+	if err != nil {
+		if errors.Is(err, bigcommerce.ErrInvalidInput) {
+			return nil, Session{}, fmt.Errorf("install: %w", &InputError{Field: "scope", Message: err.Error()})
+		}
+		return nil, Session{}, fmt.Errorf("install: %w: %w", ErrUpstream, err)
+	}
+	st, err := a.Registry.Store(ctx, inst.StoreHash)
+	switch {
+	case errors.Is(err, ErrUnknownStore):
+		header := make([]byte, 32)
+		if _, err := rand.Read(header); err != nil {
+			return nil, Session{}, fmt.Errorf("install: %w", err)
+		}
+		st = &Store{Hash: inst.StoreHash, APIBaseURL: a.APIBaseURL, WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(header))}
+	case err != nil:
+		return nil, Session{}, fmt.Errorf("install: %w", err)
+	default:
+		st = st.clone()
+	}
+	st.AccessToken = inst.AccessToken
+	st.AppClientID, st.AppClientSecret = a.OAuth.ClientID, a.OAuth.ClientSecret
+	st.AppInstalled = true
+	st.addUsers(inst.Owner.ID, inst.User.ID)
+	if err := a.Registry.Put(ctx, st); err != nil {
+		return nil, Session{}, fmt.Errorf("install: %w", err)
+	}
+	in, err := a.installer(st)
+	if err != nil {
+		return nil, Session{}, fmt.Errorf("install: %w", err)
+	}
+	if _, err := Install(ctx, in, st, a.PublicURL, true); err != nil {
+		// The store is saved: opening the app again installs again.
+		return nil, Session{}, fmt.Errorf("install: %w: %w", ErrUpstream, err)
+	}
+	a.log().Info("app installed", "store", st.Hash, "user", inst.User.ID)
+	return st, a.session(st.Hash, inst.User.ID), nil
+}
+
+// Load handles the load callback: the payload must be valid and name an
+// installed store; a user the store has not seen is one the control panel
+// now allows (several users), and is added. It returns the store and a
+// settings session for the user.
+func (a *App) Load(ctx context.Context, signedPayload string) (*Store, Session, error) {
+	p, st, err := a.verify(ctx, signedPayload)
+	if err != nil {
+		return nil, Session{}, fmt.Errorf("load: %w", err)
+	}
+	if !st.HasUser(p.User.ID) {
+		st = st.clone()
+		st.addUsers(p.User.ID)
+		if err := a.Registry.Put(ctx, st); err != nil {
+			return nil, Session{}, fmt.Errorf("load: %w", err)
+		}
+	}
+	return st, a.session(st.Hash, p.User.ID), nil
+}
+
+// Uninstall handles the uninstall callback: our footer script and webhooks
+// are removed from the store while its token still works (the platform
+// revokes it; a refusal is logged, not fatal), then the store and its
+// secrets are deleted from the registry.
+func (a *App) Uninstall(ctx context.Context, signedPayload string) (Uninstalled, error) {
+	_, st, err := a.verify(ctx, signedPayload)
+	if err != nil {
+		return Uninstalled{}, fmt.Errorf("uninstall: %w", err)
+	}
+	var out Uninstalled
+	if in, err := a.installer(st); err != nil {
+		a.log().Warn("uninstall: no API client", "store", st.Hash, "err", err)
+	} else if out, err = Uninstall(ctx, in, st, a.PublicURL); err != nil {
+		a.log().Warn("uninstall: cleanup on the store failed", "store", st.Hash, "err", err)
+	}
+	if err := a.Registry.Delete(ctx, st.Hash); err != nil {
+		return out, fmt.Errorf("uninstall: %w", err)
+	}
+	a.log().Info("app uninstalled", "store", st.Hash, "scripts", out.Scripts, "webhooks", out.Webhooks)
+	return out, nil
+}
+
+// RemoveUser handles the remove_user callback: the user no longer opens
+// the settings page, and sessions they hold stop working.
+func (a *App) RemoveUser(ctx context.Context, signedPayload string) error {
+	p, st, err := a.verify(ctx, signedPayload)
+	if err != nil {
+		return fmt.Errorf("remove user: %w", err)
+	}
+	if !st.HasUser(p.User.ID) {
+		return nil
+	}
+	st = st.clone()
+	st.Users = slices.DeleteFunc(st.Users, func(id int64) bool { return id == p.User.ID })
+	if err := a.Registry.Put(ctx, st); err != nil {
+		return fmt.Errorf("remove user: %w", err)
+	}
+	return nil
+}
+
+// verify checks a signed payload and finds the app-installed store it
+// names.
+func (a *App) verify(ctx context.Context, signedPayload string) (bigcommerce.SignedPayload, *Store, error) {
+	p, err := bigcommerce.VerifySignedPayload(signedPayload, a.OAuth.ClientID, a.OAuth.ClientSecret, a.now())
+	if err != nil {
+		return p, nil, err
+	}
+	st, err := a.Registry.Store(ctx, p.StoreHash)
+	if err != nil {
+		return p, nil, err
+	}
+	if !st.AppInstalled {
+		// An operator's store (store add) is not the app's to change.
+		return p, nil, fmt.Errorf("store %s: %w: not installed as an app", st.Hash, ErrUnknownStore)
+	}
+	return p, st, nil
+}
+
+// Session is a control panel user's right to one store's settings page.
+type Session struct {
+	Hash    string    `json:"h"`
+	UserID  int64     `json:"u"`
+	Expires time.Time `json:"e"`
+}
+
+func (a *App) session(hash string, user int64) Session {
+	return Session{Hash: hash, UserID: user, Expires: a.now().Add(SessionTTL).UTC().Truncate(time.Second)}
+}
+
+// sessionContext binds a sealed session to its store: one sealed for
+// another store does not open.
+func sessionContext(hash string) string { return "app-session/" + hash }
+
+// SealSession is the session as the settings page carries it (in its form,
+// never in a cookie: the page lives in the control panel's frame, where
+// cookies are third-party). Holding it is the page's CSRF token too.
+func (a *App) SealSession(s Session) string {
+	b, _ := json.Marshal(s) // a struct of strings, ints and a time
+	return a.Sealer.Seal(b, sessionContext(s.Hash))
+}
+
+// OpenSession opens a sealed session for store hash: refused when forged,
+// for another store, expired, or for a user the store no longer has (or a
+// store uninstalled since).
+func (a *App) OpenSession(ctx context.Context, hash, sealed string) (*Store, Session, error) {
+	plain, err := a.Sealer.Open(sealed, sessionContext(hash))
+	if err != nil {
+		return nil, Session{}, fmt.Errorf("%w: does not open for store %s", ErrAppSession, hash)
+	}
+	var s Session
+	if err := json.Unmarshal(plain, &s); err != nil || s.Hash != hash {
+		return nil, Session{}, fmt.Errorf("%w: malformed", ErrAppSession)
+	}
+	if !a.now().Before(s.Expires) {
+		return nil, Session{}, fmt.Errorf("%w: expired; open the app again", ErrAppSession)
+	}
+	st, err := a.Registry.Store(ctx, hash)
+	if err != nil || !st.AppInstalled {
+		return nil, Session{}, fmt.Errorf("%w: store %s is not installed", ErrAppSession, hash)
+	}
+	if !st.HasUser(s.UserID) {
+		return nil, Session{}, fmt.Errorf("%w: user removed", ErrAppSession)
+	}
+	return st, s, nil
+}
+
+// clone copies st, so a change is saved through the registry rather than
+// made in the copy other requests are reading.
+func (s *Store) clone() *Store {
+	c := *s
+	c.Users = slices.Clone(s.Users)
+	c.AllowedOrigins = slices.Clone(s.AllowedOrigins)
+	c.CheckoutSelectors = slices.Clone(s.CheckoutSelectors)
+	return &c
+}
+
+func (s *Store) addUsers(ids ...int64) {
+	for _, id := range ids {
+		if id > 0 && !s.HasUser(id) {
+			s.Users = append(s.Users, id)
+		}
+	}
+}

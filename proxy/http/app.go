@@ -1,0 +1,210 @@
+package http
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"html/template"
+	"log/slog"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/idgate/idgate/internal/httperr"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// The single-click app's routes: the callbacks registered with BigCommerce
+// (GET, as the control panel sends them) and the settings page's form.
+const (
+	AuthCallbackPath      = "/bigcommerce/auth"
+	LoadCallbackPath      = "/bigcommerce/load"
+	UninstallCallbackPath = "/bigcommerce/uninstall"
+	RemoveUserPath        = "/bigcommerce/remove_user"
+	settingsPath          = "/app/stores/:hash/settings"
+	maxSettingsBody       = 8 << 10
+)
+
+var (
+	//go:embed settings.html
+	settingsHTML string
+	//go:embed settings.css
+	settingsCSS string
+
+	settingsPage = template.Must(template.New("settings").Parse(settingsHTML))
+	// settingsStyleHash lets the page's one inline style through its CSP;
+	// nothing else (no script at all) runs.
+	settingsStyleHash = func() string {
+		sum := sha256.Sum256([]byte(settingsCSS))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}()
+)
+
+type appHandlers struct {
+	app *proxy.App
+	log *slog.Logger
+}
+
+func routeApp(r fiber.Router, h *appHandlers) {
+	r.Get(AuthCallbackPath, h.auth)
+	r.Get(LoadCallbackPath, h.load)
+	r.Get(UninstallCallbackPath, h.uninstall)
+	r.Get(RemoveUserPath, h.removeUser)
+	r.Post(settingsPath, h.save)
+}
+
+// auth: the browser arrives from the control panel with the code; the app
+// installs and shows the settings page in the control panel's frame.
+func (h *appHandlers) auth(c *fiber.Ctx) error {
+	st, s, err := h.app.Install(c.UserContext(), bigcommerce.AuthCallback{
+		Code: c.Query("code"), Scope: c.Query("scope"), Context: c.Query("context"),
+	})
+	if err != nil {
+		h.log.Warn("app install refused", "context", c.Query("context"), "err", err)
+		return toHTTP(err)
+	}
+	return h.render(c, fiber.StatusOK, st, s, proxy.SettingsOf(st), false, "")
+}
+
+// load: the control panel opens the app.
+func (h *appHandlers) load(c *fiber.Ctx) error {
+	st, s, err := h.app.Load(c.UserContext(), c.Query("signed_payload_jwt"))
+	if err != nil {
+		h.log.Warn("app load refused", "err", err)
+		return toHTTP(err)
+	}
+	return h.render(c, fiber.StatusOK, st, s, proxy.SettingsOf(st), false, "")
+}
+
+// uninstall: from BigCommerce's servers; the answer is informative only.
+func (h *appHandlers) uninstall(c *fiber.Ctx) error {
+	out, err := h.app.Uninstall(c.UserContext(), c.Query("signed_payload_jwt"))
+	if err != nil {
+		h.log.Warn("app uninstall refused", "err", err)
+		return toHTTP(err)
+	}
+	return c.JSON(fiber.Map{"uninstalled": true, "scripts_removed": out.Scripts, "webhooks_removed": out.Webhooks})
+}
+
+// removeUser: from BigCommerce's servers.
+func (h *appHandlers) removeUser(c *fiber.Ctx) error {
+	if err := h.app.RemoveUser(c.UserContext(), c.Query("signed_payload_jwt")); err != nil {
+		h.log.Warn("app remove_user refused", "err", err)
+		return toHTTP(err)
+	}
+	return c.JSON(fiber.Map{"removed": true})
+}
+
+// save: the settings form. Its session field is both the user's session
+// and the CSRF token (a page of another origin cannot read it); a POST
+// whose Origin names another host is refused before it is read.
+func (h *appHandlers) save(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if o := c.Get(fiber.HeaderOrigin); o != "" {
+		if u, err := url.Parse(o); err != nil || !strings.EqualFold(u.Host, string(c.Request().Host())) {
+			return httperr.New(httperr.Forbidden, "the settings form is posted from its own page only")
+		}
+	}
+	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationForm) {
+		return httperr.New(httperr.UnsupportedMediaType, "send the settings form")
+	}
+	if len(c.Body()) > maxSettingsBody {
+		return httperr.New(httperr.PayloadTooLarge, "request body too large")
+	}
+	hash, sealed := c.Params("hash"), c.FormValue("session")
+	in, formErr := settingsForm(c)
+	st, s, err := h.app.OpenSession(c.UserContext(), hash, sealed)
+	if err != nil {
+		return toHTTP(err)
+	}
+	if formErr != "" {
+		return h.render(c, fiber.StatusUnprocessableEntity, st, s, in, false, formErr)
+	}
+	saved, err := h.app.SaveSettings(c.UserContext(), hash, sealed, in)
+	var inputErr *proxy.InputError
+	if asInput(err, &inputErr) {
+		return h.render(c, fiber.StatusUnprocessableEntity, st, s, in, false, inputErr.Message)
+	}
+	if err != nil {
+		return toHTTP(err)
+	}
+	h.log.Info("app settings saved", "store", hash, "user", s.UserID)
+	return h.render(c, fiber.StatusOK, saved, s, proxy.SettingsOf(saved), true, "")
+}
+
+// settingsForm reads the form; a value no control offers is an error the
+// page shows.
+func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
+	in := proxy.Settings{
+		IntegrationKey: c.FormValue("integration_key"), WebhookSecret: bigcommerce.Secret(c.FormValue("webhook_secret")),
+		HoldCheckout: c.FormValue("hold_checkout") == "1", OrderGuard: c.FormValue("order_guard") == "1",
+		TestMode: c.FormValue("test_mode") == "1",
+	}
+	in.Ruleset.RequireAuthentic = c.FormValue("require_authentic") == "1"
+	switch f := c.FormValue("min_face_match"); f {
+	case "none":
+	case string(rulesets.TierDefiniteMatch), string(rulesets.TierLikelyMatch), string(rulesets.TierPossibleMatch):
+		in.Ruleset.MinFaceMatch = rulesets.Tier(f)
+	default:
+		return in, "choose how sure the face match must be"
+	}
+	switch c.FormValue("min_age") {
+	case "0":
+	case "18":
+		in.Ruleset.RequireOver18 = true
+	case "21":
+		in.Ruleset.RequireOver21 = true
+	default:
+		return in, "choose a minimum age"
+	}
+	return in, ""
+}
+
+// pageData is what settings.html renders.
+type pageData struct {
+	Style       template.CSS
+	Action      string
+	Session     string
+	StoreDomain string
+	Linked      bool
+	Settings    proxy.Settings
+	Face        string
+	Age         int
+	Saved       bool
+	Error       string
+}
+
+// render writes the settings page: never cached, framed only by the
+// store's control panel, posting only to itself, running no script.
+func (h *appHandlers) render(c *fiber.Ctx, status int, st *proxy.Store, s proxy.Session, in proxy.Settings, saved bool, formErr string) error {
+	d := pageData{
+		Style: template.CSS(settingsCSS), Action: strings.Replace(settingsPath, ":hash", st.Hash, 1),
+		Session: h.app.SealSession(s), StoreDomain: strings.TrimPrefix(strings.TrimPrefix(st.URL, "https://"), "http://"),
+		Linked: st.Linked(), Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: saved, Error: formErr,
+	}
+	if d.Face == "" {
+		d.Face = "none"
+	}
+	switch {
+	case in.Ruleset.RequireOver21:
+		d.Age = 21
+	case in.Ruleset.RequireOver18:
+		d.Age = 18
+	}
+	var b bytes.Buffer
+	if err := settingsPage.Execute(&b, d); err != nil {
+		return httperr.InternalError(err)
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src "+settingsStyleHash+
+		"; form-action 'self'; base-uri 'none'; frame-ancestors "+h.app.ControlPanelOrigin(st.Hash))
+	// X-Frame-Options cannot name an origin (ALLOW-FROM is gone from
+	// browsers); frame-ancestors above is the rule.
+	c.Response().Header.Del(fiber.HeaderXFrameOptions)
+	c.Type("html", "utf-8")
+	return c.Status(status).Send(b.Bytes())
+}

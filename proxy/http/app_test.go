@@ -1,0 +1,338 @@
+package http_test
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/idgate/idgate/internal/cache/memory"
+	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
+	"github.com/idgate/idgate/proxy/storefile"
+)
+
+// appPublicURL is the proxy's public URL as the app registers it (the
+// script's host and the webhooks' destination: https on 443); requests in
+// these tests go to the test server itself.
+const appPublicURL = "https://shop-proxy.example"
+
+// appWorld is BigCommerce's control panel with two stores and N proxy
+// instances sharing one store file and key, as in production.
+type appWorld struct {
+	cp      *bigcommercetest.ControlPanel
+	doubles map[string]*bigcommercetest.Double
+	proxies []string // base URLs
+}
+
+var (
+	installer = bigcommerce.AppUser{ID: 1, Email: "owner@example.com"}
+	staff     = bigcommerce.AppUser{ID: 42, Email: "staff@example.com", Locale: "en-US"}
+)
+
+func newAppWorld(t *testing.T, instances int) *appWorld {
+	t.Helper()
+	w := &appWorld{doubles: map[string]*bigcommercetest.Double{}}
+	var ds []*bigcommercetest.Double
+	for _, hash := range []string{"storea1", "storeb2"} {
+		d := bigcommercetest.Start(t, bigcommercetest.Options{StoreHash: hash, Token: "token-" + hash})
+		w.doubles[hash] = d
+		ds = append(ds, d)
+	}
+	w.cp = bigcommercetest.StartControlPanel(t, bigcommercetest.ControlPanelOptions{RedirectURI: appPublicURL + proxyhttp.AuthCallbackPath}, ds...)
+	path := filepath.Join(t.TempDir(), "stores.json")
+	key := seal.Ephemeral()
+	for range instances {
+		reg, err := storefile.Load(path, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := &proxy.App{
+			Registry: reg, Sealer: key, APIBaseURL: w.cp.APIBaseURL(), PublicURL: appPublicURL,
+			OAuth: bigcommerce.App{
+				ClientID: bigcommercetest.AppClientID, ClientSecret: bigcommercetest.AppClientSecret,
+				RedirectURI: appPublicURL + proxyhttp.AuthCallbackPath, LoginURL: w.cp.URL,
+			},
+			ControlPanelURL: "https://cp-{store_hash}.example",
+		}
+		svc := &proxy.Service{Stores: reg, Sealer: key, Cache: memory.New(nil), PublicURL: appPublicURL}
+		fapp, err := proxyhttp.New(svc, slog.New(slog.DiscardHandler), proxyhttp.WithApp(app))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = fapp.Listener(ln) }()
+		t.Cleanup(func() { _ = fapp.Shutdown(); _ = ln.Close() })
+		w.proxies = append(w.proxies, "http://"+ln.Addr().String())
+	}
+	return w
+}
+
+// install runs the merchant's click on store hash through proxy instance
+// i and returns the settings page.
+func (w *appWorld) install(t *testing.T, i int, hash string) (int, http.Header, string) {
+	t.Helper()
+	q, err := w.cp.Install(hash, installer, strings.Join(bigcommerce.AppScopes, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, h, body := get(t, w.proxies[i]+proxyhttp.AuthCallbackPath+"?"+q.Encode(), "", "")
+	return code, h, string(body)
+}
+
+func (w *appWorld) callback(t *testing.T, i int, path, payload string) (int, http.Header, string) {
+	t.Helper()
+	code, h, body := get(t, w.proxies[i]+path+"?signed_payload_jwt="+url.QueryEscape(payload), "", "")
+	return code, h, string(body)
+}
+
+var sessionField = regexp.MustCompile(`name="session" value="([^"]+)"`)
+
+func session(t *testing.T, page string) string {
+	t.Helper()
+	m := sessionField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no session in page:\n%s", page)
+	}
+	return m[1]
+}
+
+// post submits the settings form of store hash.
+func (w *appWorld) post(t *testing.T, i int, hash string, form url.Values) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, w.proxies[i]+"/app/stores/"+hash+"/settings", strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", w.proxies[i])
+	code, _, body := do(t, req)
+	return code, string(body)
+}
+
+func linkForm(sess string) url.Values {
+	return url.Values{
+		"session": {sess}, "integration_key": {"idgk_test_" + strings.Repeat("k", 43)}, "webhook_secret": {"whsec_linked"},
+		"require_authentic": {"1"}, "min_face_match": {"likely_match"}, "min_age": {"21"}, "order_guard": {"1"}, "test_mode": {"1"},
+	}
+}
+
+func appStatus(t *testing.T, w *appWorld, i int, hash string) (int, proxy.Status) {
+	t.Helper()
+	code, _, body := get(t, w.proxies[i]+"/proxy/v1/stores/"+hash+"/status?cart_id="+cartA, "https://store-"+hash+".mybigcommerce.com", "")
+	var st proxy.Status
+	if code == http.StatusOK {
+		if err := json.Unmarshal(body, &st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return code, st
+}
+
+// One click installs: the code is exchanged (the control panel checks the
+// request against BigCommerce's guide), the token is sealed in the store
+// file, the footer script and both order webhooks are on the store, and
+// the settings page opens, framed only by the store's control panel. The
+// store waits, invisible to shoppers, until the merchant links the
+// account; then its choices apply at once.
+func TestAppInstallLinkAndSettings(t *testing.T) {
+	w := newAppWorld(t, 1)
+	code, h, page := w.install(t, 0, "storea1")
+	if code != http.StatusOK {
+		t.Fatalf("auth callback: %d %s", code, page)
+	}
+	csp := h.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "frame-ancestors https://cp-storea1.example") || strings.Contains(csp, "script-src") || h.Get("X-Frame-Options") != "" {
+		t.Errorf("page CSP %q, X-Frame-Options %q: want framing by the control panel only, no script", csp, h.Get("X-Frame-Options"))
+	}
+	if h.Get("Cache-Control") != "no-store" || strings.Contains(page, "token-storea1") || strings.Contains(page, bigcommercetest.AppClientSecret) {
+		t.Errorf("the page is cached or shows a secret")
+	}
+	d := w.doubles["storea1"]
+	scripts, hooks := d.Scripts(), d.Webhooks()
+	if len(scripts) != 1 || !strings.HasPrefix(scripts[0].Fields["src"].(string), appPublicURL+"/widget/v1/idgate.js?store=storea1&client="+bigcommercetest.AppClientID) {
+		t.Fatalf("scripts %+v", scripts)
+	}
+	if len(hooks) != 2 || hooks[0].Destination != appPublicURL+"/proxy/v1/stores/storea1/order-webhook" {
+		t.Fatalf("webhooks %+v", hooks)
+	}
+	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || st.Active || st.HoldCheckout {
+		t.Fatalf("unlinked store's status %d %+v: want inactive", code, st)
+	}
+	sess := session(t, page)
+	code, page = w.post(t, 0, "storea1", linkForm(sess))
+	if code != http.StatusOK || !strings.Contains(page, "Settings saved") {
+		t.Fatalf("save: %d %s", code, page)
+	}
+	if strings.Contains(page, "whsec_linked") {
+		t.Error("the saved page shows the webhook secret")
+	}
+	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || !st.Active {
+		t.Fatalf("linked store's status %d %+v: want active", code, st)
+	}
+	// Half a link, an unknown choice and an impossible ruleset are shown
+	// on the page and change nothing.
+	for name, edit := range map[string]func(url.Values){
+		"no face choice": func(f url.Values) { f.Set("min_face_match", "great") },
+		"nothing checked": func(f url.Values) {
+			f.Del("require_authentic")
+			f.Set("min_face_match", "none")
+			f.Set("min_age", "0")
+		},
+		"live store, test key": func(f url.Values) { f.Del("test_mode") },
+	} {
+		f := linkForm(sess)
+		edit(f)
+		if code, page := w.post(t, 0, "storea1", f); code != http.StatusUnprocessableEntity || !strings.Contains(page, "Not saved:") {
+			t.Errorf("%s: %d, want 422 with the reason on the page", name, code)
+		}
+	}
+	// CSRF: another site's page has no session to send, and its Origin
+	// is refused before anything is read.
+	f := linkForm("")
+	if code, _ := w.post(t, 0, "storea1", f); code != http.StatusUnauthorized {
+		t.Errorf("no session: %d, want 401", code)
+	}
+	req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/app/stores/storea1/settings", strings.NewReader(linkForm(sess).Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	if code, _, _ := do(t, req); code != http.StatusForbidden {
+		t.Errorf("foreign Origin: %d, want 403", code)
+	}
+}
+
+// The load callback opens the settings page only for a payload the app's
+// secret signed, for this app, unexpired, naming an installed store; a
+// session opens only its own store's settings.
+func TestAppLoadChecksTheSignedPayload(t *testing.T) {
+	w := newAppWorld(t, 1)
+	if code, _, page := w.install(t, 0, "storea1"); code != http.StatusOK {
+		t.Fatalf("install: %d %s", code, page)
+	}
+	code, _, page := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", installer))
+	if code != http.StatusOK || !strings.Contains(page, "<form") {
+		t.Fatalf("load: %d %s", code, page)
+	}
+	now := time.Now()
+	sign := func(key string, edit func(jwt.MapClaims)) string {
+		c := bigcommerce.SignedPayloadClaims(bigcommercetest.AppClientID, "storea1", installer, installer, now, "j")
+		edit(c)
+		s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString([]byte(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for name, tok := range map[string]string{
+		"bad signature":  sign("not-the-app-secret", func(jwt.MapClaims) {}),
+		"wrong audience": sign(bigcommercetest.AppClientSecret, func(c jwt.MapClaims) { c["aud"] = "another-app" }),
+		"expired":        sign(bigcommercetest.AppClientSecret, func(c jwt.MapClaims) { c["exp"] = now.Add(-time.Minute).Unix() }),
+		"store not installed": sign(bigcommercetest.AppClientSecret, func(c jwt.MapClaims) {
+			c["sub"] = "stores/storeb2"
+		}),
+		"missing": "",
+	} {
+		code, h, body := w.callback(t, 0, proxyhttp.LoadCallbackPath, tok)
+		if code != http.StatusUnauthorized && code != http.StatusNotFound {
+			t.Errorf("%s: %d %s, want 401 or 404", name, code, body)
+		}
+		if strings.Contains(body, "<form") || h.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s: the refusal is a page or may be framed", name)
+		}
+	}
+	// Another store: store B's session does not open store A's settings.
+	if code, _, page := w.install(t, 0, "storeb2"); code != http.StatusOK {
+		t.Fatalf("install b: %d %s", code, page)
+	}
+	_, _, pageB := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storeb2", installer))
+	if code, _ := w.post(t, 0, "storea1", linkForm(session(t, pageB))); code != http.StatusUnauthorized {
+		t.Errorf("store b's session on store a: %d, want 401", code)
+	}
+	if code, _ := w.post(t, 0, "storeb2", linkForm(session(t, pageB))); code != http.StatusOK {
+		t.Errorf("store b's session on store b: %d, want 200", code)
+	}
+}
+
+// A second user the control panel lets load the app is added; remove_user
+// takes them out and their open page stops working; uninstall removes our
+// script and webhooks from the store and the store (and its secrets) from
+// the proxy.
+func TestAppUsersAndUninstall(t *testing.T) {
+	w := newAppWorld(t, 1)
+	if code, _, page := w.install(t, 0, "storea1"); code != http.StatusOK {
+		t.Fatalf("install: %d %s", code, page)
+	}
+	_, _, page := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", staff))
+	staffSession := session(t, page)
+	if code, _ := w.post(t, 0, "storea1", linkForm(staffSession)); code != http.StatusOK {
+		t.Fatalf("staff saves: %d", code)
+	}
+	if code, _, body := w.callback(t, 0, proxyhttp.RemoveUserPath, w.cp.SignedPayload("storea1", staff)); code != http.StatusOK {
+		t.Fatalf("remove_user: %d %s", code, body)
+	}
+	if code, _ := w.post(t, 0, "storea1", linkForm(staffSession)); code != http.StatusUnauthorized {
+		t.Errorf("removed user's page: %d, want 401", code)
+	}
+	if code, _, _ := w.callback(t, 0, proxyhttp.UninstallCallbackPath, "forged.payload.value"); code != http.StatusUnauthorized {
+		t.Errorf("forged uninstall: %d, want 401", code)
+	}
+	if len(w.doubles["storea1"].Scripts()) != 1 {
+		t.Fatal("a forged uninstall removed something")
+	}
+	code, _, body := w.callback(t, 0, proxyhttp.UninstallCallbackPath, w.cp.SignedPayload("storea1", installer))
+	if code != http.StatusOK || !strings.Contains(body, `"scripts_removed":1`) || !strings.Contains(body, `"webhooks_removed":2`) {
+		t.Fatalf("uninstall: %d %s", code, body)
+	}
+	if s, h := w.doubles["storea1"].Scripts(), w.doubles["storea1"].Webhooks(); len(s) != 0 || len(h) != 0 {
+		t.Errorf("left on the store: scripts %+v, webhooks %+v", s, h)
+	}
+	if code, _ := appStatus(t, w, 0, "storea1"); code != http.StatusNotFound {
+		t.Errorf("uninstalled store's status: %d, want 404", code)
+	}
+	if code, _, _ := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", installer)); code != http.StatusNotFound {
+		t.Errorf("load after uninstall: %d, want 404", code)
+	}
+}
+
+// Two proxy instances on one store file: a store installed through one
+// is served by the other at once, its settings saved on the other are
+// what the first serves, and its uninstall reaches both.
+func TestAppStoresReachEveryInstance(t *testing.T) {
+	w := newAppWorld(t, 2)
+	if code, _ := appStatus(t, w, 1, "storea1"); code != http.StatusNotFound {
+		t.Fatalf("before install: %d", code)
+	}
+	code, _, page := w.install(t, 0, "storea1")
+	if code != http.StatusOK {
+		t.Fatalf("install on 0: %d %s", code, page)
+	}
+	if code, st := appStatus(t, w, 1, "storea1"); code != http.StatusOK || st.Active {
+		t.Fatalf("instance 1 after install on 0: %d %+v", code, st)
+	}
+	if code, _ := w.post(t, 1, "storea1", linkForm(session(t, page))); code != http.StatusOK {
+		t.Fatalf("save on 1 with 0's page: %d", code)
+	}
+	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || !st.Active {
+		t.Fatalf("instance 0 after saving on 1: %d %+v", code, st)
+	}
+	if code, _, _ := w.callback(t, 1, proxyhttp.UninstallCallbackPath, w.cp.SignedPayload("storea1", installer)); code != http.StatusOK {
+		t.Fatal("uninstall on 1")
+	}
+	if code, _ := appStatus(t, w, 0, "storea1"); code != http.StatusNotFound {
+		t.Errorf("instance 0 after uninstall on 1: %d, want 404", code)
+	}
+}

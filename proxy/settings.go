@@ -1,0 +1,68 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/idgate/idgate/proxy/bigcommerce"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// Settings are what the merchant chooses on the settings page.
+type Settings struct {
+	// IntegrationKey and WebhookSecret link the store to its verifier
+	// account; an empty WebhookSecret keeps the one saved (the page never
+	// shows it).
+	IntegrationKey string
+	WebhookSecret  bigcommerce.Secret
+	Ruleset        rulesets.Ruleset
+	// HoldCheckout: verify before checkout (the widget holds the checkout
+	// buttons). OrderGuard: hold orders placed without a verification
+	// (status Manual Verification Required).
+	HoldCheckout, OrderGuard bool
+	TestMode                 bool
+}
+
+// SettingsOf reads a store's current settings (never its secrets).
+func SettingsOf(st *Store) Settings {
+	return Settings{
+		IntegrationKey: st.IntegrationKey, Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
+		OrderGuard: st.OrderGuard, TestMode: st.TestMode,
+	}
+}
+
+// SaveSettings applies the settings page's choices to the store the sealed
+// session opens, validated as every store is, and saves them for every
+// proxy instance.
+func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings) (*Store, error) {
+	st, _, err := a.OpenSession(ctx, hash, sealed)
+	if err != nil {
+		return nil, fmt.Errorf("save settings: %w", err)
+	}
+	// Checked here: Normalize reads an empty ruleset as "the defaults".
+	if err := in.Ruleset.Validate(); err != nil {
+		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "ruleset", Message: "turn at least one rule on"})
+	}
+	st = st.clone()
+	st.IntegrationKey = strings.TrimSpace(in.IntegrationKey)
+	if in.WebhookSecret != "" {
+		st.WebhookSecret = bigcommerce.Secret(strings.TrimSpace(string(in.WebhookSecret)))
+	}
+	if st.IntegrationKey == "" {
+		// Unlinking drops the secret too: half a link is refused.
+		st.WebhookSecret = ""
+	}
+	st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
+	if err := st.Normalize(); err != nil {
+		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: strings.TrimPrefix(err.Error(), ErrInvalidStore.Error()+": ")})
+	}
+	if err := a.Registry.Put(ctx, st); err != nil {
+		if errors.Is(err, ErrInvalidStore) {
+			return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: err.Error()})
+		}
+		return nil, fmt.Errorf("save settings: %w", err)
+	}
+	return st, nil
+}
