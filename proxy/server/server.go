@@ -21,6 +21,7 @@ import (
 	rlredis "github.com/idgate/idgate/internal/ratelimit/redis"
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/storefile"
 	"github.com/idgate/idgate/proxy/verifierapi"
@@ -35,6 +36,11 @@ var Vars = []config.Var{
 	{Name: "IDGATE_VERIFIER_URL", Default: "http://127.0.0.1:8080", Meaning: "base URL of the verifier's API (create verification)"},
 	{Name: "IDGATE_REDIS_URL", Default: "", Meaning: "redis://... shares the status cache across proxy instances; empty uses the in-process cache"},
 	{Name: "IDGATE_PROXY_CACHE_TTL", Default: "30s", Meaning: "longest a status is served from the cache (webhooks refresh it at once)"},
+	{Name: "IDGATE_BC_APP_CLIENT_ID", Default: "", Meaning: "client ID of the BigCommerce single-click app (Developer Portal); set with the secret, it serves the app's callbacks (/bigcommerce/auth, load, uninstall, remove_user) and settings page; empty serves no app"},
+	{Name: "IDGATE_BC_APP_CLIENT_SECRET", Default: "", Meaning: "the app's client secret (code exchange, signed payloads, Current Customer JWT); never logged, never sent to a browser; sealed into each installed store's entry"},
+	{Name: "IDGATE_BC_LOGIN_URL", Default: bigcommerce.DefaultLoginURL, Meaning: "BigCommerce's OAuth server (POST /oauth2/token); a test double's URL in tests"},
+	{Name: "IDGATE_BC_API_URL", Default: bigcommerce.DefaultBaseURL, Meaning: "Management API base of app-installed stores; {store_hash} is substituted"},
+	{Name: "IDGATE_BC_CONTROL_PANEL_URL", Default: proxy.DefaultControlPanelURL, Meaning: "origin of a store's control panel, the only one allowed to frame the settings page (CSP frame-ancestors); {store_hash} is substituted"},
 	{Name: "IDGATE_TRUSTED_PROXIES", Default: "", Meaning: "comma-separated IPs/CIDRs of load balancers whose X-Forwarded-For gives the client IP (start limit); empty trusts none"},
 }
 
@@ -44,6 +50,10 @@ type Config struct {
 	Key                                            []byte
 	CacheTTL                                       time.Duration
 	TrustedProxies                                 []string
+	// The single-click app (off when AppClientID is empty).
+	AppClientID                           string
+	AppClientSecret                       bigcommerce.Secret
+	LoginURL, APIBaseURL, ControlPanelURL string
 }
 
 // Load reads the settings through getenv; empty variables take defaults.
@@ -93,6 +103,11 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		c.TrustedProxies = append(c.TrustedProxies, p)
 	}
+	c.AppClientID, c.AppClientSecret = get("IDGATE_BC_APP_CLIENT_ID"), bigcommerce.Secret(get("IDGATE_BC_APP_CLIENT_SECRET"))
+	c.LoginURL, c.APIBaseURL, c.ControlPanelURL = get("IDGATE_BC_LOGIN_URL"), get("IDGATE_BC_API_URL"), get("IDGATE_BC_CONTROL_PANEL_URL")
+	if (c.AppClientID == "") != (c.AppClientSecret == "") {
+		errs = append(errs, errors.New("IDGATE_BC_APP_CLIENT_ID and IDGATE_BC_APP_CLIENT_SECRET: set both for the app, or neither"))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("load proxy config: %w", err)
 	}
@@ -133,7 +148,18 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 		closeCache = func() { _ = client.Close() }
 	}
 	svc := &proxy.Service{Stores: stores, Sealer: sealer, Cache: ch, Verifier: verifier, PublicURL: c.PublicURL, CacheTTL: c.CacheTTL, Limiter: limiter}
-	app, err := proxyhttp.New(svc, log, proxyhttp.WithTrustedProxies(c.TrustedProxies))
+	opts := []proxyhttp.Option{proxyhttp.WithTrustedProxies(c.TrustedProxies)}
+	if c.AppClientID != "" {
+		opts = append(opts, proxyhttp.WithApp(&proxy.App{
+			Registry: stores, Sealer: sealer, APIBaseURL: c.APIBaseURL, PublicURL: c.PublicURL,
+			ControlPanelURL: c.ControlPanelURL, Log: log,
+			OAuth: bigcommerce.App{
+				ClientID: c.AppClientID, ClientSecret: c.AppClientSecret,
+				RedirectURI: c.PublicURL + proxyhttp.AuthCallbackPath, LoginURL: c.LoginURL,
+			},
+		}))
+	}
+	app, err := proxyhttp.New(svc, log, opts...)
 	if err != nil {
 		closeCache()
 		return nil, nil, err
