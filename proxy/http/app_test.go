@@ -94,6 +94,16 @@ func (w *appWorld) install(t *testing.T, i int, hash string) (int, http.Header, 
 	return code, h, string(body)
 }
 
+// mustInstall is install, which must answer the settings page.
+func (w *appWorld) mustInstall(t *testing.T, i int, hash string) string {
+	t.Helper()
+	code, _, page := w.install(t, i, hash)
+	if code != http.StatusOK {
+		t.Fatalf("install %s on %d: %d %s", hash, i, code, page)
+	}
+	return page
+}
+
 func (w *appWorld) callback(t *testing.T, i int, path, payload string) (int, http.Header, string) {
 	t.Helper()
 	code, h, body := get(t, w.proxies[i]+path+"?signed_payload_jwt="+url.QueryEscape(payload), "", "")
@@ -220,9 +230,7 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 // session opens only its own store's settings.
 func TestAppLoadChecksTheSignedPayload(t *testing.T) {
 	w := newAppWorld(t, 1)
-	if code, _, page := w.install(t, 0, "storea1"); code != http.StatusOK {
-		t.Fatalf("install: %d %s", code, page)
-	}
+	w.mustInstall(t, 0, "storea1")
 	code, _, page := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", installer))
 	if code != http.StatusOK || !strings.Contains(page, "<form") {
 		t.Fatalf("load: %d %s", code, page)
@@ -255,9 +263,7 @@ func TestAppLoadChecksTheSignedPayload(t *testing.T) {
 		}
 	}
 	// Another store: store B's session does not open store A's settings.
-	if code, _, page := w.install(t, 0, "storeb2"); code != http.StatusOK {
-		t.Fatalf("install b: %d %s", code, page)
-	}
+	w.mustInstall(t, 0, "storeb2")
 	_, _, pageB := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storeb2", installer))
 	if code, _ := w.post(t, 0, "storea1", linkForm(session(t, pageB))); code != http.StatusUnauthorized {
 		t.Errorf("store b's session on store a: %d, want 401", code)
@@ -273,9 +279,7 @@ func TestAppLoadChecksTheSignedPayload(t *testing.T) {
 // the proxy.
 func TestAppUsersAndUninstall(t *testing.T) {
 	w := newAppWorld(t, 1)
-	if code, _, page := w.install(t, 0, "storea1"); code != http.StatusOK {
-		t.Fatalf("install: %d %s", code, page)
-	}
+	w.mustInstall(t, 0, "storea1")
 	_, _, page := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", staff))
 	staffSession := session(t, page)
 	if code, _ := w.post(t, 0, "storea1", linkForm(staffSession)); code != http.StatusOK {
@@ -316,10 +320,7 @@ func TestAppStoresReachEveryInstance(t *testing.T) {
 	if code, _ := appStatus(t, w, 1, "storea1"); code != http.StatusNotFound {
 		t.Fatalf("before install: %d", code)
 	}
-	code, _, page := w.install(t, 0, "storea1")
-	if code != http.StatusOK {
-		t.Fatalf("install on 0: %d %s", code, page)
-	}
+	page := w.mustInstall(t, 0, "storea1")
 	if code, st := appStatus(t, w, 1, "storea1"); code != http.StatusOK || st.Active {
 		t.Fatalf("instance 1 after install on 0: %d %+v", code, st)
 	}
