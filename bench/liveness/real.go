@@ -124,6 +124,22 @@ type realFrame struct {
 	src time.Duration
 }
 
+// clip is c's frames (loadClip), decoded on first use.
+func (s *source) clip(c realClip) ([]realFrame, error) {
+	if f, ok := s.clips[c.name]; ok {
+		return f, nil
+	}
+	f, err := loadClip(s.real, c)
+	if err != nil {
+		return nil, err
+	}
+	if s.clips == nil {
+		s.clips = map[string][]realFrame{}
+	}
+	s.clips[c.name] = f
+	return f, nil
+}
+
 // loadClip decodes a clip's frames in capture order.
 func loadClip(dir string, c realClip) ([]realFrame, error) {
 	if c.file == "" {
@@ -215,9 +231,9 @@ func capture(frames []realFrame, from, to time.Duration, fps, phase float64) ([]
 // A capture whose frames all miss a blink's shut eyes (smartliveShut) is
 // not a person blinking on camera and is left out, and named in missed,
 // as set.go's sampled leaves out Foreman's.
-func realSequences(dir string) (out []sequence, missed []string, err error) {
+func realSequences(src *source) (out []sequence, missed []string, err error) {
 	for _, c := range realClips {
-		frames, err := loadClip(dir, c)
+		frames, err := src.clip(c)
 		if err != nil {
 			return nil, nil, err
 		}

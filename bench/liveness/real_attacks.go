@@ -24,7 +24,7 @@ import (
 func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	clips := map[string][]realFrame{}
 	for _, c := range realClips {
-		f, err := loadClip(src.real, c)
+		f, err := src.clip(c)
 		if err != nil {
 			return nil, err
 		}
@@ -221,16 +221,24 @@ func onScreen(img image.Image, t time.Duration) image.Image {
 	b := img.Bounds()
 	out := image.NewRGBA(b)
 	flicker := 1 + 0.12*math.Sin(2*math.Pi*7*t.Seconds())
-	sin, cos := math.Sin(12*math.Pi/180), math.Cos(12*math.Pi/180)
+	moire := moireOf(b)
+	px := func(v uint32, m float64) uint8 {
+		f := gamma15[v] * flicker * m
+		return uint8(math.Max(0, math.Min(255, f*255)))
+	}
+	ycc, _ := img.(*image.YCbCr)
+	i := 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			moire := 1 + 0.10*math.Sin(2*math.Pi*0.3*(float64(x)*cos+float64(y)*sin))
-			px := func(v uint32) uint8 {
-				f := math.Pow(float64(v)/0xffff, 1.5) * flicker * moire
-				return uint8(math.Max(0, math.Min(255, f*255)))
+			var r, g, bl uint32
+			if ycc != nil {
+				r, g, bl, _ = ycc.YCbCrAt(x, y).RGBA()
+			} else {
+				r, g, bl, _ = img.At(x, y).RGBA()
 			}
-			out.SetRGBA(x, y, color.RGBA{px(r), px(g), px(bl), 255})
+			m := moire[i]
+			i++
+			out.SetRGBA(x, y, color.RGBA{px(r, m), px(g, m), px(bl, m), 255})
 		}
 	}
 	blurred := image.NewRGBA(b)
@@ -238,4 +246,34 @@ func onScreen(img image.Image, t time.Duration) image.Image {
 	draw.BiLinear.Scale(half, half.Bounds(), out, b, draw.Src, nil)
 	draw.BiLinear.Scale(blurred, b, half, half.Bounds(), draw.Src, nil)
 	return blurred
+}
+
+// gamma15 is v^1.5 for every 16-bit channel value v (as a share of
+// 0xffff): onScreen's gamma, computed once instead of three times a pixel.
+var gamma15 = func() []float64 {
+	g := make([]float64, 0x10000)
+	for v := range g {
+		g[v] = math.Pow(float64(v)/0xffff, 1.5)
+	}
+	return g
+}()
+
+// moires are onScreen's moiré factors, 1 + 0.1 sin(grating phase), for
+// every pixel of a frame of the given bounds, row by row; the screen
+// replays film a few clips of a few sizes, so each is computed once.
+var moires = map[image.Rectangle][]float64{}
+
+func moireOf(b image.Rectangle) []float64 {
+	if m, ok := moires[b]; ok {
+		return m
+	}
+	sin, cos := math.Sin(12*math.Pi/180), math.Cos(12*math.Pi/180)
+	m := make([]float64, 0, b.Dx()*b.Dy())
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			m = append(m, 1+0.10*math.Sin(2*math.Pi*0.3*(float64(x)*cos+float64(y)*sin)))
+		}
+	}
+	moires[b] = m
+	return m
 }

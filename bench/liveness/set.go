@@ -157,6 +157,8 @@ type source struct {
 	// falling on either side of a blink (realSequences).
 	missed []string
 	cache  map[string][]byte
+	// clips are the real clips' frames, decoded once (realClip.name).
+	clips map[string][]realFrame
 }
 
 func (s *source) bytes(f frameRef) ([]byte, error) {
@@ -307,7 +309,7 @@ func buildSet(src *source) ([]sequence, error) {
 		out = append(out, sequence{name: fmt.Sprintf("as filmed, %s in frames %v", strings.Split(c.person, "/")[0], c.idx), class: "live",
 			steps: steps, fps: 15, frames: frames, labels: labels})
 	}
-	real, missed, err := realSequences(src.real)
+	real, missed, err := realSequences(src)
 	if err != nil {
 		return nil, err
 	}
@@ -523,6 +525,16 @@ func encode(img image.Image) ([]byte, error) {
 func mirror(img image.Image) image.Image {
 	b := img.Bounds()
 	out := image.NewRGBA(b)
+	if src, ok := img.(*image.RGBA); ok { // a GIF's canvas: pixels copied as they are
+		w := b.Dx()
+		for y := range b.Dy() {
+			s, d := src.Pix[y*src.Stride:], out.Pix[y*out.Stride:]
+			for x := range w {
+				copy(d[4*(w-1-x):4*(w-x)], s[4*x:4*x+4])
+			}
+		}
+		return out
+	}
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			out.Set(b.Max.X-1-(x-b.Min.X), y, img.At(x, y))
