@@ -1,5 +1,5 @@
-// Command auth measures the verifier's sign-in and an authenticated no-op
-// end to end over loopback HTTP: POST /auth and GET /me, each a fixed number
+// Command auth measures the verifier's sign-in and its cheapest authenticated
+// request end to end over loopback HTTP: POST /auth and GET /me, each a fixed number
 // of requests at a fixed concurrency, printing requests/s and p50/p99
 // latency. The server runs in-process on SQLite in a temp dir with the
 // sign-in rate limit off (it would otherwise allow 5 a minute).
