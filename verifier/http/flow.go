@@ -3,6 +3,7 @@ package http
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -22,8 +23,9 @@ var (
 // DefaultFlowBodyLimit bounds an end-user upload: a 10 MB photo, or a
 // liveness answer's frames (the engines' budget: up to 150 frames of
 // 256 KiB; a real answer of 30-90 frames of 40-120 KB is 1-10 MB), with
-// room for the multipart framing. Every other endpoint keeps
-// Config.BodyLimit.
+// room for the multipart framing. It bounds the liveness answer (and the
+// photos where it is set under the flow's photo bound); every other
+// endpoint keeps Config.BodyLimit (the route table's body column).
 const DefaultFlowBodyLimit = 40 << 20
 
 // busyRetryAfter is the Retry-After of a 503 when the engines are busy:
@@ -42,10 +44,10 @@ func setFlowHeaders(c *fiber.Ctx) {
 	c.Set("Referrer-Policy", "no-referrer")
 }
 
-// isFlowUpload reports whether the request is an end-user upload, the
-// only requests allowed past Config.BodyLimit.
-func isFlowUpload(c *fiber.Ctx) bool {
-	return c.Method() == fiber.MethodPost && len(c.Path()) > 3 && c.Path()[:3] == "/v/"
+// isFlowPath reports whether the request is under /v/, where every
+// answer carries the flow's headers, whoever gives it.
+func isFlowPath(c *fiber.Ctx) bool {
+	return strings.HasPrefix(c.Path(), "/v/")
 }
 
 // limitLink counts one request of the link under the limit named name,

@@ -64,13 +64,9 @@ func (s *Server) flowPhoneVerify(c *fiber.Ctx) error {
 }
 
 // flowJSON decodes a small JSON body of a flow step strictly (the route
-// has requireJSON; flow routes are exempt from the server's body limit,
-// so it is applied here); an unknown or ended link says so before its
-// body is judged.
+// has requireJSON and the std body limit); an unknown or ended link says
+// so before its body is judged.
 func (s *Server) flowJSON(c *fiber.Ctx, v any) error {
-	if len(c.Body()) > s.cfg.BodyLimit && s.cfg.BodyLimit > 0 {
-		return httperr.New(httperr.PayloadTooLarge, "the request body is too large")
-	}
 	if err := DecodeJSON(c.Body(), v); err != nil {
 		if lerr := s.flow.CheckLink(c.UserContext(), c.Params("token")); lerr != nil {
 			return lerr

@@ -6,17 +6,26 @@ import (
 	"github.com/idgate/idgate/internal/secheaders"
 )
 
-// A route is one line of the route table: an endpoint, the middleware it
-// runs behind (in order) and its handler.
+// A route is one line of the route table: an endpoint, the most of a body
+// it reads, the middleware it runs behind (in order) and its handler.
 type route struct {
 	method string
 	path   string
+	body   bodyLimit
 	mw     []fiber.Handler
 	handle fiber.Handler
 	// on is false when the part the route serves is not configured (no
 	// Deps.Flow, no webhook Queue): the route is then not registered and
 	// answers 404.
 	on bool
+}
+
+// bodyLimit is the most of a request body a route reads (bound,
+// bodybound.go); cut hands the handler a longer body's first limit+1 bytes
+// to refuse in its own words instead of answering 413.
+type bodyLimit struct {
+	limit int
+	cut   bool
 }
 
 // An audience is a group of the table: the routes one kind of caller uses.
@@ -32,8 +41,16 @@ const prefix = "USE"
 func mw(h ...fiber.Handler) []fiber.Handler { return h }
 
 // routeTable is every endpoint the server answers, by audience, with its
-// middleware. Every request first passes secheaders.Middleware, observe
-// and limitBody (routes). The OpenAPI document (verifier/openapi) describes
+// body limit and middleware. Every request first passes
+// secheaders.Middleware and observe (routes), then reads its body up to
+// the route's limit:
+//   - std: Config.BodyLimit (IDGATE_BODY_LIMIT, 1 MiB), every JSON body
+//     and the logo;
+//   - photo: a license photo, up to the flow's MaxImageBytes (10 MiB); a
+//     longer one is cut and refused as image_too_large;
+//   - frames: a liveness answer's frames, up to Config.FlowBodyLimit
+//     (40 MiB). The OpenAPI document (verifier/openapi) describes
+//
 // each endpoint; TestRouteTableIsTheDocument keeps the two equal.
 //
 // The middleware:
@@ -55,6 +72,10 @@ func (s *Server) routeTable() []audience {
 		uploads     = s.limitLink("upload", s.cfg.FlowUploadLimit)
 		challenges  = s.limitLink("challenge", s.cfg.FlowChallengeLimit)
 
+		std    = bodyLimit{limit: s.cfg.BodyLimit}
+		photo  = s.photoLimit()
+		frames = bodyLimit{limit: s.cfg.FlowBodyLimit}
+
 		always    = true
 		withFlow  = s.flow != nil
 		withHooks = s.hooks.Queue != nil
@@ -63,93 +84,94 @@ func (s *Server) routeTable() []audience {
 	return []audience{{
 		name: "operations: probes, metrics and the API's document",
 		routes: []route{
-			{"GET", "/healthz", nil, s.healthz, always},
-			{"GET", "/readyz", nil, s.readyz, always},
-			{"GET", "/metrics", nil, s.metrics.handler(), always},
-			{"GET", "/openapi.json", nil, s.openAPI, always},
+			{"GET", "/healthz", std, nil, s.healthz, always},
+			{"GET", "/readyz", std, nil, s.readyz, always},
+			{"GET", "/metrics", std, nil, s.metrics.handler(), always},
+			{"GET", "/openapi.json", std, nil, s.openAPI, always},
 		},
 	}, {
 		name: "account API: an integration's server (bearer token) and the integration key",
 		routes: []route{
-			{"POST", "/auth", mw(requireJSON), s.postAuth, always},
-			{"GET", "/me", mw(bearer), s.getMe, always},
-			{"PATCH", "/me", mw(bearer, requireJSON), s.patchMe, always},
-			{"GET", "/me/logo", mw(bearer), s.getMeLogo, always},
-			{"PUT", "/me/logo", mw(bearer), s.putMeLogo, always},
-			{"DELETE", "/me/logo", mw(bearer), s.deleteMeLogo, always},
-			{"POST", "/integration-key", mw(bearer, requireJSON), s.postIntegrationKey, always},
-			{"GET", "/integration-key", mw(bearer), s.getIntegrationKey, always},
-			{"PATCH", "/integration-key", mw(bearer, requireJSON), s.patchIntegrationKey, always},
-			{"DELETE", "/integration-key", mw(bearer), s.deleteIntegrationKey, always},
+			{"POST", "/auth", std, mw(requireJSON), s.postAuth, always},
+			{"GET", "/me", std, mw(bearer), s.getMe, always},
+			{"PATCH", "/me", std, mw(bearer, requireJSON), s.patchMe, always},
+			{"GET", "/me/logo", std, mw(bearer), s.getMeLogo, always},
+			{"PUT", "/me/logo", std, mw(bearer), s.putMeLogo, always},
+			{"DELETE", "/me/logo", std, mw(bearer), s.deleteMeLogo, always},
+			{"POST", "/integration-key", std, mw(bearer, requireJSON), s.postIntegrationKey, always},
+			{"GET", "/integration-key", std, mw(bearer), s.getIntegrationKey, always},
+			{"PATCH", "/integration-key", std, mw(bearer, requireJSON), s.patchIntegrationKey, always},
+			{"DELETE", "/integration-key", std, mw(bearer), s.deleteIntegrationKey, always},
 
-			{"POST", "/verification", mw(bearerOrKey, requireJSON), s.postVerification, always},
-			{"OPTIONS", "/create-verification", nil, createPreflight, always},
-			{"POST", "/create-verification", mw(keyCORS, bearerOrKey, requireJSON), s.postVerification, always},
-			{"GET", "/verification", mw(bearer), s.getVerification, always},
-			{"DELETE", "/verification", mw(bearer), s.deleteVerification, always},
-			{"POST", "/verification/cancel", mw(bearer), s.cancelVerification, always},
-			{"POST", "/verification/review", mw(bearer, requireJSON), s.reviewVerification, always},
-			{"GET", "/verification/review/image", mw(bearer), s.reviewImage, withFlow},
-			{"POST", "/verification/purge", mw(bearer), s.purgeVerification, withFlow},
-			{"GET", "/verifications", mw(bearer), s.listVerifications, always},
-			{"GET", "/quota", mw(bearer), s.getQuota, always},
+			{"POST", "/verification", std, mw(bearerOrKey, requireJSON), s.postVerification, always},
+			{"OPTIONS", "/create-verification", std, nil, createPreflight, always},
+			{"POST", "/create-verification", std, mw(keyCORS, bearerOrKey, requireJSON), s.postVerification, always},
+			{"GET", "/verification", std, mw(bearer), s.getVerification, always},
+			{"DELETE", "/verification", std, mw(bearer), s.deleteVerification, always},
+			{"POST", "/verification/cancel", std, mw(bearer), s.cancelVerification, always},
+			{"POST", "/verification/review", std, mw(bearer, requireJSON), s.reviewVerification, always},
+			{"GET", "/verification/review/image", std, mw(bearer), s.reviewImage, withFlow},
+			{"POST", "/verification/purge", std, mw(bearer), s.purgeVerification, withFlow},
+			{"GET", "/verifications", std, mw(bearer), s.listVerifications, always},
+			{"GET", "/quota", std, mw(bearer), s.getQuota, always},
 
-			{"GET", "/verification/webhook/deliveries", mw(bearer), hooks.deliveries, withHooks},
-			{"POST", "/verification/webhook/retry", mw(bearer), hooks.retry, withHooks},
-			{"POST", "/webhook-secret", mw(bearer), hooks.rotateSecret, withHooks},
+			{"GET", "/verification/webhook/deliveries", std, mw(bearer), hooks.deliveries, withHooks},
+			{"POST", "/verification/webhook/retry", std, mw(bearer), hooks.retry, withHooks},
+			{"POST", "/webhook-secret", std, mw(bearer), hooks.rotateSecret, withHooks},
 
-			{"POST", "/templates", mw(bearer, requireJSON), s.postTemplate, always},
-			{"GET", "/templates", mw(bearer), s.listTemplates, always},
-			{"GET", "/templates/:id", mw(bearer), s.getTemplate, always},
-			{"PUT", "/templates/:id", mw(bearer, requireJSON), s.putTemplate, always},
-			{"DELETE", "/templates/:id", mw(bearer), s.deleteTemplate, always},
+			{"POST", "/templates", std, mw(bearer, requireJSON), s.postTemplate, always},
+			{"GET", "/templates", std, mw(bearer), s.listTemplates, always},
+			{"GET", "/templates/:id", std, mw(bearer), s.getTemplate, always},
+			{"PUT", "/templates/:id", std, mw(bearer, requireJSON), s.putTemplate, always},
+			{"DELETE", "/templates/:id", std, mw(bearer), s.deleteTemplate, always},
 
-			{"POST", "/passphrase-keys", mw(bearer, requireJSON), s.postPassphraseKey, always},
-			{"GET", "/passphrase-keys", mw(bearer), s.listPassphraseKeys, always},
-			{"GET", "/passphrase-keys/:id", mw(bearer), s.getPassphraseKey, always},
-			{"DELETE", "/passphrase-keys/:id", mw(bearer), s.deletePassphraseKey, always},
+			{"POST", "/passphrase-keys", std, mw(bearer, requireJSON), s.postPassphraseKey, always},
+			{"GET", "/passphrase-keys", std, mw(bearer), s.listPassphraseKeys, always},
+			{"GET", "/passphrase-keys/:id", std, mw(bearer), s.getPassphraseKey, always},
+			{"DELETE", "/passphrase-keys/:id", std, mw(bearer), s.deletePassphraseKey, always},
 		},
 	}, {
 		name: "dashboard: its page and cookie session (the account API above takes the cookie too)",
 		routes: []route{
-			{"GET", "/dashboard", nil, s.dashboardPage, always},
-			{"POST", "/dashboard/session", mw(requireJSON), s.postDashboardSession, always},
-			{"GET", "/dashboard/session", mw(session), s.getDashboardSession, always},
-			{"PATCH", "/dashboard/session", mw(session, requireJSON), s.patchDashboardSession, always},
-			{"DELETE", "/dashboard/session", mw(session), s.deleteDashboardSession, always},
+			{"GET", "/dashboard", std, nil, s.dashboardPage, always},
+			{"POST", "/dashboard/session", std, mw(requireJSON), s.postDashboardSession, always},
+			{"GET", "/dashboard/session", std, mw(session), s.getDashboardSession, always},
+			{"PATCH", "/dashboard/session", std, mw(session, requireJSON), s.patchDashboardSession, always},
+			{"DELETE", "/dashboard/session", std, mw(session), s.deleteDashboardSession, always},
 		},
 	}, {
 		name: "end user: the link's pages and the flow API (the token in the path is the credential)",
 		routes: []route{
-			{"GET", "/v/:token", nil, s.openLink, always},
-			{"GET", "/v/:token/qr.svg", nil, s.linkQR, always},
-			{"GET", "/v/:token/logo", nil, s.linkLogo, always},
+			{"GET", "/v/:token", std, nil, s.openLink, always},
+			{"GET", "/v/:token/qr.svg", std, nil, s.linkQR, always},
+			{"GET", "/v/:token/logo", std, nil, s.linkLogo, always},
 			// After the two above, which set their own headers and
 			// answer without calling on.
-			{prefix, "/v/:token/", nil, flowHeaders, withFlow},
-			{"GET", "/v/:token/session", nil, s.flowSession, withFlow},
-			{"POST", "/v/:token/license/front", mw(uploads), s.flowFront, withFlow},
-			{"POST", "/v/:token/license/back", mw(uploads), s.flowBack, withFlow},
-			{"POST", "/v/:token/liveness", mw(challenges), s.flowChallenge, withFlow},
-			{"POST", "/v/:token/liveness/:challenge", mw(uploads), s.flowLiveness, withFlow},
-			{"POST", "/v/:token/phone", mw(uploads, requireJSON), s.flowPhone, withFlow},
-			{"POST", "/v/:token/phone/verify", mw(uploads, requireJSON), s.flowPhoneVerify, withFlow},
-			{"POST", "/v/:token/submit", nil, s.flowSubmit, withFlow},
-			{"POST", "/v/:token/review", nil, s.flowReview, withFlow},
-			{"POST", "/v/:token/decline-review", nil, s.flowDecline, withFlow},
-			{"POST", "/v/:token/test/complete", mw(requireJSON), s.flowTestComplete, withFlow},
+			{prefix, "/v/:token/", std, nil, flowHeaders, withFlow},
+			{"GET", "/v/:token/session", std, nil, s.flowSession, withFlow},
+			{"POST", "/v/:token/license/front", photo, mw(uploads), s.flowFront, withFlow},
+			{"POST", "/v/:token/license/back", photo, mw(uploads), s.flowBack, withFlow},
+			{"POST", "/v/:token/liveness", std, mw(challenges), s.flowChallenge, withFlow},
+			{"POST", "/v/:token/liveness/:challenge", frames, mw(uploads), s.flowLiveness, withFlow},
+			{"POST", "/v/:token/phone", std, mw(uploads, requireJSON), s.flowPhone, withFlow},
+			{"POST", "/v/:token/phone/verify", std, mw(uploads, requireJSON), s.flowPhoneVerify, withFlow},
+			{"POST", "/v/:token/submit", std, nil, s.flowSubmit, withFlow},
+			{"POST", "/v/:token/review", std, nil, s.flowReview, withFlow},
+			{"POST", "/v/:token/decline-review", std, nil, s.flowDecline, withFlow},
+			{"POST", "/v/:token/test/complete", std, mw(requireJSON), s.flowTestComplete, withFlow},
 			// The pages' and the dashboard's scripts, styles and models.
-			{"GET", "/assets/:name", nil, s.asset, always},
+			{"GET", "/assets/:name", std, nil, s.asset, always},
 		},
 	}}
 }
 
 // routes registers the table on the app, behind the middleware every
 // request passes: the security headers, observe (request ID, access log,
-// metrics, panic recovery) and limitBody.
+// metrics, panic recovery) and closeUnread; each route reads its body
+// through bound before its own middleware.
 func (s *Server) routes() {
 	a := s.app
-	a.Use(secheaders.Middleware, s.observe, s.limitBody)
+	a.Use(secheaders.Middleware, s.observe, s.closeUnread)
 	for _, g := range s.routeTable() {
 		for _, r := range g.routes {
 			if !r.on {
@@ -159,11 +181,25 @@ func (s *Server) routes() {
 				a.Use(r.path, r.handle)
 				continue
 			}
-			handlers := append(r.mw[:len(r.mw):len(r.mw)], r.handle)
+			handlers := append([]fiber.Handler{s.bound(r.body.limit, r.body.cut)}, r.mw...)
+			handlers = append(handlers, r.handle)
 			if r.method == fiber.MethodGet {
 				a.Head(r.path, handlers...) // as fiber's Get
 			}
 			a.Add(r.method, r.path, handlers...)
 		}
 	}
+}
+
+// photoLimit bounds a license photo by the flow's own bound, which answers
+// a longer photo as image_too_large (so the rest of it is never read);
+// a FlowBodyLimit set lower than that bound is a plain 413.
+func (s *Server) photoLimit() bodyLimit {
+	if s.flow == nil || s.flow.Limits.MaxImageBytes <= 0 {
+		return bodyLimit{limit: s.cfg.FlowBodyLimit}
+	}
+	if s.cfg.FlowBodyLimit < s.flow.Limits.MaxImageBytes {
+		return bodyLimit{limit: s.cfg.FlowBodyLimit}
+	}
+	return bodyLimit{limit: s.flow.Limits.MaxImageBytes, cut: true}
 }

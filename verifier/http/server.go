@@ -17,6 +17,8 @@ import (
 
 // Config holds the HTTP settings (from internal/config in production).
 type Config struct {
+	// BodyLimit bounds every request body but the license photos and the
+	// liveness frames (0: DefaultBodyLimit).
 	BodyLimit   int // bytes
 	ReadTimeout time.Duration
 	IdleTimeout time.Duration
@@ -46,6 +48,10 @@ type Config struct {
 	// matching the sender's IDGATE_WEBHOOK_ALLOW_LOOPBACK (dev and tests).
 	WebhookAllowLoopback bool
 }
+
+// DefaultBodyLimit is IDGATE_BODY_LIMIT's default, 1 MiB: a JSON body, or
+// a logo (at most 512 KiB).
+const DefaultBodyLimit = 1 << 20
 
 // DefaultAuthLimit is 5 sign-in attempts per minute (docs/decisions.md,
 // Rate limits).
@@ -142,12 +148,8 @@ func New(d Deps) (*Server, error) {
 	if s.cfg.FlowBodyLimit <= 0 {
 		s.cfg.FlowBodyLimit = DefaultFlowBodyLimit
 	}
-	// fasthttp reads the whole body before any handler: its bound is the
-	// largest any route takes, and limitBody holds every other route to
-	// BodyLimit.
-	bodyLimit := d.Config.BodyLimit
-	if d.Flow != nil {
-		bodyLimit = max(bodyLimit, s.cfg.FlowBodyLimit)
+	if s.cfg.BodyLimit <= 0 {
+		s.cfg.BodyLimit = DefaultBodyLimit
 	}
 	s.app = fiber.New(fiber.Config{
 		// A path matches exactly as written: with fiber's defaults
@@ -155,7 +157,11 @@ func New(d Deps) (*Server, error) {
 		// proxy's rule that keeps /metrics inside (docs/operations.md).
 		CaseSensitive: true,
 		StrictRouting: true,
-		BodyLimit:     bodyLimit,
+		// fasthttp reads a body of up to BodyLimit before any handler and
+		// streams a longer one; each route then reads at most its own
+		// limit (bound, bodybound.go).
+		BodyLimit:         s.cfg.BodyLimit,
+		StreamRequestBody: true,
 		// fasthttp parses a multipart body into a form before any
 		// handler by default: a second copy of a liveness answer's
 		// frames (parts past 16 MB in temporary files, where frames must
@@ -172,15 +178,6 @@ func New(d Deps) (*Server, error) {
 	return s, nil
 }
 
-// limitBody answers 413 for a body over Config.BodyLimit, except on the
-// end-user uploads (bounded by FlowBodyLimit in fiber itself).
-func (s *Server) limitBody(c *fiber.Ctx) error {
-	if s.cfg.BodyLimit > 0 && len(c.Request().Body()) > s.cfg.BodyLimit && !isFlowUpload(c) {
-		return fiber.ErrRequestEntityTooLarge
-	}
-	return c.Next()
-}
-
 // Serve answers on ln until Shutdown.
 func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(ln) }
 
@@ -194,7 +191,7 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWith
 func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	start := time.Now()
 	s.begin(c)
-	if isFlowUpload(c) { // a body over FlowBodyLimit
+	if isFlowPath(c) {
 		setFlowHeaders(c)
 	}
 	werr := s.respond(c, err)

@@ -11,11 +11,6 @@ import (
 // and liveness steps. The link token is the credential, as on every /v/
 // step; a live verification's link is 404 and left untouched.
 func (s *Server) flowTestComplete(c *fiber.Ctx) error {
-	// /v/ routes may carry uploads past BodyLimit (limitBody lets them
-	// through); this small JSON body keeps the API's bound.
-	if s.cfg.BodyLimit > 0 && len(c.Body()) > s.cfg.BodyLimit {
-		return fiber.ErrRequestEntityTooLarge
-	}
 	var p flow.TestPick
 	if err := DecodeJSON(c.Body(), &p); err != nil {
 		return err
