@@ -264,6 +264,8 @@ func (s *Store) clone() *Store {
 	c.Users = slices.Clone(s.Users)
 	c.AllowedOrigins = slices.Clone(s.AllowedOrigins)
 	c.CheckoutSelectors = slices.Clone(s.CheckoutSelectors)
+	c.Triggers.ShipToCountries = slices.Clone(s.Triggers.ShipToCountries)
+	c.Triggers.ShipToStates = slices.Clone(s.Triggers.ShipToStates)
 	return &c
 }
 

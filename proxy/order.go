@@ -30,6 +30,9 @@ type GuardResult struct {
 	Verified bool  `json:"verified"`
 	Held     bool  `json:"held"` // moved to Manual Verification Required
 	Ignored  bool  `json:"ignored"`
+	// Exempt: the store's triggers do not ask verification of this order;
+	// it is left as it is.
+	Exempt bool `json:"exempt,omitempty"`
 }
 
 // orderEvent is the platform's payload: only the order ID is used; the
@@ -101,6 +104,11 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 	if err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 	}
+	if need, err := s.needsVerification(ctx, p, st, order); err != nil {
+		return GuardResult{}, fmt.Errorf("guard order: %w", err)
+	} else if !need {
+		return GuardResult{OrderID: order.ID, Exempt: true}, nil
+	}
 	best, found := bigcommerce.Outcome{}, false
 	consider := func(res bigcommerce.Resource) error {
 		o, err := p.LoadOutcome(ctx, res)
@@ -139,4 +147,31 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 		out.Held = true
 	}
 	return out, nil
+}
+
+// needsVerification applies the store's triggers to the order, reading its
+// shipping addresses only when a trigger needs them. An order total the
+// platform wrote in a form we cannot read counts as matching: fail closed.
+func (s *Service) needsVerification(ctx context.Context, p Platform, st *Store, order bigcommerce.OrderSummary) (bool, error) {
+	t := st.Triggers
+	if !t.Any() {
+		return true, nil
+	}
+	var facts OrderFacts
+	if t.MinTotalCents > 0 {
+		cents, err := ParseCents(order.TotalIncTax)
+		if err != nil {
+			return true, nil
+		}
+		facts.TotalCents = cents
+	}
+	if t.NeedsShipTo() {
+		addrs, err := p.ShippingAddresses(ctx, order.ID)
+		if err != nil {
+			return false, fmt.Errorf("%w: %w", ErrUpstream, err)
+		}
+		facts.ShipTo = addrs
+	}
+	need, _ := t.Match(facts)
+	return need, nil
 }

@@ -43,6 +43,7 @@ type Platform interface {
 	LoadOutcome(ctx context.Context, res bigcommerce.Resource) (bigcommerce.Outcome, error)
 	SaveOutcome(ctx context.Context, res bigcommerce.Resource, o bigcommerce.Outcome) error
 	GetOrder(ctx context.Context, orderID int64) (bigcommerce.OrderSummary, error)
+	ShippingAddresses(ctx context.Context, orderID int64) ([]bigcommerce.ShipTo, error)
 	SetOrderStatus(ctx context.Context, orderID int64, statusID int) error
 }
 

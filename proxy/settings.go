@@ -22,14 +22,16 @@ type Settings struct {
 	// buttons). OrderGuard: hold orders placed without a verification
 	// (status Manual Verification Required).
 	HoldCheckout, OrderGuard bool
-	TestMode                 bool
+	// Triggers: which orders "after the order" holds.
+	Triggers Triggers
+	TestMode bool
 }
 
 // SettingsOf reads a store's current settings (never its secrets).
 func SettingsOf(st *Store) Settings {
 	return Settings{
 		IntegrationKey: st.IntegrationKey, Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
-		OrderGuard: st.OrderGuard, TestMode: st.TestMode,
+		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers,
 	}
 }
 
@@ -55,6 +57,7 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 		st.WebhookSecret = ""
 	}
 	st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
+	st.Triggers = in.Triggers
 	if err := st.Normalize(); err != nil {
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: strings.TrimPrefix(err.Error(), ErrInvalidStore.Error()+": ")})
 	}

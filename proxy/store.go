@@ -84,7 +84,9 @@ type Store struct {
 	// OrderGuard puts orders placed without a passing verification into
 	// status 12 "Manual Verification Required" (a footer script alone can
 	// be bypassed); needs the store/order/created webhook (store install).
-	OrderGuard        bool
+	OrderGuard bool
+	// Triggers say which orders the order guard holds (none: every order).
+	Triggers          Triggers
 	CheckoutSelectors []string
 	// AllowedOrigins are the storefront origins (scheme://host[:port]) the
 	// widget runs on; CORS allows exactly these.
@@ -176,6 +178,9 @@ func (s *Store) Normalize() error {
 		return fmt.Errorf("%w: store %s: a test integration key (%s...) needs test_mode", ErrInvalidStore, s.Hash, testKeyPrefix)
 	}
 	if err := s.Ruleset.Validate(); err != nil {
+		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)
+	}
+	if err := s.Triggers.normalize(); err != nil {
 		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)
 	}
 	return nil

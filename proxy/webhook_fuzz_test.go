@@ -40,6 +40,10 @@ func (p *memPlatform) GetOrder(context.Context, int64) (bigcommerce.OrderSummary
 	return bigcommerce.OrderSummary{}, bigcommerce.ErrNotFound
 }
 
+func (p *memPlatform) ShippingAddresses(context.Context, int64) ([]bigcommerce.ShipTo, error) {
+	return nil, bigcommerce.ErrNotFound
+}
+
 func (p *memPlatform) SetOrderStatus(context.Context, int64, int) error {
 	return bigcommerce.ErrNotFound
 }

@@ -96,16 +96,6 @@ func storesPath(flagValue string) string {
 	return defaultStores
 }
 
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("store add", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -118,6 +108,9 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	hold := fs.Bool("hold-checkout", false, "disable the checkout buttons until verified")
 	guard := fs.Bool("order-guard", false, "put orders without a passing verification into status 12 (Manual Verification Required)")
 	testMode := fs.Bool("test-mode", false, "accept results of test verifications (livemode false), marked as test on the cart; required with a test integration key (idgk_test_…)")
+	minTotal := fs.String("min-total", "", "order guard: verify orders whose total with tax is at least this amount (e.g. 50); with the ship-to flags, any one matching")
+	countries := fs.String("ship-to-countries", "", "order guard: verify orders shipping to these countries (comma-separated ISO codes, e.g. US,CA)")
+	states := fs.String("ship-to-states", "", "order guard: verify orders shipping to these states or provinces (comma-separated names, e.g. Texas)")
 	selectors := fs.String("selectors", "", "comma-separated CSS selectors of checkout buttons (default: Cornerstone's)")
 	ruleset := fs.String("ruleset", "{}", `ruleset JSON, e.g. {"require_over_21":true}; absent keys keep defaults`)
 	ttl := fs.Duration("approval-ttl", proxy.DefaultApprovalTTL, "how long a passing verification keeps the shopper verified")
@@ -132,6 +125,12 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	rs, err := rulesets.Parse([]byte(*ruleset))
 	if err != nil {
 		return err
+	}
+	triggers := proxy.Triggers{ShipToCountries: proxy.SplitList(*countries), ShipToStates: proxy.SplitList(*states)}
+	if *minTotal != "" {
+		if triggers.MinTotalCents, err = proxy.ParseCents(*minTotal); err != nil {
+			return fmt.Errorf("--min-total: %w", err)
+		}
 	}
 	var sec storeSecrets
 	dec := json.NewDecoder(io.LimitReader(stdin, maxSecretsInput))
@@ -155,8 +154,8 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		// Only the proxy and the verifier ever see it: the proxy sends it as
 		// webhook_headers when it creates a verification.
 		WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(headerValue)),
-		Ruleset:            rs, HoldCheckout: *hold, TestMode: *testMode, OrderGuard: *guard, CheckoutSelectors: splitList(*selectors),
-		AllowedOrigins: splitList(*origins), ApprovalTTL: *ttl,
+		Ruleset:            rs, HoldCheckout: *hold, TestMode: *testMode, OrderGuard: *guard, Triggers: triggers, CheckoutSelectors: proxy.SplitList(*selectors),
+		AllowedOrigins: proxy.SplitList(*origins), ApprovalTTL: *ttl,
 	}
 	path := storesPath(*file)
 	if err := storefile.Put(path, sealer, st); err != nil {
@@ -176,6 +175,7 @@ type storeView struct {
 	HoldCheckout      bool             `json:"hold_checkout"`
 	TestMode          bool             `json:"test_mode"`
 	OrderGuard        bool             `json:"order_guard"`
+	Triggers          proxy.Triggers   `json:"triggers"`
 	CheckoutSelectors []string         `json:"checkout_selectors"`
 	Ruleset           rulesets.Ruleset `json:"ruleset"`
 	ApprovalTTL       string           `json:"approval_ttl"`
@@ -204,7 +204,7 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	for _, st := range list {
 		out = append(out, storeView{
 			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
-			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors,
+			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, Triggers: st.Triggers, CheckoutSelectors: st.CheckoutSelectors,
 			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(),
 		})
 	}

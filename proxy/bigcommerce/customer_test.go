@@ -101,7 +101,9 @@ func TestVerifyCurrentCustomerRefuses(t *testing.T) {
 }
 
 // FuzzVerifyCurrentCustomer: arbitrary tokens never panic and never yield a
-// customer other than the one the seed token was really signed for.
+// customer other than the one the seed token was really signed for. The
+// same input goes to the app callbacks' verifier (one JWT parser, one
+// target): it never panics, and what it refuses is coded.
 func FuzzVerifyCurrentCustomer(f *testing.F) {
 	f.Add(sign(f, jwt.SigningMethodHS256, []byte(clientSecret), nil))
 	f.Add(sign(f, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, nil))
@@ -114,6 +116,9 @@ func FuzzVerifyCurrentCustomer(f *testing.F) {
 		}
 		if err != nil && !errors.Is(err, bigcommerce.ErrCustomerToken) {
 			t.Fatalf("uncoded error %v", err)
+		}
+		if _, err := bigcommerce.VerifySignedPayload(token, clientID, clientSecret, epoch); err != nil && !errors.Is(err, bigcommerce.ErrSignedPayload) {
+			t.Fatalf("uncoded signed payload error %v", err)
 		}
 	})
 }

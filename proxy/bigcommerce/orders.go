@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 )
 
@@ -18,6 +19,29 @@ type OrderSummary struct {
 	StatusID   int    `json:"status_id"`
 	CustomerID int64  `json:"customer_id"` // 0 for a guest
 	CartID     string `json:"cart_id"`
+	// TotalIncTax is the order's total with tax, a decimal string in the
+	// store's transactional currency ("60.0000"); see Cents.
+	TotalIncTax string `json:"total_inc_tax"`
+}
+
+// ShipTo is where an order ships: an order has one address per
+// consignment.
+type ShipTo struct {
+	State       string `json:"state"`        // the state's or province's name, "Texas"
+	CountryISO2 string `json:"country_iso2"` // "US"
+}
+
+// ShippingAddresses reads an order's shipping addresses (Orders v2). An
+// order with nothing to ship has none.
+func (c *Client) ShippingAddresses(ctx context.Context, orderID int64) ([]ShipTo, error) {
+	op := "get order " + strconv.FormatInt(orderID, 10) + " shipping addresses"
+	if orderID <= 0 {
+		return nil, fmt.Errorf("%s: %w: want a positive order ID", op, ErrInvalidInput)
+	}
+	var out []ShipTo
+	q := url.Values{"limit": {"250"}}
+	err := c.do(ctx, request{op: op, method: http.MethodGet, path: "v2/orders/" + strconv.FormatInt(orderID, 10) + "/shipping_addresses", query: q, out: &out})
+	return out, err
 }
 
 // GetOrder reads an order (Orders v2).

@@ -144,6 +144,15 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 		HoldCheckout: c.FormValue("hold_checkout") == "1", OrderGuard: c.FormValue("order_guard") == "1",
 		TestMode: c.FormValue("test_mode") == "1",
 	}
+	in.Triggers.ShipToCountries = proxy.SplitList(c.FormValue("ship_to_countries"))
+	in.Triggers.ShipToStates = proxy.SplitList(c.FormValue("ship_to_states"))
+	if t := strings.TrimSpace(c.FormValue("min_total")); t != "" {
+		cents, err := proxy.ParseCents(t)
+		if err != nil {
+			return in, "the minimum order total: want an amount such as 50 or 49.99"
+		}
+		in.Triggers.MinTotalCents = cents
+	}
 	in.Ruleset.RequireAuthentic = c.FormValue("require_authentic") == "1"
 	switch f := c.FormValue("min_face_match"); f {
 	case "none":
@@ -174,6 +183,9 @@ type pageData struct {
 	Settings    proxy.Settings
 	Face        string
 	Age         int
+	MinTotal    string
+	Countries   string
+	States      string
 	Saved       bool
 	Error       string
 }
@@ -185,6 +197,8 @@ func (h *appHandlers) render(c *fiber.Ctx, status int, st *proxy.Store, s proxy.
 		Style: template.CSS(settingsCSS), Action: strings.Replace(settingsPath, ":hash", st.Hash, 1),
 		Session: h.app.SealSession(s), StoreDomain: strings.TrimPrefix(strings.TrimPrefix(st.URL, "https://"), "http://"),
 		Linked: st.Linked(), Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: saved, Error: formErr,
+		MinTotal: proxy.FormatCents(in.Triggers.MinTotalCents), Countries: strings.Join(in.Triggers.ShipToCountries, ", "),
+		States: strings.Join(in.Triggers.ShipToStates, ", "),
 	}
 	if d.Face == "" {
 		d.Face = "none"

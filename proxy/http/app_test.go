@@ -194,6 +194,15 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || !st.Active {
 		t.Fatalf("linked store's status %d %+v: want active", code, st)
 	}
+	// Which orders: the triggers are saved and shown back, tidied.
+	f := linkForm(sess)
+	f.Set("min_total", "50")
+	f.Set("ship_to_countries", " ca,US ,")
+	f.Set("ship_to_states", "Texas")
+	if code, page = w.post(t, 0, "storea1", f); code != http.StatusOK ||
+		!strings.Contains(page, `value="50.00"`) || !strings.Contains(page, `value="CA, US"`) || !strings.Contains(page, `value="Texas"`) {
+		t.Fatalf("triggers: %d %s", code, page)
+	}
 	// Half a link, an unknown choice and an impossible ruleset are shown
 	// on the page and change nothing.
 	for name, edit := range map[string]func(url.Values){
@@ -204,6 +213,8 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 			f.Set("min_age", "0")
 		},
 		"live store, test key": func(f url.Values) { f.Del("test_mode") },
+		"a total in words":     func(f url.Values) { f.Set("min_total", "fifty") },
+		"a country's name":     func(f url.Values) { f.Set("ship_to_countries", "USA") },
 	} {
 		f := linkForm(sess)
 		edit(f)
@@ -213,8 +224,7 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	}
 	// CSRF: another site's page has no session to send, and its Origin
 	// is refused before anything is read.
-	f := linkForm("")
-	if code, _ := w.post(t, 0, "storea1", f); code != http.StatusUnauthorized {
+	if code, _ := w.post(t, 0, "storea1", linkForm("")); code != http.StatusUnauthorized {
 		t.Errorf("no session: %d, want 401", code)
 	}
 	req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/app/stores/storea1/settings", strings.NewReader(linkForm(sess).Encode()))

@@ -118,3 +118,48 @@ func TestOrderGuardOffIgnores(t *testing.T) {
 		t.Fatalf("order touched: %+v", o)
 	}
 }
+
+// Which orders need verification: with triggers (total at or over $50,
+// shipping to Canada, or to Texas), an order matching any one is guarded
+// as before; one matching none is left untouched (exempt), whatever its
+// verification.
+func TestOrderGuardTriggers(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true, Triggers: proxy.Triggers{
+		MinTotalCents: 5000, ShipToCountries: []string{"CA"}, ShipToStates: []string{"Texas"},
+	}})
+	d := env.Doubles[storeHash]
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	const awaiting = 11
+	never := "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+	ny := []bigcommercetest.ShipTo{{State: "New York", CountryISO2: "US"}}
+	for i, c := range []struct {
+		name  string
+		order bigcommercetest.Order
+		held  bool
+	}{
+		{"$60, to New York", bigcommercetest.Order{Total: "60.0000", ShipTo: ny}, true},
+		{"exactly $50", bigcommercetest.Order{Total: "50.0000", ShipTo: ny}, true},
+		{"$49.999, to New York", bigcommercetest.Order{Total: "49.9990", ShipTo: ny}, false},
+		{"$20, to Texas", bigcommercetest.Order{Total: "20.0000", ShipTo: []bigcommercetest.ShipTo{{State: "texas", CountryISO2: "US"}}}, true},
+		{"$20, to Ontario", bigcommercetest.Order{Total: "20.0000", ShipTo: []bigcommercetest.ShipTo{{State: "Ontario", CountryISO2: "CA"}}}, true},
+		{"$20, two consignments, one to Texas", bigcommercetest.Order{Total: "20.0000", ShipTo: append([]bigcommercetest.ShipTo{{State: "Texas", CountryISO2: "US"}}, ny...)}, true},
+		{"$20, nothing shipped", bigcommercetest.Order{Total: "20.0000"}, false},
+		{"$20, to New York", bigcommercetest.Order{Total: "20.0000", ShipTo: ny}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.order.ID, c.order.StatusID, c.order.CartID = int64(300+i), awaiting, never
+			d.AddOrder(c.order)
+			code, out := orderCreated(t, env, c.order.ID, header)
+			if code != http.StatusOK || out["held"] != c.held || (out["exempt"] == true) == c.held {
+				t.Fatalf("guard answered %d %v, want held %v", code, out, c.held)
+			}
+			o, _ := d.Order(c.order.ID)
+			if want := map[bool]int{true: bigcommerce.StatusManualVerificationRequired, false: awaiting}[c.held]; o.StatusID != want {
+				t.Errorf("order status %d, want %d", o.StatusID, want)
+			}
+			if mf := d.Metafields("order", fmt.Sprint(c.order.ID)); (len(mf) == 1) != c.held {
+				t.Errorf("order metafields %+v", mf)
+			}
+		})
+	}
+}

@@ -50,7 +50,9 @@ type Options struct {
 	// Real, its TestMode does.
 	TestMode   bool
 	OrderGuard bool
-	Ruleset    rulesets.Ruleset
+	// Triggers say which orders the order guard holds (default every one).
+	Triggers proxy.Triggers
+	Ruleset  rulesets.Ruleset
 	// Now is the proxy's clock (default time.Now).
 	Now func() time.Time
 	// Cache defaults to the in-process cache.
@@ -164,7 +166,7 @@ func New(opts Options) (*Env, error) {
 			AppClientID: ClientID, AppClientSecret: bigcommerce.Secret(clientSecret + hash),
 			IntegrationKey: apiKey, WebhookSecret: bigcommerce.Secret(secret(hash)),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
-			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, AllowedOrigins: append([]string(nil), opts.Origins...),
+			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, Triggers: opts.Triggers, AllowedOrigins: append([]string(nil), opts.Origins...),
 		}
 		if err := st.Normalize(); err != nil {
 			env.Close()

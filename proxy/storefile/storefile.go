@@ -49,6 +49,7 @@ type entry struct {
 	HoldCheckout       bool             `json:"hold_checkout"`
 	TestMode           bool             `json:"test_mode,omitempty"`
 	OrderGuard         bool             `json:"order_guard"`
+	Triggers           proxy.Triggers   `json:"triggers"`
 	CheckoutSelectors  []string         `json:"checkout_selectors"`
 	AllowedOrigins     []string         `json:"allowed_origins"`
 	ApprovalTTL        string           `json:"approval_ttl"`
@@ -223,7 +224,7 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
 		HoldCheckout: e.HoldCheckout, TestMode: e.TestMode, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
-		AppInstalled: e.AppInstalled, Users: e.Users,
+		AppInstalled: e.AppInstalled, Users: e.Users, Triggers: e.Triggers,
 	}
 	if e.ApprovalTTL != "" {
 		d, err := time.ParseDuration(e.ApprovalTTL)
@@ -259,7 +260,7 @@ func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
 		HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
-		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users,
+		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users, Triggers: st.Triggers,
 	}
 	for _, sec := range secrets(&e, st) {
 		if *sec.plain != "" {

@@ -37,6 +37,7 @@ var operations = []operation{
 	{"v3", "DELETE", "/hooks/{webhook_id}", "deleteWebhook"},
 	{"v2", "GET", "/orders/{order_id}", "getOrder"},
 	{"v2", "PUT", "/orders/{order_id}", "updateOrder"},
+	{"v2", "GET", "/orders/{order_id}/shipping_addresses", "getOrderShippingAddresses"},
 }
 
 // matchOperation finds the operation for a request below

@@ -21,6 +21,7 @@ func init() {
 	handlers["deleteWebhook"] = (*state).deleteWebhook
 	handlers["getOrder"] = (*state).getOrder
 	handlers["updateOrder"] = (*state).updateOrder
+	handlers["getOrderShippingAddresses"] = (*state).getShippingAddresses
 }
 
 func (sc *Script) render() map[string]any {
@@ -180,8 +181,12 @@ func (o *Order) render() map[string]any {
 	if !ok {
 		status = "Status " + strconv.Itoa(o.StatusID)
 	}
+	total := o.Total
+	if total == "" {
+		total = "0.0000"
+	}
 	return map[string]any{
-		"id": o.ID, "customer_id": o.CustomerID, "status_id": o.StatusID, "status": status, "cart_id": o.CartID,
+		"id": o.ID, "customer_id": o.CustomerID, "status_id": o.StatusID, "status": status, "cart_id": o.CartID, "total_inc_tax": total,
 		"date_created": o.Created.UTC().Format(time.RFC1123Z), "date_modified": o.Modified.UTC().Format(time.RFC1123Z),
 	}
 }
@@ -200,6 +205,21 @@ func (s *state) getOrder(c call) {
 	if o := s.order(c); o != nil {
 		writeJSON(c.w, http.StatusOK, o.render())
 	}
+}
+
+func (s *state) getShippingAddresses(c call) {
+	o := s.order(c)
+	if o == nil {
+		return
+	}
+	out := []any{}
+	for i, a := range o.ShipTo {
+		out = append(out, map[string]any{
+			"id": i + 1, "order_id": o.ID, "first_name": "Pat", "last_name": "Doe", "street_1": "1 Main St", "city": "Springfield",
+			"state": a.State, "zip": "00000", "country": a.CountryISO2, "country_iso2": a.CountryISO2, "items_total": 1, "items_shipped": 0,
+		})
+	}
+	writeJSON(c.w, http.StatusOK, out)
 }
 
 func (s *state) updateOrder(c call) {

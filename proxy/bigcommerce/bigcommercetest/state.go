@@ -46,8 +46,18 @@ type Order struct {
 	StatusID   int
 	CustomerID int64
 	CartID     string
-	Created    time.Time
-	Modified   time.Time
+	// Total is total_inc_tax as the platform writes it ("60.0000"); empty
+	// is "0.0000".
+	Total string
+	// ShipTo are its shipping addresses (state name, ISO country code).
+	ShipTo   []ShipTo
+	Created  time.Time
+	Modified time.Time
+}
+
+// ShipTo is one of an order's shipping addresses.
+type ShipTo struct {
+	State, CountryISO2 string
 }
 
 // state is the double's store; every access holds Double.mu.
