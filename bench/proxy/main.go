@@ -124,6 +124,9 @@ func (outcomes) GetOrder(context.Context, int64) (bigcommerce.OrderSummary, erro
 }
 
 func (outcomes) SetOrderStatus(context.Context, int64, int) error { return errReadOnly }
+func (outcomes) ShippingAddresses(context.Context, int64) ([]bigcommerce.ShipTo, error) {
+	return nil, errReadOnly
+}
 
 var errReadOnly = errors.New("read-only benchmark platform")
 
