@@ -62,8 +62,8 @@ const (
 	// core, so with every worker busy a few queued jobs clear within it.
 	DefaultQueueWait = 3 * time.Second
 	// DefaultFPS is the capture rate asked of the client: the blink
-	// detector was tuned and tested at 15 fps (Foreman), twice the
-	// liveness floor (MinFPS 8) so a slow phone stays above it.
+	// detector was tuned and tested at 15 fps (Foreman), three times the
+	// liveness floor (MinFPS 5) so a slow phone stays above it.
 	DefaultFPS = 15
 	// DefaultMaxFrames is 10 s at DefaultFPS: answering the three steps
 	// takes 3–6 s (the Foreman stream, 4 s), and the bound caps one

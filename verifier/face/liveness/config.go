@@ -51,6 +51,10 @@ type Config struct {
 	// second between two face frames (0: MaxTrackMove per frame, however
 	// far apart the frames are).
 	TrackSpeed float64
+	// TrackSpan caps the time TrackSpeed counts between two face frames
+	// (0: no cap), so a long gap between frames does not let the face
+	// land anywhere.
+	TrackSpan time.Duration
 	// TrackGlitch: a single face frame that jumps while the next face
 	// frame agrees with the one before it is forgiven (and not used for
 	// the steps); false: any jump fails the stream.
@@ -166,21 +170,45 @@ type Config struct {
 //     as his app asked), and a turn may begin in the frame a blink ends
 //     (a head that turns as the eyes reopen, Foreman's blink held 500 ms
 //     at 10 fps).
+//   - frame timing in time, not per frame: a gap between frames up to
+//     1.5 s (was 400 ms), an average of at least 5 frames a second (was
+//     8), and the tracking allowance above counts at most 400 ms of any
+//     gap (1.55 sizes, what the old 400 ms bound allowed). Evidence: the
+//     end-user page walked in Chromium with the phone capture
+//     (verifier/web, TestTrackedLivenessWalksARealPersonInChromium) on
+//     the shared 2-core machine at load 10–20, asked for 12 fps,
+//     delivered 60–95 frames over 9.7–11.0 s with single gaps of 995,
+//     1092 and 1104 ms (a busy page: the face tracker's work runs on the
+//     page's thread) and averages of 6.1, 7.9 and 9.3 fps, in streams
+//     where every step was done and seen: each refused as "the video
+//     stuttered" (frame_gap_too_long, frame_rate_out_of_bounds), which is
+//     a phone dropping frames, as real phones do. The timing rules stop
+//     no attack: frames injected by a virtual camera keep any timing, and
+//     a camera filming a print or a screen does not choose the page's.
+//     What a gap could hide is held by the rules on the gestures, in
+//     time: a blink needs its closing within 250 ms and its reopening
+//     within 400 ms (MaxClosing, MaxReopening), so no blink is read across
+//     a gap, and across a gap the face may move no more than across
+//     400 ms. 5 fps still gives a blink's 250 ms closing a frame; 1.5 s is
+//     a third more than the longest stall seen. The phone capture's
+//     windows captured at 12 fps with a 1.1 s stall where nothing is asked
+//     (bench/liveness real.go, stall) pass; attacks 0/51 as before.
 //
 // Every other threshold is Issue19Defaults', chosen as described there.
-// Measured (bench/liveness, Issue19Defaults → Defaults): the real set's 34
-// labelled windows 24 → 34 passed (the phone capture 4/14 → 14/14, every
-// refusal face_jumped, three also a blink missed at 0.6; whole sessions
-// 6/9 → 9/9; steps where labelled: blink 24/28 → 28/28, turn_left 8/11 →
-// 11/11, turn_right 7/7 → 7/7), Foreman's 88 live sequences 88 → 88,
-// attacks passed 0/51 → 0/51 in every class (still, moved, turned print,
-// replay of another order, splice, second person, screen replay).
+// Measured (bench/liveness, Issue19Defaults → Defaults): the real set's 36
+// labelled windows 24 → 36 passed (the phone capture 4/16 → 16/16, every
+// refusal face_jumped, three also a blink missed at 0.6, the two with a
+// 1.1 s stall also frame_gap_too_long; whole sessions 6/10 → 10/10; steps
+// where labelled: blink 25/29 → 29/29, turn_left 10/13 → 13/13,
+// turn_right 8/8 → 8/8), Foreman's 88 live sequences 88 → 88, attacks
+// passed 0/51 → 0/51 in every class (still, moved, turned print, replay
+// of another order, splice, second person, screen replay).
 var Defaults = Config{
 	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
-	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
+	MinFrames: 10, MinFPS: 5, MaxFPS: 60, MaxFrameGap: 1500 * time.Millisecond,
 	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
 	MinMeshScore: 0.5, MultiFaceSpan: 500 * time.Millisecond,
-	MaxTrackMove: 0.15, TrackSpeed: 3.5, MaxTrackScale: 1.45, TrackGlitch: true,
+	MaxTrackMove: 0.15, TrackSpeed: 3.5, TrackSpan: 400 * time.Millisecond, MaxTrackScale: 1.45, TrackGlitch: true,
 	BlinkMaxYaw: 20, BlinkFromStraightAhead: true, BlinkNearEye: 10,
 	BlinkBaseline: time.Second, CloseRatio: 0.65, OpenRatio: 0.8,
 	MaxClosing: 250 * time.Millisecond, MaxClosed: time.Second,

@@ -224,15 +224,19 @@ func multiFace(sig []Signal, cfg Config) bool {
 // jump reports whether the face moved or scaled too far from a to b: it
 // may move MaxTrackMove of its size, and TrackSpeed sizes a second more
 // for the time between the two frames (a real head moves as far in a
-// long gap between frames as in several short ones), and scale at most
-// MaxTrackScale times.
+// long gap between frames as in several short ones) up to TrackSpan of
+// it, and scale at most MaxTrackScale times.
 func jump(a, b Signal, cfg Config) bool {
 	size := math.Max(a.Size, b.Size)
 	if !(math.Min(a.Size, b.Size) > 0) {
 		return true
 	}
 	move := math.Hypot(a.Centre[0]-b.Centre[0], a.Centre[1]-b.Centre[1]) / size
-	allowed := cfg.MaxTrackMove + cfg.TrackSpeed*(b.T-a.T).Seconds()
+	dt := b.T - a.T
+	if cfg.TrackSpan > 0 {
+		dt = min(dt, cfg.TrackSpan)
+	}
+	allowed := cfg.MaxTrackMove + cfg.TrackSpeed*dt.Seconds()
 	return move > allowed || size/math.Min(a.Size, b.Size) > cfg.MaxTrackScale
 }
 
