@@ -97,8 +97,8 @@ func AnalyzeFront(img image.Image) (Card, error) {
 	c.Aspect = (top + bottom) / (left + right)
 	c.AspectOK = math.Abs(c.Aspect/ID1Aspect-1) <= AspectTolerance
 	c.Coverage = polygonArea(quad[:]) / float64(b.Dx()*b.Dy())
-	if c.Coverage < MinCoverage || math.Max(top, bottom) < MinCardWidth {
-		return c, fmt.Errorf("analyze front: card covers %.0f%% of the photo, %.0f px wide: %w", 100*c.Coverage, math.Max(top, bottom), ErrCardTooSmall)
+	if err := tooSmall(quad, b); err != nil {
+		return c, fmt.Errorf("analyze front: %w", err)
 	}
 	toPhoto, err := raster.FromQuad([4]raster.Point{{X: 0, Y: 0}, {X: Width, Y: 0}, {X: Width, Y: Height}, {X: 0, Y: Height}}, quad)
 	if err != nil {
@@ -112,6 +112,19 @@ func AnalyzeFront(img image.Image) (Card, error) {
 		return c, fmt.Errorf("analyze front: sharpness %.3f below %.3f: %w", c.Sharpness, MinSharpness, ErrTooBlurred)
 	}
 	return c, nil
+}
+
+// tooSmall returns ErrCardTooSmall, with the card's size, when the card
+// with corners quad (top-left, top-right, bottom-right, bottom-left, long
+// side on top) covers less than MinCoverage of the photo b or its long
+// side is shorter than MinCardWidth.
+func tooSmall(quad [4]raster.Point, b image.Rectangle) error {
+	coverage := polygonArea(quad[:]) / float64(b.Dx()*b.Dy())
+	width := math.Max(dist(quad[0], quad[1]), dist(quad[3], quad[2]))
+	if coverage < MinCoverage || width < MinCardWidth {
+		return fmt.Errorf("card covers %.0f%% of the photo, %.0f px wide: %w", 100*coverage, width, ErrCardTooSmall)
+	}
+	return nil
 }
 
 func dist(a, b raster.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }

@@ -23,7 +23,7 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // straight edges of the colour gradient (houghLines) are paired into
 // quadrilaterals of card-like shape (candidates), and each side is scored
 // by how much of it shows a step in colour from inside to outside
-// (sideSupport), so a card as bright as the table but of another colour,
+// (edgeProfile.support), so a card as bright as the table but of another colour,
 // or a dark band against a dark table, still has its edge. The photo's own
 // edges are candidate sides too, for a card that fills the frame, under
 // the full-frame tests (fullFrameMin). Among the outlines with every side
@@ -35,10 +35,8 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 	if wk.w < 16 || wk.h < 16 {
 		return [4]raster.Point{}, fmt.Errorf("%w: photo too small", ErrNoCard)
 	}
-	cands := wk.candidates(wk.houghLines())
-	if len(cands) == 0 {
-		return [4]raster.Point{}, ErrNoCard
-	}
+	lines := wk.houghLines()
+	cands := wk.candidates(lines)
 	for i := range cands {
 		cands[i].score = cands[i].rank()
 	}
@@ -51,14 +49,28 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 		}
 	}
 	if best == nil {
+		// Too small to find with confidence is still worth telling: the
+		// shopper moves closer (farCard).
+		if q, ok := wk.farCard(lines); ok {
+			if err := tooSmall(wk.toPhoto(orderCorners(q)), img.Bounds()); err != nil {
+				return [4]raster.Point{}, err
+			}
+		}
+		if len(cands) == 0 {
+			return [4]raster.Point{}, ErrNoCard
+		}
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	best = wk.outermost(cands, best)
-	quad := orderCorners(wk.refine(*best))
-	for i, p := range quad {
-		quad[i] = raster.Point{X: wk.photoX(p.X), Y: wk.photoY(p.Y)}
+	return wk.toPhoto(orderCorners(wk.refine(*best))), nil
+}
+
+// toPhoto maps corners from working to photo coordinates.
+func (wk *work) toPhoto(q [4]raster.Point) [4]raster.Point {
+	for i, p := range q {
+		q[i] = raster.Point{X: wk.photoX(p.X), Y: wk.photoY(p.Y)}
 	}
-	return quad, nil
+	return q
 }
 
 // rank orders the accepted candidates: ID-1 proportions first (a band's or

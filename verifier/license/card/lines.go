@@ -12,6 +12,8 @@ type line struct {
 	theta, rho float64
 	votes      int
 	frame      bool
+	// id indexes the line's edgeProfile in work.profiles.
+	id int
 }
 
 // The straight-edge search.

@@ -27,7 +27,7 @@ const (
 	// edge. On the evaluation set (bench/robust) 0.6 accepted 20 wrong
 	// outlines of 200 photos, 0.85 8 (and one side of four at 0.6 again
 	// 12); the surround test (oneSurround) took that to 1. Glare hides
-	// part of a side without counting against it (sideSupport).
+	// part of a side without counting against it (edgeProfile.support).
 	minSupport = 0.85
 	// strongSupport is the support of a side seen clearly, end to end
 	// but for a sample or two: outlines seen so all round rank first.
@@ -81,6 +81,13 @@ func (o outline) frameSides() int {
 // measures each side's edge support.
 func (wk *work) candidates(lines []line) []outline {
 	type pair struct{ a, b line }
+	wk.profiles = make([]edgeProfile, len(lines))
+	for i, l := range lines {
+		if !l.frame {
+			wk.profiles[i] = wk.profile(l)
+		}
+		lines[i].id = i
+	}
 	var pairs []pair
 	minSep := 0.08 * float64(min(wk.w, wk.h))
 	for i := range lines {
@@ -138,10 +145,6 @@ func (wk *work) outlineOf(sides [4]line) (outline, bool) {
 	if o.area < minArea || o.aspect < minRectAspect || o.aspect > maxRectAspect {
 		return o, false
 	}
-	centre := raster.Point{}
-	for _, c := range o.corners {
-		centre.X, centre.Y = centre.X+c.X/4, centre.Y+c.Y/4
-	}
 	frames := 0
 	for k := range 4 {
 		if sides[k].frame {
@@ -161,47 +164,19 @@ func (wk *work) outlineOf(sides [4]line) (outline, bool) {
 			continue
 		}
 		a, b := o.corners[k], o.corners[(k+1)%4]
-		if o.support[k] = wk.sideSupport(a, b, centre, 0.1, 0.9); o.support[k] < need {
+		p, l := &wk.profiles[sides[k].id], sides[k]
+		if o.support[k] = p.support(l, a, b, 0.1, 0.9); o.support[k] < need {
 			return o, false
 		}
 		// A side that meets the frame must show its edge up to it: a card
 		// that fills the frame runs off it, a card lying inside the photo
 		// shows its corner first.
-		if sides[(k+3)%4].frame && wk.sideSupport(a, b, centre, 0.02, 0.15) < minSupport ||
-			sides[(k+1)%4].frame && wk.sideSupport(a, b, centre, 0.85, 0.98) < minSupport {
+		if sides[(k+3)%4].frame && p.support(l, a, b, 0.02, 0.15) < minSupport ||
+			sides[(k+1)%4].frame && p.support(l, a, b, 0.85, 0.98) < minSupport {
 			return o, false
 		}
 	}
 	return o, true
-}
-
-// sideSupport is the share of samples along a→b, from t0 to t1 of its
-// length (0.1–0.9 leaves out the rounded corners), where the colour 2 px outside differs from the
-// colour 2 px inside by stepMin or more; samples off the photo or washed
-// out by glare on both sides do not count either way (a card cut by the frame shows part of a side), but a
-// side two thirds off the photo has none.
-func (wk *work) sideSupport(a, b, centre raster.Point, t0, t1 float64) float64 {
-	n := outward(a, b, centre)
-	length := (t1 - t0) * math.Hypot(b.X-a.X, b.Y-a.Y)
-	k := min(max(int(length/2.5), 8), 80)
-	hits, counted := 0, 0
-	for i := range k {
-		t := t0 + (t1-t0)*(float64(i)+0.5)/float64(k)
-		px, py := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
-		in, ok1 := wk.colour(px-2*n.X, py-2*n.Y)
-		out, ok2 := wk.colour(px+2*n.X, py+2*n.Y)
-		if !ok1 || !ok2 || (washedOut(in) && washedOut(out)) {
-			continue
-		}
-		counted++
-		if colourDist(in, out) >= stepMin {
-			hits++
-		}
-	}
-	if 3*counted < k {
-		return 0
-	}
-	return float64(hits) / float64(counted)
 }
 
 // outward is the unit normal of a→b pointing away from centre.

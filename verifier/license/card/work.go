@@ -21,6 +21,8 @@ type work struct {
 	// between flat areas peaks at about s/2); gx, gy that channel's
 	// gradient.
 	mag, gx, gy []float32
+	// profiles are the candidate lines' edge profiles (candidates).
+	profiles []edgeProfile
 }
 
 // newWork shrinks img by an integer factor (averaging, reading each

@@ -1,0 +1,125 @@
+package card
+
+import (
+	"math"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// farCard looks for a card too small to find with confidence, so the
+// shopper is told to move closer instead of that no card shows: a far
+// card's short sides are short lines, and print running close to them
+// (text to the card's edge, a band of the other polarity) often keeps
+// one out of the straight-edge search (bench/robust: 5 of its 6 far cards
+// came out "not found"; with farCard 2, where a long side is lost too).
+// It takes two near-parallel lines and a third across both, all edges
+// where a card's outline would run if the fourth side lies where ID-1's
+// proportions put it, with both parallel edges ending there, nothing of
+// the card's stock beyond the seen sides and one surface around them
+// (accept's tests). The outline is only measured, never warped: found
+// and below MinCoverage or MinCardWidth it answers ErrCardTooSmall, else
+// the photo is refused as before.
+func (wk *work) farCard(lines []line) (quad [4]raster.Point, ok bool) {
+	best := 0.0
+	for i := range lines {
+		for j := i + 1; j < len(lines); j++ {
+			a, b := lines[i], lines[j]
+			if a.frame || b.frame || angleBetween(a, b) > maxSkew {
+				continue
+			}
+			for _, c := range lines {
+				if c.frame || math.Abs(angleBetween(a, c)-math.Pi/2) > maxSkew || math.Abs(angleBetween(b, c)-math.Pi/2) > maxSkew {
+					continue
+				}
+				for _, q := range wk.threeSided(a, b, c) {
+					if area := polygonArea(q[:]); area > best && wk.farAccept(q, [4]line{c, a, {}, b}) {
+						best, quad, ok = area, q, true
+					}
+				}
+			}
+		}
+	}
+	return quad, ok
+}
+
+// threeSided returns the outlines with c as one side between a and b and
+// the fourth side at ID-1's proportions from it, on either side of c and
+// with c taken as a short or a long side; corners in the order c∩a,
+// c∩b, then along b and a.
+func (wk *work) threeSided(a, b, c line) [][4]raster.Point {
+	ax, ay, ok1 := intersect(c, a)
+	bx, by, ok2 := intersect(c, b)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	pa, pb := raster.Point{X: ax, Y: ay}, raster.Point{X: bx, Y: by}
+	sep := dist(pa, pb)
+	if sep < 0.04*float64(min(wk.w, wk.h)) {
+		return nil
+	}
+	var out [][4]raster.Point
+	for _, length := range []float64{sep * ID1Aspect, sep / ID1Aspect} {
+		for _, sign := range []float64{1, -1} {
+			// Along a and b, away from c on the same side of it.
+			da := raster.Point{X: -math.Sin(a.theta), Y: math.Cos(a.theta)}
+			db := raster.Point{X: -math.Sin(b.theta), Y: math.Cos(b.theta)}
+			if da.X*db.X+da.Y*db.Y < 0 {
+				db = raster.Point{X: -db.X, Y: -db.Y}
+			}
+			q := [4]raster.Point{pa, pb,
+				{X: pb.X + sign*length*db.X, Y: pb.Y + sign*length*db.Y},
+				{X: pa.X + sign*length*da.X, Y: pa.Y + sign*length*da.Y}}
+			if convex(q) && wk.inside(q) {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// inside reports whether every corner lies on the working copy.
+func (wk *work) inside(q [4]raster.Point) bool {
+	for _, p := range q {
+		if p.X < 0 || p.Y < 0 || p.X > float64(wk.w) || p.Y > float64(wk.h) {
+			return false
+		}
+	}
+	return true
+}
+
+// farAccept checks a three-sided outline (sides c, a, unseen, b from the
+// corners q[0]→q[1] on): its three sides are edges (minSupport), the
+// parallel ones end at the assumed corners (less than half edge over the
+// next 40% of their length: a table's edge or a band running on is not a
+// card's end), and accept's stock and surround tests hold.
+func (wk *work) farAccept(q [4]raster.Point, sides [4]line) bool {
+	c, a, b := sides[0], sides[1], sides[3]
+	if wk.profiles[c.id].support(c, q[0], q[1], 0.1, 0.9) < minSupport ||
+		wk.profiles[a.id].support(a, q[0], q[3], 0.1, 0.9) < minSupport ||
+		wk.profiles[b.id].support(b, q[1], q[2], 0.1, 0.9) < minSupport ||
+		wk.profiles[a.id].support(a, q[0], q[3], 1.1, 1.4) >= 0.5 ||
+		wk.profiles[b.id].support(b, q[1], q[2], 1.1, 1.4) >= 0.5 {
+		return false
+	}
+	// As an outline: corners q[1], q[0], q[3], q[2] make the sides c, a,
+	// unseen, b in turn.
+	o := outline{corners: [4]raster.Point{q[1], q[0], q[3], q[2]}, support: [4]float64{1, 1, -1, 1}}
+	toWork, err := cardSpace(o.corners)
+	if err != nil {
+		return false
+	}
+	stock, ok := wk.stock(toWork)
+	if !ok {
+		return false
+	}
+	centre := raster.Point{}
+	for _, p := range q {
+		centre.X, centre.Y = centre.X+p.X/4, centre.Y+p.Y/4
+	}
+	for k, v := range o.support {
+		if v >= 0 && wk.stockOutside(o.corners[k], o.corners[(k+1)%4], centre, stock) {
+			return false
+		}
+	}
+	return wk.oneSurround(o, centre)
+}

@@ -1,0 +1,85 @@
+package card
+
+import (
+	"math"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// An edgeProfile is a line's colour step measured once along its whole
+// length in the working copy, so every candidate side on that line reads
+// its edge support from two prefix sums instead of sampling the photo
+// again: the candidates share their lines (60 lines make thousands of
+// outlines), and sampling each side anew was three fifths of the finder's
+// time (bench/robust, median 512 ms a photo on the loaded machine).
+type edgeProfile struct {
+	// s0 is the position along the line (see along) of the first sample;
+	// samples follow every profileStep.
+	s0 float64
+	// hits[i] and counted[i] count the edge samples and the samples that
+	// count at all (see step) among the first i.
+	hits, counted []int32
+}
+
+// profileStep is the spacing of a profile's samples in working pixels.
+const profileStep = 1.0
+
+// along is the position of (x, y) along l: its coordinate on the line's
+// direction (−sin θ, cos θ).
+func along(l line, x, y float64) float64 { return -x*math.Sin(l.theta) + y*math.Cos(l.theta) }
+
+// profile measures l across the working copy (and its corner slack).
+func (wk *work) profile(l line) edgeProfile {
+	c, s := math.Cos(l.theta), math.Sin(l.theta)
+	diag := math.Hypot(float64(wk.w), float64(wk.h))
+	p := edgeProfile{s0: -diag}
+	n := int(2 * diag / profileStep)
+	p.hits, p.counted = make([]int32, n+1), make([]int32, n+1)
+	for i := range n {
+		t := p.s0 + (float64(i)+0.5)*profileStep
+		x, y := l.rho*c-t*s, l.rho*s+t*c
+		hit, counted := wk.step(x, y, c, s)
+		p.hits[i+1], p.counted[i+1] = p.hits[i], p.counted[i]
+		if counted {
+			p.counted[i+1]++
+			if hit {
+				p.hits[i+1]++
+			}
+		}
+	}
+	return p
+}
+
+// step reports whether the colour 2 px one side of (x, y) along the
+// normal (nx, ny) differs from the colour 2 px the other side by stepMin
+// or more (hit), and whether the sample counts: both sides on the photo
+// and not both washed out by glare. The distance is symmetric, so a
+// side's profile serves whichever side of it the card lies.
+func (wk *work) step(x, y, nx, ny float64) (hit, counted bool) {
+	in, ok1 := wk.colour(x-2*nx, y-2*ny)
+	out, ok2 := wk.colour(x+2*nx, y+2*ny)
+	if !ok1 || !ok2 || (washedOut(in) && washedOut(out)) {
+		return false, false
+	}
+	return colourDist(in, out) >= stepMin, true
+}
+
+// support is the share of edge samples on l between a and b, from t0 to
+// t1 of the way (0.1–0.9 leaves out the rounded corners); samples off the
+// photo or washed out by glare on both sides do not count either way (a
+// card cut by the frame shows part of a side), but a side two thirds off
+// the photo has none.
+func (p edgeProfile) support(l line, a, b raster.Point, t0, t1 float64) float64 {
+	sa, sb := along(l, a.X, a.Y), along(l, b.X, b.Y)
+	lo, hi := sa+t0*(sb-sa), sa+t1*(sb-sa)
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	i := min(max(int(math.Round((lo-p.s0)/profileStep)), 0), len(p.hits)-1)
+	j := min(max(int(math.Round((hi-p.s0)/profileStep)), 0), len(p.hits)-1)
+	k, counted := j-i, p.counted[j]-p.counted[i]
+	if k <= 0 || 3*int(counted) < k {
+		return 0
+	}
+	return float64(p.hits[j]-p.hits[i]) / float64(counted)
+}
