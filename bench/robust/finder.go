@@ -11,9 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/idgate/idgate/verifier/license/card"
@@ -27,6 +29,12 @@ import (
 // temporary worktree and run on the same files.
 const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 
+// finderPreviousCommit is main before the finder read its sides' edge
+// support from per-line profiles (and measured far cards): its speed and
+// rates are printed beside today's, so each step of issue #31's finder
+// shows what it changed.
+const finderPreviousCommit = "46e271114e69d9a87571a2e2117e50f0fe10baee"
+
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.
 const finderDriver = `package main
@@ -35,12 +43,21 @@ import (
 	"encoding/json"
 	"image/jpeg"
 	"os"
+	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/idgate/idgate/verifier/license/card"
 )
 
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(1, &ru) // RUSAGE_THREAD
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func main() {
+	runtime.LockOSThread()
 	enc := json.NewEncoder(os.Stdout)
 	for _, path := range os.Args[1:] {
 		var r struct {
@@ -49,6 +66,7 @@ func main() {
 			AspectOK bool      ` + "`json:\"aspect_ok\"`" + `
 			Error    string    ` + "`json:\"error\"`" + `
 			MS       float64   ` + "`json:\"ms\"`" + `
+			CPUMS    float64   ` + "`json:\"cpu_ms\"`" + `
 		}
 		f, err := os.Open(path)
 		if err != nil {
@@ -59,9 +77,10 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		start := time.Now()
+		start, cpu0 := time.Now(), cpu()
 		c, err := card.AnalyzeFront(img)
 		r.MS = float64(time.Since(start).Microseconds()) / 1000
+		r.CPUMS = float64((cpu() - cpu0).Microseconds()) / 1000
 		r.Found, r.AspectOK = c.Aspect > 0, c.AspectOK
 		for i, p := range c.Corners {
 			r.Corners[i] = [2]int{p.X, p.Y}
@@ -84,6 +103,11 @@ type finderResult struct {
 	AspectOK bool      `json:"aspect_ok"`
 	Error    string    `json:"error"`
 	MS       float64   `json:"ms"`
+	// CPUMS is the CPU time of the thread that ran AnalyzeFront (locked
+	// to it): the figure that holds on a loaded machine, where the wall
+	// time (MS) waits for the other processes; the collector's work on
+	// other threads is left out.
+	CPUMS float64 `json:"cpu_ms"`
 }
 
 // accepted: the flow would go on with this card (no error, ID-1 shape).
@@ -264,15 +288,18 @@ func (s finderSample) ok(r finderResult) bool {
 
 // runFinder is today's finder on the samples, in this process.
 func runFinder(samples []finderSample) ([]finderResult, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	out := make([]finderResult, len(samples))
 	for i, s := range samples {
 		img, err := jpeg.Decode(bytes.NewReader(s.data))
 		if err != nil {
 			return nil, err
 		}
-		start := time.Now()
+		start, cpu0 := time.Now(), threadCPU()
 		c, err := card.AnalyzeFront(img)
-		r := finderResult{MS: float64(time.Since(start).Microseconds()) / 1000, Found: c.Aspect > 0, AspectOK: c.AspectOK}
+		r := finderResult{MS: float64(time.Since(start).Microseconds()) / 1000, CPUMS: float64((threadCPU() - cpu0).Microseconds()) / 1000,
+			Found: c.Aspect > 0, AspectOK: c.AspectOK}
 		for k, p := range c.Corners {
 			r.Corners[k] = [2]int{p.X, p.Y}
 		}
@@ -284,10 +311,20 @@ func runFinder(samples []finderSample) ([]finderResult, error) {
 	return out, nil
 }
 
-// runFinderBefore builds finderDriver at finderBaselineCommit and runs it on
-// the samples written into dir.
-func runFinderBefore(root, dir string, samples []finderSample) ([]finderResult, error) {
-	b, err := buildAt(root, dir, finderBaselineCommit, "finder-before", "./cmd/finderbefore", func(wt string) error {
+// threadCPU is the calling thread's user plus system CPU time (Linux's
+// RUSAGE_THREAD); runFinder locks its goroutine to its thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// runFinderAt builds finderDriver at commit and runs it on the samples
+// written into dir.
+func runFinderAt(root, dir, commit string, samples []finderSample) ([]finderResult, error) {
+	b, err := buildAt(root, dir, commit, "finder-"+commit[:12], "./cmd/finderbefore", func(wt string) error {
 		pkg := filepath.Join(wt, "cmd", "finderbefore")
 		if err := os.MkdirAll(pkg, 0o755); err != nil {
 			return err
@@ -299,7 +336,7 @@ func runFinderBefore(root, dir string, samples []finderSample) ([]finderResult, 
 	}
 	var paths []string
 	for i, s := range samples {
-		p, err := writeFile(dir, fmt.Sprintf("finder-%03d.jpg", i), s.data)
+		p, err := writeFile(dir, fmt.Sprintf("finder-%03d.jpg", i), s.data) // the same files for every commit
 		if err != nil {
 			return nil, err
 		}
@@ -354,10 +391,13 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	if err != nil {
 		return err
 	}
-	var before []finderResult
+	var before, previous []finderResult
 	if withBaseline {
-		if before, err = runFinderBefore(root, dir, samples); err != nil {
+		if before, err = runFinderAt(root, dir, finderBaselineCommit, samples); err != nil {
 			fmt.Printf("finder before: unavailable (%v); after only\n", err)
+		}
+		if previous, err = runFinderAt(root, dir, finderPreviousCommit, samples); err != nil {
+			fmt.Printf("finder at %s: unavailable (%v)\n", finderPreviousCommit[:12], err)
 		}
 	}
 	fmt.Printf("\ncard finder: %d rendered photos (%d designs incl. vertical layouts, %d surfaces); found = accepted with every corner within %.0f%% of the card's width\n",
@@ -426,12 +466,48 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	fmt.Printf("\n%-26s %s  %s\n", "all", total, wrong)
 	fmt.Printf("worst corner of found cards, %% of the card's width: median %s, 95th %s, max %s\n",
 		beforeAfter(errsBefore, errsAfter, 0.5, 100), beforeAfter(errsBefore, errsAfter, 0.95, 100), beforeAfter(errsBefore, errsAfter, 1, 100))
-	fmt.Printf("time per photo, ms: median %s, max %s\n", beforeAfter(msBefore, msAfter, 0.5, 1), beforeAfter(msBefore, msAfter, 1, 1))
+	fmt.Printf("wall time per photo, ms: median %s, max %s\n", beforeAfter(msBefore, msAfter, 0.5, 1), beforeAfter(msBefore, msAfter, 1, 1))
+	fmt.Printf("CPU per photo (the finder's thread), ms: median %s, max %s\n", beforeAfter(cpuOf(before), cpuOf(after), 0.5, 1), beforeAfter(cpuOf(before), cpuOf(after), 1, 1))
+	if previous != nil {
+		prev, prevWrong := tally{}, tally{}
+		var msPrev []float64
+		for i, s := range samples {
+			prev.add(s.ok(previous[i]), s.ok(after[i]))
+			prevWrong.add(s.outcome(previous[i]) == "wrong", s.outcome(after[i]) == "wrong")
+			msPrev = append(msPrev, previous[i].MS)
+		}
+		fmt.Printf("against %s (previous step): right %s, wrong quads %s, CPU median %s ms, wall median %s ms\n", finderPreviousCommit[:12],
+			prev, prevWrong, beforeAfter(cpuOf(previous), cpuOf(after), 0.5, 1), beforeAfter(msPrev, msAfter, 0.5, 1))
+	}
+	fmt.Printf("load average at the end: %s\n", loadAverage())
 	if len(misses) > 0 {
 		fmt.Println("after, not right:")
 		fmt.Println(strings.Join(misses, "\n"))
 	}
 	return nil
+}
+
+// cpuOf lists the results' CPU times.
+func cpuOf(rs []finderResult) []float64 {
+	var out []float64
+	for _, r := range rs {
+		out = append(out, r.CPUMS)
+	}
+	return out
+}
+
+// loadAverage is /proc/loadavg's first three fields: the wall times mean
+// little without it.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // beforeAfter prints the q-quantile of both sets, scaled.
