@@ -63,8 +63,8 @@ func (wk *work) threeSided(a, b, c line) [][4]raster.Point {
 	for _, length := range []float64{sep * ID1Aspect, sep / ID1Aspect} {
 		for _, sign := range []float64{1, -1} {
 			// Along a and b, away from c on the same side of it.
-			da := raster.Point{X: -math.Sin(a.theta), Y: math.Cos(a.theta)}
-			db := raster.Point{X: -math.Sin(b.theta), Y: math.Cos(b.theta)}
+			da := raster.Point{X: -a.sin, Y: a.cos}
+			db := raster.Point{X: -b.sin, Y: b.cos}
 			if da.X*db.X+da.Y*db.Y < 0 {
 				db = raster.Point{X: -db.X, Y: -db.Y}
 			}

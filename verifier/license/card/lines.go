@@ -10,10 +10,18 @@ import (
 // can have its outline there.
 type line struct {
 	theta, rho float64
-	votes      int
-	frame      bool
+	// cos and sin are θ's, kept with it: the candidates intersect and
+	// sample the same lines thousands of times.
+	cos, sin float64
+	votes    int
+	frame    bool
 	// id indexes the line's edgeProfile in work.profiles.
 	id int
+}
+
+// newLine is the line x·cos θ + y·sin θ = rho.
+func newLine(theta, rho float64) line {
+	return line{theta: theta, rho: rho, cos: math.Cos(theta), sin: math.Sin(theta)}
 }
 
 // The straight-edge search.
@@ -89,17 +97,20 @@ func (wk *work) houghLines() []line {
 			if v < minVotes || !isPeak(acc, t, r, nr) {
 				continue
 			}
-			out = append(out, line{theta: float64(t) * math.Pi / thetaBins, rho: float64(r - diag), votes: int(v)})
+			l := newLine(float64(t)*math.Pi/thetaBins, float64(r-diag))
+			l.votes = int(v)
+			out = append(out, l)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].votes > out[j].votes })
 	if len(out) > maxLines {
 		out = out[:maxLines]
 	}
-	fw, fh := float64(w), float64(h)
-	return append(out,
-		line{theta: 0, rho: 0, frame: true}, line{theta: 0, rho: fw, frame: true},
-		line{theta: math.Pi / 2, rho: 0, frame: true}, line{theta: math.Pi / 2, rho: fh, frame: true})
+	for _, f := range []line{newLine(0, 0), newLine(0, float64(w)), newLine(math.Pi/2, 0), newLine(math.Pi/2, float64(h))} {
+		f.frame = true
+		out = append(out, f)
+	}
+	return out
 }
 
 // isPeak reports whether acc[t][r] is the largest in its neighbourhood
@@ -124,7 +135,7 @@ func isPeak(acc []int32, t, r, nr int) bool {
 
 // intersect is where two lines cross; ok false when nearly parallel.
 func intersect(a, b line) (x, y float64, ok bool) {
-	ca, sa, cb, sb := math.Cos(a.theta), math.Sin(a.theta), math.Cos(b.theta), math.Sin(b.theta)
+	ca, sa, cb, sb := a.cos, a.sin, b.cos, b.sin
 	det := ca*sb - sa*cb
 	if math.Abs(det) < 0.2 { // under about 12°
 		return 0, 0, false

@@ -98,9 +98,9 @@ func (wk *work) candidates(lines []line) []outline {
 			}
 			// Distance between the lines at the copy's centre.
 			cx, cy := float64(wk.w)/2, float64(wk.h)/2
-			da := cx*math.Cos(a.theta) + cy*math.Sin(a.theta) - a.rho
-			db := cx*math.Cos(b.theta) + cy*math.Sin(b.theta) - b.rho
-			if math.Cos(a.theta-b.theta) < 0 {
+			da := cx*a.cos + cy*a.sin - a.rho
+			db := cx*b.cos + cy*b.sin - b.rho
+			if a.cos*b.cos+a.sin*b.sin < 0 { // opposite normals
 				db = -db
 			}
 			if math.Abs(da-db) < minSep {

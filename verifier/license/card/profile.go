@@ -26,11 +26,11 @@ const profileStep = 1.0
 
 // along is the position of (x, y) along l: its coordinate on the line's
 // direction (−sin θ, cos θ).
-func along(l line, x, y float64) float64 { return -x*math.Sin(l.theta) + y*math.Cos(l.theta) }
+func along(l line, x, y float64) float64 { return -x*l.sin + y*l.cos }
 
 // profile measures l across the working copy (and its corner slack).
 func (wk *work) profile(l line) edgeProfile {
-	c, s := math.Cos(l.theta), math.Sin(l.theta)
+	c, s := l.cos, l.sin
 	diag := math.Hypot(float64(wk.w), float64(wk.h))
 	p := edgeProfile{s0: -diag}
 	n := int(2 * diag / profileStep)

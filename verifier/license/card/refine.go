@@ -66,7 +66,7 @@ func (wk *work) fitSide(a, b, centre raster.Point) (line, bool) {
 	l := fitLine(pts)
 	res := make([]float64, len(pts))
 	for i, p := range pts {
-		res[i] = math.Abs(p.X*math.Cos(l.theta) + p.Y*math.Sin(l.theta) - l.rho)
+		res[i] = math.Abs(p.X*l.cos + p.Y*l.sin - l.rho)
 	}
 	sorted := append([]float64(nil), res...)
 	sort.Float64s(sorted)
@@ -94,5 +94,5 @@ func fitLine(pts []raster.Point) line {
 	}
 	// The normal is the direction of least spread.
 	theta := 0.5*math.Atan2(2*sxy, sxx-syy) + math.Pi/2
-	return line{theta: theta, rho: mx*math.Cos(theta) + my*math.Sin(theta)}
+	return newLine(theta, mx*math.Cos(theta)+my*math.Sin(theta))
 }
