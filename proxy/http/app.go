@@ -100,11 +100,17 @@ func (h *appHandlers) removeUser(c *fiber.Ctx) error {
 }
 
 // save: the settings form. Its session field is both the user's session
-// and the CSRF token (a page of another origin cannot read it); a POST
-// whose Origin names another host is refused before it is read.
+// and the CSRF token (a page of another origin cannot read it); besides, a
+// POST the browser says came from another site, or whose Origin names
+// another host, is refused before it is read. (The page's no-referrer
+// policy makes browsers send "Origin: null" even for its own form, so
+// Sec-Fetch-Site is the browser's word here.)
 func (h *appHandlers) save(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	if o := c.Get(fiber.HeaderOrigin); o != "" {
+	if site := c.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+		return httperr.New(httperr.Forbidden, "the settings form is posted from its own page only")
+	}
+	if o := c.Get(fiber.HeaderOrigin); o != "" && o != "null" {
 		if u, err := url.Parse(o); err != nil || !strings.EqualFold(u.Host, string(c.Request().Host())) {
 			return httperr.New(httperr.Forbidden, "the settings form is posted from its own page only")
 		}

@@ -31,9 +31,10 @@ const appPublicURL = "https://shop-proxy.example"
 // appWorld is BigCommerce's control panel with two stores and N proxy
 // instances sharing one store file and key, as in production.
 type appWorld struct {
-	cp      *bigcommercetest.ControlPanel
-	doubles map[string]*bigcommercetest.Double
-	proxies []string // base URLs
+	cp       *bigcommercetest.ControlPanel
+	registry *storefile.Stores // the first instance's
+	doubles  map[string]*bigcommercetest.Double
+	proxies  []string // base URLs
 }
 
 var (
@@ -42,6 +43,12 @@ var (
 )
 
 func newAppWorld(t *testing.T, instances int) *appWorld {
+	t.Helper()
+	return newAppWorldFramedBy(t, instances, "https://cp-{store_hash}.example")
+}
+
+// newAppWorldFramedBy is newAppWorld with the control panel at origin.
+func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 	t.Helper()
 	w := &appWorld{doubles: map[string]*bigcommercetest.Double{}}
 	var ds []*bigcommercetest.Double
@@ -58,13 +65,16 @@ func newAppWorld(t *testing.T, instances int) *appWorld {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if w.registry == nil {
+			w.registry = reg
+		}
 		app := &proxy.App{
 			Registry: reg, Sealer: key, APIBaseURL: w.cp.APIBaseURL(), PublicURL: appPublicURL,
 			OAuth: bigcommerce.App{
 				ClientID: bigcommercetest.AppClientID, ClientSecret: bigcommercetest.AppClientSecret,
 				RedirectURI: appPublicURL + proxyhttp.AuthCallbackPath, LoginURL: w.cp.URL,
 			},
-			ControlPanelURL: "https://cp-{store_hash}.example",
+			ControlPanelURL: origin,
 		}
 		svc := &proxy.Service{Stores: reg, Sealer: key, Cache: memory.New(nil), PublicURL: appPublicURL}
 		fapp, err := proxyhttp.New(svc, slog.New(slog.DiscardHandler), proxyhttp.WithApp(app))
@@ -227,11 +237,13 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	if code, _ := w.post(t, 0, "storea1", linkForm("")); code != http.StatusUnauthorized {
 		t.Errorf("no session: %d, want 401", code)
 	}
-	req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/app/stores/storea1/settings", strings.NewReader(linkForm(sess).Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", "https://evil.example")
-	if code, _, _ := do(t, req); code != http.StatusForbidden {
-		t.Errorf("foreign Origin: %d, want 403", code)
+	for _, h := range [][2]string{{"Origin", "https://evil.example"}, {"Sec-Fetch-Site", "cross-site"}, {"Sec-Fetch-Site", "same-site"}} {
+		req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/app/stores/storea1/settings", strings.NewReader(linkForm(sess).Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set(h[0], h[1])
+		if code, _, _ := do(t, req); code != http.StatusForbidden {
+			t.Errorf("%s: %s: %d, want 403", h[0], h[1], code)
+		}
 	}
 }
 

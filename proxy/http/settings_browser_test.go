@@ -1,0 +1,145 @@
+package http_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
+	proxyhttp "github.com/idgate/idgate/proxy/http"
+	"github.com/idgate/idgate/rulesets"
+)
+
+// serveFrame serves on ln a page that frames src, as the control panel
+// frames the app; it returns the page's URL.
+func serveFrame(t *testing.T, ln net.Listener, src string) string {
+	t.Helper()
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>control panel</title><iframe title="app" src="%s" width="1000" height="700"></iframe>`, src)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
+}
+
+func listen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+// childFrameURL is the URL the top page's first frame ended on: the app's,
+// or Chromium's error page when frame-ancestors refused it.
+func childFrameURL(tb *chromium.Tab) string {
+	tb.T.Helper()
+	var got string
+	for range 50 {
+		res, err := chromedp.Call(tb.Ctx, page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			tb.T.Fatal(err)
+		}
+		if res.FrameTree != nil && len(res.FrameTree.ChildFrames) > 0 {
+			got = res.FrameTree.ChildFrames[0].Frame.URL
+		}
+		if got != "" && got != "about:blank" {
+			return got
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return got
+}
+
+// The settings page in Chromium: framed by the store's control panel and
+// by no other origin; then filled in and saved with the keyboard alone
+// (Tab, arrows, Space, Enter), focus always visible, with no WCAG A/AA
+// violation at the control panel's widths.
+func TestSettingsPageInChromium(t *testing.T) {
+	tb := &chromium.Tab{T: t, Ctx: chromium.New(t), Shots: "app-settings"}
+	// The control panel's origin must be known before the proxy starts:
+	// reserve it, then serve the frame on it once the load URL exists.
+	cpLn := listen(t)
+	cpOrigin := "http://" + cpLn.Addr().String()
+	w := newAppWorldFramedBy(t, 1, cpOrigin)
+	w.mustInstall(t, 0, "storea1")
+	load := w.proxies[0] + proxyhttp.LoadCallbackPath + "?signed_payload_jwt=" + url.QueryEscape(w.cp.SignedPayload("storea1", installer))
+	tb.Open(serveFrame(t, cpLn, load))
+	if got := childFrameURL(tb); !strings.HasPrefix(got, w.proxies[0]+proxyhttp.LoadCallbackPath) {
+		t.Fatalf("the control panel's frame shows %q, want the app", got)
+	}
+	tb.Screenshot("1-in-the-control-panel")
+	tb.Open(serveFrame(t, listen(t), load))
+	if got := childFrameURL(tb); !strings.HasPrefix(got, "chrome-error://") {
+		t.Fatalf("another origin framed the settings page: %q", got)
+	}
+
+	// Keyboard only, on the page itself.
+	tb.Run(chromedp.EmulateViewport(1024, 768))
+	tb.Open(load)
+	tb.WaitText("ID verification", "link your idgate account")
+	focused := func() string {
+		return chromium.Eval[string](tb, `(() => { const e = document.activeElement;
+			if (getComputedStyle(e).outlineStyle === "none") return "no visible focus on " + (e.id || e.name || e.tagName);
+			return e.type === "radio" || e.type === "checkbox" ? e.name + "=" + e.value : e.id || e.tagName; })()`)
+	}
+	key := func(keys string, want string) {
+		t.Helper()
+		tb.Run(chromedp.KeyEvent(keys))
+		if got := focused(); got != want {
+			t.Fatalf("after %q focus is on %q, want %q", keys, got, want)
+		}
+	}
+	key("\t", "integration_key")
+	tb.Run(chromedp.KeyEvent("idgk_test_" + strings.Repeat("k", 43)))
+	key("\t", "webhook_secret")
+	tb.Run(chromedp.KeyEvent("whsec_typed"))
+	key("\t", "require_authentic=1")
+	key("\t", "min_face_match=likely_match")
+	key(kb.ArrowUp, "min_face_match=definite_match")
+	key("\t", "min_age=0")
+	key(kb.ArrowDown+kb.ArrowDown, "min_age=21")
+	key("\t", "hold_checkout=1")
+	key("\t", "order_guard=1")
+	tb.Run(chromedp.KeyEvent(" "))
+	key("\t", "min_total")
+	tb.Run(chromedp.KeyEvent("50"))
+	key("\t", "ship_to_countries")
+	key("\t", "ship_to_states")
+	tb.Run(chromedp.KeyEvent("Texas"))
+	key("\t", "test_mode=1")
+	tb.Run(chromedp.KeyEvent(" "))
+	key("\t", "BUTTON")
+	tb.ShootHere("2-filled-1024")
+	tb.Run(chromedp.KeyEvent("\r"))
+	if _, err := chromium.Until[bool](tb, `document.body.innerText.includes("Settings saved")`, 10*time.Second); err != nil {
+		t.Fatalf("not saved: %.300s", tb.Text())
+	}
+	st, err := w.registry.Store(context.Background(), "storea1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierDefiniteMatch, RequireOver21: true}
+	if !st.Linked() || st.Ruleset != want || !st.OrderGuard || st.HoldCheckout || !st.TestMode ||
+		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.WebhookSecret != "whsec_typed" {
+		t.Fatalf("saved %+v", st)
+	}
+	tb.Run(chromedp.EmulateViewport(768, 1024))
+	tb.ShootHere("3-saved-768")
+	if text := tb.Text(); strings.Contains(text, "whsec_typed") || strings.Contains(text, bigcommercetest.AppClientSecret) {
+		t.Fatal("the page shows a secret")
+	}
+}
