@@ -25,9 +25,14 @@ type View struct {
 	LicensePhoto    bool     `json:"license_photo"`
 	// FrontBarcodeMatch: the printed front will be read and checked
 	// against the barcode (the result carries outcomes, not the text).
-	FrontBarcodeMatch bool      `json:"front_barcode_match"`
-	EncryptionMode    string    `json:"encryption_mode"`
-	ExpiresAt         time.Time `json:"expires_at"`
+	FrontBarcodeMatch bool `json:"front_barcode_match"`
+	// AddressVerification and LocationConsistency: the license address
+	// and the connection's location will be checked, for the same
+	// informed consent (the start screen lists every check).
+	AddressVerification bool      `json:"address_verification"`
+	LocationConsistency bool      `json:"location_consistency"`
+	EncryptionMode      string    `json:"encryption_mode"`
+	ExpiresAt           time.Time `json:"expires_at"`
 	// ReviewAvailable: a submit's face match was inconclusive or failed and
 	// the end user may now ask for manual review or decline it.
 	ReviewAvailable      bool `json:"review_available"`
@@ -72,8 +77,8 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 		return View{}, fmt.Errorf("session: %w", err)
 	}
 	view := View{Status: string(v.Status), RequestedFields: st.RequestedFields, LicensePhoto: st.IncludeLicensePhoto,
-		FrontBarcodeMatch: st.FrontBarcodeMatch, EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt,
-		Livemode: v.Mode.Livemode(), SiteOrigin: st.SiteOrigin}
+		FrontBarcodeMatch: st.FrontBarcodeMatch, AddressVerification: st.AddressVerification, LocationConsistency: st.LocationConsistency,
+		EncryptionMode: string(st.EncryptionKeyMode), ExpiresAt: v.ExpiresAt, Livemode: v.Mode.Livemode(), SiteOrigin: st.SiteOrigin}
 	if view.RequestedFields == nil {
 		view.RequestedFields = []string{}
 	}

@@ -171,6 +171,26 @@ func findAsset(path string) (a *web.Asset, dash bool, err error) {
 // pageHeaders are what pages and assets add to the security headers every
 // response carries (secheaders): their own CSP, which lets them load their
 // script and style, the camera permission and no indexing.
+// navigatesToLink reports whether a browser navigated to a path under /v
+// (a link typed or pasted short, or with something after it: /v,
+// /v/, /v/{token}/extra), as opposed to a page's own API call: a
+// navigation asks for HTML first, fetch asks for anything.
+func navigatesToLink(c *fiber.Ctx) bool {
+	p := c.Path()
+	return (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) &&
+		(p == "/v" || strings.HasPrefix(p, "/v/")) &&
+		strings.Contains(c.Get(fiber.HeaderAccept), fiber.MIMETextHTML)
+}
+
+// linkNotFound answers such a navigation that leads nowhere with the
+// "Link not found" page an unknown token gets, not the API's JSON.
+func linkNotFound(c *fiber.Ctx) error {
+	pageHeaders(c)
+	setFlowHeaders(c)
+	lang := web.PageLang(c.Query("lang"), c.Get(fiber.HeaderAcceptLanguage))
+	return sendEnded(c, fiber.StatusNotFound, lang, web.Unknown, web.Requester{})
+}
+
 func pageHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderContentSecurityPolicy, web.CSP)
 	c.Set(fiber.HeaderPermissionsPolicy, web.PermissionsPolicy)

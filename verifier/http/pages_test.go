@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	nethttp "net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -63,6 +64,38 @@ func TestLinkPageLanguage(t *testing.T) {
 	r = h.do("GET", "/v/"+token(t, v), "", "Accept-Language", "es")
 	if r.status != 410 || !strings.Contains(string(r.body), "<h1>Verificación cancelada</h1>") || strings.Contains(string(r.body), "<script") {
 		t.Fatalf("%d %s", r.status, r.body)
+	}
+}
+
+// A browser sent to a path under /v that leads nowhere (a link cut short,
+// or with something after it) gets the "Link not found" page, in its
+// language, not the API's JSON; a page's own API calls keep the JSON.
+func TestLinkNavigationsNowhere(t *testing.T) {
+	h := newHarness(t)
+	_, bearer := h.owner()
+	tok := token(t, h.create(bearer, `{}`))
+	const nav = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" // Chromium's navigation Accept
+	// Not through h.do: these paths are not endpoints of the document.
+	get := func(path, accept string) response {
+		req, _ := nethttp.NewRequest("GET", h.url()+path, nil)
+		req.Header.Set("Accept", accept)
+		req.Header.Set("Accept-Language", "fr")
+		resp, err := h.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return response{status: resp.StatusCode, header: resp.Header, body: body}
+	}
+	for _, path := range []string{"/v", "/v/", "/v/" + tok + "/extra", "/v/" + tok + "/", "/v/" + tok + "/license"} {
+		r := get(path, nav)
+		if r.status != 404 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") ||
+			!strings.Contains(string(r.body), "<h1>"+web.T("fr", "ended.unknown.title")+"</h1>") ||
+			r.header.Get("Cache-Control") != "no-store" || r.header.Get("Content-Security-Policy") != web.CSP {
+			t.Errorf("%s: %d %v %s", path, r.status, r.header, r.body)
+		}
+		expectError(t, get(path, "*/*"), 404, httperr.NotFound)
 	}
 }
 

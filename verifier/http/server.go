@@ -174,6 +174,10 @@ func New(d Deps) (*Server, error) {
 		DisableStartupMessage:        true,
 		ErrorHandler:                 s.serverError,
 	})
+	if host := unreachableHost(s.cfg.PublicURL); host != "" {
+		// Said to the operator here, not to the person behind the link.
+		s.log.Warn("end-user links point at "+host+", which a phone cannot open: set IDGATE_PUBLIC_URL to an address phones reach", "public_url", s.cfg.PublicURL)
+	}
 	s.routes()
 	return s, nil
 }
@@ -204,6 +208,9 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 // (Deps.Unavailable) is a 503 the client may retry, not a 500.
 func (s *Server) respond(c *fiber.Ctx, err error) error {
 	err = toHTTP(pathHint(c.Path(), err))
+	if httperr.From(err).Code == httperr.NotFound && navigatesToLink(c) {
+		return linkNotFound(c)
+	}
 	var he *httperr.Error
 	if !errors.As(err, &he) && s.outage != nil && s.outage(err) {
 		e := httperr.New(httperr.Unavailable, "a service this request needs is briefly unavailable; try again in a few seconds")

@@ -57,7 +57,8 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 	e := start(t)
 	tb := newTab(t, true)
 	tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
-	live := e.create(`{"front_barcode_match":true}`)
+	// Every check a link may ask for, so the start page lists them all.
+	live := e.create(`{"front_barcode_match":true,"address_verification":true,"location_consistency":true}`)
 	ended := e.create(`{}`)
 	e.call("POST", "/verification/cancel?id="+ended.ID, "", 200, nil)
 
@@ -77,8 +78,12 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 		if f.StartGap > 2 {
 			t.Errorf("%s %s: the heading's text starts %.0f px from its start side", lang, screen, f.StartGap)
 		}
-		if want := web.T(lang, "start.title"); screen == "start" && !strings.Contains(text, want) {
-			t.Errorf("%s start: no %q in %q", lang, want, text)
+		if screen == "start" {
+			for _, key := range []string{"start.title", "start.check.front", "start.check.address", "start.check.location"} {
+				if want := web.T(lang, key); !strings.Contains(text, want) {
+					t.Errorf("%s start: no %s %q in %q", lang, key, want, text)
+				}
+			}
 		}
 		tb.ShootHere("lang-" + screen + "-" + lang + "-360x640")
 		return f

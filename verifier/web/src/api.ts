@@ -13,6 +13,10 @@ export interface Session {
   // front_barcode_match: the printed front is read and checked against
   // the barcode (the consent screen lists it).
   front_barcode_match: boolean;
+  // address_verification, location_consistency: the license address and
+  // the connection's location are checked (listed on the consent screen too).
+  address_verification: boolean;
+  location_consistency: boolean;
   expires_at: string;
   review_available: boolean;
   liveness_attempts_left: number;
@@ -175,6 +179,8 @@ function normalSession(d: any): Session {
     message: typeof d.message === "string" ? d.message : "",
     requested_fields: Array.isArray(d.requested_fields) ? d.requested_fields.map(String) : [],
     front_barcode_match: !!d.front_barcode_match,
+    address_verification: !!d.address_verification,
+    location_consistency: !!d.location_consistency,
     expires_at: String(d.expires_at || ""),
     review_available: !!d.review_available,
     liveness_attempts_left: Number(d.liveness_attempts_left) || 0,

@@ -22,6 +22,8 @@ export function start(app: App, go: () => void): void {
       s.front_barcode_match && h("li", null, t("start.check.front")),
       h("li", null, t("start.check.selfie")),
       hasPhone && h("li", null, t("start.check.phone")),
+      s.address_verification && h("li", null, t("start.check.address")),
+      s.location_consistency && h("li", null, t("start.check.location")),
     ),
     h("h2", null, t("start.shares")),
     h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") })), hasPhone && h("li", null, t("start.shares.phone"))),
