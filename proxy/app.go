@@ -20,6 +20,10 @@ import (
 // forged, expired, another store's, or a user removed since).
 var ErrAppSession = errors.New("invalid app session")
 
+// ErrInstallRefused: BigCommerce refused the auth callback's code (used
+// already, expired, or not this app's).
+var ErrInstallRefused = errors.New("install refused by BigCommerce")
+
 // ErrSignedPayload: a load, uninstall or remove_user callback's
 // signed_payload_jwt was refused.
 var ErrSignedPayload = bigcommerce.ErrSignedPayload
@@ -94,10 +98,16 @@ func (a *App) log() *slog.Logger {
 // unlinked until its settings name the verifier account.
 func (a *App) Install(ctx context.Context, cb bigcommerce.AuthCallback) (*Store, Session, error) {
 	inst, err := a.OAuth.Exchange(ctx, cb)
-	if err != nil {
-		if errors.Is(err, bigcommerce.ErrInvalidInput) {
-			return nil, Session{}, fmt.Errorf("install: %w", &InputError{Field: "scope", Message: err.Error()})
-		}
+	var refused *bigcommerce.APIError
+	switch {
+	case errors.As(err, &refused) && refused.Status >= 400 && refused.Status < 500:
+		// A code used already (the frame reloaded) or expired: nothing a
+		// retry of this request changes; installing again does.
+		return nil, Session{}, fmt.Errorf("install: %w: %w", ErrInstallRefused, err)
+	case errors.Is(err, bigcommerce.ErrInvalidInput):
+		// Refused before anything was sent: the grant or the context.
+		return nil, Session{}, fmt.Errorf("install: %w", &InputError{Field: "scope", Message: err.Error()})
+	case err != nil:
 		return nil, Session{}, fmt.Errorf("install: %w: %w", ErrUpstream, err)
 	}
 	st, err := a.Registry.Store(ctx, inst.StoreHash)

@@ -182,6 +182,25 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	if h.Get("Cache-Control") != "no-store" || strings.Contains(page, "token-storea1") || strings.Contains(page, bigcommercetest.AppClientSecret) {
 		t.Errorf("the page is cached or shows a secret")
 	}
+	// The frame reloaded: the code is spent, and the answer says so.
+	q, err := w.cp.Install("storea1", installer, strings.Join(bigcommerce.AppScopes, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := w.proxies[0] + proxyhttp.AuthCallbackPath + "?"
+	if code, _, _ := get(t, auth+q.Encode(), "", ""); code != http.StatusOK {
+		t.Fatalf("reinstall: %d", code)
+	}
+	if code, _, body := get(t, auth+q.Encode(), "", ""); code != http.StatusUnauthorized || !strings.Contains(string(body), "install the app again") {
+		t.Errorf("a spent code: %d %s, want 401 asking to install again", code, body)
+	}
+	q.Set("scope", "store_v2_orders")
+	if code, _, body := get(t, auth+q.Encode(), "", ""); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "store_cart") {
+		t.Errorf("a narrow grant: %d %s, want 422 naming the missing scopes", code, body)
+	}
+	if s, h := w.doubles["storea1"].Scripts(), w.doubles["storea1"].Webhooks(); len(s) != 1 || len(h) != 2 {
+		t.Errorf("after a reinstall: scripts %d, webhooks %d; want one and two", len(s), len(h))
+	}
 	d := w.doubles["storea1"]
 	scripts, hooks := d.Scripts(), d.Webhooks()
 	if len(scripts) != 1 || !strings.HasPrefix(scripts[0].Fields["src"].(string), appPublicURL+"/widget/v1/idgate.js?store=storea1&client="+bigcommercetest.AppClientID) {
@@ -234,6 +253,11 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	}
 	// CSRF: another site's page has no session to send, and its Origin
 	// is refused before anything is read.
+	big := linkForm(sess)
+	big.Set("ship_to_states", strings.Repeat("x", 9<<10))
+	if code, _ := w.post(t, 0, "storea1", big); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 9 KB form: %d, want 413", code)
+	}
 	if code, _ := w.post(t, 0, "storea1", linkForm("")); code != http.StatusUnauthorized {
 		t.Errorf("no session: %d, want 401", code)
 	}
