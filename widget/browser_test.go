@@ -54,8 +54,10 @@ const (
 func TestWidgetInChromium(t *testing.T) {
 	tb := &chromium.Tab{T: t, Ctx: chromium.New(t), Shots: "widget"} // Chromium's own 1000×800 window
 	ln, origin := proxytest.ListenStorefront(t)
-	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin}, HoldCheckout: true})
+	ln2, origin2 := proxytest.ListenStorefront(t)
 	hash := "idgatetest1"
+	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin, origin2}, HoldCheckout: true,
+		Stores: []string{hash, "notlinked1"}, Unlinked: []string{"notlinked1"}})
 	sf := proxytest.ServeStorefront(t, ln, env, hash)
 	sf.SetShopper(cart1, 42)
 	rec := chromium.Record(t, tb.Ctx)
@@ -185,5 +187,15 @@ func TestWidgetInChromium(t *testing.T) {
 	}
 	if !sawProxy {
 		t.Fatal("no proxy request recorded: the recorder is blind")
+	}
+
+	// A store that installed the app but is not linked to a verifier
+	// account yet: the widget shows nothing and holds nothing.
+	sf2 := proxytest.ServeStorefront(t, ln2, env, "notlinked1")
+	sf2.SetShopper(cart1, 0)
+	tb.Open(sf2.URL + "/")
+	tb.Wait(`(() => { const h = document.querySelector("[data-idgate-widget]"); return !!h && getComputedStyle(h).display === "none"; })()`)
+	if !chromium.Eval[bool](tb, checkoutFree) {
+		t.Fatal("an unlinked store's checkout is held")
 	}
 }

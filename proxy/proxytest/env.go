@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -50,6 +51,9 @@ type Options struct {
 	// Real, its TestMode does.
 	TestMode   bool
 	OrderGuard bool
+	// Unlinked stores (hashes among Stores) were installed through the
+	// BigCommerce app and are not linked to a verifier account yet.
+	Unlinked []string
 	// Triggers say which orders the order guard holds (default every one).
 	Triggers proxy.Triggers
 	Ruleset  rulesets.Ruleset
@@ -167,6 +171,9 @@ func New(opts Options) (*Env, error) {
 			IntegrationKey: apiKey, WebhookSecret: bigcommerce.Secret(secret(hash)),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
 			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, Triggers: opts.Triggers, AllowedOrigins: append([]string(nil), opts.Origins...),
+		}
+		if slices.Contains(opts.Unlinked, hash) {
+			st.AppInstalled, st.IntegrationKey, st.WebhookSecret = true, "", ""
 		}
 		if err := st.Normalize(); err != nil {
 			env.Close()
