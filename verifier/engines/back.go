@@ -7,6 +7,8 @@ import (
 	"image"
 	"strings"
 
+	xdraw "golang.org/x/image/draw"
+
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/imgio"
 	"github.com/idgate/idgate/verifier/license"
@@ -18,7 +20,7 @@ import (
 // field).
 func (e *Engines) Back(ctx context.Context, data []byte) (flow.BackReport, error) {
 	var rep flow.BackReport
-	err := e.run(ctx, func(*worker) error {
+	err := e.run(ctx, func(w *worker) error {
 		img, err := imgio.DecodeImage(data, imgio.Upload)
 		if p, ok := imageProblem(err); ok {
 			rep.Problems = []flow.Problem{p}
@@ -35,7 +37,14 @@ func (e *Engines) Back(ctx context.Context, data []byte) (flow.BackReport, error
 		case errors.Is(err, pdf417.ErrImageTooLarge):
 			rep.Problems = []flow.Problem{flow.ProblemImageTooLarge}
 		case errors.Is(err, pdf417.ErrNoBarcode):
-			rep.Problems = []flow.Problem{barcodeProblem(scan)}
+			p := barcodeProblem(scan)
+			if (p == flow.ProblemBarcodeTooSmall || p == flow.ProblemBarcodeUnreadable) && w.showsPortrait(img) {
+				// The front's dense print looks barcode-like to the
+				// locator, and "move closer" sent people back to
+				// photograph the front again, closer.
+				p = flow.ProblemBarcodeNotFound
+			}
+			rep.Problems = []flow.Problem{p}
 		default: // validated, yet the parser refused it
 			rep.Problems = []flow.Problem{flow.ProblemBarcodeInvalid}
 		}
@@ -51,7 +60,8 @@ func (e *Engines) Back(ctx context.Context, data []byte) (flow.BackReport, error
 // not decode (barcode_unreadable), or nothing like a barcode
 // (barcode_not_found). "Barcode-like" is the pdf417 locator's judgement
 // (a patch of strong parallel edges), and dense print passes it too: a
-// photo of the front usually comes back unreadable, not not-found.
+// photo of the front comes back too small or unreadable (Back then looks
+// for its portrait).
 func barcodeProblem(r pdf417.Report) flow.Problem {
 	for _, s := range r.Steps {
 		if strings.HasPrefix(s.Outcome, "rejected") {
@@ -65,6 +75,43 @@ func barcodeProblem(r pdf417.Report) flow.Problem {
 		return flow.ProblemBarcodeUnreadable
 	}
 	return flow.ProblemBarcodeNotFound
+}
+
+// portraitShare is the least height of a face, as a share of the photo's
+// shorter side, that makes a photo whose barcode was not read a photo of
+// the card's front: a license portrait is about half the card's height, so
+// a card a third of the frame's shorter side (farther than the front step
+// accepts) shows a face of about 0.15. A smaller face (a bystander, a
+// small printed image) keeps the barcode's own advice.
+const portraitShare = 0.08
+
+// portraitSide is the side the photo is shrunk to before the face search
+// (the detector's own input is smaller still).
+const portraitSide = 640
+
+// showsPortrait reports whether img, a photo sent as the license back,
+// shows a face of a license portrait's size: the front, sent by mistake.
+func (w *worker) showsPortrait(img image.Image) bool {
+	small := shrink(img, portraitSide)
+	faces, err := w.finder.FindFaces(small)
+	if err != nil || len(faces) == 0 {
+		return false
+	}
+	b := small.Bounds()
+	return float64(faces[0].Box.Dy()) >= portraitShare*float64(min(b.Dx(), b.Dy()))
+}
+
+// shrink scales img so its longer side is at most side (a copy; img as it
+// is when already small enough).
+func shrink(img image.Image, side int) image.Image {
+	b := img.Bounds()
+	long := max(b.Dx(), b.Dy())
+	if long <= side {
+		return img
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, b.Dx()*side/long, b.Dy()*side/long))
+	xdraw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, xdraw.Src, nil)
+	return dst
 }
 
 // Scan decodes the PDF417 barcode in img with d and parses it. Only a
