@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/rulesets"
@@ -24,14 +25,21 @@ type Settings struct {
 	HoldCheckout, OrderGuard bool
 	// Triggers: which orders "after the order" holds.
 	Triggers Triggers
-	TestMode bool
+	// ReuseDays: how long a passing verification lets the shopper (a
+	// logged-in customer, or the same cart) skip the next one.
+	ReuseDays int
+	TestMode  bool
 }
+
+// MaxReuseDays bounds ReuseDays: a year.
+const MaxReuseDays = 365
 
 // SettingsOf reads a store's current settings (never its secrets).
 func SettingsOf(st *Store) Settings {
 	return Settings{
 		IntegrationKey: st.IntegrationKey, Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
 		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers,
+		ReuseDays: int(st.ApprovalTTL / (24 * time.Hour)),
 	}
 }
 
@@ -58,6 +66,10 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 	}
 	st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
 	st.Triggers = in.Triggers
+	if in.ReuseDays < 1 || in.ReuseDays > MaxReuseDays {
+		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "reuse_days", Message: fmt.Sprintf("a verification lasts 1 to %d days", MaxReuseDays)})
+	}
+	st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour
 	if err := st.Normalize(); err != nil {
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: strings.TrimPrefix(err.Error(), ErrInvalidStore.Error()+": ")})
 	}

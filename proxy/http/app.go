@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -159,6 +160,11 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 		}
 		in.Triggers.MinTotalCents = cents
 	}
+	days, err := strconv.Atoi(strings.TrimSpace(c.FormValue("reuse_days")))
+	if err != nil {
+		return in, "the days a verification lasts: want a whole number"
+	}
+	in.ReuseDays = days
 	in.Ruleset.RequireAuthentic = c.FormValue("require_authentic") == "1"
 	switch f := c.FormValue("min_face_match"); f {
 	case "none":

@@ -148,6 +148,7 @@ func linkForm(sess string) url.Values {
 	return url.Values{
 		"session": {sess}, "integration_key": {"idgk_test_" + strings.Repeat("k", 43)}, "webhook_secret": {"whsec_linked"},
 		"require_authentic": {"1"}, "min_face_match": {"likely_match"}, "min_age": {"21"}, "order_guard": {"1"}, "test_mode": {"1"},
+		"reuse_days": {"30"},
 	}
 }
 
@@ -228,8 +229,10 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	f.Set("min_total", "50")
 	f.Set("ship_to_countries", " ca,US ,")
 	f.Set("ship_to_states", "Texas")
+	f.Set("reuse_days", "7")
 	if code, page = w.post(t, 0, "storea1", f); code != http.StatusOK ||
-		!strings.Contains(page, `value="50.00"`) || !strings.Contains(page, `value="CA, US"`) || !strings.Contains(page, `value="Texas"`) {
+		!strings.Contains(page, `value="50.00"`) || !strings.Contains(page, `value="CA, US"`) || !strings.Contains(page, `value="Texas"`) ||
+		!strings.Contains(page, `name="reuse_days" type="number" inputmode="numeric" min="1" max="365" value="7"`) {
 		t.Fatalf("triggers: %d %s", code, page)
 	}
 	// Half a link, an unknown choice and an impossible ruleset are shown
@@ -244,6 +247,9 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 		"live store, test key": func(f url.Values) { f.Del("test_mode") },
 		"a total in words":     func(f url.Values) { f.Set("min_total", "fifty") },
 		"a country's name":     func(f url.Values) { f.Set("ship_to_countries", "USA") },
+		"reuse for no days":    func(f url.Values) { f.Set("reuse_days", "0") },
+		"reuse for ever":       func(f url.Values) { f.Set("reuse_days", "366") },
+		"reuse in words":       func(f url.Values) { f.Set("reuse_days", "a month") },
 	} {
 		f := linkForm(sess)
 		edit(f)

@@ -120,6 +120,8 @@ func TestSettingsPageInChromium(t *testing.T) {
 	key("\t", "ship_to_countries")
 	key("\t", "ship_to_states")
 	tb.Run(chromedp.KeyEvent("Texas"))
+	key("\t", "reuse_days")
+	key(kb.ArrowDown, "reuse_days")
 	key("\t", "test_mode=1")
 	tb.Run(chromedp.KeyEvent(" "))
 	key("\t", "BUTTON")
@@ -134,7 +136,8 @@ func TestSettingsPageInChromium(t *testing.T) {
 	}
 	want := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierDefiniteMatch, RequireOver21: true}
 	if !st.Linked() || st.Ruleset != want || !st.OrderGuard || st.HoldCheckout || !st.TestMode ||
-		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.WebhookSecret != "whsec_typed" {
+		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.WebhookSecret != "whsec_typed" ||
+		st.ApprovalTTL != 29*24*time.Hour {
 		t.Fatalf("saved %+v", st)
 	}
 	tb.Run(chromedp.EmulateViewport(768, 1024))
