@@ -59,6 +59,11 @@ func init() {
 		Run:     runStoreDemo,
 	})
 	register(command{
+		Name:    "store remove",
+		Summary: "remove a storefront and its sealed secrets from the store file (running proxies stop serving it on their next request): --hash H",
+		Run:     runStoreRemove,
+	})
+	register(command{
 		Name:    "store list",
 		Summary: "list the proxy's storefronts (never their secrets)",
 		Run:     runStoreList,
@@ -162,6 +167,34 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	fmt.Fprintf(stdout, "store %s saved in %s (origins %s)\n", st.Hash, path, strings.Join(st.AllowedOrigins, ", "))
+	return nil
+}
+
+func runStoreRemove(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("store remove", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "store file (default $"+envProxyStores+" or "+defaultStores+")")
+	hash := fs.String("hash", "", "store hash (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *hash == "" || fs.NArg() != 0 {
+		fs.Usage()
+		return errors.New("--hash is required, and no arguments are taken")
+	}
+	sealer, err := proxySealer()
+	if err != nil {
+		return err
+	}
+	path := storesPath(*file)
+	stores, err := storefile.Load(path, sealer)
+	if err != nil {
+		return err
+	}
+	if err := stores.Delete(ctx, *hash); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "store %s removed from %s (its footer script and webhooks stay on the store: uninstall the app, or delete them in BigCommerce)\n", *hash, path)
 	return nil
 }
 

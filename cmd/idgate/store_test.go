@@ -84,6 +84,21 @@ func TestStoreAddAndList(t *testing.T) {
 		}
 	}
 
+	// Removed: gone from the file, the other store kept.
+	if code, out, errOut := runIdgate(t, "", "store", "remove", "--file", file, "--hash", "abc123"); code != 0 || !strings.Contains(out, "store abc123 removed") {
+		t.Fatalf("remove: exit %d: %s %s", code, out, errOut)
+	}
+	if _, out, _ := runIdgate(t, "", "store", "list", "--file", file); strings.Contains(out, "abc123") || !strings.Contains(out, "test1") {
+		t.Fatalf("listed after remove: %s", out)
+	}
+	if code, _, errOut := runIdgate(t, "", "store", "remove", "--file", file, "--hash", "abc123"); code == 0 || !strings.Contains(errOut, "unknown store") {
+		t.Fatalf("second remove: exit %d: %s", code, errOut)
+	}
+	raw, _ = os.ReadFile(file)
+	if strings.Contains(string(raw), "abc123") {
+		t.Fatalf("the removed store is still in the file:\n%s", raw)
+	}
+
 	t.Setenv(envProxyKey, "")
 	if code, _, errOut := runIdgate(t, "", "store", "list", "--file", file); code == 0 || !strings.Contains(errOut, envProxyKey) {
 		t.Fatalf("no key: exit %d %s", code, errOut)
