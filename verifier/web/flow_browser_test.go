@@ -146,7 +146,7 @@ func TestVerificationInChromium(t *testing.T) {
 	phone.Shoot("07-liveness-failed")
 	e.order.Queue(liveness.Blink, liveness.TurnLeft, liveness.TurnRight)
 	phone.click("Try again")
-	contains(t, phone.screen("done"), "Done, you can close this page")
+	contains(t, phone.screen("done"), "Done, you can close this page", "Your result has gone to", "They will tell you what comes next")
 	phone.Shoot("08-done")
 	if s := e.status(c.ID); s != "completed" {
 		t.Fatalf("verification is %s, want completed", s)

@@ -55,6 +55,10 @@ func TestPhoneStepInChromium(t *testing.T) {
 	contains(t, phone.screen("phone"), "STEP 4 OF 4", "Your phone number", "Mobile phone number", "Send the code")
 	phone.Shoot("21-phone-number")
 
+	phone.click("Send the code") // nothing typed: said, not silently refocused
+	phone.Wait(`!!document.querySelector(".alert")`)
+	contains(t, phone.screen("phone"), "Enter your mobile phone number first.")
+
 	phone.typeInto("phone-number", "555 0123")
 	phone.click("Send the code")
 	phone.Wait(`!!document.querySelector(".alert")`)

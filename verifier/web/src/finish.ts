@@ -29,7 +29,9 @@ export function outcome(app: App, status: string): void {
     return;
   }
   const done = h("p", { class: "ok" }, h("span", { class: "tick", "aria-hidden": "true" }), t(ret ? "done.back.body" : "done.body"));
-  app.show("done", t("done.title"), done, ret);
+  // Where the result went and that nothing is left to do here: "Done"
+  // alone left people waiting on the page for an answer.
+  app.show("done", t("done.title"), done, h("p", null, app.named("done.sent")), ret);
 }
 
 // back is the way back to the site that sent the person here in this very

@@ -45,6 +45,9 @@ function number(app: App, done: () => void): void {
     ev.preventDefault();
     const value = input.value.trim();
     if (!value) {
+      // Said, not only focused: a focus alone reads as nothing happening.
+      status.replaceChildren(h("p", { class: "alert", role: "alert" }, t("phone.empty")));
+      input.setAttribute("aria-invalid", "true");
       input.focus();
       return;
     }

@@ -55,7 +55,9 @@ export function start(app: App, go: () => void): void {
 }
 
 // follow polls the session while the person continues on a phone, shows
-// progress, and ends on "Completed on your phone".
+// progress, and ends on "Completed on your phone". The progress names no
+// device: steps done on this computer before (Back to the start) count
+// too, and were once credited to the phone.
 function follow(app: App, status: HTMLElement): () => void {
   let live = true;
   let last = -1;
