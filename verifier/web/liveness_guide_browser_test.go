@@ -9,6 +9,7 @@ import (
 	"image/draw"
 	"image/gif"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,10 +37,30 @@ import (
 //go:embed testdata/livecamera.js
 var liveCamera string
 
-// smartlive is the clip flipped (it is a mirrored front-camera preview;
-// the page sends unmirrored frames) at 10 fps: frame n (from 1, as the
-// README's labels count) is what a browser shows at (n−1)×100 ms.
-func smartlive(t *testing.T) []image.Image {
+// segment is a stretch of smartlive as the test camera plays it: each
+// frame (a JPEG data: URL) with the time it is shown from, in ms from the
+// segment's start; the last frame stays.
+type segment struct {
+	URLs []string `json:"urls"`
+	At   []int    `json:"at"`
+}
+
+// smartlive cuts segs out of the clip, flipped (it is a mirrored
+// front-camera preview; the page sends unmirrored frames), at the clip's
+// own frame times as a browser plays the GIF: 431 frames, most 20–30 ms
+// apart, 87 with a delay under 2/100 s, which browsers show for 1/10 s
+// (the README's timeline, 17.5 s, counts them so). A segment {from, to}
+// counts 10 fps frames from 1 as the README's labels do (frame n is what
+// is shown at (n−1)×100 ms): it is the frame on screen at from's time and
+// every frame after it up to to's.
+//
+// At its own times, because that is how a camera delivers a person: his
+// blink shuts his eyes for 70 ms (three frames, 11030–11099 ms, read at
+// 0.54–0.62 of his open eyes by the server), and the 10 fps resampling
+// this camera used to play fell on either side of it (11000 and 11100
+// ms): the page could not send what the camera never showed, and the
+// server, reading his eyes at 0.84 of open at most, refused the blink.
+func smartlive(t *testing.T, segs map[string][2]int) map[string]segment {
 	t.Helper()
 	f, err := os.Open(testkit.Data(t, "testdata", "liveness", "real", "smartlive.gif"))
 	check(t, err)
@@ -47,23 +68,34 @@ func smartlive(t *testing.T) []image.Image {
 	g, err := gif.DecodeAll(f)
 	check(t, err)
 	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
-	var out []image.Image
-	at := 0 // ms at which the next 10 fps frame is due
-	end := 0
+	out := map[string]segment{}
+	at := 0 // ms at which frame i is shown
 	for i, fr := range g.Image {
 		prev := image.NewRGBA(canvas.Bounds())
 		copy(prev.Pix, canvas.Pix)
 		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
-		// Browsers show a delay under 2/100 s as 1/10 s; the README's
-		// timeline (17.5 s) counts them so.
 		d := g.Delay[i]
 		if d < 2 {
 			d = 10
 		}
-		end += 10 * d
-		for ; at < end; at += 100 {
-			out = append(out, flip(canvas))
+		next := at + 10*d
+		var url string
+		for name, r := range segs {
+			from, to := (r[0]-1)*100, (r[1]-1)*100
+			// Frame i is in the segment if it is on screen at from's
+			// time or starts after it, up to to's.
+			if next <= from || at > to {
+				continue
+			}
+			if url == "" {
+				url = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpegBytes(t, flip(canvas)))
+			}
+			s := out[name]
+			s.URLs = append(s.URLs, url)
+			s.At = append(s.At, max(0, at-from))
+			out[name] = s
 		}
+		at = next
 		switch g.Disposal[i] {
 		case gif.DisposalBackground:
 			draw.Draw(canvas, fr.Bounds(), image.Transparent, image.Point{}, draw.Src)
@@ -74,12 +106,14 @@ func smartlive(t *testing.T) []image.Image {
 	return out
 }
 
+// flip mirrors src left to right.
 func flip(src *image.RGBA) image.Image {
-	b := src.Bounds()
-	dst := image.NewRGBA(b)
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			dst.Set(b.Max.X-1-(x-b.Min.X), y, src.At(x, y))
+	dst := image.NewRGBA(src.Bounds())
+	w := src.Bounds().Dx()
+	for y := range src.Bounds().Dy() {
+		s, d := src.Pix[y*src.Stride:], dst.Pix[y*dst.Stride:]
+		for x := range w {
+			copy(d[4*(w-1-x):4*(w-x)], s[4*x:4*x+4])
 		}
 	}
 	return dst
@@ -88,18 +122,21 @@ func flip(src *image.RGBA) image.Image {
 // Segments of smartlive (flipped) by the README's labels, 10 fps frames
 // from 1: at rest facing the camera before his left turn; the left turn
 // (35–50) from just before it starts; the right turn (95–104); the blink
-// (110–112) with the open eyes before it.
+// (110–112) with the open eyes before it, from where he has settled
+// after his right turn (from 105–107, the turn's end, −12° to −15° on the
+// page's frames, asked first it read as a right turn before the blink:
+// wrong_step).
 var smartSegments = map[string][2]int{
 	"rest":       {30, 30},
 	"turn_left":  {31, 56},
 	"turn_right": {90, 107},
-	"blink":      {105, 116},
+	"blink":      {108, 116},
 }
 
 // liveTab is a phone tab w×h with the test camera and smartlive's
 // segments loaded, open at the liveness step of a fresh link whose
 // license steps were done through the API.
-func liveTab(t *testing.T, e *env, w, h int, frames []image.Image, segs map[string][2]int) *tab {
+func liveTab(t *testing.T, e *env, w, h int, segs map[string][2]int) *tab {
 	t.Helper()
 	if _, err := tracker.Files(); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -136,14 +173,10 @@ func liveTab(t *testing.T, e *env, w, h int, frames []image.Image, segs map[stri
 	}))
 	tb.Open(c.URL)
 	tb.screen("live")
-	for name, r := range segs {
-		var urls []string
-		for n := r[0]; n <= r[1]; n++ {
-			urls = append(urls, "data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(jpegBytes(t, frames[n-1])))
-		}
-		js, _ := json.Marshal(urls)
-		if got := eval[int](tb, fmt.Sprintf(`idgateTestCamera.load(%q, %s)`, name, js)); got != len(urls) {
-			t.Fatalf("segment %s: the camera loaded %d of %d frames", name, got, len(urls))
+	for name, s := range smartlive(t, segs) {
+		js, _ := json.Marshal(s)
+		if got := eval[int](tb, fmt.Sprintf(`idgateTestCamera.load(%q, %s)`, name, js)); got != len(s.URLs) {
+			t.Fatalf("segment %s: the camera loaded %d of %d frames", name, got, len(s.URLs))
 		}
 	}
 	return tb
@@ -168,23 +201,42 @@ type walk struct {
 	Frames  int `json:"frames"`
 	Tracked int `json:"tracked"`
 	Eyes    int `json:"eyes"`
+	// Repeats: how many times the camera played a segment again; Stall:
+	// the longest the camera went without a new frame (ms).
+	Repeats int `json:"repeats"`
+	Stall   int `json:"stall"`
+	// Sent: the frame times (ms) the page sent; Answer: the server's
+	// answer to them.
+	Sent   []int `json:"sent"`
+	Answer struct {
+		Passed   bool     `json:"passed"`
+		Failures []string `json:"failures"`
+		Steps    []struct {
+			Step   string `json:"step"`
+			Passed bool   `json:"passed"`
+			Reason string `json:"reason"`
+			AtMS   int    `json:"at_ms"`
+		} `json:"steps"`
+	} `json:"answer"`
 }
 
-// walkStep starts the video on tb (at the liveness step, challenge order
-// queued) and follows it to its end screen, returning that screen and
-// what the camera and the page recorded.
-func walkStep(t *testing.T, tb *tab) (string, walk) {
+// walkStep starts the video on tb with the button start (at the liveness
+// step, challenge order queued) and follows it to its end screen,
+// returning that screen and what the camera and the page recorded.
+func walkStep(t *testing.T, tb *tab, start string) (string, walk) {
 	t.Helper()
-	tb.click("Start the video")
+	eval[bool](tb, `(Object.assign(idgateTestCamera, {log: [], repeats: 0, sent: null, answer: null}), true)`)
+	tb.click(start)
 	tb.screen("live-capture")
 	if _, err := chromium.Until[bool](tb.Tab, `document.querySelector(".stage").dataset.tracker === "on"`, 40*time.Second); err != nil {
 		t.Fatalf("the tracker did not start: %v; the page reads %q", err, tb.Text())
 	}
+	eval[bool](tb, `(idgateTestCamera.stall = 0, true)`)
 	var w walk
 	// The last numbers before the page leaves the capture screen.
 	for {
 		raw, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector(".stage");
-			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), eyes: +(s && s.dataset.eyes || 0), screen: document.querySelector("main").dataset.screen}); })()`))
+			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), eyes: +(s && s.dataset.eyes || 0), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,18 +252,23 @@ func walkStep(t *testing.T, tb *tab) (string, walk) {
 		w = now.walk
 		time.Sleep(100 * time.Millisecond)
 	}
-	for _, end := range []string{"done", "live-failed"} {
-		if text, err := testkitUntil(tb, end); err == nil {
-			return end + ": " + text, w
-		}
-	}
-	t.Fatalf("the walk ended on %q", tb.Text())
-	return "", w
+	return answered(t, tb, w)
 }
 
-// testkitUntil waits up to a minute for screen name and returns its text.
-func testkitUntil(tb *tab, name string) (string, error) {
-	return chromium.Until[string](tb.Tab, fmt.Sprintf(`(() => { const m = document.querySelector("main"); return m && (m.dataset.screen === %q ? m.innerText : (m.dataset.screen === "live-sending" ? "" : null)); })()`, name), 60*time.Second)
+// answered waits for the screen after the page's answer (done,
+// live-failed, or past a passed liveness the face match's review offer:
+// the license carries another person's photo) and returns it with w
+// completed by the frame times the page sent and the server's answer.
+func answered(t *testing.T, tb *tab, w walk) (string, walk) {
+	t.Helper()
+	end, err := chromium.Until[string](tb.Tab, `(() => { const m = document.querySelector("main"), n = m && m.dataset.screen;
+		return ["done", "review", "live-failed"].includes(n) ? n + ": " + m.innerText : null; })()`, 60*time.Second)
+	if err != nil {
+		t.Fatalf("the walk ended on %q (%v)", tb.Text(), err)
+	}
+	raw := eval[string](tb, `JSON.stringify({sent: idgateTestCamera.sent || [], answer: idgateTestCamera.answer || {}})`)
+	check(t, json.Unmarshal([]byte(raw), &w))
+	return end, w
 }
 
 // stepTimeout is the server's time per step (liveness Defaults), which
@@ -232,47 +289,114 @@ func cueTimes(w walk) map[int]time.Duration {
 }
 
 // A real person's walk: the page moves on as he finishes each turn
-// (well before the step's time limit) and tracks the frames it sends; the
-// server judges them. His blink (frames 110–112) closes his eyes to 0.84
-// of their open ratio on the server's mesh (0.77 on the page's), short of
-// the 0.6 both ask: the page waits out the blink's time and today's
-// engine refuses it (issue #30 recalibrates the engine).
+// (well before the step's time limit) and tracks the frames it sends, and
+// the server, judging the frames the page sent, finds him live in either
+// order. His blink shuts his eyes for 70 ms (smartlive); the page
+// captures at 12 fps (83 ms apart), so a capture can fall on either side
+// of it (about one blink in six, as on a phone), and then nothing shows
+// the blink done: like a person who sees the cue still up, he blinks
+// again half a second after his blink ends (the camera plays the segment
+// again), which the page asks for by keeping the cue.
+//
+// The test camera draws on the page's thread: on a machine so loaded that
+// the page froze (the camera went 250 ms or more without a frame; at a
+// load of 16 on 2 cores it went 4 fps, missed his right turn's peak and
+// was refused not_far_enough and frame_rate_out_of_bounds), the person
+// on camera froze with it, which no real person does, and he tries again
+// as the page offers; a refusal without the page freezing, or three,
+// fails the test, and a turn cue up for the step's whole time fails it
+// where the page did not freeze.
 func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)
-	frames := smartlive(t)
-	for _, order := range [][]liveness.Step{
-		{liveness.TurnLeft, liveness.TurnRight, liveness.Blink},
-		{liveness.Blink, liveness.TurnRight, liveness.TurnLeft},
+	// Asked after his right turn, his prompted blink follows it as in his
+	// own session. Asked first, it is his unprompted blink at 2 s (frames
+	// 20–23, eyes shut 210 ms), at rest as in the frame before the first
+	// cue: cut in there, the prompted blink (his head still coming back
+	// from his right turn, 6–9° right of where the other segments put his
+	// straight-ahead) made a right turn before the blink (wrong_step, two
+	// walks in three), the splice's doing, not a person's.
+	first := map[string][2]int{"blink": {13, 25}}
+	for k, v := range smartSegments {
+		if k != "blink" {
+			first[k] = v
+		}
+	}
+	for _, c := range []struct {
+		order []liveness.Step
+		segs  map[string][2]int
+	}{
+		{[]liveness.Step{liveness.TurnLeft, liveness.TurnRight, liveness.Blink}, smartSegments},
+		{[]liveness.Step{liveness.Blink, liveness.TurnRight, liveness.TurnLeft}, first},
 	} {
-		tb := liveTab(t, e, 390, 844, frames, smartSegments)
-		e.order.Queue(order...)
-		end, w := walkStep(t, tb)
-		took := cueTimes(w)
-		t.Logf("order %v: %s; %d frames sent, %d tracked (%d with eyelids); cues up for %v", order, end, w.Frames, w.Tracked, w.Eyes, took)
-		for i, st := range order {
-			if d, ok := took[i]; ok && st != liveness.Blink && d > stepTimeout-time.Second {
-				t.Errorf("order %v: the %s cue stayed %v: the page did not see his turn done", order, st, d)
+		order := c.order
+		tb := liveTab(t, e, 390, 844, c.segs)
+		eval[bool](tb, `(idgateTestCamera.again.blink = 500, true)`)
+		for attempt, button := range []string{"Start the video", "Try again", "Try again"} {
+			e.order.Queue(order...)
+			end, w := walkStep(t, tb, button)
+			took := cueTimes(w)
+			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids); cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
+				order, attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Eyes, took, w.Repeats, w.Stall, w.Sent)
+			if w.Answer.Passed {
+				// The page's pace is judged where the page was not starved.
+				for i, st := range order {
+					if d, ok := took[i]; ok && st != liveness.Blink && d > stepTimeout-time.Second && w.Stall < 250 {
+						t.Errorf("order %v: the %s cue stayed %v: the page did not see his turn done", order, st, d)
+					}
+				}
+				if w.Tracked < w.Frames*3/4 {
+					t.Errorf("order %v: only %d of %d frames sent were tracked", order, w.Tracked, w.Frames)
+				}
+				break
+			}
+			if disagree(order, took, w) {
+				// Known, the page's (issue #30 report): its tracker called
+				// a blink done on frames the server reads as not closed
+				// enough, so the cue moved on and he did not blink again.
+				t.Logf("order %v, attempt %d: KNOWN: the page saw his blink and moved on, the server did not see it (%+v)", order, attempt+1, w.Answer.Steps)
+				break
+			}
+			if w.Stall < 250 || attempt == 2 {
+				t.Errorf("order %v, attempt %d: the server refused him: failures %v, steps %+v", order, attempt+1, w.Answer.Failures, w.Answer.Steps)
+				break
 			}
 		}
-		if w.Tracked < w.Frames*3/4 {
-			t.Errorf("order %v: only %d of %d frames sent were tracked", order, w.Tracked, w.Frames)
-		}
-		// The server's verdict is logged, not asserted: today's engine
-		// refuses his blink (see above), and where the camera switches
-		// segment his head jumps between two moments of the clip, which
-		// the server may read as face_jumped; neither is the page's.
-		t.Logf("order %v: the server answered: %s", order, strings.ReplaceAll(end, "\n", " / "))
 	}
 }
 
+// disagree reports whether the server refused only the blink step
+// (wrong_step or not_observed, the steps after it not reached) after the
+// page had moved its blink cue on before the step's time: the page's
+// tracker saw a blink the server did not.
+func disagree(order []liveness.Step, took map[int]time.Duration, w walk) bool {
+	for i, st := range w.Answer.Steps {
+		if st.Passed {
+			continue
+		}
+		d, ok := took[i]
+		if i >= len(order) || order[i] != liveness.Blink || (st.Reason != "wrong_step" && st.Reason != "not_observed") ||
+			(ok && d > stepTimeout-time.Second) || (!ok && w.Repeats > 0) {
+			return false
+		}
+		for _, after := range w.Answer.Steps[i+1:] {
+			if after.Reason != "not_reached" {
+				return false
+			}
+		}
+		return slices.Equal(w.Answer.Failures, []string{"steps_not_completed"})
+	}
+	return false
+}
+
 // A still photo of him never moves a turn on: the cue stays up for the
-// step's whole time, and the meter never reads a turn.
+// step's whole time, the meter never reads a turn, and the server refuses
+// what the page sent.
 func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)
 	still := map[string][2]int{"rest": smartSegments["rest"], "turn_left": smartSegments["rest"], "turn_right": smartSegments["rest"], "blink": smartSegments["rest"]}
-	tb := liveTab(t, e, 390, 844, smartlive(t), still)
+	tb := liveTab(t, e, 390, 844, still)
 	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
 	tb.click("Start the video")
 	tb.screen("live-capture")
@@ -297,6 +421,9 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 		t.Errorf("the meter read a turn of %d° on a still photo", most)
 	}
 	tb.ShootHere("still-photo-turn-left-390x844")
+	if end, w := answered(t, tb, walk{}); w.Answer.Passed || !strings.HasPrefix(end, "live-failed") {
+		t.Errorf("a still photo: the server answered %+v (%q)", w.Answer, end)
+	}
 }
 
 // guideTab is liveTab at 360×640 with the segments the guidance screens
@@ -309,7 +436,7 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 // 0° straight to "far enough" and never read a half turn.)
 func guideTab(t *testing.T, e *env) (*tab, func(name string), func(force, fx string)) {
 	segs := map[string][2]int{"rest": smartSegments["rest"], "noface": {125, 125}, "turned": {34, 34}, "peak": {40, 40}}
-	tb := liveTab(t, e, 360, 640, smartlive(t), segs)
+	tb := liveTab(t, e, 360, 640, segs)
 	shoot := func(name string) {
 		tb.ShootHere(name + "-360x640")
 		tb.Run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))

@@ -1,22 +1,39 @@
 // The liveness tests' camera: getUserMedia answers a canvas's stream that
 // plays a real person's own clip for whichever step the page asks. Each
-// segment is a list of frames at 10 fps; the page's cue (.cue's class)
-// picks the segment, which starts from its first frame when the cue
-// changes and then holds its last frame (the person waits, looking at the
-// camera). Without a cue the "rest" segment plays. fx moves, scales and
+// segment is a list of frames, each shown from its time in ms (the clip's
+// own timing; 100 ms apart when no times are given); the page's cue
+// (.cue's class) picks the segment, which starts from its first frame
+// when the cue changes and then holds its last frame (the person waits,
+// looking at the camera), or, if again[name] is set, starts over once its
+// last frame has stayed that many ms (a person who sees the cue still up
+// does it again). Without a cue the "rest" segment plays. The canvas is
+// redrawn every 33 ms, a phone camera's 30 fps, on the page's own thread:
+// stall is the longest it went without a new frame (a page so busy that
+// the person on camera froze, which no real camera does). fx moves, scales and
 // darkens the picture (the ready-check states). log records when each
 // segment started, to compare the person's pace with the page's.
 (() => {
-  const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "" };
+  const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0 };
   window.idgateTestCamera = cam;
-  cam.load = async (name, urls) => {
-    cam.segs[name] = await Promise.all(
-      urls.map((u) => new Promise((ok, bad) => { const i = new Image(); i.onload = () => ok(i); i.onerror = bad; i.src = u; })),
+  cam.load = async (name, s) => {
+    const imgs = await Promise.all(
+      s.urls.map((u) => new Promise((ok, bad) => { const i = new Image(); i.onload = () => ok(i); i.onerror = bad; i.src = u; })),
     );
-    return cam.segs[name].length;
+    cam.segs[name] = { imgs, at: s.at || imgs.map((_, i) => i * 100) };
+    return imgs.length;
+  };
+  // The page's liveness answer: the frame times it sent, and what the
+  // server said of them.
+  const fetch0 = window.fetch;
+  window.fetch = async (url, init) => {
+    const body = init && init.body;
+    if (body instanceof FormData && body.has("timestamps")) cam.sent = JSON.parse(body.get("timestamps"));
+    const res = await fetch0(url, init);
+    if (cam.sent && !cam.answer && String(url).includes("/liveness/")) cam.answer = await res.clone().json().catch(() => null);
+    return res;
   };
   navigator.mediaDevices.getUserMedia = async () => {
-    const first = cam.segs.rest[0];
+    const first = cam.segs.rest.imgs[0];
     const cv = document.createElement("canvas");
     cv.width = first.naturalWidth;
     cv.height = first.naturalHeight;
@@ -31,8 +48,16 @@
         t0 = performance.now();
         cam.log.push({ seg, at: Math.round(t0) });
       }
-      const frames = cam.segs[seg] || cam.segs.rest;
-      const img = frames[Math.min(frames.length - 1, Math.floor((performance.now() - t0) / 100))];
+      const s = cam.segs[seg] || cam.segs.rest;
+      let el = performance.now() - t0;
+      if (seg in cam.again && el >= s.at[s.at.length - 1] + cam.again[seg]) {
+        t0 = performance.now();
+        el = 0;
+        cam.repeats++;
+      }
+      let k = 0;
+      while (k + 1 < s.at.length && s.at[k + 1] <= el) k++;
+      const img = s.imgs[k];
       const f = cam.fx;
       ctx.fillStyle = "#777";
       ctx.fillRect(0, 0, cv.width, cv.height);
@@ -46,7 +71,11 @@
     // headless Chromium once the canvas is not painted on screen.
     const stream = cv.captureStream(0);
     const track = stream.getVideoTracks()[0];
+    let last = performance.now();
     const tick = () => {
+      const now = performance.now();
+      cam.stall = Math.max(cam.stall, Math.round(now - last));
+      last = now;
       draw();
       track.requestFrame();
     };
