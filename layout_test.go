@@ -1,6 +1,6 @@
 // Package idgate_test guards the repository's layout: the import rules of
 // docs/layout.md, and that its table names every package, so neither can
-// drift from the tree (issue #18).
+// drift from the tree (docs/layout.md).
 package idgate_test
 
 import (

@@ -59,11 +59,11 @@ type Decision struct {
 }
 
 // Evaluate decides whether a verification result passes the ruleset. result
-// is the spec's result payload (the webhook body, or `result` of GET
+// is the result payload of the API document, verifier/openapi (the webhook body, or `result` of GET
 // /verification); only its `verification` object is read.
 //
 // It fails closed: a member an enabled rule needs that is absent, null, of
-// the wrong type or has a value the spec does not define fails with
+// the wrong type or has a value the API document does not define fails with
 // field_missing or field_invalid. Members no enabled rule reads are ignored,
 // including ones the verifier may add later, so that a new indicator never
 // fails every store. It never panics, whatever the input.
@@ -98,7 +98,7 @@ func (r Ruleset) evaluate(v map[string]json.RawMessage) []Reason {
 	return reasons
 }
 
-// faceMatch checks the tier. face_match_score decides (the spec says to base
+// faceMatch checks the tier. face_match_score decides (the API document says to base
 // business logic on it); the verifier's boolean must be well formed and its
 // `undetermined` value (an inconclusive match awaiting review) never passes.
 // When manual_review_requested is true a person compared the images after an

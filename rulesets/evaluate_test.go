@@ -34,11 +34,11 @@ var (
 	// to keep this table to a few seconds.
 	boolStates = []state{absent, isTrue, isFalse}
 	faceStates = []state{absent, isTrue, isFalse, undetermined}
-	// Scores: the four the spec defines, absent, and one it does not.
+	// Scores: the four the API document defines, absent, and one it does not.
 	scores = []string{"definite_match", "likely_match", "possible_match", "no_match", "", "great_match"}
 )
 
-// expectBool is the spec of a boolean rule, written as a table: what each
+// expectBool is the specification of a boolean rule, written as a table: what each
 // state of the member yields when the rule needs want.
 func expectBool(s state, name string, want bool, fail Code) []Reason {
 	switch {

@@ -24,7 +24,7 @@ const (
 	TierPossibleMatch Tier = "possible_match"
 )
 
-// scoreRank orders every face_match_score value the spec defines; a higher
+// scoreRank orders every face_match_score value the API document defines; a higher
 // rank is a stronger match. no_match is a known score that meets no tier.
 var scoreRank = map[string]int{
 	"definite_match": 3,
@@ -42,7 +42,7 @@ func (t Tier) Valid() bool {
 	return ok && rank > 0
 }
 
-// MarshalJSON writes TierNone as null so the stored form matches the spec.
+// MarshalJSON writes TierNone as null so the stored form matches the API document.
 func (t Tier) MarshalJSON() ([]byte, error) {
 	if t == TierNone {
 		return []byte("null"), nil

@@ -1,5 +1,5 @@
 // Package securitytest is the attacker's view of the verifier, kept in the
-// repository so what it found stays fixed (issue #20). Its test starts the
+// repository so what it found stays fixed (docs/security.md). Its test starts the
 // real server (SQLite, and PostgreSQL when reachable) with two accounts,
 // reads the server's own /openapi.json and walks every operation with every
 // probe that applies: no credentials, forged and expired tokens, the

@@ -1,6 +1,6 @@
 // Package systemtest runs idgate as users deploy it when one machine is not
 // enough: several `idgate serve` processes behind a load balancer, sharing
-// one PostgreSQL and one Redis (issue #16, part 2). Tests only; loopback
+// one PostgreSQL and one Redis (docs/operations.md, Topology). Tests only; loopback
 // only; each test has a schema and a Redis database of its own.
 package systemtest
 

@@ -17,7 +17,7 @@ import (
 	"github.com/idgate/idgate/internal/testkit/chromium"
 )
 
-// TestStorefrontDemoInChromium (issue #22) is what a newcomer does after
+// TestStorefrontDemoInChromium (docs/testing.md) is what a newcomer does after
 // `make run`: scripts/run.sh itself starts the verifier, the demo store and
 // its proxy (on free ports, its state in a temporary directory), and
 // headless Chromium opens the store, clicks Verify ID, finishes the test

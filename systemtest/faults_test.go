@@ -19,7 +19,7 @@ import (
 	"github.com/idgate/idgate/verifier/sqlstore"
 )
 
-// TestFaultsUnderLoad is issue #16 part 3: under a steady load of creates,
+// TestFaultsUnderLoad: under a steady load of creates,
 // GETs and completions with webhooks, PostgreSQL is restarted, Redis is
 // stopped and started, and one verifier is killed (kill -9) while it
 // delivers a webhook. Afterwards: no acknowledged create is lost, every

@@ -1,7 +1,7 @@
 // branding.go: who is asking. An account's display name, accent colour,
 // support contact, privacy-policy URL and logo, shown on every end-user
 // page of its links so a careful person can tell the request from a
-// phishing page (issue #33). Templates carry none of it: a template may
+// phishing page. Templates carry none of it: a template may
 // change the message, never the identity.
 
 package verifier

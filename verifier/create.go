@@ -163,7 +163,7 @@ func (s *Verifications) template(ctx context.Context, accountID, id string) (Tem
 }
 
 // resolve validates opts and returns the effective settings. For a
-// verification (final), the encryption rules of the spec apply in full:
+// verification (final), the encryption rules (docs/encryption.md) apply in full:
 // when personal data is collected a mode is required; when none is, the
 // mode is ignored and stored as none. A template (not final) may leave the
 // mode to its requests.

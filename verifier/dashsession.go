@@ -36,7 +36,7 @@ type DashboardSession struct {
 	AccountID  string
 	CreatedAt  time.Time
 	LastSeenAt time.Time
-	// Mode is the data the session works on (issue #22): every request it
+	// Mode is the data the session works on (docs/test-mode.md): every request it
 	// authenticates is in this mode (WithMode), as a bearer token's are in
 	// its own. A session starts live; SwitchMode changes it, for this
 	// session only (another browser of the same account keeps its own).

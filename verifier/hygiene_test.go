@@ -1,6 +1,6 @@
 package verifier_test
 
-// Storage hygiene (issue #7): under passphrase and custom encryption no
+// Storage hygiene (docs/encryption.md): under passphrase and custom encryption no
 // plaintext personal data reaches the database (any table, any column,
 // including the webhook outbox and its attempt log), the SQLite files, the
 // log output or the webhook bodies. Under mode none the same scan must find
@@ -64,7 +64,7 @@ func personalNeedles(photo []byte) []needle {
 		photo[100:148], photo[len(photo)/2 : len(photo)/2+48], []byte(b64[100:148]), []byte(b64[len(b64)/2 : len(b64)/2+48])}})
 }
 
-// webhookRetryDelay is the spec's wait before the second attempt.
+// webhookRetryDelay is the documented wait before the second attempt.
 const webhookRetryDelay = 5 * time.Second
 
 func TestStorageHygiene(t *testing.T) {

@@ -2,7 +2,7 @@ package verifier
 
 import "context"
 
-// Mode separates an account's test data from its live data (issue #22). A
+// Mode separates an account's test data from its live data (docs/test-mode.md). A
 // credential has a mode: an integration key (idgk_… live, idgk_test_… test)
 // and an access token (POST /auth with "mode": "test"). What a credential
 // creates has its mode, and an account-facing read or change of a

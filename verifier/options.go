@@ -113,7 +113,7 @@ type Settings struct {
 
 // CollectsPersonalData: requested fields, phone verification or the license
 // photo. Without any of them the encryption mode is ignored (treated as
-// none), as the spec says.
+// none), as docs/decisions.md says.
 func (s Settings) CollectsPersonalData() bool {
 	return len(s.RequestedFields) > 0 || s.PhoneVerification || s.IncludeLicensePhoto
 }

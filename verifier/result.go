@@ -19,7 +19,7 @@ import (
 )
 
 // ErrInvalidOutcome: the end-user flow handed Complete measurements that
-// contradict each other or the spec's ranges (an unknown tier, a confidence
+// contradict each other or the API document's ranges (an unknown tier, a confidence
 // outside 0..1, review requested on a conclusive match, a photo that is not
 // a JPEG). It is a bug in the flow, never the end user's doing.
 var ErrInvalidOutcome = errors.New("invalid verification outcome")
@@ -135,7 +135,7 @@ type PhoneLookup struct {
 }
 
 // Payload is the result payload (webhook body and GET's `result`) before
-// encryption. Member order is the spec's.
+// encryption. Member order is the API document's.
 type Payload struct {
 	RequestID  string `json:"request_id"`
 	ExternalID string `json:"external_id,omitempty"`
@@ -197,7 +197,7 @@ const (
 )
 
 // MarshalJSON writes the booleans as JSON booleans and undetermined as a
-// string, as the spec has it.
+// string, as the API document has it.
 func (f FaceVerdict) MarshalJSON() ([]byte, error) {
 	switch f {
 	case FaceMatches, FaceDoesNotMatch:

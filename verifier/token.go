@@ -213,7 +213,7 @@ func (a *Authenticator) keyFor(t *jwt.Token) (any, error) {
 // A token that passed, with its account found in the store, is remembered
 // (by its SHA-256) for AccountCacheTTL or until it expires, whichever is
 // first, so a repeated bearer request costs neither a database round trip
-// (issue #3: it was half the database work of a create) nor the JWT's
+// (it was half the database work of a create) nor the JWT's
 // parsing and HMAC. Only successes are cached: a refused token, or one for
 // an unknown account, is checked in full every time.
 func (a *Authenticator) Authenticate(ctx context.Context, token string) (Account, error) {

@@ -2,7 +2,7 @@ package verifier
 
 import "github.com/idgate/idgate/verifier/license"
 
-// DeriveType is the spec's rule; the request has no type field:
+// DeriveType is the documented rule (docs/decisions.md, Verifications); the request has no type field:
 //   - Full if phone verification, address verification, the license photo or
 //     the front/barcode match is on, or any requested field is beyond name
 //     and address (license.ClassBeyond);

@@ -6,7 +6,7 @@ import (
 	"github.com/idgate/idgate/verifier/license"
 )
 
-// TestDeriveType runs the spec's rule over every combination of the five
+// TestDeriveType runs the documented rule (docs/decisions.md, Verifications) over every combination of the five
 // switches and of requested-field sets (none, name/address only, beyond
 // only, both), for every field of the catalog in each role.
 func TestDeriveType(t *testing.T) {

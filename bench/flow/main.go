@@ -4,7 +4,7 @@
 // submit with its face match and completion. It prints the wall and
 // process CPU time of one verification run alone, how many complete per
 // minute with every engine worker busy, and the process's peak RSS,
-// against the targets of issue #11 (< 2 s CPU per verification, RSS
+// against the targets in docs/testing.md (< 2 s CPU per verification, RSS
 // < 400 MB with the pool busy).
 package main
 

@@ -1,5 +1,5 @@
 // Command licenseguide measures the license steps' on-device guidance
-// (verifier/web/src/autocapture.ts, issue #29) in headless Chromium under
+// (verifier/web/src/autocapture.ts) in headless Chromium under
 // Chromium's 4× CPU slowdown and DevTools' "Fast 4G" network profile,
 // against the real verifier and engines on loopback, the camera fed from
 // rendered card scenes (y4m, --use-file-for-fake-video-capture):

@@ -1,7 +1,7 @@
 // Command lifecycle measures creating and reading verifications through the
 // real HTTP API on PostgreSQL, next to raw pgx statements on the same table
 // at the same concurrency, and prints requests/s, p50/p99, CPU per request
-// and each ratio with its target (issue #16, for a 2-core machine):
+// and each ratio with its target (for a 2-core machine; docs/testing.md):
 //
 //   - GET /verification ≥ 0.6× a raw primary-key SELECT of the same rows
 //     at concurrency 32, and GET p99 < 5 ms at concurrency 4;
@@ -28,7 +28,7 @@
 // scheduler shares the cores per runnable thread, and a raw SELECT keeps
 // 32 backends runnable where the HTTP path keeps this process's few
 // threads, so at load 20-40 the raw SELECT got 1.5 cores and the GETs 0.6
-// (issue #16 part 4's measurements, 2026-11-25). The second does not.
+// (measured, 2026-11-25). The second does not.
 //
 // The load generator is fasthttp's client (fiber's own HTTP engine, so no
 // new module), not net/http's: the client shares the cores with the server
@@ -428,7 +428,7 @@ var startProfile = func() {}
 // keepSchema is -keep: the schema is left for inspection.
 var keepSchema bool
 
-// getTarget is issue #16's GET p99 bound at getConcurrency.
+// getTarget is the GET p99 bound at getConcurrency.
 const getTarget = 5 * time.Millisecond
 
 // serve starts the API over store with plan on a loopback port and

@@ -1,6 +1,6 @@
 package main
 
-// The liveness step's budget (issue #29): on Chromium's 4× CPU slowdown
+// The liveness step's budget: on Chromium's 4× CPU slowdown
 // and the "Fast 4G" network profile, cold (nothing cached), the time from
 // "Start the video" to the first guidance the page shows (and to the
 // head's pose, the mesh model loading after the detector), and how many

@@ -1,5 +1,5 @@
 // Command pages measures how soon the end user's first screen is usable
-// (issue #12: under 1 s on the demo): the time from navigating to a fresh
+// (under 1 s on the demo): the time from navigating to a fresh
 // link until its Start button is on screen, in headless Chromium against
 // the real verifier on loopback (SQLite, the flow's session API; the first
 // screen calls no engine). Cold runs clear the browser's cache first, so

@@ -16,7 +16,7 @@ import (
 	"github.com/idgate/idgate/proxy/verifierapi"
 )
 
-// make run's demo store runs in test mode (issue #22): demoVerifier hands
+// make run's demo store runs in test mode (docs/test-mode.md): demoVerifier hands
 // it the demo account's test key, its verifications are test ones, and
 // their links finish with the outcome a newcomer picks, without a camera
 // or a license.

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Test mode (issue #22). A test verification's address check never reaches
+// Test mode (docs/test-mode.md). A test verification's address check never reaches
 // the configured provider (Lob bills each check, and a tester's walk is no
 // customer's), whatever IDGATE_ADDRESS_PROVIDER says: the flow chooses
 // TestProvider by the verification's mode, as it chooses

@@ -138,7 +138,7 @@ func Page() ([]byte, error) {
 	}
 	var b bytes.Buffer
 	// The footer credits the IP data the results' indicators come from, as
-	// its CC BY licences ask of every page showing them (issue #14). It
+	// its CC BY licences ask of every page showing them. It
 	// stands outside #root, which the router redraws.
 	data := struct {
 		CSS, JS string

@@ -61,7 +61,7 @@ func TestProfilePage(t *testing.T) {
 	tb.WaitText("Your links' pages name no one")
 	tb.Shoot("profile-empty")
 
-	// An account without a display name is asked for one (issue #33).
+	// An account without a display name is asked for one.
 	tb.Run(chromedp.SendKeys(`#branding-form input[name="display_name"]`, "Acme Wines"),
 		chromedp.Click(`#branding-form button[type="submit"]`))
 	tb.WaitText("Saved.")

@@ -46,7 +46,7 @@ func (tb *tab) sessionMode() string {
 	return eval[string](tb, `fetch("/dashboard/session").then(r => r.json()).then(s => s.mode)`)
 }
 
-// TestTestModeInChromium: the dashboard's live/test switch (issue #22).
+// TestTestModeInChromium: the dashboard's live/test switch (docs/test-mode.md).
 // One account has live and test verifications (made through the API); the
 // live view shows only live ones and the test view only test ones, lists
 // and detail by id both ways; the switch is refused without the CSRF

@@ -18,7 +18,7 @@ import (
 	"github.com/idgate/idgate/verifier/license"
 )
 
-// Test mode (issue #22): behind a test verification's link the tester picks
+// Test mode (docs/test-mode.md): behind a test verification's link the tester picks
 // the outcome instead of scanning a license and a face. The service builds
 // the outcome from a fixture identity (FixtureIdentity) and completes through
 // verifier.Complete like a real link: requested_fields, the cropped photo
@@ -53,7 +53,7 @@ var TestOutcomes = []TestOutcome{TestVerified, TestLicenseExpired, TestUnder18, 
 
 // Indicator says how an optional check of a test verification comes out:
 // present (passed), negative (ran, did not pass) or absent (could not run:
-// the member is left out, as the spec says for live checks).
+// the member is left out, as for live checks).
 type Indicator string
 
 // The indicator choices.

@@ -56,7 +56,7 @@ func (d dashboardAs) sessionMode() string {
 	return s.Mode
 }
 
-// TestDashboardSessionMode: the dashboard's live/test switch (issue #22).
+// TestDashboardSessionMode: the dashboard's live/test switch (docs/test-mode.md).
 // A session starts live, PATCH /dashboard/session switches it (CSRF like
 // any state change), and every API request of the session is in its mode:
 // lists, reads by id, changes and the integration key see that mode's data

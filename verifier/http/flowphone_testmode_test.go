@@ -13,7 +13,7 @@ import (
 	"github.com/idgate/idgate/verifier/phone/dev"
 )
 
-// TestFlowPhoneTestLinks (issue #22): on a test verification the phone
+// TestFlowPhoneTestLinks (docs/test-mode.md): on a test verification the phone
 // step never reaches the configured provider — the Twilio double sees no
 // request, the dev provider logs no code — whatever the configuration:
 // phone.TestCode verifies, any other code is a wrong one counted as on a

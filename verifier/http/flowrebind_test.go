@@ -20,7 +20,7 @@ import (
 // the real engines; the name then resolves to the loopback receiver, and
 // the production sender (loopback not allowed) refuses every attempt at
 // dial: nothing arrives, the log says why, after three attempts the
-// webhook has failed and the result is still there to GET (issue #20).
+// webhook has failed and the result is still there to GET (docs/security.md).
 func TestFlowWebhookRefusedAtDial(t *testing.T) {
 	onBothBackends(t, func(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		store := open(t)

@@ -70,7 +70,7 @@ func (h *testModeHarness) pick(tok, body string, want int) string {
 // TestTestComplete: every outcome through POST /v/{token}/test/complete
 // builds the result from the fixture identity through verifier.Complete:
 // requested_fields and the license photo applied, livemode false, the
-// webhook signed with the same bytes as GET, quotas untouched (issue #22).
+// webhook signed with the same bytes as GET, quotas untouched (docs/test-mode.md).
 func TestTestComplete(t *testing.T) {
 	onBothBackends(t, testTestComplete)
 }

@@ -32,7 +32,7 @@ func (h *harness) signInMode(email, mode string) string {
 // TestTestModeIsolation: test credentials (a test-mode token, the test
 // integration key) create test verifications that use no allowance, and
 // neither mode's credentials reach the other mode's verifications through
-// any endpoint that names one or lists them (issue #22).
+// any endpoint that names one or lists them (docs/test-mode.md).
 func TestTestModeIsolation(t *testing.T) {
 	onBothBackends(t, testTestModeIsolation)
 }

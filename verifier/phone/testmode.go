@@ -2,7 +2,7 @@ package phone
 
 import "context"
 
-// Test mode (issue #22). A test verification's phone step never reaches
+// Test mode (docs/test-mode.md). A test verification's phone step never reaches
 // the configured provider, so it never sends a real SMS and never costs
 // anything, whatever IDGATE_PHONE_PROVIDER says: the flow chooses
 // TestProvider by the verification's mode, not by configuration. Its code

@@ -16,7 +16,7 @@ import (
 // WAL flush), and concurrent commits share a flush, so they need
 // connections in flight more than CPU: max(4, CPUs) held the lifecycle
 // benchmark's creates to about a third of what 16 or 32 connections reach
-// on a 2-core machine (issue #3), while reads did not suffer from 16. Mind
+// on a 2-core machine, while reads did not suffer from 16. Mind
 // the server's max_connections (100 by default) across instances.
 const DefaultMaxConns = 16
 

@@ -26,7 +26,7 @@ func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ p
 func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 // TestRoundTripsPerRequest pins the database work of the two requests
-// issue #3 benchmarks, as the HTTP handlers do it (limits off): a bearer
+// benchmarks, as the HTTP handlers do it (limits off): a bearer
 // check then a create or a read. With the account cached by the
 // Authenticator each is a single statement, the cost of the raw insert
 // the benchmark compares against.

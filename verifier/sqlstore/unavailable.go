@@ -19,7 +19,7 @@ import (
 // connection cut mid-query, SQLite's write lock held past BusyTimeout) rather
 // than that the request was wrong or the code is. The HTTP server answers
 // such errors 503 with Retry-After instead of 500, so clients retry and load
-// balancers see an outage, not a bug (issue #16, faults under load).
+// balancers see an outage, not a bug (systemtest/faults_test.go).
 //
 // Nothing here says whether the statement ran: a commit cut by a restart may
 // have landed. Callers retry only what is idempotent or keyed (creates carry

@@ -32,7 +32,7 @@ const verificationReadCols = verificationCols + `, test, coalesce((SELECT d.stat
 	WHERE d.verification_id = verifications.id::text ORDER BY d.created_at DESC, d.seq DESC LIMIT 1), '')`
 
 // slotHolding is verifier.Status.HoldsSlot in SQL, and liveSlotHolding
-// the rows that hold a slot: test verifications never count (issue #22).
+// the rows that hold a slot: test verifications never count (docs/test-mode.md).
 // liveSlotHolding must match the partial indexes verifications_quota and
 // verifications_uncounted for the statements to use them.
 const (
@@ -98,7 +98,7 @@ var (
 	// statistics are cold (a table filled since its last ANALYZE, as in a
 	// fresh deployment or bench/lifecycle), and then walks every index
 	// entry of the account for one row: 128 buffer hits per GET instead of
-	// 5 at 8,400 rows, a third of a GET's CPU (issue #16 part 4). Here no
+	// 5 at 8,400 rows, a third of a GET's CPU (measured on 8,400 rows). Here no
 	// other index can serve the WHERE.
 	getVerificationSQL = q(`SELECT ` + verificationReadCols + `, account_id = $2 AND deleted_at IS NULL
 		FROM verifications WHERE id = $1`)

@@ -9,7 +9,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-// testBranding: the requester's identity (issue #33) round-trips, an
+// testBranding: the requester's identity round-trips, an
 // account made without it reads back empty, and a logo is the account's
 // own: written and removed only by PutAccountLogo, never read through
 // another account.

@@ -9,7 +9,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-// testModes checks the store's side of test mode (issue #22): test
+// testModes checks the store's side of test mode (docs/test-mode.md): test
 // verifications are stored and read back as test, never use an allowance
 // nor appear in quota usage, are listed only under their mode; an account
 // has one integration key per mode.

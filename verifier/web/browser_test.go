@@ -110,7 +110,7 @@ func TestConsentListsFrontCheck(t *testing.T) {
 	contains(t, tb.screen("start"), "frente impreso de tu licencia coincide con su código de barras")
 	tb.Shoot("start-front-check-spanish")
 
-	// The requester's identity (issue #33), folded in here rather than a
+	// The requester's identity, folded in here rather than a
 	// test of its own: the account names itself, and its next link's
 	// start page on a 360×640 phone shows the name in the heading, the
 	// logo from our origin, the accent colour, and the footer's links,

@@ -20,7 +20,7 @@ func (e *env) signInTest() {
 	e.bearer = "Bearer " + tok.AccessToken
 }
 
-// The test page (issue #22) in Chromium: a test verification's link shows
+// The test page (docs/test-mode.md) in Chromium: a test verification's link shows
 // the marked test page instead of the camera steps; picking "verified"
 // completes it (its webhook carries livemode false), and picking
 // "inconclusive" offers the review as a real inconclusive match does, which

@@ -211,7 +211,7 @@ func Dir(lang string) string {
 }
 
 // Requester is who asks, as the pages show it (the account's branding,
-// issue #33): its name in a header on every page and in the start page's
+// docs/api.md): its name in a header on every page and in the start page's
 // heading, its logo beside the name, its accent colour's stylesheet, and
 // in the footer its privacy policy and support contact. The zero value
 // keeps the pages neutral. The server fills it from the link's own

@@ -2,7 +2,7 @@ package webhook
 
 import "time"
 
-// MaxAttempts is the spec's limit: after the third failed attempt the
+// MaxAttempts is the documented limit (docs/decisions.md, Webhooks): after the third failed attempt the
 // delivery (and the verification's webhook_status) is failed.
 const MaxAttempts = 3
 

@@ -7,7 +7,7 @@ import (
 
 // FailingTestURL is a webhook_url that fails every attempt on purpose, so
 // integrators can watch the retries and webhook_status "failed" of a test
-// verification (issue #22). Its host is under .test, a domain RFC 6761
+// verification (docs/test-mode.md). Its host is under .test, a domain RFC 6761
 // reserves so that no DNS ever resolves it: the sender never dials it, it
 // answers the attempt itself (FailingTestStatus) after building and
 // signing the request as for any target. Nothing of the SSRF guard changes:

@@ -1,7 +1,7 @@
 // Package ratelimittest is the conformance suite every ratelimit.Limiter
 // backend must pass. It drives the limiter with a manual clock and pins the
 // exact GCRA results: burst size, Remaining, RetryAfter, ResetAfter, refill,
-// key independence, atomicity under concurrency and the spec's limits.
+// key independence, atomicity under concurrency and the documented limits (docs/decisions.md).
 package ratelimittest
 
 import (
@@ -193,7 +193,7 @@ func testConcurrent(t *testing.T, h *harness) {
 }
 
 func testSpecLimits(t *testing.T, h *harness) {
-	// interface-spec.md, Limits.
+	// docs/decisions.md, Rate limits.
 	for _, tc := range []struct {
 		name     string
 		limit    ratelimit.Limit

@@ -1,4 +1,4 @@
-// Profile's "Your name on the pages" (issue #33): the display name, accent
+// Profile's "Your name on the pages": the display name, accent
 // colour, support contact and privacy policy the end user's pages show
 // (PATCH /me), and the logo (PUT/GET/DELETE /me/logo, a PNG, JPEG or WebP
 // we re-encode). An account made before display names has none: the

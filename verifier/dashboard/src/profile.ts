@@ -9,7 +9,7 @@
 //    uploaded; list; delete.
 //  - Webhook signing secret (POST /webhook-secret): rotate, shown once.
 //  - This month's usage per type against the plan (GET /quota).
-// In test mode (issue #22) the integration key is the test key (idgk_test_…,
+// In test mode (docs/test-mode.md) the integration key is the test key (idgk_test_…,
 // its own allowlist and rate limit: the API answers the session's mode) and
 // there is no usage (test verifications use no allowance); passphrase keys
 // and the webhook secret are the account's, shared by both modes.

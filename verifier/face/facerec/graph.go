@@ -88,7 +88,7 @@ func (g *Graph) NewEmbedder() *GraphEmbedder {
 }
 
 // Embed returns the embedding of crop, a [1, Size, Size, 3] RGB 0..255
-// tensor cut with the spec's Align geometry.
+// tensor cut with the reference Align geometry.
 func (e *GraphEmbedder) Embed(crop *tensor.Tensor) ([]float32, error) {
 	sp := e.g.spec
 	if _, h, w, c, err := crop.Dims4(); err != nil || h != sp.Size || w != sp.Size || c != 3 {

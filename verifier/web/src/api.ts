@@ -1,4 +1,4 @@
-// The end-user API behind the link (issue #11): the link token in the
+// The end-user API behind the link: the link token in the
 // page's own path is the only credential. Every call is same-origin and
 // sends no cookies.
 

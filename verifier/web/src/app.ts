@@ -13,7 +13,7 @@ export class App {
   resume: () => void = () => location.reload();
   private timer = 0;
   private resumedAt = 0;
-  // requester is who asks (the account's display name, issue #33), as
+  // requester is who asks (the account's display name, docs/api.md), as
   // the server wrote it on the page with its header and footer, which
   // stay while screens change; "" keeps the pages neutral.
   readonly requester: string;
@@ -38,7 +38,7 @@ export class App {
     clearTimeout(this.timer);
     const head = h("h1", { tabindex: "-1" }, title);
     const progress = this.progress(name);
-    // Every screen of a test verification's link says so (issue #22).
+    // Every screen of a test verification's link says so (docs/test-mode.md).
     const test = this.session && !this.session.livemode && h("p", { class: "testbanner", role: "note" }, t("test.banner"));
     this.root.replaceChildren(...[test, progress, head, ...body].filter((n): n is Node => !!n));
     this.root.setAttribute("data-screen", name);

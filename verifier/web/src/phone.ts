@@ -3,7 +3,7 @@
 // the server's wait and a way back to change the number. The server holds
 // the limits; this page shows what it says. A step settled without a
 // confirmed number says so and lets the person finish. On a test link
-// (issue #22) the same screens run on the server's test provider, and say
+// (docs/test-mode.md) the same screens run on the server's test provider, and say
 // that the code is 000000 and nothing is sent.
 import { APIError, type PhoneState } from "./api";
 import type { App } from "./app";

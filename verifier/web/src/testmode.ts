@@ -1,4 +1,4 @@
-// The test page (issue #22): behind a test verification's link the tester
+// The test page (docs/test-mode.md): behind a test verification's link the tester
 // picks the outcome instead of scanning a license and a face. It uses the
 // same session API and, after the pick, the same review offer and end
 // screens as a real link; the server builds the result from its fixture

@@ -1,4 +1,4 @@
-// Browser cryptography of the account dashboard (issue #13): results and
+// Browser cryptography of the account dashboard (docs/encryption.md): results and
 // review images sealed to the account's own key are opened in this page;
 // keys and passphrases never leave it (no request carries them; a Chromium
 // test watches every request). The format is docs/encryption.md; the page
