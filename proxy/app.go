@@ -110,24 +110,25 @@ func (a *App) Install(ctx context.Context, cb bigcommerce.AuthCallback) (*Store,
 	case err != nil:
 		return nil, Session{}, fmt.Errorf("install: %w: %w", ErrUpstream, err)
 	}
-	st, err := a.Registry.Store(ctx, inst.StoreHash)
-	switch {
-	case errors.Is(err, ErrUnknownStore):
+	took := func(st *Store) error {
+		st.AccessToken = inst.AccessToken
+		st.AppClientID, st.AppClientSecret = a.OAuth.ClientID, a.OAuth.ClientSecret
+		st.AppInstalled = true
+		st.addUsers(inst.Owner.ID, inst.User.ID)
+		return nil
+	}
+	// A reinstall keeps the store's settings and takes the new token.
+	st, err := a.Registry.Update(ctx, inst.StoreHash, took)
+	if errors.Is(err, ErrUnknownStore) {
 		header := make([]byte, 32)
 		if _, err := rand.Read(header); err != nil {
 			return nil, Session{}, fmt.Errorf("install: %w", err)
 		}
 		st = &Store{Hash: inst.StoreHash, APIBaseURL: a.APIBaseURL, WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(header))}
-	case err != nil:
-		return nil, Session{}, fmt.Errorf("install: %w", err)
-	default:
-		st = st.clone()
+		_ = took(st)
+		err = a.Registry.Put(ctx, st)
 	}
-	st.AccessToken = inst.AccessToken
-	st.AppClientID, st.AppClientSecret = a.OAuth.ClientID, a.OAuth.ClientSecret
-	st.AppInstalled = true
-	st.addUsers(inst.Owner.ID, inst.User.ID)
-	if err := a.Registry.Put(ctx, st); err != nil {
+	if err != nil {
 		return nil, Session{}, fmt.Errorf("install: %w", err)
 	}
 	in, err := a.installer(st)
@@ -152,9 +153,11 @@ func (a *App) Load(ctx context.Context, signedPayload string) (*Store, Session, 
 		return nil, Session{}, fmt.Errorf("load: %w", err)
 	}
 	if !st.HasUser(p.User.ID) {
-		st = st.clone()
-		st.addUsers(p.User.ID)
-		if err := a.Registry.Put(ctx, st); err != nil {
+		st, err = a.Registry.Update(ctx, st.Hash, func(st *Store) error {
+			st.addUsers(p.User.ID)
+			return nil
+		})
+		if err != nil {
 			return nil, Session{}, fmt.Errorf("load: %w", err)
 		}
 	}
@@ -193,9 +196,11 @@ func (a *App) RemoveUser(ctx context.Context, signedPayload string) error {
 	if !st.HasUser(p.User.ID) {
 		return nil
 	}
-	st = st.clone()
-	st.Users = slices.DeleteFunc(st.Users, func(id int64) bool { return id == p.User.ID })
-	if err := a.Registry.Put(ctx, st); err != nil {
+	_, err = a.Registry.Update(ctx, st.Hash, func(st *Store) error {
+		st.Users = slices.DeleteFunc(st.Users, func(id int64) bool { return id == p.User.ID })
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("remove user: %w", err)
 	}
 	return nil
@@ -265,18 +270,6 @@ func (a *App) OpenSession(ctx context.Context, hash, sealed string) (*Store, Ses
 		return nil, Session{}, fmt.Errorf("%w: user removed", ErrAppSession)
 	}
 	return st, s, nil
-}
-
-// clone copies st, so a change is saved through the registry rather than
-// made in the copy other requests are reading.
-func (s *Store) clone() *Store {
-	c := *s
-	c.Users = slices.Clone(s.Users)
-	c.AllowedOrigins = slices.Clone(s.AllowedOrigins)
-	c.CheckoutSelectors = slices.Clone(s.CheckoutSelectors)
-	c.Triggers.ShipToCountries = slices.Clone(s.Triggers.ShipToCountries)
-	c.Triggers.ShipToStates = slices.Clone(s.Triggers.ShipToStates)
-	return &c
 }
 
 func (s *Store) addUsers(ids ...int64) {

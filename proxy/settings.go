@@ -47,36 +47,40 @@ func SettingsOf(st *Store) Settings {
 // session opens, validated as every store is, and saves them for every
 // proxy instance.
 func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings) (*Store, error) {
-	st, _, err := a.OpenSession(ctx, hash, sealed)
-	if err != nil {
+	if _, _, err := a.OpenSession(ctx, hash, sealed); err != nil {
 		return nil, fmt.Errorf("save settings: %w", err)
 	}
 	// Checked here: Normalize reads an empty ruleset as "the defaults".
 	if err := in.Ruleset.Validate(); err != nil {
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "ruleset", Message: "turn at least one rule on"})
 	}
-	st = st.clone()
-	st.IntegrationKey = strings.TrimSpace(in.IntegrationKey)
-	if in.WebhookSecret != "" {
-		st.WebhookSecret = bigcommerce.Secret(strings.TrimSpace(string(in.WebhookSecret)))
-	}
-	if st.IntegrationKey == "" {
-		// Unlinking drops the secret too: half a link is refused.
-		st.WebhookSecret = ""
-	}
-	st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
-	st.Triggers = in.Triggers
 	if in.ReuseDays < 1 || in.ReuseDays > MaxReuseDays {
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "reuse_days", Message: fmt.Sprintf("a verification lasts 1 to %d days", MaxReuseDays)})
 	}
-	st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour
-	if err := st.Normalize(); err != nil {
-		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: strings.TrimPrefix(err.Error(), ErrInvalidStore.Error()+": ")})
-	}
-	if err := a.Registry.Put(ctx, st); err != nil {
-		if errors.Is(err, ErrInvalidStore) {
-			return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: err.Error()})
+	st, err := a.Registry.Update(ctx, hash, func(st *Store) error {
+		st.IntegrationKey = strings.TrimSpace(in.IntegrationKey)
+		if in.WebhookSecret != "" {
+			st.WebhookSecret = bigcommerce.Secret(strings.TrimSpace(string(in.WebhookSecret)))
 		}
+		if st.IntegrationKey == "" {
+			// Unlinking drops the secret too: half a link is refused.
+			st.WebhookSecret = ""
+		}
+		st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
+		st.Triggers = in.Triggers
+		st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour
+		return nil
+	})
+	if errors.Is(err, ErrInvalidStore) {
+		// What Normalize refuses (half a link, a test key on a live store,
+		// a country code) is the merchant's to correct.
+		msg := err.Error()
+		if _, after, ok := strings.Cut(msg, ErrInvalidStore.Error()+": "); ok {
+			msg = after
+		}
+		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "settings", Message: msg})
+	}
+	if err != nil {
 		return nil, fmt.Errorf("save settings: %w", err)
 	}
 	return st, nil

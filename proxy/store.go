@@ -225,6 +225,10 @@ type Registry interface {
 	Stores
 	// Put validates and saves st, replacing the store with its hash.
 	Put(ctx context.Context, st *Store) error
+	// Update changes the saved store hash atomically: change gets the store
+	// as saved now (a copy of its own), and what it leaves is validated and
+	// saved; an error from change saves nothing. ErrUnknownStore if absent.
+	Update(ctx context.Context, hash string, change func(*Store) error) (*Store, error)
 	// Delete removes the store and its secrets; ErrUnknownStore if absent.
 	Delete(ctx context.Context, hash string) error
 }

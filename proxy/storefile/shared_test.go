@@ -97,3 +97,51 @@ func TestConcurrentPutsKeepEveryStore(t *testing.T) {
 		t.Fatalf("%d stores, %v; want 16", len(list), err)
 	}
 }
+
+// Updates from two processes at once (a user added on one instance,
+// settings saved on another) each apply to the store as saved, so none is
+// lost; a change that fails saves nothing, and an unknown store is said.
+func TestConcurrentUpdatesKeepEveryChange(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "stores.json")
+	key := seal.Ephemeral()
+	a, _ := Load(path, key)
+	b, _ := Load(path, key)
+	if err := a.Put(ctx, store("aaa")); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := a
+			if i%2 == 1 {
+				s = b
+			}
+			if _, err := s.Update(ctx, "aaa", func(st *proxy.Store) error {
+				st.Users = append(st.Users, int64(100+i))
+				return nil
+			}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	st, err := b.Store(ctx, "aaa")
+	if err != nil || len(st.Users) != 20 {
+		t.Fatalf("users after 20 concurrent adds: %v, %v", st.Users, err)
+	}
+	if _, err := a.Update(ctx, "aaa", func(st *proxy.Store) error {
+		st.AccessToken = "changed"
+		return errors.New("no")
+	}); err == nil {
+		t.Fatal("a failing change was not reported")
+	}
+	if st, _ := b.Store(ctx, "aaa"); st.AccessToken != "token-aaa" {
+		t.Fatalf("a failing change was saved: %s", st.AccessToken)
+	}
+	if _, err := a.Update(ctx, "zzz", func(*proxy.Store) error { return nil }); !errors.Is(err, proxy.ErrUnknownStore) {
+		t.Fatalf("unknown store: %v", err)
+	}
+}

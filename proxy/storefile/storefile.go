@@ -123,6 +123,38 @@ func (s *Stores) Put(_ context.Context, st *proxy.Store) error {
 	return s.change(func() error { return Put(s.path, s.sealer, st) })
 }
 
+// Update implements proxy.Registry: the store is read, changed and
+// written back under the file's lock, so a change made meanwhile by
+// another process (a user added on another instance, settings saved) is
+// not lost.
+func (s *Stores) Update(_ context.Context, hash string, change func(*proxy.Store) error) (*proxy.Store, error) {
+	var out *proxy.Store
+	err := s.change(func() error {
+		return update(s.path, func(f *file) error {
+			for i := range f.Stores {
+				if f.Stores[i].Hash != hash {
+					continue
+				}
+				st, err := open(&f.Stores[i], s.sealer)
+				if err != nil {
+					return fmt.Errorf("update store %q: %w", hash, err)
+				}
+				if err := change(st); err != nil {
+					return err
+				}
+				e, err := sealEntry(s.sealer, st)
+				if err != nil {
+					return fmt.Errorf("update store %q: %w", hash, err)
+				}
+				f.Stores[i], out = e, st
+				return nil
+			}
+			return fmt.Errorf("update store %q: %w", hash, proxy.ErrUnknownStore)
+		})
+	})
+	return out, err
+}
+
 // Delete implements proxy.Registry: the store's entry (and so its sealed
 // secrets) leaves the file.
 func (s *Stores) Delete(_ context.Context, hash string) error {
@@ -253,8 +285,26 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 // replacing a store with the same hash. The file is replaced atomically and
 // is readable by its owner only.
 func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
-	if err := st.Normalize(); err != nil {
+	e, err := sealEntry(sealer, st)
+	if err != nil {
 		return fmt.Errorf("put store: %w", err)
+	}
+	return update(path, func(f *file) error {
+		for i := range f.Stores {
+			if f.Stores[i].Hash == st.Hash {
+				f.Stores[i] = e
+				return nil
+			}
+		}
+		f.Stores = append(f.Stores, e)
+		return nil
+	})
+}
+
+// sealEntry validates st and returns it as at rest, its secrets sealed.
+func sealEntry(sealer *seal.Sealer, st *proxy.Store) (entry, error) {
+	if err := st.Normalize(); err != nil {
+		return entry{}, err
 	}
 	e := entry{
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
@@ -267,16 +317,7 @@ func Put(path string, sealer *seal.Sealer, st *proxy.Store) error {
 			*sec.sealed = sealer.Seal([]byte(*sec.plain), st.Hash+"/"+sec.name)
 		}
 	}
-	return update(path, func(f *file) error {
-		for i := range f.Stores {
-			if f.Stores[i].Hash == st.Hash {
-				f.Stores[i] = e
-				return nil
-			}
-		}
-		f.Stores = append(f.Stores, e)
-		return nil
-	})
+	return e, nil
 }
 
 // update is one read-change-write of the file, under an exclusive lock on
