@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/chromedp/chromedp"
 	"strings"
 	"testing"
 	"time"
@@ -59,10 +60,18 @@ func TestPhoneStepInChromium(t *testing.T) {
 	phone.Wait(`!!document.querySelector(".alert")`)
 	contains(t, phone.screen("phone"), "Enter your mobile phone number first.")
 
+	// On a small phone the reasons push the button down: it is brought
+	// back into view, the reasons just above it.
+	phone.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
 	phone.typeInto("phone-number", "555 0123")
 	phone.click("Send the code")
-	phone.Wait(`!!document.querySelector(".alert")`)
+	phone.Wait(`!!document.querySelector(".alert ul")`)
 	contains(t, phone.screen("phone"), "This is not a valid phone number")
+	if !eval[bool](phone, `(() => { const b = [...document.querySelectorAll("button")].find(b => b.textContent === "Send the code").getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; })()`) {
+		t.Error("at 360×640 the Send button is off the screen after the reasons appear")
+	}
+	phone.Screenshot("22-phone-invalid-360x640")
+	phone.Size(true)
 	phone.Shoot("22-phone-invalid")
 
 	phone.typeInto("phone-number", "(201) 555-0123")

@@ -32,6 +32,7 @@ function number(app: App, done: () => void): void {
   const input = h("input", { id: "phone-number", type: "tel", inputmode: "tel", autocomplete: "tel", maxlength: "40", "aria-describedby": "phone-help" });
   const status = h("div", { class: "status", "aria-live": "polite" });
   const send = h("button", { type: "submit" }, t("phone.send"));
+  const actions = h("div", { class: "actions" }, send);
   const form = h(
     "form",
     { class: "field", novalidate: true },
@@ -39,16 +40,16 @@ function number(app: App, done: () => void): void {
     input,
     h("p", { id: "phone-help", class: "note" }, t("phone.help")),
     status,
-    h("div", { class: "actions" }, send),
+    actions,
   );
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const value = input.value.trim();
     if (!value) {
       // Said, not only focused: a focus alone reads as nothing happening.
-      status.replaceChildren(h("p", { class: "alert", role: "alert" }, t("phone.empty")));
+      say(status, actions, h("p", { class: "alert", role: "alert" }, t("phone.empty")));
       input.setAttribute("aria-invalid", "true");
-      input.focus();
+      input.focus({ preventScroll: true });
       return;
     }
     send.disabled = true;
@@ -59,9 +60,9 @@ function number(app: App, done: () => void): void {
     } catch (e) {
       send.disabled = false;
       if (e instanceof APIError && e.status === 422) {
-        status.replaceChildren(problems(t("phone.retry"), e));
+        say(status, actions, problems(t("phone.retry"), e));
         input.setAttribute("aria-invalid", "true");
-        input.focus();
+        input.focus({ preventScroll: true });
         return;
       }
       if (e instanceof APIError && e.status === 409) return reload(app, done);
@@ -72,9 +73,9 @@ function number(app: App, done: () => void): void {
         // drop what they typed and, after its countdown, only show this
         // form again, not send.
         const n = Math.min(Math.max(e.retryAfter || 30, 1), 300);
-        status.replaceChildren(h("p", { class: "err", role: "alert" }, t("phone.unavailable", { n })));
+        say(status, actions, h("p", { class: "err", role: "alert" }, t("phone.unavailable", { n })));
         input.removeAttribute("aria-invalid");
-        input.focus();
+        input.focus({ preventScroll: true });
         return;
       }
       app.fail(e, () => number(app, done));
@@ -91,6 +92,7 @@ function code(app: App, s: PhoneState, done: () => void): void {
   const input = h("input", { id: "phone-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "12", "aria-describedby": "code-sent" });
   const status = h("div", { class: "status", "aria-live": "polite" });
   const check = h("button", { type: "submit" }, t("code.check"));
+  const checkActions = h("div", { class: "actions" }, check);
   const resend = button(t("code.resend"), () => void again(), "sec");
   // Not a live region: it counts down every second.
   const wait = h("p", { class: "note" });
@@ -118,7 +120,7 @@ function code(app: App, s: PhoneState, done: () => void): void {
     h("label", { for: "phone-code" }, t("code.label")),
     input,
     status,
-    h("div", { class: "actions" }, check),
+    checkActions,
   );
   const again = async () => {
     resend.disabled = true;
@@ -158,12 +160,12 @@ function code(app: App, s: PhoneState, done: () => void): void {
     } catch (e) {
       check.disabled = false;
       if (e instanceof APIError && e.status === 422) {
-        status.replaceChildren(problems(t("code.retry"), e));
-        input.focus();
+        say(status, checkActions, problems(t("code.retry"), e));
+        input.focus({ preventScroll: true });
         return;
       }
       if (e instanceof APIError && e.status === 409) {
-        status.replaceChildren(h("p", { class: "err", role: "alert" }, t("code.expired")));
+        say(status, checkActions, h("p", { class: "err", role: "alert" }, t("code.expired")));
         return;
       }
       clearTimeout(timer);
@@ -179,8 +181,8 @@ function code(app: App, s: PhoneState, done: () => void): void {
     check.disabled = false;
     input.value = "";
     input.setAttribute("aria-invalid", "true");
-    status.replaceChildren(h("p", { class: "err", role: "alert" }, t("code.wrong", { n: r.attempts_left })));
-    input.focus();
+    say(status, checkActions, h("p", { class: "err", role: "alert" }, t("code.wrong", { n: r.attempts_left })));
+    input.focus({ preventScroll: true });
   });
   app.show(
     "phone-code",
@@ -193,6 +195,15 @@ function code(app: App, s: PhoneState, done: () => void): void {
   );
   tick();
   input.focus();
+}
+
+// say shows what went wrong above the form's button and brings the button
+// back into view: on a 360×640 phone the reasons (and the keyboard) pushed
+// it below the screen, with nothing scrolling it back (the license screens
+// do the same).
+function say(status: HTMLElement, actions: HTMLElement, what: Node): void {
+  status.replaceChildren(what);
+  actions.scrollIntoView({ block: "nearest" });
 }
 
 // testHint tells a tester on a test link's phone screens that no text
