@@ -99,6 +99,12 @@ func (wk *work) hasPortrait(toWork raster.Homography, stock [3]float32) bool {
 	return false
 }
 
+// stockMatch is how near (colour distance) a colour beyond a side must be
+// to the card's stock to count as more of the card: the edge's stepMin
+// until that went down to 12, kept at 14 as the surround tests were
+// calibrated with it.
+const stockMatch = 14
+
 // stockOutside reports whether more than half of what lies just outside
 // the side a→b (3 px out) has the card's stock colour: then the side is
 // print on the card (a band's or a portrait's edge), not the card's edge,
@@ -107,7 +113,7 @@ func (wk *work) stockOutside(a, b, centre raster.Point, stock [3]float32) bool {
 	out := wk.across(a, b, centre, 3)
 	same := 0
 	for _, p := range out {
-		if colourDist(p.out, stock) < stepMin {
+		if colourDist(p.out, stock) < stockMatch {
 			same++
 		}
 	}
@@ -163,10 +169,14 @@ const maxSurround = 60
 // by more than maxSurround) with no wrong quad more: 143 → 150, wrong
 // quads 1 → 1. A ratio of 1.8 found 153 but accepted a wrong quad, a
 // light card's stock beyond one side and grey cloth 1.65× darker beyond
-// another: neutral colours share their chromaticity whatever they are.
+// another; a chromaticity shift of 0.02 accepted one with stepMin at 12, a
+// dark card's text block with the portrait's grey ground beyond one side
+// and a warm white table beyond the others (0.017 apart). Near-neutral
+// colours share their chromaticity whatever they are: the bounds are
+// tight.
 const (
 	maxLightRatio  = 1.4
-	maxChromaShift = 0.02
+	maxChromaShift = 0.01
 )
 
 // oneSurround reports whether what lies beyond the outline's seen sides

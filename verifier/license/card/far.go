@@ -11,7 +11,7 @@ import (
 // card's short sides are short lines, and print running close to them
 // (text to the card's edge, a band of the other polarity) often keeps
 // one out of the straight-edge search (bench/robust: 5 of its 6 far cards
-// came out "not found"; with farCard 2, where a long side is lost too).
+// came out "not found"; with farCard 1, where a long side is lost too).
 // It takes two near-parallel lines and a third across both, all edges
 // where a card's outline would run if the fourth side lies where ID-1's
 // proportions put it, with both parallel edges ending there, nothing of
@@ -19,7 +19,7 @@ import (
 // (accept's tests) and a portrait at one end (hasPortrait). The outline is only measured, never warped: found
 // and below MinCoverage or MinCardWidth it answers ErrCardTooSmall, else
 // the photo is refused as before. On bench/robust it also answers "too
-// small" for 3 of the 57 near cards the finder misses (a light card's body
+// small" for 2 of the 43 near cards the finder misses (a light card's body
 // below its band, on a light table), which were "not found" before.
 func (wk *work) farCard(lines []line) (quad [4]raster.Point, ok bool) {
 	best := 0.0
@@ -91,16 +91,17 @@ func (wk *work) inside(q [4]raster.Point) bool {
 
 // farAccept checks a three-sided outline (sides c, a, unseen, b from the
 // corners q[0]→q[1] on): its three sides are edges (minSupport), the
-// parallel ones end at the assumed corners (less than half edge over the
-// next 40% of their length: a table's edge or a band running on is not a
-// card's end), and accept's stock and surround tests hold.
+// parallel ones end at the assumed corners (not both half edge or more
+// over the next 40% of their length: a table's edge or a band running on
+// is not a card's end, while wood grain may run on along one of them at
+// stepMin), and accept's stock and surround tests hold.
 func (wk *work) farAccept(q [4]raster.Point, sides [4]line) bool {
 	c, a, b := sides[0], sides[1], sides[3]
 	if wk.profiles[c.id].support(c, q[0], q[1], 0.1, 0.9) < minSupport ||
 		wk.profiles[a.id].support(a, q[0], q[3], 0.1, 0.9) < minSupport ||
 		wk.profiles[b.id].support(b, q[1], q[2], 0.1, 0.9) < minSupport ||
-		wk.profiles[a.id].support(a, q[0], q[3], 1.1, 1.4) >= 0.5 ||
-		wk.profiles[b.id].support(b, q[1], q[2], 1.1, 1.4) >= 0.5 {
+		wk.profiles[a.id].support(a, q[0], q[3], 1.1, 1.4) >= 0.5 &&
+			wk.profiles[b.id].support(b, q[1], q[2], 1.1, 1.4) >= 0.5 {
 		return false
 	}
 	// As an outline: corners q[1], q[0], q[3], q[2] make the sides c, a,
