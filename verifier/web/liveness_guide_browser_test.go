@@ -351,7 +351,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 				break
 			}
 			if disagree(order, took, w) {
-				// Known, the page's (issue #30 report): its tracker called
+				// Known, the page's (docs/end-user-flow.md): its tracker called
 				// a blink done on frames the server reads as not closed
 				// enough, so the cue moved on and he did not blink again.
 				t.Logf("order %v, attempt %d: KNOWN: the page saw his blink and moved on, the server did not see it (%+v)", order, attempt+1, w.Answer.Steps)
