@@ -23,7 +23,11 @@ const maxSide: Record<Side, number> = { front: 1600, back: 2400 };
 // long before it may take another, so the reasons can be read.
 const resumeAfterRefusal = 3000;
 
-export function license(app: App, side: Side, done: () => void): void {
+// retakeFront, given on the back's step, offers to photograph the front
+// again: an accepted photo may be replaced until the verification is
+// submitted (the API takes a new one), and the person who saw a poor
+// front should not have to start over.
+export function license(app: App, side: Side, done: () => void, retakeFront?: () => void): void {
   let stream: MediaStream | null = null;
   let live: Guide | null = null;
   // Marks on the page's timeline (step, camera, guide, capture, accepted):
@@ -45,7 +49,14 @@ export function license(app: App, side: Side, done: () => void): void {
   const shutter = button(t("license.shutter"), () => void shoot());
   const retryCam = button(t("camera.retry"), () => void startCamera(), "sec");
   retryCam.hidden = true;
-  const actions = h("div", { class: "actions" }, shutter, file, fileLabel, retryCam);
+  const again =
+    retakeFront &&
+    button(t("license.retakefront"), () => {
+      live?.stop();
+      stop(stream);
+      retakeFront();
+    }, "sec");
+  const actions = h("div", { class: "actions" }, shutter, file, fileLabel, retryCam, again || null);
   const autoNote = h("p", { class: "note" }, t("guide.auto"));
   autoNote.hidden = true;
 

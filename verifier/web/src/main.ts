@@ -55,7 +55,7 @@ function next(app: App): void {
     case "license_front":
       return license(app, "front", mark("license_front"));
     case "license_back":
-      return license(app, "back", mark("license_back"));
+      return license(app, "back", mark("license_back"), () => license(app, "front", () => next(app)));
     case "liveness":
       return liveness(app, mark("liveness"));
     case "phone":
