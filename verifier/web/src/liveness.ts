@@ -231,7 +231,7 @@ async function ready(ui: UI, tracker: Tracker, t0: number): Promise<void> {
   void tracker.iris.then(() => (irisSettled = true));
   for (;;) {
     ctx.drawImage(ui.video, 0, 0, w, h0);
-    const s = await tracker.see(canvas, false);
+    const s = await tracker.see(canvas, { eyes: false, exact: false });
     // Let the page paint and the camera move on between frames.
     await sleep(0);
     const now = performance.now();
@@ -306,14 +306,22 @@ class Recorder {
 // guided records while the tracker follows the face: a lead-in at rest
 // (the server's straight-ahead), then each cue until the tracker sees it
 // done or its time is up, then tailMs more; within the frame budget. The
-// tracker reads a copy of each frame it takes as the frame was sent; when
-// it is busy, frames are sent untracked (the recording keeps its rate).
+// tracker reads a copy of a frame as it was sent; frames taken while it
+// is busy are sent untracked (the recording keeps its rate), but the
+// latest of them waits in a second copy and is tracked the moment the
+// tracker is free, so it never idles until the next frame is taken.
 // Tracked and sent frame counts go on the stage (data-tracked,
 // data-frames, data-eyes) for the tests and the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
-  const look = canvasOf(rec.canvas.width, rec.canvas.height);
-  const lctx = look.getContext("2d", { willReadFrequently: true })!;
+  const looks = [0, 1].map(() => {
+    const c = canvasOf(rec.canvas.width, rec.canvas.height);
+    return { canvas: c, ctx: c.getContext("2d", { willReadFrequently: true })! };
+  });
+  // looks[cur] is the copy the tracker reads or will read next.
+  let cur = 0;
+  let waiting: { at: number; during: number } | null = null;
+  let last: Seen | null = null;
   const fps = Math.max(1, Math.min(ch.budget.fps, trackedFps));
   const steps = new Steps(ch.guide);
   let step = -1;
@@ -360,19 +368,48 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
         ui.meter.hidden = true;
         return void rec.shot().then(resolve);
       }
-      if (busy) return;
+      if (busy) {
+        looks[1 - cur].ctx.drawImage(rec.canvas, 0, 0);
+        waiting = { at, during: step };
+        return;
+      }
+      looks[cur].ctx.drawImage(rec.canvas, 0, 0);
+      look(at, step);
+    };
+    // look tracks looks[cur], taken at `at` during step `during`, then
+    // the frame waiting meanwhile, if any.
+    const look = (at: number, during: number) => {
       busy = true;
-      lctx.drawImage(rec.canvas, 0, 0);
-      const during = step;
-      // Eyelids on the lead-in (the blink baseline) and on blink steps;
-      // turns need only the pose.
-      const wantEyes = step < 0 || ch.steps[step] === "blink";
-      tracker.see(look, wantEyes).then(
-        (s) => {
+      const kind = during < 0 ? "" : ch.steps[during];
+      // Eyelids on the lead-in (the blink baseline) and on blink steps,
+      // while the head is near enough straight-ahead for them to count;
+      // turns need only the pose. The detector's own box where the yaw
+      // decides: the lead-in (straight-ahead) and the turns.
+      const need = { eyes: (during < 0 || kind === "blink") && steps.eyesCount(last), exact: kind !== "blink" };
+      // The waiting frame is tracked from a task of its own: a detect()
+      // on the WebAssembly backend rarely yields to the event loop, and the
+      // recorder's timer, whose frames must keep their rate (the server
+      // refuses gaps over 400 ms), runs first when due.
+      const next = () => {
+        busy = false;
+        if (endAt < 0 || !waiting) return;
+        busy = true;
+        setTimeout(() => {
           busy = false;
+          if (endAt < 0 || !waiting) return;
+          cur = 1 - cur;
+          const w = waiting;
+          waiting = null;
+          look(w.at, w.during);
+        }, 0);
+      };
+      tracker.see(looks[cur].canvas, need).then(
+        (s) => {
+          last = s;
           if (endAt >= 0) observe(at, s, during);
+          next();
         },
-        () => (busy = false),
+        next,
       );
     };
     const timer = window.setInterval(tick, 1000 / fps);

@@ -47,10 +47,19 @@ export interface Seen {
   light: number;
 }
 
+// What a frame needs tracked.
+export interface Need {
+  // eyes asks for the eyelids (the iris model, 45% of a frame's time)
+  // as well, once that model is in.
+  eyes: boolean;
+  // exact asks for the detector's own box on this frame, as the server
+  // crops every frame (see reuse below): where the yaw decides something.
+  exact: boolean;
+}
+
 export interface Tracker {
-  // see tracks one frame; eyes asks for the eyelids (the iris model,
-  // the costlier part) as well, once that model is in.
-  see(frame: HTMLCanvasElement, eyes: boolean): Promise<Seen>;
+  // see tracks one frame.
+  see(frame: HTMLCanvasElement, need: Need): Promise<Seen>;
   // mesh and iris resolve when those models are in (or could not load:
   // then to false, and the tracker goes on without them).
   mesh: Promise<boolean>;
@@ -63,6 +72,25 @@ export interface Tracker {
 // before that enlargement, so the first guidance uses box / 1.4 about the
 // box's centre until the mesh is in.
 const detectorBox = 1.4;
+
+// Reusing the detector's box. BlazeFace is about 60% of a frame's time
+// with the mesh: on smartlive's turns and blink (65 frames of
+// ../shared/testdata/liveness/real, Chromium at 4× CPU slowdown, load
+// 11–15) a frame took a median 128–150 ms with the detector and 45–56 ms
+// without; the iris model adds 110 ms. Human can skip the detector and
+// crop the mesh from the last box, re-centred on the last mesh. But that
+// box keeps the size the detector gave, which shrinks as the head turns,
+// and the mesh's depth, and so the yaw, depends on the crop: with the box
+// reused for up to 1.5 s the yaw read up to 10° off the server's
+// (idgate face liveness on the same frames; median 2.2°, 90th percentile
+// 5.9°, against 1.2° and 3.9° with the detector on every frame). So the box is reused only while the head holds still (its yaw
+// within stillDegrees of the frame the detector last ran on) and for at
+// most reuseMs, and never where the caller asks for exactness (the
+// lead-in, whose yaw is the person's straight-ahead, and the turns): it
+// serves the guidance before the first cue and the blink, where the
+// person holds still and the eyelids need frames.
+const stillDegrees = 3;
+const reuseMs = 1000;
 
 let loading: Promise<Tracker | null> | null = null;
 
@@ -102,16 +130,14 @@ async function start(): Promise<Tracker | null> {
     debug: false,
     async: true,
     warmup: "none",
-    // No result is reused: every frame runs the detector, whose box is the
-    // mesh's crop, as on the server. (Reusing the last mesh's box, Human's
-    // tracking mode, keeps the frontal crop through a turn, where the
-    // server's detector box shrinks to 0.8 of it: the depth scale, and so
-    // the yaw, then read larger in the page than on the server.)
+      // Set on every detect() (reuse above): 0 runs the detector, anything
+    // larger lets Human reuse the last box, which it does until the face is
+    // lost (the skip limits below are never reached: reuseMs decides).
     cacheSensitivity: 0,
     filter: { enabled: false },
     face: {
       enabled: true,
-      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 0, skipTime: 0, minConfidence: 0.3, return: false },
+      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 1e9, skipTime: 1e12, minConfidence: 0.3, return: false },
       // The mesh and iris models load after the detector (below).
       mesh: { enabled: false, modelPath: files.models.mesh },
       iris: { enabled: false, modelPath: files.models.iris },
@@ -157,13 +183,20 @@ async function start(): Promise<Tracker | null> {
     ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
     return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
   };
+  // The last frame the detector ran on (its time and yaw), and the last
+  // yaw seen, NaN without a mesh.
+  let detAt = -Infinity;
+  let detYaw = NaN;
+  let lastYaw = NaN;
   return {
     mesh,
     iris,
-    async see(frame, eyes) {
+    async see(frame, need) {
       const withMesh = meshIn;
-      const withIris = withMesh && eyes && irisIn;
-      const run = human.detect(frame, { face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
+      const withIris = withMesh && need.eyes && irisIn;
+      const now = performance.now();
+      const reuse = withMesh && !need.exact && now - detAt < reuseMs && Math.abs(lastYaw - detYaw) <= stillDegrees;
+      const run = human.detect(frame, { cacheSensitivity: reuse ? 1e9 : 0, face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
       detecting = run;
       const r = await run.finally(() => {
         if (detecting === run) detecting = null;
@@ -176,6 +209,7 @@ async function start(): Promise<Tracker | null> {
         return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h) };
       }
       if (!f || !f.mesh || f.mesh.length < 468) {
+        lastYaw = NaN;
         return { face: null, pose: null, eyes: NaN, light: 0 };
       }
       // The mesh's depth is in units of the square crop it was computed
@@ -193,7 +227,10 @@ async function start(): Promise<Tracker | null> {
         y1 = Math.max(y1, p[1]);
       }
       const [x, y, w, h] = [x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)];
-      return { face: { x, y, w, h }, pose: pose(m), eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h) };
+      const p = pose(m);
+      lastYaw = p.yaw;
+      if (!reuse) [detAt, detYaw] = [now, p.yaw];
+      return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h) };
     },
   };
 }

@@ -123,6 +123,14 @@ export class Steps {
     return { share: this.closed ? 0.5 : 0, done: false, degrees: 0 };
   }
 
+  // eyesCount says whether eyelids measured on the frame after last
+  // would count (eye below): near enough straight-ahead, or not known.
+  // The iris model is the costliest part of a frame; where the head is
+  // turned its reading would be dropped.
+  eyesCount(last: Seen | null): boolean {
+    return !last || !last.pose || Math.abs(last.pose.yaw - this.straight) <= this.guide.blink_max_yaw_degrees;
+  }
+
   // eye adds a judged frame's eye ratio (within blink_max_yaw_degrees of
   // straight-ahead) and returns the baseline before it (the median of the
   // preceding second), 0 while too few.
