@@ -5,10 +5,11 @@ package main
 // "Start the video" to the first guidance the page shows (and to the
 // head's pose, the mesh model loading after the detector), and how many
 // frames a second the face tracker follows while the page records; side
-// by side with the page paced without the tracker (its files blocked:
-// what a phone that cannot load them gets), whose first guidance is its
-// first cue. The camera is Chromium's fake device playing Foreman (the
-// liveness test clip) from a y4m file. Extra bytes are the tracker's files
+// by side with the page as it was before the tracker's per-frame work was
+// cut (before.go; the ratios are printed) and with the page paced without
+// the tracker (its files blocked: what a phone that cannot load them
+// gets), whose first guidance is its first cue. The camera is Chromium's
+// fake device playing Foreman (the liveness test clip) from a y4m file. Extra bytes are the tracker's files
 // as served (gzip where the browser asks for it).
 
 import (
@@ -33,10 +34,12 @@ import (
 	"github.com/idgate/idgate/bench/internal/loopback"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/web"
 	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
-const liveRuns = 3
+// liveRuns: even, so that each mode goes first in as many rounds.
+const liveRuns = 4
 
 // livenessBudget runs the step's measurements on a second verifier, with
 // the real engines (the challenge needs them), and prints them.
@@ -97,12 +100,38 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		chromedp.Flag("use-fake-device-for-media-stream", true), chromedp.Flag("use-fake-ui-for-media-stream", true),
 		chromedp.Flag("use-file-for-fake-video-capture", y4m))
 	defer cancelAlloc()
-	for _, mode := range []struct {
+	before, err := beforeScript(root, set)
+	if err != nil {
+		return err
+	}
+	today, err := web.Script()
+	if err != nil {
+		return err
+	}
+	modes := []struct {
 		name    string
 		tracked bool
-	}{{"tracked", true}, {"paced (tracker blocked)", false}} {
-		var first, posed, fps, eyes []float64
-		for range liveRuns {
+		// script is served in place of the page's script, through the same
+		// interception for today's as for the one before, which the
+		// network profile then does not slow either: nil leaves the page's.
+		script []byte
+		before bool
+	}{{"tracked", true, today.Body, false}, {"tracked, before " + beforeCommit[:7], true, before, true}, {"paced (tracker blocked)", false, nil, false}}
+	// The modes take turns, run by run, each round in the other order, so
+	// that a change in the machine's load, or going first, weighs on each
+	// alike; round -1 is a warm-up, not counted (the browser's first tab
+	// took 1.5× longer to its first guidance and 2× to the head's pose).
+	got := make([][]liveMeasure, len(modes))
+	for r := -1; r < liveRuns; r++ {
+		for k := range modes {
+			i := k
+			if r%2 != 0 {
+				i = len(modes) - 1 - k
+			}
+			mode := modes[i]
+			if r < 0 && (!mode.tracked || mode.before) {
+				continue
+			}
 			link, err := newLink(base, bearer)
 			if err != nil {
 				return err
@@ -121,17 +150,53 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 					return fmt.Errorf("liveness: %s answered %d", step.path, resp.StatusCode)
 				}
 			}
-			m, err := liveRun(alloc, link, mode.tracked)
+			m, err := liveRun(alloc, link, mode.tracked, mode.script)
 			if err != nil {
 				return fmt.Errorf("liveness %s: %w", mode.name, err)
 			}
-			first, posed, fps, eyes = append(first, m.first), append(posed, m.posed), append(fps, m.fps), append(eyes, m.eyes)
+			if r >= 0 {
+				got[i] = append(got[i], m)
+			}
 		}
-		if mode.tracked {
-			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (target ≤ 2000), head pose from %5.0f ms, tracked %4.1f fps (target ≥ 10), eyelids %4.1f fps; 4× CPU, Fast 4G, cold, %d runs\n",
-				mode.name, median64(first), median64(posed), median64(fps), median64(eyes), liveRuns)
+	}
+	med := func(ms []liveMeasure) liveMeasure {
+		field := func(f func(liveMeasure) float64) float64 {
+			var v []float64
+			for _, m := range ms {
+				v = append(v, f(m))
+			}
+			return median64(v)
+		}
+		return liveMeasure{field(func(m liveMeasure) float64 { return m.first }), field(func(m liveMeasure) float64 { return m.posed }),
+			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
+			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
+			field(func(m liveMeasure) float64 { return m.gap }), false}
+	}
+	now := med(got[0])
+	for i, mode := range modes {
+		f := med(got[i])
+		refused := 0
+		for _, m := range got[i] {
+			if m.stuttered {
+				refused++
+			}
+		}
+		if !mode.tracked {
+			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), refused as stuttered %d of %d; 4× CPU, Fast 4G, cold, %d runs\n",
+				mode.name, f.first, refused, len(got[i]), liveRuns)
+			continue
+		}
+		fmt.Printf("liveness step, %-24s first guidance median %5.0f ms, head pose from %5.0f ms, tracked %4.1f fps (turns %4.1f, lead-in and blink %4.1f, of which with eyelids %4.1f)",
+			mode.name, f.first, f.posed, f.fps, f.turns, f.still, f.eyes)
+		if f.gap > 0 {
+			fmt.Printf(", longest gap between recorded frames %3.0f ms", f.gap)
+		}
+		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
+		if !mode.before {
+			fmt.Printf("; targets ≤ 2000 ms, ≥ 10 fps; 4× CPU, Fast 4G, cold, %d runs\n", liveRuns)
 		} else {
-			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue); 4× CPU, Fast 4G, cold, %d runs\n", mode.name, median64(first), liveRuns)
+			fmt.Printf("; today ÷ before: first guidance %.2f×, head pose %.2f×, tracked %.2f× (turns %.2f×, lead-in and blink %.2f×, eyelids %.2f×)\n",
+				now.first/f.first, now.posed/f.posed, now.fps/f.fps, now.turns/f.turns, now.still/f.still, now.eyes/f.eyes)
 		}
 	}
 	return nil
@@ -139,12 +204,20 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 
 // liveMeasure: ms from the click to the first guidance and to the first
 // frame with the head's pose (the mesh model in); frames a second tracked
-// while recording, and of those with the eyelids.
-type liveMeasure struct{ first, posed, fps, eyes float64 }
+// while recording: in all, during the turns, and on the lead-in and the
+// blink (still), and of those the frames with the eyelids; the longest
+// gap between two recorded frames, ms (the page's data-gap; the server
+// refuses more than 400 ms); and whether the server refused the frames'
+// timing ("The video stuttered").
+type liveMeasure struct {
+	first, posed, fps, turns, still, eyes, gap float64
+	stuttered                                  bool
+}
 
 // liveRun opens link at the liveness step in a fresh tab with the cache
-// cleared, throttled, presses "Start the video" and measures.
-func liveRun(alloc context.Context, link string, tracked bool) (liveMeasure, error) {
+// cleared, throttled, presses "Start the video" and measures; with script
+// the page runs that script instead of today's.
+func liveRun(alloc context.Context, link string, tracked bool, script []byte) (liveMeasure, error) {
 	var m liveMeasure
 	tab, cancel := chromedp.NewContext(alloc)
 	defer cancel()
@@ -164,6 +237,11 @@ func liveRun(alloc context.Context, link string, tracked bool) (liveMeasure, err
 	}
 	if !tracked {
 		if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/tracker-*", Block: true}}}); err != nil {
+			return m, err
+		}
+	}
+	if script != nil {
+		if err := serveScript(ctx, script); err != nil {
 			return m, err
 		}
 	}
@@ -192,35 +270,71 @@ func liveRun(alloc context.Context, link string, tracked bool) (liveMeasure, err
 		return m, fmt.Errorf("first guidance: %w", err)
 	}
 	if !tracked {
-		return m, nil
+		m.stuttered, err = stuttered(ctx)
+		return m, err
 	}
 	if m.posed, err = poll(`(() => { const s = document.querySelector(".stage"); return s && s.dataset.firstPose ? +s.dataset.firstPose : 0; })()`); err != nil {
 		return m, fmt.Errorf("head pose: %w", err)
 	}
-	// Tracked rate while recording: frames the tracker finished over 4 s
-	// of the recording.
-	count := `(() => { const s = document.querySelector(".stage"); return s && s.dataset.tracked ? JSON.stringify([performance.now(), +s.dataset.tracked, +s.dataset.eyes]) : ""; })()`
-	read := func() ([3]float64, error) {
-		var v [3]float64
-		raw, err := chromedp.Run(ctx, chromedp.Poll[string](count, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
-		if err != nil {
-			return v, err
+	// Tracked rates while recording, from the page's own clock: every
+	// 50 ms a sampler notes the frames tracked so far (and with eyelids)
+	// and which cue is up; each interval counts for the phase it began in.
+	// The challenge's order is random, so the rates are kept by phase (the
+	// turns, where the detector runs on every frame; the lead-in and the
+	// blink, where the eyelids are asked) rather than over a window that
+	// holds different steps from run to run.
+	const sampler = `(() => { const log = (window.idgateBenchLog = []); const id = setInterval(() => {
+		const s = document.querySelector(".stage"); const c = document.querySelector(".cue");
+		if (!s || document.querySelector("main").dataset.screen !== "live-capture") return clearInterval(id);
+		if (s.dataset.tracked) log.push([performance.now(), +s.dataset.tracked, +s.dataset.eyes, c && c.className.split(" ")[1] || "lead-in", +s.dataset.gap]); }, 50); return true; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](sampler)); err != nil {
+		return m, err
+	}
+	if _, err := poll(`document.querySelector("main").dataset.screen !== "live-capture" ? 1 : 0`); err != nil {
+		return m, fmt.Errorf("recording: %w", err)
+	}
+	samples, err := chromedp.Run(ctx, chromedp.Evaluate[[][5]any](`window.idgateBenchLog`))
+	if err != nil {
+		return m, err
+	}
+	var ms, done, eyes [3]float64 // by phase: all, turns, lead-in and blink
+	for i := 0; i+1 < len(samples); i++ {
+		a, b := samples[i], samples[i+1]
+		dt, dn, de := b[0].(float64)-a[0].(float64), b[1].(float64)-a[1].(float64), b[2].(float64)-a[2].(float64)
+		ph := 2
+		if strings.HasPrefix(a[3].(string), "turn_") {
+			ph = 1
 		}
-		_, err = fmt.Sscanf(strings.Trim(raw, "[]"), "%g,%g,%g", &v[0], &v[1], &v[2])
-		return v, err
+		for _, k := range []int{0, ph} {
+			ms[k], done[k], eyes[k] = ms[k]+dt, done[k]+dn, eyes[k]+de
+		}
 	}
-	a, err := read()
+	rate := func(n, t float64) float64 {
+		if t <= 0 {
+			return 0
+		}
+		return n / t * 1000
+	}
+	m.fps, m.turns, m.still, m.eyes = rate(done[0], ms[0]), rate(done[1], ms[1]), rate(done[2], ms[2]), rate(eyes[2], ms[2])
+	// (The page at beforeCommit does not note its gaps: null there.)
+	if n := len(samples); n > 0 {
+		m.gap, _ = samples[n-1][4].(float64)
+	}
+	m.stuttered, err = stuttered(ctx)
+	return m, err
+}
+
+// stuttered waits for the server's answer and says whether it refused
+// the frames' timing, as the page says it (a gap over 400 ms, or under 8
+// frames a second).
+func stuttered(ctx context.Context) (bool, error) {
+	said, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(`(() => { const m = document.querySelector("main");
+		return m.dataset.screen === "done" || m.dataset.screen === "live-failed" ? String(m.innerText.includes(%q)) : ""; })()`, web.T("en", "live.reason.frame_gap_too_long")),
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
 	if err != nil {
-		return m, fmt.Errorf("recording: %w", err)
+		return false, fmt.Errorf("the answer: %w", err)
 	}
-	time.Sleep(4 * time.Second)
-	b, err := read()
-	if err != nil {
-		return m, fmt.Errorf("recording: %w", err)
-	}
-	secs := (b[0] - a[0]) / 1000
-	m.fps, m.eyes = (b[1]-a[1])/secs, (b[2]-a[2])/secs
-	return m, nil
+	return said == "true", nil
 }
 
 // foremanY4M writes Foreman's frames 36–96 (facing the camera, the blink,

@@ -276,6 +276,9 @@ class Recorder {
   private readonly ctx: CanvasRenderingContext2D;
   private readonly frames: Promise<Blob>[] = [];
   readonly times: number[] = [];
+  // gap: the longest time between two frames so far, ms (the server
+  // refuses more than 400 ms).
+  gap = 0;
   private t0 = -1;
   constructor(
     private readonly video: HTMLVideoElement,
@@ -293,6 +296,7 @@ class Recorder {
     this.frames.push(toJPEG(this.canvas, 0.8));
     const n = this.times.length;
     this.times.push(Math.max(Math.round(at - this.t0), n ? this.times[n - 1] + 1 : 0));
+    if (n) this.gap = Math.max(this.gap, this.times[n] - this.times[n - 1]);
     return this.times[n];
   }
   get count(): number {
@@ -310,8 +314,9 @@ class Recorder {
 // is busy are sent untracked (the recording keeps its rate), but the
 // latest of them waits in a second copy and is tracked the moment the
 // tracker is free, so it never idles until the next frame is taken.
-// Tracked and sent frame counts go on the stage (data-tracked,
-// data-frames, data-eyes) for the tests and the benchmark.
+// Tracked and sent frame counts and the longest gap between frames go
+// on the stage (data-tracked, data-frames, data-eyes, data-gap) for the
+// tests and the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
   const looks = [0, 1].map(() => {
@@ -360,6 +365,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     const tick = () => {
       const at = rec.grab();
       ui.stage.dataset.frames = String(rec.count);
+      ui.stage.dataset.gap = String(rec.gap);
       if (step < 0 && at >= Math.max(leadMs, baselineMs)) advance(at);
       else if (step >= 0 && endAt === Infinity && at - askedAt >= ch.step_timeout_ms) advance(at);
       if (at >= endAt || rec.count >= ch.budget.max) {

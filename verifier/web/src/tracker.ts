@@ -83,12 +83,14 @@ const detectorBox = 1.4;
 // and the mesh's depth, and so the yaw, depends on the crop: with the box
 // reused for up to 1.5 s the yaw read up to 10° off the server's
 // (idgate face liveness on the same frames; median 2.2°, 90th percentile
-// 5.9°, against 1.2° and 3.9° with the detector on every frame). So the box is reused only while the head holds still (its yaw
-// within stillDegrees of the frame the detector last ran on) and for at
-// most reuseMs, and never where the caller asks for exactness (the
-// lead-in, whose yaw is the person's straight-ahead, and the turns): it
-// serves the guidance before the first cue and the blink, where the
-// person holds still and the eyelids need frames.
+// 5.9°, against 1.2° and 3.9° with the detector on every frame). So the
+// box is reused only while the head holds still (its yaw within
+// stillDegrees of the frame the detector last ran on) and for at most
+// reuseMs, and never where the caller asks for exactness (the lead-in,
+// whose yaw is the person's straight-ahead, and the turns): it serves the
+// guidance before the first cue and the blink, where the person holds
+// still and the eyelids need frames. So reused, the eyelids read as with
+// the detector (median 0.022 from the server's eye ratio, against 0.023).
 const stillDegrees = 3;
 const reuseMs = 1000;
 

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"strings"
+	"testing/fstest"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/bundle"
+	"github.com/idgate/idgate/verifier/web"
+	"github.com/idgate/idgate/verifier/web/tracker"
+)
+
+// beforeCommit is main before the tracker's per-frame work was cut
+// (issue #29: the detector's box reused while the head holds still, the
+// eyelids only where they count, no idle wait between frames): the
+// "before" rows run that commit's page script, built here from its
+// sources with the same tracker files, in place of today's (the server
+// and everything else are today's), so no old code is kept in the tree.
+const beforeCommit = "46e271114e69d9a87571a2e2117e50f0fe10baee"
+
+// beforeScript builds the end-user page's script at beforeCommit.
+func beforeScript(root string, set *tracker.Set) ([]byte, error) {
+	cmd := exec.Command("git", "-C", root, "archive", "--format=tar", beforeCommit, "verifier/web/src", "verifier/web/strings.json")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("git archive %s: %v: %s", beforeCommit[:12], err, strings.TrimSpace(errb.String()))
+	}
+	files := fstest.MapFS{}
+	tr := tar.NewReader(&out)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, err
+		}
+		files[strings.TrimPrefix(h.Name, "verifier/web/")] = &fstest.MapFile{Data: b}
+	}
+	where, err := json.Marshal(set.Config)
+	if err != nil {
+		return nil, err
+	}
+	b, err := bundle.Build(bundle.Options{Sources: fs.FS(files), Entry: "src/main.ts",
+		Define: map[string]string{"IDGATE_BARCODE": "null", "IDGATE_TRACKER": string(where)}})
+	if err != nil {
+		return nil, fmt.Errorf("the page at %s: %w", beforeCommit[:12], err)
+	}
+	return b.JS, nil
+}
+
+// serveScript makes the tab load js in place of the page's script.
+func serveScript(ctx context.Context, js []byte) error {
+	now, err := web.Script()
+	if err != nil {
+		return err
+	}
+	paused := make(chan fetch.RequestID, 16)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			paused <- e.RequestID
+		}
+	}); err != nil {
+		return err
+	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case id := <-paused:
+				_, _ = chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: id, ResponseCode: 200,
+					ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: now.ContentType}}, Body: js})
+			}
+		}
+	}()
+	_, err = chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*" + now.Path}}})
+	return err
+}
