@@ -31,6 +31,19 @@ type Outcome struct {
 	// Test marks an outcome of a test verification (a store in test mode):
 	// the record on the cart, the customer and the order says it was a test.
 	Test bool `json:"test,omitempty"`
+	// HeldFrom is the status the order guard moved the order from when it
+	// held it: where approving it by hand puts it back.
+	HeldFrom int `json:"held_from,omitempty"`
+	// Review is the merchant's decision by hand on an order; it overrides
+	// the verification's.
+	Review *Review `json:"review,omitempty"`
+}
+
+// Review is a control panel user's approval or rejection of an order.
+type Review struct {
+	Approved bool      `json:"approved"`
+	UserID   int64     `json:"user_id"` // the control panel user
+	At       time.Time `json:"at"`
 }
 
 // Verified reports a stored, passing, unexpired outcome at now.

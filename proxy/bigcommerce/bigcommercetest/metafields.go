@@ -3,7 +3,9 @@ package bigcommercetest
 import (
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -148,4 +150,51 @@ func (s *state) deleteMetafield(k metafieldKind, c call) {
 // pagination is a single page of n items.
 func pagination(n int) map[string]any {
 	return map[string]any{"total": n, "count": n, "per_page": 250, "current_page": 1, "total_pages": 1, "links": map[string]any{"current": "?page=1"}}
+}
+
+func init() { handlers["getOrdersMetafields"] = (*state).listOrdersMetafields }
+
+// listOrdersMetafields is the batch list across every order, filtered by
+// namespace and key, ordered by metafield ID (direction asc, the default,
+// or desc) and paged by page and limit (the platform's default 50).
+func (s *state) listOrdersMetafields(c call) {
+	namespace, key := c.query.Get("namespace"), c.query.Get("key")
+	type found struct {
+		m     *Metafield
+		order string
+	}
+	var all []found
+	for k, list := range s.metafields {
+		order, ok := strings.CutPrefix(k, orderKind.name+"/")
+		if !ok {
+			continue
+		}
+		for _, m := range list {
+			if (namespace == "" || m.Namespace == namespace) && (key == "" || m.Key == key) {
+				all = append(all, found{m, order})
+			}
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if c.query.Get("direction") == "desc" {
+			return all[i].m.ID > all[j].m.ID
+		}
+		return all[i].m.ID < all[j].m.ID
+	})
+	limit, page := 50, 1
+	if n, err := strconv.Atoi(c.query.Get("limit")); err == nil && n > 0 {
+		limit = min(n, 250)
+	}
+	if n, err := strconv.Atoi(c.query.Get("page")); err == nil && n > 0 {
+		page = n
+	}
+	data := []any{}
+	for i := (page - 1) * limit; i < len(all) && i < page*limit; i++ {
+		data = append(data, orderKind.render(all[i].m, all[i].order))
+	}
+	pages := max(1, (len(all)+limit-1)/limit)
+	writeJSON(c.w, http.StatusOK, map[string]any{"data": data, "meta": map[string]any{"pagination": map[string]any{
+		"total": len(all), "count": len(data), "per_page": limit, "current_page": page, "total_pages": pages,
+		"links": map[string]any{"current": "?page=" + strconv.Itoa(page) + "&limit=" + strconv.Itoa(limit)},
+	}}})
 }

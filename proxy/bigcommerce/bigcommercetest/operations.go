@@ -27,6 +27,7 @@ var operations = []operation{
 	{"v3", "POST", "/orders/{order_id}/metafields", "createOrderMetafield"},
 	{"v3", "PUT", "/orders/{order_id}/metafields/{metafield_id}", "updateOrderMetafield"},
 	{"v3", "DELETE", "/orders/{order_id}/metafields/{metafield_id}", "deleteOrderMetafield"},
+	{"v3", "GET", "/orders/metafields", "getOrdersMetafields"},
 	{"v3", "GET", "/content/scripts", "getScripts"},
 	{"v3", "POST", "/content/scripts", "createScript"},
 	{"v3", "PUT", "/content/scripts/{uuid}", "updateScript"},
