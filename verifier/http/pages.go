@@ -56,7 +56,12 @@ func (s *Server) openLink(c *fiber.Ctx) error {
 
 // requester is who asks behind the link, as its pages show it: the
 // branding of the link's own account (never a template's or the
-// verification's: those may change the message, not the identity).
+// verification's: those may change the message, not the identity). An
+// account without a display name whose link a site created with its
+// integration key is named by that site's host: the Origin the key's
+// allowlist admitted, so one of the account's own domains, never a name
+// the caller chose (a storefront's link says "shop.example.com asks you
+// to verify your identity" until the merchant names the account).
 func (s *Server) requester(c *fiber.Ctx, v verifier.Verification, token string) (web.Requester, error) {
 	a, err := s.store.GetAccount(c.UserContext(), v.AccountID)
 	if err != nil {
@@ -65,10 +70,27 @@ func (s *Server) requester(c *fiber.Ctx, v verifier.Verification, token string) 
 	b := a.Branding
 	who := web.Requester{Name: b.DisplayName, Accent: web.AccentPath(b.AccentColor), Privacy: b.PrivacyPolicyURL,
 		ContactHref: verifier.ContactHref(b.SupportContact)}
+	if who.Name == "" {
+		who.Name = siteHost(v)
+	}
 	if b.Logo.SHA256 != "" {
 		who.Logo = "/v/" + url.PathEscape(token) + "/logo"
 	}
 	return who, nil
+}
+
+// siteHost is the host (and port, when not the scheme's) of the site
+// whose integration key created v, or "".
+func siteHost(v verifier.Verification) string {
+	st, err := verifier.ParseSettings(v.Options)
+	if err != nil || st.SiteOrigin == "" {
+		return ""
+	}
+	u, err := url.Parse(st.SiteOrigin)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 // linkQR is GET /v/{token}/qr.svg: the link itself as a QR code, which a

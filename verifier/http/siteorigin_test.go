@@ -30,6 +30,20 @@ func TestSessionSiteOrigin(t *testing.T) {
 			t.Errorf("created via %s from %s: site_origin %q, want %q", c.header, c.origin, got, c.want)
 		}
 	}
+	// An account without a display name: its pages name the site whose
+	// key created the link (an allowlisted domain), never a bearer
+	// token's link; once named, the account's name wins.
+	viaKey := h.do("POST", "/verification", `{}`, "X-API-Key", key.Key, "Origin", "https://shop.example.com")
+	var kv, bv verificationResponse
+	viaKey.json(t, &kv)
+	h.do("POST", "/verification", `{}`, "Authorization", h.bearer, "Origin", "https://shop.example.com").json(t, &bv)
+	expectLinkPage(t, h.harness, token(t, kv), 200, "shop.example.com asks you to verify your identity")
+	expectLinkPage(t, h.harness, token(t, bv), 200, "Verify your identity")
+	if r := h.do("PATCH", "/me", `{"branding":{"display_name":"Example Shop"}}`, "Authorization", h.bearer); r.status != 200 {
+		t.Fatalf("PATCH /me: %d %s", r.status, r.body)
+	}
+	expectLinkPage(t, h.harness, token(t, kv), 200, "Example Shop asks you to verify your identity")
+
 	// Not a member of the create request: a body naming it is refused.
 	r = h.do("POST", "/verification", `{"site_origin":"https://evil.example.net"}`, "Authorization", h.bearer)
 	if r.status != 422 {
