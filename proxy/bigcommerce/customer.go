@@ -50,15 +50,7 @@ func VerifyCurrentCustomer(token, clientID, clientSecret, storeHash string, now 
 		return CurrentCustomer{}, fmt.Errorf("verify current customer: %w: token too long", ErrCustomerToken)
 	}
 	var claims customerClaims
-	_, err := jwt.ParseWithClaims(token, &claims,
-		func(*jwt.Token) (any, error) { return []byte(clientSecret), nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-		jwt.WithAudience(clientID),
-		jwt.WithIssuer("bc/apps"),
-		jwt.WithExpirationRequired(),
-		jwt.WithTimeFunc(func() time.Time { return now }),
-	)
-	if err != nil {
+	if err := parseAppJWT(token, clientID, clientSecret, "bc/apps", now, &claims); err != nil {
 		// jwt's messages name the failed check, never the token or secret.
 		return CurrentCustomer{}, fmt.Errorf("verify current customer: %w: %v", ErrCustomerToken, err)
 	}
@@ -93,4 +85,22 @@ func CustomerClaims(c CurrentCustomer, clientID, storeHash string, issuedAt time
 		"store_hash":     storeHash,
 		"operation":      "current_customer",
 	}
+}
+
+// parseAppJWT checks token as BigCommerce signs the JWTs it hands an app
+// (the current customer, the control panel's signed payload): HS256 with
+// the app's client secret and no other algorithm ("none" included), aud
+// the app's client ID, iss issuer, an expiry, valid at now; claims
+// receives the payload. jwt's errors name the failed check, never the
+// token or the secret.
+func parseAppJWT(token, clientID, clientSecret, issuer string, now time.Time, claims jwt.Claims) error {
+	_, err := jwt.ParseWithClaims(token, claims,
+		func(*jwt.Token) (any, error) { return []byte(clientSecret), nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithAudience(clientID),
+		jwt.WithIssuer(issuer),
+		jwt.WithExpirationRequired(),
+		jwt.WithTimeFunc(func() time.Time { return now }),
+	)
+	return err
 }

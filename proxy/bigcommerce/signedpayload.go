@@ -58,15 +58,7 @@ func VerifySignedPayload(token, clientID string, clientSecret Secret, now time.T
 		return SignedPayload{}, fmt.Errorf("verify signed payload: %w: missing or too long", ErrSignedPayload)
 	}
 	var claims payloadClaims
-	_, err := jwt.ParseWithClaims(token, &claims,
-		func(*jwt.Token) (any, error) { return []byte(clientSecret), nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-		jwt.WithAudience(clientID),
-		jwt.WithIssuer("bc"),
-		jwt.WithExpirationRequired(),
-		jwt.WithTimeFunc(func() time.Time { return now }),
-	)
-	if err != nil {
+	if err := parseAppJWT(token, clientID, string(clientSecret), "bc", now, &claims); err != nil {
 		// jwt's messages name the failed check, never the token or secret.
 		return SignedPayload{}, fmt.Errorf("verify signed payload: %w: %v", ErrSignedPayload, err)
 	}
