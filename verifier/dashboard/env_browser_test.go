@@ -2,27 +2,21 @@ package dashboard_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/idgate/idgate/internal/ratelimit/memory"
-	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/verifier"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 )
 
 // server is the real verifier (SQLite, real HTTP on loopback, the webhook
@@ -39,45 +33,9 @@ type server struct {
 
 func startServer(t *testing.T) *server {
 	t.Helper()
-	ctx := context.Background()
-	store, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
-		Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer, err := seal.New(bytes.Repeat([]byte{7}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, base := testkit.Listen(t)
-	srv, err := verifierhttp.New(verifierhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second,
-			AuthLimit: verifierhttp.DefaultAuthLimit, PublicURL: base},
-		Webhooks: verifierhttp.WebhookDeps{Queue: store, Secrets: verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testkit.Serve(t, srv, ln)
-	s := &server{t: t, URL: base, store: store, Email: "owner@example.com", Password: "correct horse battery"}
-	if s.acct, err = verifier.NewAccount(s.Email, s.Password, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateAccount(ctx, s.acct); err != nil {
-		t.Fatal(err)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	s.call("POST", "/auth", `{"email":"`+s.Email+`","password":"`+s.Password+`"}`, 200, &tok)
-	s.bearer = "Bearer " + tok.AccessToken
+	v := verifiertest.Start(t, verifiertest.Options{Webhooks: true, Config: verifierhttp.Config{AuthLimit: verifierhttp.DefaultAuthLimit}})
+	s := &server{t: t, URL: v.URL, store: v.Store, Email: "owner@example.com", Password: "correct horse battery"}
+	s.acct, s.bearer = v.Account(s.Email, s.Password)
 	return s
 }
 

@@ -1,52 +1,26 @@
 package dashboard_test
 
 import (
-	"bytes"
-	"context"
 	"crypto/x509"
 	"encoding/json"
-	"fmt"
 	"image/png"
-	"io"
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/idgate/idgate/internal/ratelimit"
-	"github.com/idgate/idgate/internal/ratelimit/memory"
-	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/engines"
-	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
-
-var (
-	enginesOnce sync.Once
-	sharedEng   *engines.Engines
-	enginesErr  error
-)
-
-func loadEngines(t *testing.T) *engines.Engines {
-	t.Helper()
-	set := modelstest.Set(t)
-	enginesOnce.Do(func() { sharedEng, enginesErr = engines.Load(engines.Config{ModelsDir: set.Dir, Workers: 1}) })
-	if enginesErr != nil {
-		t.Fatal(enginesErr)
-	}
-	return sharedEng
-}
 
 // env is the real verifier (SQLite, real HTTP on loopback, the end-user
 // flow on the real engines, the webhook worker) with two accounts.
@@ -70,67 +44,28 @@ const password = "correct horse battery staple"
 
 func start(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	store, e := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "idgate.db"))
-	if e != nil {
-		t.Fatal(e)
-	}
-	t.Cleanup(func() { store.Close() })
 	c := &testkit.ShiftedClock{}
-	auth, e := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
-		Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}, c.Now)
-	if e != nil {
-		t.Fatal(e)
-	}
-	ln, base := testkit.Listen(t)
-	sealer, e := seal.New(bytes.Repeat([]byte{7}, 32))
-	if e != nil {
-		t.Fatal(e)
-	}
-	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: c.Now}
-	srv, e := verifierhttp.New(verifierhttp.Deps{
-		Store: store, Limiter: memory.New(c.Now), Auth: auth, Now: c.Now,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base,
-			AuthLimit: ratelimit.Limit{Rate: 50, Period: time.Minute}, WebhookAllowLoopback: true},
-		Flow: &flow.Flow{Engines: loadEngines(t), Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-			Now: c.Now, Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}},
-		Webhooks: verifierhttp.WebhookDeps{Queue: store, Secrets: secrets},
-	})
-	if e != nil {
-		t.Fatal(e)
-	}
-	testkit.Serve(t, srv, ln)
+	v := verifiertest.Start(t, verifiertest.Options{Now: c.Now, Webhooks: true,
+		Config: verifierhttp.Config{AuthLimit: ratelimit.Limit{Rate: 50, Period: time.Minute}, WebhookAllowLoopback: true},
+		Flow:   &flow.Flow{Engines: verifiertest.Engines(t, 1), Rand: &flowtest.OrderedRand{}}})
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
 	failing := webhooktest.NewReceiver(t, webhooktest.FailFirst(3, http.StatusInternalServerError))
 	pool := x509.NewCertPool()
 	pool.AddCert(hooks.Cert)
 	pool.AddCert(failing.Cert)
-	webhooktest.RunWorker(t, webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: pool, Secrets: secrets, Now: c.Now}),
-		webhook.WorkerOptions{Now: c.Now, Log: slog.New(slog.DiscardHandler)}), store.OnWebhookEnqueued)
-	e2 := &env{t: t, URL: base, clock: c, store: store, hooks: hooks, failing: failing}
-	e2.a = e2.account("owner-a@example.com")
-	e2.b = e2.account("owner-b@example.com")
+	v.RunWebhooks(pool, c.Now, webhook.WorkerOptions{Now: c.Now, Log: slog.New(slog.DiscardHandler)})
+	e2 := &env{t: t, URL: v.URL, clock: c, store: v.Store, hooks: hooks, failing: failing}
+	e2.a = e2.account(v, "owner-a@example.com")
+	e2.b = e2.account(v, "owner-b@example.com")
 	return e2
 }
 
 // account creates an account, signs it in to the API and rotates its
 // webhook signing secret (so the test can check signatures).
-func (e *env) account(email string) *account {
+func (e *env) account(v *verifiertest.Verifier, email string) *account {
 	e.t.Helper()
-	a, err := verifier.NewAccount(email, password, e.clock.Now())
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.store.CreateAccount(context.Background(), a); err != nil {
-		e.t.Fatal(err)
-	}
-	acct := &account{id: a.ID, email: email, password: password}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	e.call(nil, "POST", "/auth", fmt.Sprintf(`{"email":%q,"password":%q}`, email, password), 200, &tok)
-	acct.bearer = "Bearer " + tok.AccessToken
+	a, bearer := v.Account(email, password)
+	acct := &account{id: a.ID, email: email, password: password, bearer: bearer}
 	var sec struct {
 		Secret string `json:"secret"`
 	}

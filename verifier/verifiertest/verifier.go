@@ -1,0 +1,181 @@
+package verifiertest
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/internal/ratelimit/memory"
+	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/flow"
+	vhttp "github.com/idgate/idgate/verifier/http"
+	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/webhook"
+	"github.com/idgate/idgate/verifier/webhook/webhooktest"
+)
+
+// Tokens is the API token configuration of Start unless Options.Tokens
+// says otherwise.
+var Tokens = verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
+	Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}
+
+// Options configure Start. The zero value is the API and the dashboard on
+// SQLite, on real time, with no flow and no webhook endpoints.
+type Options struct {
+	// Store defaults to a fresh SQLite file in the test's directory.
+	Store *sqlstore.DB
+	// Now is every part's clock (default time.Now).
+	Now func() time.Time
+	// Tokens default to Tokens.
+	Tokens *verifier.TokenConfig
+	// Sealer seals secrets and flow sessions (default a fixed test key).
+	Sealer *seal.Sealer
+	// Logger defaults to one that discards.
+	Logger *slog.Logger
+	// Config is the server's; a zero BodyLimit, ReadTimeout or IdleTimeout
+	// is 1 MiB, 30 s, 30 s, and an empty PublicURL the server's own URL.
+	Config vhttp.Config
+	// Flow, when set, serves the end-user flow; a nil Store, Verifications,
+	// Sealer, Now or zero Limits take the verifier's (flow.DefaultLimits).
+	// Engines is the caller's (Engines).
+	Flow *flow.Flow
+	// Webhooks serves the webhook endpoints (delivery log, retries, secret
+	// rotation) over the store's outbox.
+	Webhooks bool
+}
+
+// Verifier is a running verifier.
+type Verifier struct {
+	URL     string // its base URL, http://127.0.0.1:port
+	Store   *sqlstore.DB
+	Server  *vhttp.Server
+	Sealer  *seal.Sealer
+	Secrets verifier.WebhookSecrets // the accounts' webhook secrets
+	Now     func() time.Time
+	t       testing.TB
+}
+
+// Start serves the verifier on loopback until the test ends.
+func Start(t testing.TB, opts Options) *Verifier {
+	t.Helper()
+	if opts.Store == nil {
+		opts.Store = OpenSQLite(t)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Tokens == nil {
+		opts.Tokens = &Tokens
+	}
+	if opts.Sealer == nil {
+		s, err := seal.New(bytes.Repeat([]byte{7}, 32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Sealer = s
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	ln, base := testkit.Listen(t)
+	cfg := opts.Config
+	if cfg.BodyLimit == 0 {
+		cfg.BodyLimit = 1 << 20
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = 30 * time.Second
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = 30 * time.Second
+	}
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = base
+	}
+	store := opts.Store
+	auth, err := verifier.NewAuthenticator(store, *opts.Tokens, opts.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &Verifier{URL: base, Store: store, Sealer: opts.Sealer, Now: opts.Now, t: t,
+		Secrets: verifier.WebhookSecrets{Store: store, Sealer: opts.Sealer, Now: opts.Now}}
+	d := vhttp.Deps{Store: store, Limiter: memory.New(opts.Now), Auth: auth, Now: opts.Now, Logger: opts.Logger, Config: cfg}
+	if f := opts.Flow; f != nil {
+		if f.Store == nil {
+			f.Store = store
+		}
+		if f.Verifications == nil {
+			f.Verifications = store
+		}
+		if f.Sealer == nil {
+			f.Sealer = flow.SealWith(opts.Sealer)
+		}
+		if f.Now == nil {
+			f.Now = opts.Now
+		}
+		if f.Limits == (flow.Limits{}) {
+			f.Limits = flow.DefaultLimits
+		}
+		d.Flow = f
+	}
+	if opts.Webhooks {
+		d.Webhooks = vhttp.WebhookDeps{Queue: store, Secrets: v.Secrets}
+	}
+	if v.Server, err = vhttp.New(d); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Serve(t, v.Server, ln)
+	return v
+}
+
+// OpenSQLite is a migrated SQLite store in the test's directory, closed
+// when the test ends.
+func OpenSQLite(t testing.TB) *sqlstore.DB {
+	t.Helper()
+	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
+
+// Account creates an account in the store and signs it in through
+// POST /auth; it returns the account and the Authorization header's value.
+func (v *Verifier) Account(email, password string) (verifier.Account, string) {
+	v.t.Helper()
+	a, err := verifier.NewAccount(email, password, v.Now())
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	if err := v.Store.CreateAccount(context.Background(), a); err != nil {
+		v.t.Fatal(err)
+	}
+	return a, v.SignIn(email, password)
+}
+
+// SignIn signs in through POST /auth and returns "Bearer …".
+func (v *Verifier) SignIn(email, password string) string {
+	v.t.Helper()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	testkit.CallJSON(v.t, "POST", v.URL+"/auth", "", fmt.Sprintf(`{"email":%q,"password":%q}`, email, password), 200, &tok)
+	return "Bearer " + tok.AccessToken
+}
+
+// RunWebhooks runs the real worker and sender over the store's outbox
+// until the test ends, trusting roots (the receivers' certificates) and
+// delivering to loopback; opts are the worker's (its Now and Log the
+// caller's to set).
+func (v *Verifier) RunWebhooks(roots *x509.CertPool, senderNow func() time.Time, opts webhook.WorkerOptions) {
+	v.t.Helper()
+	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: roots, Secrets: v.Secrets, Now: senderNow})
+	webhooktest.RunWorker(v.t, webhook.NewWorker(v.Store, sender, opts), v.Store.OnWebhookEnqueued)
+}
