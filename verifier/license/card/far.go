@@ -107,22 +107,6 @@ func (wk *work) farAccept(q [4]raster.Point, sides [4]line) bool {
 	// As an outline: corners q[1], q[0], q[3], q[2] make the sides c, a,
 	// unseen, b in turn.
 	o := outline{corners: [4]raster.Point{q[1], q[0], q[3], q[2]}, support: [4]float64{1, 1, -1, 1}}
-	toWork, err := cardSpace(o.corners)
-	if err != nil {
-		return false
-	}
-	stock, ok := wk.stock(toWork)
-	if !ok {
-		return false
-	}
-	centre := raster.Point{}
-	for _, p := range q {
-		centre.X, centre.Y = centre.X+p.X/4, centre.Y+p.Y/4
-	}
-	for k, v := range o.support {
-		if v >= 0 && wk.stockOutside(o.corners[k], o.corners[(k+1)%4], centre, stock) {
-			return false
-		}
-	}
-	return wk.oneSurround(o, centre) && wk.hasPortrait(toWork, stock)
+	toWork, stock, ok := wk.bounded(o)
+	return ok && wk.hasPortrait(toWork, stock)
 }

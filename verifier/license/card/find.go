@@ -142,24 +142,8 @@ func contains(outer, inner [4]raster.Point) bool {
 // checked: something else than the card's stock beyond every seen side,
 // and for an outline on the photo's edges the full-frame tests.
 func (wk *work) accept(o outline) bool {
-	toWork, err := cardSpace(o.corners)
-	if err != nil {
-		return false
-	}
-	stock, ok := wk.stock(toWork)
+	toWork, stock, ok := wk.bounded(o)
 	if !ok {
-		return false
-	}
-	centre := raster.Point{}
-	for _, c := range o.corners {
-		centre.X, centre.Y = centre.X+c.X/4, centre.Y+c.Y/4
-	}
-	for k, v := range o.support {
-		if v >= 0 && wk.stockOutside(o.corners[k], o.corners[(k+1)%4], centre, stock) {
-			return false
-		}
-	}
-	if !wk.oneSurround(o, centre) {
 		return false
 	}
 	switch o.frameSides() {
@@ -172,6 +156,31 @@ func (wk *work) accept(o outline) bool {
 		}
 	}
 	return o.area >= fullFrameMin && math.Abs(o.aspect/ID1Aspect-1) <= AspectTolerance && wk.hasPortrait(toWork, stock)
+}
+
+// bounded maps o to the card's space and reads the card's stock, then
+// checks the card against what lies around it: something else than its
+// stock beyond every seen side (support not negative), and one surface all
+// round. accept and farAccept go on from the mapping and the stock.
+func (wk *work) bounded(o outline) (raster.Homography, [3]float32, bool) {
+	toWork, err := cardSpace(o.corners)
+	if err != nil {
+		return raster.Homography{}, [3]float32{}, false
+	}
+	stock, ok := wk.stock(toWork)
+	if !ok {
+		return raster.Homography{}, [3]float32{}, false
+	}
+	centre := raster.Point{}
+	for _, c := range o.corners {
+		centre.X, centre.Y = centre.X+c.X/4, centre.Y+c.Y/4
+	}
+	for k, v := range o.support {
+		if v >= 0 && wk.stockOutside(o.corners[k], o.corners[(k+1)%4], centre, stock) {
+			return raster.Homography{}, [3]float32{}, false
+		}
+	}
+	return toWork, stock, wk.oneSurround(o, centre)
 }
 
 // photoX and photoY map working coordinates to the photo's.
