@@ -3,7 +3,6 @@ package securitytest
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,15 +14,13 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/ratelimit"
-	"github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/engines"
-	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	vhttp "github.com/idgate/idgate/verifier/http"
 	devphone "github.com/idgate/idgate/verifier/phone/dev"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 )
 
 // Limits of the server under attack: serve's defaults, except the upload
@@ -50,56 +47,26 @@ type target struct {
 // engines, webhook endpoints) on store over a loopback socket.
 func start(t *testing.T, store *sqlstore.DB) *target {
 	t.Helper()
-	modelstest.Set(t) // the flow's routes need the face models
-	eng, err := engines.Load(engines.Config{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth, err := verifier.NewAuthenticator(store, tokenConfig, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer := seal.Ephemeral()
 	// A phone provider, so the phone step's endpoints are probed past
 	// "no phone step" (the dev one: it sends nothing).
 	ph, err := devphone.New("dev", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
-		Logger: slog.New(slog.DiscardHandler),
-		Flow: &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-			Now: time.Now, Limits: flow.DefaultLimits, Phone: ph},
-		Webhooks: vhttp.WebhookDeps{Queue: store, Secrets: verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: time.Now}},
+	v := verifiertest.Start(t, verifiertest.Options{Store: store, Tokens: &tokenConfig, Sealer: seal.Ephemeral(), Webhooks: true,
+		Flow: &flow.Flow{Engines: verifiertest.Engines(t, 1), Phone: ph},
 		Config: vhttp.Config{
 			BodyLimit: bodyLimit, FlowBodyLimit: flowBodyLimit, ReadTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second,
 			AuthLimit:   ratelimit.Limit{Rate: 10000, Period: time.Minute},
 			CreateLimit: vhttp.DefaultCreateLimit, GetLimit: vhttp.DefaultGetLimit,
 			FlowUploadLimit: vhttp.DefaultFlowUploadLimit, FlowChallengeLimit: vhttp.DefaultFlowChallengeLimit,
 			PublicURL: "https://verify.example.test",
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+		}})
 	tr := &http.Transport{}
-	t.Cleanup(func() {
-		tr.CloseIdleConnections()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		<-done
-	})
-	return &target{t: t, base: "http://" + ln.Addr().String(), client: &http.Client{Transport: tr, Timeout: probeTimeout}, store: store}
+	// Registered after Start's, so it runs first: idle keep-alive
+	// connections would hold the server's shutdown.
+	t.Cleanup(tr.CloseIdleConnections)
+	return &target{t: t, base: v.URL, client: &http.Client{Transport: tr, Timeout: probeTimeout}, store: store}
 }
 
 type answer struct {
