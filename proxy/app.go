@@ -49,6 +49,9 @@ type App struct {
 	// NewInstaller builds a store's Management API client (default a
 	// *bigcommerce.Client with the store's token and APIBaseURL).
 	NewInstaller func(*Store) (Installer, error)
+	// NewOrderDesk builds the client the orders page uses (default a
+	// *bigcommerce.Client, as NewInstaller).
+	NewOrderDesk func(*Store) (OrderDesk, error)
 	// ControlPanelURL is the control panel's origin, the only one allowed
 	// to frame the settings page; "{store_hash}" is substituted. Empty:
 	// DefaultControlPanelURL.

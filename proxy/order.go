@@ -136,11 +136,27 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 	if !found {
 		best = bigcommerce.Outcome{Status: "none", Reasons: []rulesets.Reason{{Code: CodeNotVerified}}, EvaluatedAt: s.now().UTC()}
 	}
+	// The order's own record: a merchant's decision by hand stands (the
+	// same order arrives twice, created and converted), and the status it
+	// was first held from is kept for approving it.
+	prev, err := p.LoadOutcome(ctx, bigcommerce.Order(order.ID))
+	switch {
+	case err == nil && prev.Review != nil:
+		return GuardResult{OrderID: order.ID, Verified: prev.Review.Approved}, nil
+	case err == nil:
+		best.HeldFrom = prev.HeldFrom
+	case !errors.Is(err, bigcommerce.ErrNoOutcome) && !errors.Is(err, bigcommerce.ErrNotFound):
+		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+	}
 	out := GuardResult{OrderID: order.ID, Verified: best.Verified(s.now())}
+	hold := !out.Verified && order.StatusID != bigcommerce.StatusManualVerificationRequired
+	if hold {
+		best.HeldFrom = order.StatusID
+	}
 	if err := p.SaveOutcome(ctx, bigcommerce.Order(order.ID), best); err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 	}
-	if !out.Verified && order.StatusID != bigcommerce.StatusManualVerificationRequired {
+	if hold {
 		if err := p.SetOrderStatus(ctx, order.ID, bigcommerce.StatusManualVerificationRequired); err != nil {
 			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 		}

@@ -36,7 +36,10 @@ var (
 	//go:embed settings.css
 	settingsCSS string
 
-	settingsPage = template.Must(template.New("settings").Parse(settingsHTML))
+	//go:embed apphead.html
+	appHeadHTML string
+
+	settingsPage = appPage("settings", settingsHTML, nil)
 	// settingsStyleHash lets the page's one inline style through its CSP;
 	// nothing else (no script at all) runs.
 	settingsStyleHash = func() string {
@@ -44,6 +47,13 @@ var (
 		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	}()
 )
+
+// appPage parses one of the app's pages with their shared head, which
+// inlines settings.css (the one style the pages' CSP lets through).
+func appPage(name, body string, funcs template.FuncMap) *template.Template {
+	t := template.New(name).Funcs(template.FuncMap{"css": func() template.CSS { return template.CSS(settingsCSS) }}).Funcs(funcs)
+	return template.Must(template.Must(t.Parse(appHeadHTML)).Parse(body))
+}
 
 type appHandlers struct {
 	app *proxy.App
@@ -56,6 +66,9 @@ func routeApp(r fiber.Router, h *appHandlers) {
 	r.Get(UninstallCallbackPath, h.uninstall)
 	r.Get(RemoveUserPath, h.removeUser)
 	r.Post(settingsPath, h.save)
+	r.Post(settingsOpenPath, h.openSettings)
+	r.Post(ordersPath, h.orders)
+	r.Post(reviewPath, h.review)
 }
 
 // auth: the browser arrives from the control panel with the code; the app
@@ -107,20 +120,8 @@ func (h *appHandlers) removeUser(c *fiber.Ctx) error {
 // policy makes browsers send "Origin: null" even for its own form, so
 // Sec-Fetch-Site is the browser's word here.)
 func (h *appHandlers) save(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	if site := c.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
-		return httperr.New(httperr.Forbidden, "the settings form is posted from its own page only")
-	}
-	if o := c.Get(fiber.HeaderOrigin); o != "" && o != "null" {
-		if u, err := url.Parse(o); err != nil || !strings.EqualFold(u.Host, string(c.Request().Host())) {
-			return httperr.New(httperr.Forbidden, "the settings form is posted from its own page only")
-		}
-	}
-	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationForm) {
-		return httperr.New(httperr.UnsupportedMediaType, "send the settings form")
-	}
-	if len(c.Body()) > maxSettingsBody {
-		return httperr.New(httperr.PayloadTooLarge, "request body too large")
+	if err := ownForm(c); err != nil {
+		return err
 	}
 	hash, sealed := c.Params("hash"), c.FormValue("session")
 	in, formErr := settingsForm(c)
@@ -141,6 +142,28 @@ func (h *appHandlers) save(c *fiber.Ctx) error {
 	}
 	h.log.Info("app settings saved", "store", hash, "user", s.UserID)
 	return h.render(c, fiber.StatusOK, saved, s, proxy.SettingsOf(saved), true, "")
+}
+
+// ownForm admits a form the app's own pages posted (every app form carries
+// the sealed session, which is its CSRF token too; this refuses the rest
+// before it is read) and marks the answer uncacheable.
+func ownForm(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if site := c.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+		return httperr.New(httperr.Forbidden, "the app's forms are posted from its own pages only")
+	}
+	if o := c.Get(fiber.HeaderOrigin); o != "" && o != "null" {
+		if u, err := url.Parse(o); err != nil || !strings.EqualFold(u.Host, string(c.Request().Host())) {
+			return httperr.New(httperr.Forbidden, "the app's forms are posted from its own pages only")
+		}
+	}
+	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationForm) {
+		return httperr.New(httperr.UnsupportedMediaType, "send the form")
+	}
+	if len(c.Body()) > maxSettingsBody {
+		return httperr.New(httperr.PayloadTooLarge, "request body too large")
+	}
+	return nil
 }
 
 // settingsForm reads the form; a value no control offers is an error the
@@ -187,7 +210,6 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 
 // pageData is what settings.html renders.
 type pageData struct {
-	Style       template.CSS
 	Action      string
 	Session     string
 	StoreDomain string
@@ -200,17 +222,20 @@ type pageData struct {
 	States      string
 	Saved       bool
 	Error       string
+	// Orders and Settings are the pages' links to each other (forms
+	// posting the session).
+	OrdersAction, SettingsAction string
 }
 
-// render writes the settings page: never cached, framed only by the
-// store's control panel, posting only to itself, running no script.
+// render writes the settings page.
 func (h *appHandlers) render(c *fiber.Ctx, status int, st *proxy.Store, s proxy.Session, in proxy.Settings, saved bool, formErr string) error {
 	d := pageData{
-		Style: template.CSS(settingsCSS), Action: strings.Replace(settingsPath, ":hash", st.Hash, 1),
+		Action:  appPath(settingsPath, st.Hash),
 		Session: h.app.SealSession(s), StoreDomain: strings.TrimPrefix(strings.TrimPrefix(st.URL, "https://"), "http://"),
 		Linked: st.Linked(), Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: saved, Error: formErr,
 		MinTotal: proxy.FormatCents(in.Triggers.MinTotalCents), Countries: strings.Join(in.Triggers.ShipToCountries, ", "),
-		States: strings.Join(in.Triggers.ShipToStates, ", "),
+		States:       strings.Join(in.Triggers.ShipToStates, ", "),
+		OrdersAction: appPath(ordersPath, st.Hash),
 	}
 	if d.Face == "" {
 		d.Face = "none"
@@ -221,13 +246,19 @@ func (h *appHandlers) render(c *fiber.Ctx, status int, st *proxy.Store, s proxy.
 	case in.Ruleset.RequireOver18:
 		d.Age = 18
 	}
+	return h.send(c, status, st.Hash, settingsPage, d)
+}
+
+// send writes one of the app's pages: never cached, framed only by the
+// store's control panel, posting only to itself, running no script.
+func (h *appHandlers) send(c *fiber.Ctx, status int, hash string, page *template.Template, data any) error {
 	var b bytes.Buffer
-	if err := settingsPage.Execute(&b, d); err != nil {
+	if err := page.Execute(&b, data); err != nil {
 		return httperr.InternalError(err)
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src "+settingsStyleHash+
-		"; form-action 'self'; base-uri 'none'; frame-ancestors "+h.app.ControlPanelOrigin(st.Hash))
+		"; form-action 'self'; base-uri 'none'; frame-ancestors "+h.app.ControlPanelOrigin(hash))
 	// X-Frame-Options cannot name an origin (ALLOW-FROM is gone from
 	// browsers); frame-ancestors above is the rule.
 	c.Response().Header.Del(fiber.HeaderXFrameOptions)

@@ -134,14 +134,25 @@ func session(t *testing.T, page string) string {
 // post submits the settings form of store hash.
 func (w *appWorld) post(t *testing.T, i int, hash string, form url.Values) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, w.proxies[i]+"/app/stores/"+hash+"/settings", strings.NewReader(form.Encode()))
+	code, _, body := w.submit(t, i, "/app/stores/"+hash+"/settings", form, nil)
+	return code, body
+}
+
+// submit posts one of the app's forms to path on instance i, as its page
+// does; header adds to or replaces the browser's headers.
+func (w *appWorld) submit(t *testing.T, i int, path string, form url.Values, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, w.proxies[i]+path, strings.NewReader(form.Encode()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", w.proxies[i])
-	code, _, body := do(t, req)
-	return code, string(body)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	code, h, body := do(t, req)
+	return code, h, string(body)
 }
 
 func linkForm(sess string) url.Values {

@@ -2,6 +2,7 @@ package http_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -161,5 +162,42 @@ func TestOrderGuardTriggers(t *testing.T) {
 				t.Errorf("order metafields %+v", mf)
 			}
 		})
+	}
+}
+
+// The guard records the status it held an order from, keeps it when the
+// same order arrives again (created, then converted), and leaves an order
+// the merchant decided by hand as they decided it.
+func TestOrderGuardKeepsHeldFromAndReview(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true})
+	d := env.Doubles[storeHash]
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	d.AddOrder(bigcommercetest.Order{ID: 301, StatusID: 1, CartID: cartB})
+	for range 2 {
+		if code, out := orderCreated(t, env, 301, header); code != http.StatusOK || out["verified"] != false {
+			t.Fatalf("guard: %d %v", code, out)
+		}
+		if rec := orderRecord(t, d, "301"); rec.HeldFrom != 1 || rec.Review != nil {
+			t.Fatalf("record %+v, want held from 1", rec)
+		}
+	}
+	c, err := bigcommerce.New(bigcommerce.Config{StoreHash: storeHash, Token: env.Stores[storeHash].AccessToken, BaseURL: d.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	approved := orderRecord(t, d, "301")
+	approved.Review = &bigcommerce.Review{Approved: true, UserID: 1, At: approved.EvaluatedAt}
+	if err := c.SaveOutcome(context.Background(), bigcommerce.Order(301), approved); err != nil {
+		t.Fatal(err)
+	}
+	d.AddOrder(bigcommercetest.Order{ID: 301, StatusID: 11, CartID: cartB}) // released by the merchant
+	if code, out := orderCreated(t, env, 301, header); code != http.StatusOK || out["verified"] != true || out["held"] != false {
+		t.Fatalf("guard after approval: %d %v", code, out)
+	}
+	if o, _ := d.Order(301); o.StatusID != 11 {
+		t.Errorf("approved order moved to %d", o.StatusID)
+	}
+	if rec := orderRecord(t, d, "301"); rec.Review == nil || !rec.Review.Approved {
+		t.Errorf("the review was replaced: %+v", rec)
 	}
 }

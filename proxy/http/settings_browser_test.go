@@ -94,7 +94,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	focused := func() string {
 		return chromium.Eval[string](tb, `(() => { const e = document.activeElement;
 			if (getComputedStyle(e).outlineStyle === "none") return "no visible focus on " + (e.id || e.name || e.tagName);
-			return e.type === "radio" || e.type === "checkbox" ? e.name + "=" + e.value : e.id || e.tagName; })()`)
+			return e.type === "radio" || e.type === "checkbox" ? e.name + "=" + e.value : e.id || e.getAttribute("aria-label") || e.tagName; })()`)
 	}
 	key := func(keys string, want string) {
 		t.Helper()
@@ -103,6 +103,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 			t.Fatalf("after %q focus is on %q, want %q", keys, got, want)
 		}
 	}
+	key("\t", "BUTTON") // Orders, first: the way to the orders page
 	key("\t", "integration_key")
 	tb.Run(chromedp.KeyEvent("idgk_test_" + strings.Repeat("k", 43)))
 	key("\t", "webhook_secret")
@@ -144,5 +145,25 @@ func TestSettingsPageInChromium(t *testing.T) {
 	tb.ShootHere("3-saved-768")
 	if text := tb.Text(); strings.Contains(text, "whsec_typed") || strings.Contains(text, bigcommercetest.AppClientSecret) {
 		t.Fatal("the page shows a secret")
+	}
+
+	// The orders page, from the saved page, by keyboard: every state
+	// shown, one order approved by hand; axe clean at 768.
+	seedOrders(t, w, "storea1")
+	chromium.Eval[bool](tb, `(document.querySelector("nav button").focus(), true)`)
+	tb.Run(chromedp.KeyEvent("\r"))
+	tb.WaitText("ID verification: orders", "Waiting", "Passed", "Failed", "Approved by hand")
+	key("\t", "BUTTON") // Settings
+	key("\t", "BUTTON") // Refresh orders
+	for _, want := range []string{"Approve order 205", "Reject order 205", "Approve order 204", "Reject order 204", "Approve order 203"} {
+		key("\t", want)
+	}
+	tb.ShootHere("4-orders-768")
+	tb.Run(chromedp.KeyEvent("\r"))
+	if _, err := chromium.Until[bool](tb, `document.body.innerText.includes("Order 203 approved")`, 10*time.Second); err != nil {
+		t.Fatalf("not approved: %.300s", tb.Text())
+	}
+	if o, _ := w.doubles["storea1"].Order(203); o.StatusID != 1 {
+		t.Errorf("order 203 approved in the browser is in status %d, want 1", o.StatusID)
 	}
 }
