@@ -13,6 +13,7 @@ import (
 
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
@@ -47,7 +48,7 @@ func start(t *testing.T) *env {
 	c := &testkit.ShiftedClock{}
 	v := verifiertest.Start(t, verifiertest.Options{Now: c.Now, Webhooks: true,
 		Config: verifierhttp.Config{AuthLimit: ratelimit.Limit{Rate: 50, Period: time.Minute}, WebhookAllowLoopback: true},
-		Flow:   &flow.Flow{Engines: verifiertest.Engines(t, 1), Rand: &flowtest.OrderedRand{}}})
+		Flow:   &flow.Flow{Engines: enginestest.Load(t, 1), Rand: &flowtest.OrderedRand{}}})
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
 	failing := webhooktest.NewReceiver(t, webhooktest.FailFirst(3, http.StatusInternalServerError))
 	pool := x509.NewCertPool()

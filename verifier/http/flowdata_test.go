@@ -10,13 +10,12 @@ import (
 	"net/textproto"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/engines"
-	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
@@ -25,22 +24,8 @@ import (
 // The flow tests' real inputs come from flowtest: license fronts carrying
 // a real face, rendered PDF417s, Foreman's frames.
 
-var (
-	enginesOnce sync.Once
-	sharedEng   *engines.Engines
-	enginesErr  error
-)
-
 // testEngines are the real engines (models loaded once per test binary).
-func testEngines(t *testing.T) *engines.Engines {
-	t.Helper()
-	modelstest.Set(t) // skip (or fail under CI) before doing anything
-	enginesOnce.Do(func() { sharedEng, enginesErr = engines.Load(engines.Config{Workers: 2}) })
-	if enginesErr != nil {
-		t.Fatal(enginesErr)
-	}
-	return sharedEng
-}
+func testEngines(t *testing.T) *engines.Engines { return enginestest.Load(t, 2) }
 
 // must is v, failing the test on err (call as must(f())(t)).
 func must[T any](v T, err error) func(testing.TB) T {

@@ -44,7 +44,7 @@ type Options struct {
 	Config vhttp.Config
 	// Flow, when set, serves the end-user flow; a nil Store, Verifications,
 	// Sealer, Now or zero Limits take the verifier's (flow.DefaultLimits).
-	// Engines is the caller's (Engines).
+	// Engines is the caller's (enginestest.Load).
 	Flow *flow.Flow
 	// Webhooks serves the webhook endpoints (delivery log, retries, secret
 	// rotation) over the store's outbox.

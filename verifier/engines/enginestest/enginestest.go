@@ -1,4 +1,7 @@
-package verifiertest
+// Package enginestest loads the real engines for tests: the face models
+// once per test binary and worker count, instead of each test package
+// keeping its own sync.Once.
+package enginestest
 
 import (
 	"sync"
@@ -13,10 +16,10 @@ var (
 	loaded = map[int]*engines.Engines{} // by workers
 )
 
-// Engines are the real engines with workers workers (0: GOMAXPROCS),
+// Load returns the real engines with workers workers (0: GOMAXPROCS),
 // loaded once per test binary and count; the test is skipped (or fails
 // under CI) without the face models.
-func Engines(t testing.TB, workers int) *engines.Engines {
+func Load(t testing.TB, workers int) *engines.Engines {
 	t.Helper()
 	set := modelstest.Set(t)
 	loadMu.Lock()
