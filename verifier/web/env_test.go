@@ -1,32 +1,26 @@
 package web_test
 
 import (
-	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/json"
 	"image"
 	"io"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/idgate/idgate/internal/ratelimit/memory"
-	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/face/liveness"
-	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	verifierhttp "github.com/idgate/idgate/verifier/http"
 	devphone "github.com/idgate/idgate/verifier/phone/dev"
-	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -111,47 +105,14 @@ func (s *steps) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-var (
-	enginesOnce sync.Once
-	sharedEng   *engines.Engines
-	enginesErr  error
-)
-
-// loadEngines loads the face models once per test binary.
-func loadEngines(t *testing.T) *engines.Engines {
-	t.Helper()
-	set := modelstest.Set(t)
-	enginesOnce.Do(func() { sharedEng, enginesErr = engines.Load(engines.Config{ModelsDir: set.Dir}) })
-	if enginesErr != nil {
-		t.Fatal(enginesErr)
-	}
-	return sharedEng
-}
-
 // start runs the verifier with the end-user flow on the real engines; the
 // liveness challenges' step order comes from rnd.
 func start(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	store, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "idgate.db")) // migrates
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
 	c := &testkit.ShiftedClock{}
-	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
-		Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}, c.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, base := testkit.Listen(t)
 	logs := &testkit.LogBuffer{}
 	order := &steps{}
-	eng := &roomy{Engines: loadEngines(t)}
-	sealer, err := seal.New(bytes.Repeat([]byte{7}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := &roomy{Engines: enginestest.Load(t, 0)}
 	// The dev phone provider, as make run has it: links that ask for phone
 	// verification get the step, and the code is read from its log.
 	phoneLogs := &testkit.LogBuffer{}
@@ -159,33 +120,15 @@ func start(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := verifierhttp.New(verifierhttp.Deps{
-		Store: store, Limiter: memory.New(c.Now), Auth: auth, Now: c.Now,
-		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Config: verifierhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base,
-			WebhookAllowLoopback: true}, // the webhook receiver is on 127.0.0.1
-		Flow: &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer),
-			Now: c.Now, Limits: flow.DefaultLimits, Rand: order, Phone: ph},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testkit.Serve(t, srv, ln)
+	v := verifiertest.Start(t, verifiertest.Options{Now: c.Now, Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Config: verifierhttp.Config{WebhookAllowLoopback: true}, // the webhook receiver is on 127.0.0.1
+		Flow:   &flow.Flow{Engines: eng, Rand: order, Phone: ph}})
 	// Webhooks: the real worker and sender over the store's outbox, to a
 	// real TLS receiver.
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
-	secrets := verifier.WebhookSecrets{Store: store, Sealer: sealer, Now: c.Now}
-	webhooktest.RunWorker(t, webhook.NewWorker(store, webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: hooks.Pool, Secrets: secrets}), webhook.WorkerOptions{}),
-		store.OnWebhookEnqueued)
-	e := &env{t: t, URL: base, clock: c, store: store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs, roomy: eng}
-	a, err := verifier.NewAccount("owner@example.com", "correct horse battery", c.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateAccount(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	e.signIn()
+	v.RunWebhooks(hooks.Pool, nil, webhook.WorkerOptions{})
+	e := &env{t: t, URL: v.URL, clock: c, store: v.Store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs, roomy: eng}
+	_, e.bearer = v.Account("owner@example.com", "correct horse battery")
 	return e
 }
 
