@@ -140,10 +140,7 @@ func (a *App) ReviewOrder(ctx context.Context, hash, sealed string, orderID int6
 	to := order.StatusID
 	switch {
 	case approve && order.StatusID == bigcommerce.StatusManualVerificationRequired:
-		to = o.HeldFrom
-		if to == 0 || to == bigcommerce.StatusManualVerificationRequired {
-			to = StatusAwaitingFulfillment
-		}
+		to = releaseStatus(o.HeldFrom)
 	case !approve:
 		to = bigcommerce.StatusManualVerificationRequired
 	}

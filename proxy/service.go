@@ -45,6 +45,7 @@ type Platform interface {
 	GetOrder(ctx context.Context, orderID int64) (bigcommerce.OrderSummary, error)
 	ShippingAddresses(ctx context.Context, orderID int64) ([]bigcommerce.ShipTo, error)
 	SetOrderStatus(ctx context.Context, orderID int64, statusID int) error
+	HeldOrders(ctx context.Context, cartID string) ([]bigcommerce.OrderSummary, error)
 }
 
 // Verifier creates verifications (proxy/verifierapi over HTTP).

@@ -71,7 +71,7 @@ type target struct {
 // ApplyWebhook authenticates a delivery (the store's custom header AND the
 // signature), evaluates the result against the store's ruleset and writes
 // the outcome on the cart and, when known, the customer, replacing any
-// earlier one. A request_id already applied is acknowledged without a write.
+// earlier one, and on the cart's orders the guard holds (settleHeldOrders). A request_id already applied is acknowledged without a write.
 func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Applied, error) {
 	st, err := s.store(ctx, hash, "")
 	if err != nil {
@@ -130,6 +130,9 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	}
 	if o.Pass {
 		o.ExpiresAt = now.Add(st.ApprovalTTL)
+	}
+	if err := s.settleHeldOrders(ctx, p, st, sh.CartID, o); err != nil {
+		return Applied{}, fmt.Errorf("apply webhook: %w: %w", ErrUpstream, err)
 	}
 	targets := []target{{cart, cartKey(st.Hash, sh.CartID)}}
 	if sh.CustomerID > 0 {

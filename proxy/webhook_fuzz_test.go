@@ -44,6 +44,10 @@ func (p *memPlatform) ShippingAddresses(context.Context, int64) ([]bigcommerce.S
 	return nil, bigcommerce.ErrNotFound
 }
 
+func (p *memPlatform) HeldOrders(context.Context, string) ([]bigcommerce.OrderSummary, error) {
+	return nil, nil
+}
+
 func (p *memPlatform) SetOrderStatus(context.Context, int64, int) error {
 	return bigcommerce.ErrNotFound
 }

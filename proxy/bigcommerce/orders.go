@@ -72,3 +72,19 @@ func (c *Client) SetOrderStatus(ctx context.Context, orderID int64, statusID int
 	}
 	return nil
 }
+
+// HeldOrders lists the orders from cart cartID that wait in Manual
+// Verification Required (Orders v2, filtered by cart_id and status_id). A
+// cart becomes one order; the list allows for a platform that says
+// otherwise.
+func (c *Client) HeldOrders(ctx context.Context, cartID string) ([]OrderSummary, error) {
+	op := "list held orders of cart " + cartID
+	if cartID == "" {
+		return nil, fmt.Errorf("%s: %w: want a cart ID", op, ErrInvalidInput)
+	}
+	q := url.Values{"cart_id": {cartID}, "status_id": {strconv.Itoa(StatusManualVerificationRequired)}, "limit": {"50"}}
+	var out []OrderSummary
+	// An empty list may come as 204 with no body: out stays empty.
+	err := c.do(ctx, request{op: op, method: http.MethodGet, path: "v2/orders", query: q, out: &out})
+	return out, err
+}

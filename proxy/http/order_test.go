@@ -201,3 +201,54 @@ func TestOrderGuardKeepsHeldFromAndReview(t *testing.T) {
 		t.Errorf("the review was replaced: %+v", rec)
 	}
 }
+
+// After the order: the shopper verifies the held order's cart later. A
+// pass releases the order to the status it was held from; a fail keeps it
+// held with the new reasons; an order the merchant reviewed, and an order
+// of another cart, are not touched.
+func TestVerifyingAfterTheOrderSettlesIt(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true})
+	d := env.Doubles[storeHash]
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	carts := map[int64]string{
+		401: "40140140-0000-4000-8000-000000000401", 402: "40240240-0000-4000-8000-000000000402",
+		403: "40340340-0000-4000-8000-000000000403", 404: "40440440-0000-4000-8000-000000000404",
+	}
+	for id, cart := range carts {
+		d.AddOrder(bigcommercetest.Order{ID: id, StatusID: 1, CartID: cart})
+		if code, out := orderCreated(t, env, id, header); code != http.StatusOK || out["held"] != true {
+			t.Fatalf("guard %d: %d %v", id, code, out)
+		}
+	}
+	c, err := bigcommerce.New(bigcommerce.Config{StoreHash: storeHash, Token: env.Stores[storeHash].AccessToken, BaseURL: d.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected := orderRecord(t, d, "403")
+	rejected.Review = &bigcommerce.Review{UserID: 1, At: rejected.EvaluatedAt}
+	if err := c.SaveOutcome(context.Background(), bigcommerce.Order(403), rejected); err != nil {
+		t.Fatal(err)
+	}
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: carts[401]}), nil))
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: carts[402]}), map[string]any{"face_match_score": "no_match"}))
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: carts[403]}), nil))
+
+	if o, _ := d.Order(401); o.StatusID != 1 {
+		t.Errorf("verified after the order: status %d, want 1 (held from)", o.StatusID)
+	}
+	if rec := orderRecord(t, d, "401"); !rec.Pass || rec.HeldFrom != 1 || rec.VerificationID == "" {
+		t.Errorf("401's record %+v", rec)
+	}
+	if o, _ := d.Order(402); o.StatusID != bigcommerce.StatusManualVerificationRequired {
+		t.Errorf("failed after the order: status %d, want held", o.StatusID)
+	}
+	if rec := orderRecord(t, d, "402"); rec.Pass || len(rec.Reasons) == 0 || rec.Reasons[0].Code == proxy.CodeNotVerified {
+		t.Errorf("402's record %+v, want the verification's reasons", rec)
+	}
+	if o, _ := d.Order(403); o.StatusID != bigcommerce.StatusManualVerificationRequired || orderRecord(t, d, "403").Review == nil {
+		t.Errorf("the merchant's rejection was overridden: %+v", o)
+	}
+	if o, _ := d.Order(404); o.StatusID != bigcommerce.StatusManualVerificationRequired || orderRecord(t, d, "404").Reasons[0].Code != proxy.CodeNotVerified {
+		t.Errorf("another cart's order was touched: %+v", o)
+	}
+}

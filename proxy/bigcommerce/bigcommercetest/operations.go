@@ -36,6 +36,7 @@ var operations = []operation{
 	{"v3", "POST", "/hooks", "createWebhooks"},
 	{"v3", "PUT", "/hooks/{webhook_id}", "updateWebhook"},
 	{"v3", "DELETE", "/hooks/{webhook_id}", "deleteWebhook"},
+	{"v2", "GET", "/orders", "getOrders"},
 	{"v2", "GET", "/orders/{order_id}", "getOrder"},
 	{"v2", "PUT", "/orders/{order_id}", "updateOrder"},
 	{"v2", "GET", "/orders/{order_id}/shipping_addresses", "getOrderShippingAddresses"},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,6 +21,7 @@ func init() {
 	handlers["updateWebhook"] = (*state).updateWebhook
 	handlers["deleteWebhook"] = (*state).deleteWebhook
 	handlers["getOrder"] = (*state).getOrder
+	handlers["getOrders"] = (*state).listOrders
 	handlers["updateOrder"] = (*state).updateOrder
 	handlers["getOrderShippingAddresses"] = (*state).getShippingAddresses
 }
@@ -205,6 +207,24 @@ func (s *state) getOrder(c call) {
 	if o := s.order(c); o != nil {
 		writeJSON(c.w, http.StatusOK, o.render())
 	}
+}
+
+// listOrders filters by cart_id and status_id (the filters the plugin
+// sends), lowest ID first as documented.
+func (s *state) listOrders(c call) {
+	out := []any{}
+	ids := slices.Sorted(maps.Keys(s.orders))
+	for _, id := range ids {
+		o := s.orders[id]
+		if q := c.query.Get("cart_id"); q != "" && q != o.CartID {
+			continue
+		}
+		if q := c.query.Get("status_id"); q != "" && q != strconv.Itoa(o.StatusID) {
+			continue
+		}
+		out = append(out, o.render())
+	}
+	writeJSON(c.w, http.StatusOK, out)
 }
 
 func (s *state) getShippingAddresses(c call) {

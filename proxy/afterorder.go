@@ -1,0 +1,63 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/idgate/idgate/proxy/bigcommerce"
+)
+
+// settleHeldOrders applies a verification the shopper finished after the
+// order ("after the order"): each order of the verified cart that the
+// guard holds takes the outcome on its record, and a passing one leaves
+// Manual Verification Required for the status it was held from; a failing
+// one stays held with the new reasons. Orders the merchant reviewed by
+// hand, and orders held by someone else (no record of ours), are left as
+// they are. Run before the cart is written: a failure here fails the
+// delivery, whose retry then finds the cart not yet written and settles
+// again (each step is idempotent).
+func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, cartID string, o bigcommerce.Outcome) error {
+	if !st.OrderGuard {
+		return nil
+	}
+	orders, err := p.HeldOrders(ctx, cartID)
+	if err != nil {
+		return err
+	}
+	for _, order := range orders {
+		if order.CartID != cartID || order.StatusID != bigcommerce.StatusManualVerificationRequired {
+			continue // the filters are the platform's; this guard is ours
+		}
+		prev, err := p.LoadOutcome(ctx, bigcommerce.Order(order.ID))
+		switch {
+		case errors.Is(err, bigcommerce.ErrNoOutcome) || errors.Is(err, bigcommerce.ErrNotFound):
+			continue
+		case err != nil:
+			return err
+		case prev.Review != nil:
+			continue
+		}
+		next := o
+		next.HeldFrom = prev.HeldFrom
+		if err := p.SaveOutcome(ctx, bigcommerce.Order(order.ID), next); err != nil {
+			return err
+		}
+		if next.Verified(s.now()) {
+			if err := p.SetOrderStatus(ctx, order.ID, releaseStatus(prev.HeldFrom)); err != nil {
+				return fmt.Errorf("release order %d: %w", order.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// releaseStatus is where a held order goes when it is let through: the
+// status the guard held it from, or Awaiting Fulfillment when that was not
+// recorded.
+func releaseStatus(heldFrom int) int {
+	if heldFrom == 0 || heldFrom == bigcommerce.StatusManualVerificationRequired {
+		return StatusAwaitingFulfillment
+	}
+	return heldFrom
+}
