@@ -54,3 +54,26 @@ func TestOrderOutcomes(t *testing.T) {
 		t.Errorf("review = %+v", r)
 	}
 }
+
+// More outcomes than one page holds: every page is read, none twice.
+func TestOrderOutcomesPages(t *testing.T) {
+	d, c, _ := setup(t, bigcommercetest.Options{Quota: 10000})
+	ctx := context.Background()
+	const n = 260 // listLimit + 10
+	for id := int64(1); id <= n; id++ {
+		if err := c.SaveOutcome(ctx, bigcommerce.Order(id), bigcommerce.Outcome{Status: "completed", Pass: true, EvaluatedAt: epoch}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := len(d.Requests())
+	got, err := c.OrderOutcomes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n || got[0].OrderID != n || got[n-1].OrderID != 1 {
+		t.Fatalf("%d outcomes, first %d, last %d; want %d, newest first", len(got), got[0].OrderID, got[len(got)-1].OrderID, n)
+	}
+	if reqs := len(d.Requests()) - before; reqs != 2 {
+		t.Errorf("%d requests, want 2 pages", reqs)
+	}
+}
