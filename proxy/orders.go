@@ -11,13 +11,10 @@ import (
 )
 
 // OrderDesk is what the orders page needs of a store's Management API
-// (*bigcommerce.Client): the guard's records on orders, and the order.
+// (*bigcommerce.Client): the guard's calls, and the list of its records.
 type OrderDesk interface {
+	Platform
 	OrderOutcomes(ctx context.Context) ([]bigcommerce.OrderOutcome, error)
-	GetOrder(ctx context.Context, orderID int64) (bigcommerce.OrderSummary, error)
-	LoadOutcome(ctx context.Context, res bigcommerce.Resource) (bigcommerce.Outcome, error)
-	SaveOutcome(ctx context.Context, res bigcommerce.Resource, o bigcommerce.Outcome) error
-	SetOrderStatus(ctx context.Context, orderID int64, statusID int) error
 }
 
 // OrderState is where an order that needed verification stands.
