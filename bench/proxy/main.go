@@ -127,6 +127,9 @@ func (outcomes) SetOrderStatus(context.Context, int64, int) error { return errRe
 func (outcomes) ShippingAddresses(context.Context, int64) ([]bigcommerce.ShipTo, error) {
 	return nil, errReadOnly
 }
+func (outcomes) HeldOrders(context.Context, string) ([]bigcommerce.OrderSummary, error) {
+	return nil, errReadOnly
+}
 
 var errReadOnly = errors.New("read-only benchmark platform")
 
