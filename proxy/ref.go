@@ -23,7 +23,7 @@ func refContext(storeHash string) string { return "external_id/" + storeHash }
 // SealRef is the verification's external_id: the shopper, encrypted and
 // authenticated under the server key. The verifier echoes it in the
 // webhook, so the proxy keeps no record of started verifications, and the
-// external_id carries no readable identifier (the spec forbids personal
+// external_id carries no readable identifier (docs/decisions.md forbids personal
 // data there). 16-byte cart UUID + 8-byte customer ID: 73 characters.
 func SealRef(s *seal.Sealer, storeHash string, sh Shopper) (string, error) {
 	id, err := uuid.Parse(sh.CartID)

@@ -10,8 +10,8 @@
 // spliced in, a second person in view, a screen replay) — the share of
 // live sequences that pass on the first attempt, per clip, per session
 // and per step (passed, and passed where it was labelled), and the share
-// of attacks that pass per class, under liveness.Issue19Defaults (the
-// configuration before issue #30) and liveness.Defaults side by side,
+// of attacks that pass per class, under liveness.SyntheticSetDefaults (the
+// configuration before the real set) and liveness.Defaults side by side,
 // from the same signals in the same run. A step after a failed one counts
 // as not passed. A replay showing the asked order (what an active check
 // cannot stop) is measured apart. Then the descriptor distances of the
@@ -108,7 +108,7 @@ func run() error {
 var configs = []struct {
 	name string
 	cfg  liveness.Config
-}{{"Issue19Defaults (before)", liveness.Issue19Defaults}, {"Defaults (now)", liveness.Defaults}}
+}{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults (now)", liveness.Defaults}}
 
 // evaluation prints the decision figures on the evaluation set.
 func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) error {
@@ -198,7 +198,7 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 		row(fmt.Sprintf("  step %s passed", st), stepsPassed(foremanLive, st, false))
 		row(fmt.Sprintf("  step %s where labelled", st), stepsPassed(foremanLive, st, true))
 	}
-	row("real live windows (issue #30)", passed(realLive))
+	row("real live windows", passed(realLive))
 	for _, c := range realClips {
 		if len(c.windows) > 0 {
 			row("  "+c.name, passed(func(j judged) bool { return realLive(j) && j.seq.clip == c.name }))

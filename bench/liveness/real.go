@@ -13,7 +13,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
-// The real set (issue #30): ../shared/testdata/liveness/real, brought by
+// The real set: ../shared/testdata/liveness/real, brought by
 // make testdata into var/testdata/liveness/real (testdata/README.md has
 // the sources, commits and licences). Every clip is labelled here by hand
 // from the set's README and checked by eye on its frames (frame numbers

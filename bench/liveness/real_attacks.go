@@ -14,7 +14,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
-// buildRealAttacks makes the attacks of issue #30 from the real clips
+// buildRealAttacks makes the attack classes from the real clips
 // (live holds their live sequences): each class of set.go's Foreman
 // attacks again on other people, cameras and frame timings, and a screen
 // replay (moiré, gamma and flicker, as a clip shown on a screen and

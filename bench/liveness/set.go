@@ -19,7 +19,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
-// The evaluation set (issue #19). No openly licensed recording of people
+// The synthetic evaluation set. No openly licensed recording of people
 // doing a blink-and-turn challenge as asked was found (see docs/engines.md,
 // "Face match and liveness"), so the live sequences are cut from the one real clip
 // the project has, Foreman, whose gestures were labelled by hand frame by
@@ -65,7 +65,7 @@ func span(kind liveness.Step, from, to int) seg {
 
 // heldBlink is the blink with its closed frames (66, 67) held for ms at
 // 30 fps before the eyes reopen: the real closed eyes for as long as a
-// prompted blink keeps them shut (issue #19: 500 ms at 10 fps).
+// prompted blink keeps them shut (500 ms at 10 fps in the first phone capture).
 func heldBlink(ms int) seg {
 	g := span(liveness.Blink, 52, 65)
 	for i := range ms * 30 / 1000 {
@@ -257,7 +257,7 @@ func swap(k liveness.Step) liveness.Step {
 // sampled reports whether the stream holds one of the blink's closed
 // frames (66, 67): at 10 fps one phase in three steps over both, as an
 // involuntary two-frame blink can fall between frames. A prompted blink
-// is longer (five frames at 10 fps in issue #19), so such a sampling is
+// is longer (five frames at 10 fps in the first phone capture), so such a sampling is
 // not a live person doing the step and is left out of the set.
 func sampled(frames []frameRef, steps []liveness.Step) bool {
 	if !slices.Contains(steps, liveness.Blink) {

@@ -15,7 +15,7 @@ import (
 // Defaults every live sequence, Foreman's and every labelled window of the
 // real set, passes with each step done where it was labelled, and every
 // attack fails, for the reason its class should fail for. Under
-// Issue19Defaults Foreman's live sequences still pass (that
+// SyntheticSetDefaults Foreman's live sequences still pass (that
 // configuration's own calibration), which checks that the old rules are
 // what the bench compares against.
 func TestEvaluationSet(t *testing.T) {
@@ -42,7 +42,7 @@ func TestEvaluationSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := judge(seqs, sigs, []liveness.Config{liveness.Defaults, liveness.Issue19Defaults})
+	js := judge(seqs, sigs, []liveness.Config{liveness.Defaults, liveness.SyntheticSetDefaults})
 	want := map[string]liveness.Reason{
 		attackStill:  liveness.StepsNotCompleted,
 		attackMoved:  liveness.StepsNotCompleted,
@@ -67,7 +67,7 @@ func TestEvaluationSet(t *testing.T) {
 				}
 			}
 			if j.seq.clip == "" && !before.Live {
-				t.Errorf("live %q fails under Issue19Defaults: %v", j.seq.name, before.Failures)
+				t.Errorf("live %q fails under SyntheticSetDefaults: %v", j.seq.name, before.Failures)
 			}
 			continue
 		}

@@ -21,7 +21,7 @@ import (
 )
 
 // beforeCommit is main before the tracker's per-frame work was cut
-// (issue #29: the detector's box reused while the head holds still, the
+// (the detector's box reused while the head holds still, the
 // eyelids only where they count, no idle wait between frames): the
 // "before" rows run that commit's page script, built here from its
 // sources with the same tracker files, in place of today's (the server

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// baselineCommit is main just before issue #15's changes (face selection,
+// baselineCommit is main just before the face-selection and replay-cue changes (face selection,
 // liveness multiple_faces, portrait choice, full-frame cards): the
 // "before" column is that commit's own `idgate` binary run on the same
 // files, so no old code is kept in the tree.

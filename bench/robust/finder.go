@@ -23,7 +23,7 @@ import (
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
-// finderBaselineCommit is main just before issue #31's card-finder work:
+// finderBaselineCommit is main just before the card finder's rework:
 // the "before" column of the finder evaluation is that commit's
 // card.AnalyzeFront, built into a small driver (finderDriver) in a
 // temporary worktree and run on the same files.
@@ -31,7 +31,7 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 
 // finderPreviousCommit is main before the finder read its sides' edge
 // support from per-line profiles (and measured far cards): its speed and
-// rates are printed beside today's, so each step of issue #31's finder
+// rates are printed beside today's, so each step of the finder's rework
 // shows what it changed.
 const finderPreviousCommit = "46e271114e69d9a87571a2e2117e50f0fe10baee"
 

@@ -1,8 +1,8 @@
 // Command robust measures the engines on inputs people really send, side
-// by side with the code before issue #15's changes (baselineCommit's own
+// by side with the code before the face-selection and replay-cue changes (baselineCommit's own
 // binary, built in a temporary git worktree, on the same files):
 //
-//   - the card finder (finder.go, issue #31): found within 5% of the
+//   - the card finder (finder.go): found within 5% of the
 //     card's width and wrong quads accepted on a seeded rendered set of
 //     six designs on eight surfaces, hand-held, vertical, full-frame and
 //     on a white border, beside finderBaselineCommit's finder
@@ -111,7 +111,7 @@ func run(withBaseline, onlyReplay, onlyFinder bool) error {
 		}
 	}
 	if base != nil {
-		fmt.Printf("before = %s (main before issue #15), after = this tree; same files, same run\n", baselineCommit[:12])
+		fmt.Printf("before = %s (main before the face-selection and replay-cue changes), after = this tree; same files, same run\n", baselineCommit[:12])
 	}
 	samples, err := cardSamples(faces)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
-// The replay evaluation (issue #15): does a measured cue tell a photo of
+// The replay evaluation: does a measured cue tell a photo of
 // a license from a photo of a screen or of a print showing one? Two cues,
 // measured on the card as card.AnalyzeFront corrects it:
 //
@@ -87,7 +87,7 @@ func benchReplay(faces []labeled) error {
 			n++
 		}
 	}
-	fmt.Printf("== replay cues (issue #15): %d scenes x %d (synthetic cards with real faces; the replays rendered from the same photos)\n", n, len(replayNames))
+	fmt.Printf("== replay cues: %d scenes x %d (synthetic cards with real faces; the replays rendered from the same photos)\n", n, len(replayNames))
 	fmt.Printf("%-16s %-6s %-28s %-28s\n", "", "card", "periodic peak / median", "colour fringes / luminance")
 	var genP, genF []float64
 	for k, cs := range cues {

@@ -25,7 +25,7 @@ func testResult(t *testing.T, id, ref string) []byte {
 // A store in test mode takes a test verification's result as usual (the
 // badge shows "verified") and marks the outcome on the cart as a test; a
 // store not in test mode, the default, refuses it and stays unverified
-// (issue #22).
+// (docs/test-mode.md).
 func TestTestModeStore(t *testing.T) {
 	env := proxytest.Start(t, proxytest.Options{HoldCheckout: true, TestMode: true})
 	id := proxytest.NewRequestID()

@@ -20,7 +20,7 @@ type Created struct {
 	WebhookHeaders map[string]string `json:"webhook_headers"`
 }
 
-// Verifier stands in for the verifier's POST /verification (issue #3, not
+// Verifier stands in for the verifier's POST /verification (not
 // built yet) with the integration-key rules of the interface spec: X-API-Key
 // must be the key, Origin one of its allowlist, else 401/403 in the error
 // format; success is 201 {"id","url"}. The url is a page of its own where a

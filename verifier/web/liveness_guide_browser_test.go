@@ -25,7 +25,7 @@ import (
 	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
-// The liveness step with the face tracker (issue #29), on a real person:
+// The liveness step with the face tracker, on a real person:
 // smartlive.gif of ../shared/testdata/liveness/real, a man following a
 // liveness app's prompts on his phone. The test camera
 // (testdata/livecamera.js) plays his own segment for whichever step the

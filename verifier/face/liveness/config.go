@@ -7,7 +7,7 @@ package liveness
 
 import "time"
 
-// Config holds every threshold. Defaults and Issue19Defaults document how
+// Config holds every threshold. Defaults and SyntheticSetDefaults document how
 // each was chosen; the calibration set is the real set
 // (../shared/testdata/liveness/real, labelled in bench/liveness/real.go)
 // and the Foreman frames (../shared/testdata/liveness/foreman). A field
@@ -120,7 +120,7 @@ type Config struct {
 	SelfieMaxYaw float64
 }
 
-// Defaults (issue #30) are Issue19Defaults recalibrated on the real set
+// Defaults are SyntheticSetDefaults recalibrated on the real set
 // (../shared/testdata/liveness/real: a man on a phone following a
 // liveness app's prompts, a woman turning on a webcam, five studio
 // speakers blinking; labelled in bench/liveness/real.go) beside Foreman.
@@ -194,8 +194,8 @@ type Config struct {
 //     windows captured at 12 fps with a 1.1 s stall where nothing is asked
 //     (bench/liveness real.go, stall) pass; attacks 0/51 as before.
 //
-// Every other threshold is Issue19Defaults', chosen as described there.
-// Measured (bench/liveness, Issue19Defaults → Defaults): the real set's 36
+// Every other threshold is SyntheticSetDefaults', chosen as described there.
+// Measured (bench/liveness, SyntheticSetDefaults → Defaults): the real set's 36
 // labelled windows 24 → 36 passed (the phone capture 4/16 → 16/16, every
 // refusal face_jumped, three also a blink missed at 0.6, the two with a
 // 1.1 s stall also frame_gap_too_long; whole sessions 6/10 → 10/10; steps
@@ -219,8 +219,8 @@ var Defaults = Config{
 	SameDistance: 0.6, SelfieMaxYaw: 20,
 }
 
-// Issue19Defaults are the thresholds as issue #19 left them, before the
-// real set of issue #30; kept so bench/liveness and the regression tests
+// SyntheticSetDefaults are the thresholds chosen on the synthetic evaluation
+// set and Foreman, before the real set; kept so bench/liveness and the regression tests
 // show them beside Defaults, not used in serving. How each was chosen:
 //   - 3 steps, 2 min to answer, 8 s per step.
 //   - frames up to 1280×720 pixels (clients send 320–480 px; larger only
@@ -244,7 +244,7 @@ var Defaults = Config{
 //     steps into view for a second or more spans a second, and a still
 //     second face (a photo held up beside the subject) the whole stream;
 //     what this forgives is a face seen in a few frames, as the stray
-//     second faces of issue #19 (7 of 91 frames of a one-person phone
+//     second faces of the first phone capture (7 of 91 frames of a one-person phone
 //     capture; how they were spread was not reported, so a run of them
 //     over 500 ms would still fail).
 //   - blink: judged only at |yaw| ≤ 20° (past that the far eye is
@@ -259,7 +259,7 @@ var Defaults = Config{
 //     at 24–33° yaw and not judged).
 //     Closing ≤ 250 ms, closed ≤ 1 s, reopening ≤ 400 ms. The closed
 //     bound is for blinks people are asked to do: the prompted blink of
-//     issue #19 (a phone capture at 10 fps) reads 0.24 → 0.07 and back
+//     the first phone capture (10 fps) reads 0.24 → 0.07 and back
 //     with five frames closed, 500 ms, where Foreman's involuntary blink
 //     is one frame at 15 fps (frame 66–68, under 133 ms); the old 400 ms
 //     bound, chosen for involuntary blinks (100–400 ms), refused it.
@@ -280,7 +280,7 @@ var Defaults = Config{
 //     (the page captures a still lead-in before the first cue), bounded
 //     to ±20° (past that the person is not facing the camera; eyes are
 //     not judged there either). Why relative, and why 20°: the webcam
-//     clip of issue #19 (+41° then −45°) failed both orders under the
+//     first webcam clip (+41° then −45°) failed both orders under the
 //     old absolute rule (from |yaw| < 12° past 25°), as a person who
 //     does not start facing the camera exactly must; Foreman's talking
 //     head stays within ±5° of his straight-ahead (frames 20–66) and
@@ -307,7 +307,7 @@ var Defaults = Config{
 //     pitch where Foreman reads −1°, so it would stop comparing exactly
 //     the splices the check is for. The evaluation set's live sequences
 //     (bench/liveness) stay within 0.58, its splices ≥ 0.67.
-var Issue19Defaults = Config{
+var SyntheticSetDefaults = Config{
 	Steps: 3, TTL: 2 * time.Minute, StepTimeout: 8 * time.Second, MaxFramePixels: 1280 * 720,
 	MinFrames: 10, MinFPS: 8, MaxFPS: 60, MaxFrameGap: 400 * time.Millisecond,
 	ClockSlack: 2 * time.Second, MaxFaceGap: 500 * time.Millisecond, MaxNoFaceFrac: 0.2,
@@ -321,7 +321,7 @@ var Issue19Defaults = Config{
 	SameDistance: 0.6, SelfieMaxYaw: 20,
 }
 
-// ForemanDefaults are the thresholds as they were before issue #19, every
+// ForemanDefaults are the thresholds as they were before the synthetic set, every
 // threshold chosen on the one Foreman clip: closed ≤ 400 ms (an
 // involuntary blink), turns from |yaw| < 12° past 25° of absolute yaw and
 // back under 12° within 4 s, a swing through or a faceless frame breaking

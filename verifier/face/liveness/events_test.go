@@ -35,7 +35,7 @@ func TestBlinkShapes(t *testing.T) {
 		name         string
 		sig          []Signal
 		want, before int // blinks under Defaults and ForemanDefaults
-		was          int // under Issue19Defaults
+		was          int // under SyntheticSetDefaults
 	}{
 		{"quick blink", with(0.12, 0.30), 1, 1, 1},
 		{"blink through a half-open frame", with(0.20, 0.10, 0.20, 0.30), 1, 1, 1},
@@ -70,8 +70,8 @@ func TestBlinkShapes(t *testing.T) {
 		if got := len(Blinks(c.sig, ForemanDefaults)); got != c.before {
 			t.Errorf("%s, old rules: %d blinks, want %d", c.name, got, c.before)
 		}
-		if got := len(Blinks(c.sig, Issue19Defaults)); got != c.was {
-			t.Errorf("%s, issue #19 rules: %d blinks, want %d", c.name, got, c.was)
+		if got := len(Blinks(c.sig, SyntheticSetDefaults)); got != c.was {
+			t.Errorf("%s, synthetic-set rules: %d blinks, want %d", c.name, got, c.was)
 		}
 	}
 	// A blink with the head turned past BlinkMaxYaw is not judged.
@@ -88,7 +88,7 @@ func TestBlinkShapes(t *testing.T) {
 	}
 }
 
-// The prompted blink of issue #19, a phone capture at 10 fps: the eye
+// The first phone capture's prompted blink, a phone capture at 10 fps: the eye
 // ratio from 0.24 down to 0.07 and back, five frames closed (500 ms from
 // the first closed frame to the first that is not). It is a blink; the
 // old 400 ms bound refused it.
@@ -99,8 +99,8 @@ func TestPromptedBlink10FPS(t *testing.T) {
 	for i, e := range ears {
 		sig[i] = Signal{T: time.Duration(i) * 100 * time.Millisecond, Faces: 1, Eyes: pose.Eyes{Right: e, Left: e}}
 	}
-	if b := Blinks(sig, Issue19Defaults); len(b) != 1 || b[0].From != 11 {
-		t.Fatalf("issue #19 rules: blinks %+v, want one closing at frame 11", b)
+	if b := Blinks(sig, SyntheticSetDefaults); len(b) != 1 || b[0].From != 11 {
+		t.Fatalf("synthetic-set rules: blinks %+v, want one closing at frame 11", b)
 	}
 	// 0.15 is 0.62 of the open 0.24: closed at 0.65.
 	if b := Blinks(sig, Defaults); len(b) != 1 || b[0].From != 10 {
@@ -242,7 +242,7 @@ func TestTurnShapes(t *testing.T) {
 	}
 }
 
-// webcamClip is the shape of issue #19's webcam clip at fps: a person
+// webcamClip is the shape of the first webcam clip at fps: a person
 // resting at +14° (not facing the camera exactly), pitching a little
 // while turning, who turns to +41° (overshooting to +46°), then swings to
 // −45° and back to rest. keys are (ms, yaw, pitch) and frames follow them

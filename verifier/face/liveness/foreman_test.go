@@ -84,9 +84,9 @@ func TestForemanYaw(t *testing.T) {
 	if _, hi := span(156, 170); hi < 45 {
 		t.Errorf("turn 156–170: peak %.1f", hi)
 	}
-	turns := Turns(sequence(t, 36, 96), Issue19Defaults)
+	turns := Turns(sequence(t, 36, 96), SyntheticSetDefaults)
 	if len(turns) != 2 || turns[0].Kind != TurnLeft || turns[1].Kind != TurnRight {
-		t.Fatalf("turns in 36–96, issue #19 rules: %+v", turns)
+		t.Fatalf("turns in 36–96, synthetic-set rules: %+v", turns)
 	}
 	// At 15° the start of his next turn (frame 96, +17° from his
 	// straight-ahead) counts as a turn held at the stream's end.

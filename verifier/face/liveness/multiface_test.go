@@ -101,7 +101,7 @@ func TestSecondFace10FPS(t *testing.T) {
 		{[]int{4, 5, 6, 7, 8, 9}, false},
 		{[]int{4, 6, 8, 10}, false},
 		// Seven stray frames spread over the stream, as many as the
-		// phone capture of issue #19 had in 91 frames: never 500 ms.
+		// first phone capture had in 91 frames: never 500 ms.
 		{[]int{2, 3, 9, 15, 16, 24, 29}, true},
 	} {
 		r := decide(t, ch, at10(c.idx...))

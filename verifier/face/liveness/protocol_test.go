@@ -179,7 +179,7 @@ func TestChallengeImplausibleTiming(t *testing.T) {
 // A phone that drops frames: the page asked 12 fps and got the timings
 // of TestTrackedLivenessWalksARealPersonInChromium on a loaded machine, a
 // stall of 1.1 s and an average of 6 fps. The timing is judged in time:
-// not refused (it was, under the issue #19 rules: a gap over 400 ms and
+// not refused (it was, under the synthetic-set rules: a gap over 400 ms and
 // under 8 fps); a gap of 1.6 s, or 4 fps, still is.
 func TestTimingOfAPhoneDroppingFrames(t *testing.T) {
 	var sig []Signal
@@ -198,8 +198,8 @@ func TestTimingOfAPhoneDroppingFrames(t *testing.T) {
 	if got := timing(sig, time.Minute, Defaults); len(got) != 0 {
 		t.Errorf("a 1.1 s stall at %.1f fps: %v", float64(len(sig)-1)/(sig[59].T-sig[0].T).Seconds(), got)
 	}
-	if got := timing(sig, time.Minute, Issue19Defaults); len(got) != 2 {
-		t.Errorf("under the issue #19 rules: %v, want frame_gap_too_long and frame_rate_out_of_bounds", got)
+	if got := timing(sig, time.Minute, SyntheticSetDefaults); len(got) != 2 {
+		t.Errorf("under the synthetic-set rules: %v, want frame_gap_too_long and frame_rate_out_of_bounds", got)
 	}
 }
 
@@ -279,14 +279,14 @@ func TestChallengeFacePresence(t *testing.T) {
 	// One frame out of place, the next where the one before it was: the
 	// mesh misreading a frame (the real phone capture has such frames,
 	// 1.4× its neighbours' size), forgiven under Defaults, not under the
-	// issue #19 rules.
+	// synthetic-set rules.
 	seq = sequence(t, seqFrom, seqTo)
 	seq[20].Size *= 1.4
 	if r := decide(t, ch, seq); !r.Live {
 		t.Fatalf("one frame misread: %v", r.Failures)
 	}
-	if r := Decide(ch, seq, now, Issue19Defaults); r.Live || !slices.Contains(r.Failures, FaceJumped) {
-		t.Fatalf("one frame misread, issue #19 rules: %v", r.Failures)
+	if r := Decide(ch, seq, now, SyntheticSetDefaults); r.Live || !slices.Contains(r.Failures, FaceJumped) {
+		t.Fatalf("one frame misread, synthetic-set rules: %v", r.Failures)
 	}
 
 	// A single dropped face is tolerated.

@@ -23,7 +23,7 @@ func TestTrackInTime(t *testing.T) {
 	cases := []struct {
 		name        string
 		sig         []Signal
-		jumped, was bool // under Defaults and Issue19Defaults
+		jumped, was bool // under Defaults and SyntheticSetDefaults
 	}{
 		{"3 sizes/s at 10 fps", moving(10, 100*time.Millisecond, 30), false, false},
 		{"3 sizes/s, frames 400 ms apart", moving(5, 400*time.Millisecond, 120), false, true},
@@ -34,8 +34,8 @@ func TestTrackInTime(t *testing.T) {
 		if _, got := track(c.sig, Defaults); got != c.jumped {
 			t.Errorf("%s: jumped %v, want %v", c.name, got, c.jumped)
 		}
-		if _, got := track(c.sig, Issue19Defaults); got != c.was {
-			t.Errorf("%s, issue #19 rules: jumped %v, want %v", c.name, got, c.was)
+		if _, got := track(c.sig, SyntheticSetDefaults); got != c.was {
+			t.Errorf("%s, synthetic-set rules: jumped %v, want %v", c.name, got, c.was)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // light card, edge-to-edge accent lines, a dark card, a guilloche ground)
 // is found on a table, as a flat scan, on a white border and standing as
 // a vertical card, with its corners within 1.5% of the card's width: the
-// finder before issue #31 found none of the dark-band or guilloche cards
+// finder before its rework found none of the dark-band or guilloche cards
 // and no card filling a scan but the classic one (bench/robust has the
 // figures on 200 photos).
 func TestAnalyzeFrontDesigns(t *testing.T) {

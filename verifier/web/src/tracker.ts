@@ -1,4 +1,4 @@
-// The face tracker of the liveness step (issue #29): Human's BlazeFace,
+// The face tracker of the liveness step: Human's BlazeFace,
 // face mesh and iris models (the server's own) on TensorFlow.js's
 // WebAssembly backend, loaded from our origin only when the step starts
 // (verifier/web/tracker serves the files; the page is built knowing their

@@ -1,5 +1,5 @@
 // Package tracker holds what the end user's liveness page loads to track
-// the face while the person moves (issue #29): Human's library and
+// the face while the person moves: Human's library and
 // TensorFlow.js's WebAssembly, bundled and copied from node_modules at
 // build time by `make npm` (go generate) into gen/ (gitignored, embedded),
 // and the three models the server itself runs (BlazeFace, the face mesh,
