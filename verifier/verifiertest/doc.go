@@ -6,5 +6,6 @@
 // proxy/proxytest is to the proxy; the tests of verifier/http itself cannot
 // use it (it imports that package).
 //
-// Where to look: verifier.go (Options, Start, Account, RunWebhooks).
+// Where to look: verifier.go (Options; Start in tests, New for the
+// benchmarks of bench/internal/loopback; Account, RunWebhooks).
 package verifiertest

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -59,7 +61,8 @@ type Verifier struct {
 	Sealer  *seal.Sealer
 	Secrets verifier.WebhookSecrets // the accounts' webhook secrets
 	Now     func() time.Time
-	t       testing.TB
+	t       testing.TB // set by Start: the helpers fail the test on error
+	stop    func()
 }
 
 // Start serves the verifier on loopback until the test ends.
@@ -67,6 +70,21 @@ func Start(t testing.TB, opts Options) *Verifier {
 	t.Helper()
 	if opts.Store == nil {
 		opts.Store = OpenSQLite(t)
+	}
+	v, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.t = t
+	t.Cleanup(v.Close)
+	return v
+}
+
+// New serves the verifier on loopback until Close (the benchmarks; tests
+// use Start). Options.Store is required.
+func New(opts Options) (*Verifier, error) {
+	if opts.Store == nil {
+		return nil, errors.New("verifiertest: New needs a store")
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -77,14 +95,18 @@ func Start(t testing.TB, opts Options) *Verifier {
 	if opts.Sealer == nil {
 		s, err := seal.New(bytes.Repeat([]byte{7}, 32))
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		opts.Sealer = s
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	ln, base := testkit.Listen(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	base := "http://" + ln.Addr().String()
 	cfg := opts.Config
 	if cfg.BodyLimit == 0 {
 		cfg.BodyLimit = 1 << 20
@@ -101,9 +123,10 @@ func Start(t testing.TB, opts Options) *Verifier {
 	store := opts.Store
 	auth, err := verifier.NewAuthenticator(store, *opts.Tokens, opts.Now)
 	if err != nil {
-		t.Fatal(err)
+		ln.Close()
+		return nil, err
 	}
-	v := &Verifier{URL: base, Store: store, Sealer: opts.Sealer, Now: opts.Now, t: t,
+	v := &Verifier{URL: base, Store: store, Sealer: opts.Sealer, Now: opts.Now,
 		Secrets: verifier.WebhookSecrets{Store: store, Sealer: opts.Sealer, Now: opts.Now}}
 	d := vhttp.Deps{Store: store, Limiter: memory.New(opts.Now), Auth: auth, Now: opts.Now, Logger: opts.Logger, Config: cfg}
 	if f := opts.Flow; f != nil {
@@ -128,11 +151,23 @@ func Start(t testing.TB, opts Options) *Verifier {
 		d.Webhooks = vhttp.WebhookDeps{Queue: store, Secrets: v.Secrets}
 	}
 	if v.Server, err = vhttp.New(d); err != nil {
-		t.Fatal(err)
+		ln.Close()
+		return nil, err
 	}
-	testkit.Serve(t, v.Server, ln)
-	return v
+	done := make(chan error, 1)
+	go func() { done <- v.Server.Serve(ln) }()
+	v.stop = func() {
+		// As testkit.Serve: 5 s for requests in flight.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = v.Server.Shutdown(ctx)
+		<-done
+	}
+	return v, nil
 }
+
+// Close stops the server (not the store, which is the caller's).
+func (v *Verifier) Close() { v.stop() }
 
 // OpenSQLite is a migrated SQLite store in the test's directory, closed
 // when the test ends.
@@ -146,8 +181,9 @@ func OpenSQLite(t testing.TB) *sqlstore.DB {
 	return store
 }
 
-// Account creates an account in the store and signs it in through
-// POST /auth; it returns the account and the Authorization header's value.
+// Account creates an account in the store and signs it in through POST
+// /auth (after Start: it fails the test); it returns the account and the
+// Authorization header's value.
 func (v *Verifier) Account(email, password string) (verifier.Account, string) {
 	v.t.Helper()
 	a, err := verifier.NewAccount(email, password, v.Now())

@@ -10,19 +10,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"path/filepath"
 	"time"
 
-	"github.com/idgate/idgate/internal/ratelimit/memory"
-	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/flow"
-	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 )
 
 // Verifier is a running verifier with one account signed in.
@@ -55,39 +51,19 @@ func Start(ctx context.Context, dir string, eng *engines.Engines) (*Verifier, er
 // Close stops the server and closes the store.
 func (v *Verifier) Close() { v.close() }
 
-// Serve runs the verifier with the end-user flow on loopback and returns
-// its base URL. eng may be nil when no step is judged (the first screen
-// calls no engine).
+// Serve runs the verifier (verifiertest.New) with the end-user flow on
+// loopback and returns its base URL. eng may be nil when no step is judged
+// (the first screen calls no engine).
 func Serve(store *sqlstore.DB, eng *engines.Engines) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	base := "http://" + ln.Addr().String()
-	key := bytes.Repeat([]byte{9}, 32)
-	sealer, err := seal.New(key)
-	if err != nil {
-		return "", nil, err
-	}
-	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
-		Keys: []verifier.SigningKey{{ID: "k", Secret: key}}}, time.Now)
-	if err != nil {
-		return "", nil, err
-	}
-	fl := &flow.Flow{Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: time.Now, Limits: flow.DefaultLimits}
-	if eng != nil {
+	fl := &flow.Flow{}
+	if eng != nil { // a nil *Engines in the interface would not be nil
 		fl.Engines = eng
 	}
-	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second, PublicURL: base},
-		Flow:   fl,
-	})
+	v, err := verifiertest.New(verifiertest.Options{Store: store, Flow: fl})
 	if err != nil {
 		return "", nil, err
 	}
-	go func() { _ = srv.Serve(ln) }()
-	return base, func() { _ = srv.Shutdown(context.Background()) }, nil
+	return v.URL, v.Close, nil
 }
 
 // Account creates an account and signs in; it returns the Authorization
