@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,9 +13,8 @@ import (
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
-	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/face/liveness"
-	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/sqlstore"
@@ -34,20 +32,10 @@ type exhaustRig struct {
 	data  flowtest.Data
 }
 
-var (
-	rigEnginesOnce sync.Once
-	rigEngines     *engines.Engines
-	rigEnginesErr  error
-)
-
 func newExhaustRig(t *testing.T) *exhaustRig {
 	t.Helper()
-	modelstest.Set(t) // skip (or fail under CI) without the models
+	eng := enginestest.Load(t, 1) // skips (or fails under CI) without the models
 	testkit.Data(t, "testdata", "liveness", "foreman")
-	rigEnginesOnce.Do(func() { rigEngines, rigEnginesErr = engines.Load(engines.Config{Workers: 1}) })
-	if rigEnginesErr != nil {
-		t.Fatal(rigEnginesErr)
-	}
 	ctx := context.Background()
 	store, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
 	if err != nil {
@@ -63,7 +51,7 @@ func newExhaustRig(t *testing.T) *exhaustRig {
 		t.Fatal(err)
 	}
 	r.vs = &verifier.Verifications{Store: store, Now: clock, Plan: verifier.UnlimitedPlan}
-	r.flow = &flow.Flow{Engines: rigEngines, Store: store, Verifications: store, Sealer: flow.SealWith(seal.Ephemeral()),
+	r.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(seal.Ephemeral()),
 		Now: clock, Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}
 	return r
 }
