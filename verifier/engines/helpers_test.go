@@ -6,35 +6,20 @@ import (
 	"image"
 	"image/jpeg"
 	"os"
-	"sync"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/engines"
-	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 )
 
-var (
-	sharedOnce sync.Once
-	shared     *engines.Engines
-	sharedErr  error
-)
-
 // loaded is one Engines for the test binary (loading the models is the
 // slow part), with two workers.
-func loaded(t testing.TB) *engines.Engines {
-	t.Helper()
-	modelstest.Set(t) // skip (or fail under CI) before doing anything
-	sharedOnce.Do(func() { shared, sharedErr = engines.Load(engines.Config{Workers: 2}) })
-	if sharedErr != nil {
-		t.Fatal(sharedErr)
-	}
-	return shared
-}
+func loaded(t testing.TB) *engines.Engines { return enginestest.Load(t, 2) }
 
 func encodeJPEG(t testing.TB, img image.Image) []byte {
 	t.Helper()
