@@ -47,7 +47,10 @@ const tailMs = 300;
 // loading before it paces without one.
 const trackerWaitMs = 20000;
 
-export function liveness(app: App, done: () => void): void {
+// retakeBack, given when the license steps are done, offers on the
+// step's first screen to photograph the back again (an accepted photo may
+// be replaced until submit; the back's step offers the front in turn).
+export function liveness(app: App, done: () => void, retakeBack?: () => void): void {
   // A link whose attempts are used is normally completed (main.ts shows
   // the ended page); one whose completion failed says so at once: its
   // "Start the video" would open the camera only to be refused.
@@ -59,7 +62,7 @@ export function liveness(app: App, done: () => void): void {
     t("live.title"),
     h("p", null, t("live.hint")),
     h("p", { class: "note" }, t("live.needcam")),
-    h("div", { class: "actions" }, button(t("live.start"), () => void attempt(app, done))),
+    h("div", { class: "actions" }, button(t("live.start"), () => void attempt(app, done)), retakeBack ? button(t("license.retakeback"), retakeBack, "sec") : null),
   );
 }
 

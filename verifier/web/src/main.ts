@@ -57,7 +57,7 @@ function next(app: App): void {
     case "license_back":
       return license(app, "back", mark("license_back"), () => license(app, "front", () => next(app)));
     case "liveness":
-      return liveness(app, mark("liveness"));
+      return liveness(app, mark("liveness"), () => license(app, "back", () => next(app), () => license(app, "front", () => next(app))));
     case "phone":
       return phone(app, mark("phone"));
     case undefined:
