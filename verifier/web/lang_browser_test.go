@@ -46,8 +46,9 @@ const measure = `(() => {
 		ListStart: ucs ? (rtl ? ucs.paddingRight : ucs.paddingLeft) : "", ListEnd: ucs ? (rtl ? ucs.paddingLeft : ucs.paddingRight) : ""};
 })()`
 
-// The start page and an ended link's page in every language of the table
-// at 360×640: nothing wider than the screen or clipped, <html lang> and
+// The start page, the license front (no camera: the upload offered), the
+// selfie step, the phone step, Done and an ended link's page in every
+// language of the table at 360×640: nothing wider than the screen or clipped, <html lang> and
 // dir set (right to left in Arabic, with the heading and lists mirrored),
 // the head-turn arrows not mirrored, axe clean; then the language menu
 // switches the page and the choice holds for the link. Screenshots:
@@ -61,6 +62,21 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 	live := e.create(`{"front_barcode_match":true,"address_verification":true,"location_consistency":true}`)
 	ended := e.create(`{}`)
 	e.call("POST", "/verification/cancel?id="+ended.ID, "", 200, nil)
+	// A link at each later screen, opened in every language: the selfie
+	// step (the license done), the phone step (license and selfie done),
+	// and, on test links, the Done screen.
+	atLive := e.create(`{}`)
+	e.endUser(atLive, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+	e.endUser(atLive, "/license/back", "image/jpeg", back(t), 200)
+	atPhone := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
+	e.throughAPI(atPhone, foremanFace(t))
+	e.signInTest()
+	toDone := map[string]created{}
+	for _, lang := range web.Langs() {
+		toDone[lang] = e.create(`{}`)
+	}
+	// clickFirst presses the screen's main button, whatever its words.
+	clickFirst := func() { eval[bool](tb, `(document.querySelector("main .actions button").click(), true)`) }
 
 	check := func(lang, screen string) fits {
 		t.Helper()
@@ -95,6 +111,18 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 		if f.ListStart == "" || f.ListStart == "0px" || f.ListEnd != "0px" {
 			t.Errorf("%s: the list's padding is %s on its start side and %s on its end: not mirrored", lang, f.ListStart, f.ListEnd)
 		}
+		clickFirst() // Start: the front's screen (no camera here: the upload is offered)
+		tb.screen("front")
+		tb.Wait(`!!document.querySelector(".status .alert")`)
+		check(lang, "front")
+		tb.Open(atLive.URL)
+		check(lang, "live")
+		tb.Open(atPhone.URL)
+		check(lang, "phone")
+		tb.Open(toDone[lang].URL)
+		tb.screen("test")
+		clickFirst()
+		check(lang, "done")
 		tb.Open(ended.URL)
 		check(lang, "ended-canceled")
 	}
