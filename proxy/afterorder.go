@@ -11,7 +11,7 @@ import (
 // settleHeldOrders applies a verification the shopper finished after the
 // order ("after the order"): each order of the verified cart that the
 // guard holds takes the outcome on its record, and a passing one leaves
-// Manual Verification Required for the status it was held from; a failing
+// Manual Verification Required for the store's release status; a failing
 // one stays held with the new reasons. Orders the merchant reviewed by
 // hand, and orders held by someone else (no record of ours), are left as
 // they are. Run before the cart is written: a failure here fails the
@@ -44,20 +44,10 @@ func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, c
 			return err
 		}
 		if next.Verified(s.now()) {
-			if err := p.SetOrderStatus(ctx, order.ID, releaseStatus(prev.HeldFrom)); err != nil {
+			if err := p.SetOrderStatus(ctx, order.ID, st.releaseTo(prev.HeldFrom)); err != nil {
 				return fmt.Errorf("release order %d: %w", order.ID, err)
 			}
 		}
 	}
 	return nil
-}
-
-// releaseStatus is where a held order goes when it is let through: the
-// status the guard held it from, or Awaiting Fulfillment when that was not
-// recorded.
-func releaseStatus(heldFrom int) int {
-	if heldFrom == 0 || heldFrom == bigcommerce.StatusManualVerificationRequired {
-		return StatusAwaitingFulfillment
-	}
-	return heldFrom
 }

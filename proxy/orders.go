@@ -98,8 +98,8 @@ func (a *App) Orders(ctx context.Context, hash, sealed string) ([]OrderRow, erro
 
 // ReviewOrder records the session's user approving or rejecting an order
 // by hand on the order's record (who and when), then moves the order: an
-// approved order leaves Manual Verification Required for the status the
-// guard held it from; a rejected one is held there. Only an order the
+// approved order leaves Manual Verification Required for the store's
+// release status; a rejected one is held there. Only an order the
 // guard recorded can be reviewed; reviewing again replaces the decision.
 func (a *App) ReviewOrder(ctx context.Context, hash, sealed string, orderID int64, approve bool) (OrderRow, error) {
 	st, s, err := a.OpenSession(ctx, hash, sealed)
@@ -137,7 +137,7 @@ func (a *App) ReviewOrder(ctx context.Context, hash, sealed string, orderID int6
 	to := order.StatusID
 	switch {
 	case approve && order.StatusID == bigcommerce.StatusManualVerificationRequired:
-		to = releaseStatus(o.HeldFrom)
+		to = st.releaseTo(o.HeldFrom)
 	case !approve:
 		to = bigcommerce.StatusManualVerificationRequired
 	}

@@ -25,6 +25,9 @@ type Settings struct {
 	HoldCheckout, OrderGuard bool
 	// Triggers: which orders "after the order" holds.
 	Triggers Triggers
+	// ReleaseStatus: where a held order goes once verified or approved
+	// (Store.ReleaseStatus).
+	ReleaseStatus int
 	// ReuseDays: how long a passing verification lets the shopper (a
 	// logged-in customer, or the same cart) skip the next one.
 	ReuseDays int
@@ -38,7 +41,7 @@ const MaxReuseDays = 365
 func SettingsOf(st *Store) Settings {
 	return Settings{
 		IntegrationKey: st.IntegrationKey, Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
-		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers,
+		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
 		ReuseDays: int(st.ApprovalTTL / (24 * time.Hour)),
 	}
 }
@@ -57,6 +60,9 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 	if in.ReuseDays < 1 || in.ReuseDays > MaxReuseDays {
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "reuse_days", Message: fmt.Sprintf("a verification lasts 1 to %d days", MaxReuseDays)})
 	}
+	if err := validReleaseStatus(in.ReleaseStatus); err != nil {
+		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "release_status", Message: "choose where verified orders go from the statuses offered"})
+	}
 	st, err := a.Registry.Update(ctx, hash, func(st *Store) error {
 		st.IntegrationKey = strings.TrimSpace(in.IntegrationKey)
 		if in.WebhookSecret != "" {
@@ -67,7 +73,7 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 			st.WebhookSecret = ""
 		}
 		st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
-		st.Triggers = in.Triggers
+		st.Triggers, st.ReleaseStatus = in.Triggers, in.ReleaseStatus
 		st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour
 		return nil
 	})

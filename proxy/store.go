@@ -86,7 +86,11 @@ type Store struct {
 	// be bypassed); needs the store/order/created webhook (store install).
 	OrderGuard bool
 	// Triggers say which orders the order guard holds (none: every order).
-	Triggers          Triggers
+	Triggers Triggers
+	// ReleaseStatus is the status a held order moves on to once verified
+	// or approved: one of ReleaseChoices, or ReleaseAsBefore (0), the
+	// status it was held from.
+	ReleaseStatus     int
 	CheckoutSelectors []string
 	// AllowedOrigins are the storefront origins (scheme://host[:port]) the
 	// widget runs on; CORS allows exactly these.
@@ -181,6 +185,9 @@ func (s *Store) Normalize() error {
 		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)
 	}
 	if err := s.Triggers.normalize(); err != nil {
+		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)
+	}
+	if err := validReleaseStatus(s.ReleaseStatus); err != nil {
 		return fmt.Errorf("%w: store %s: %v", ErrInvalidStore, s.Hash, err)
 	}
 	return nil

@@ -45,6 +45,8 @@ func TestNormalizeRefuses(t *testing.T) {
 		"no header value":            func(s *Store) { s.WebhookHeaderValue = "" },
 		"no integration key":         func(s *Store) { s.IntegrationKey = "" },
 		"ruleset checks nothing":     func(s *Store) { s.Ruleset = rulesets.Ruleset{MinFaceMatch: "bogus"} },
+		"release to Shipped":         func(s *Store) { s.ReleaseStatus = 2 },
+		"release to held":            func(s *Store) { s.ReleaseStatus = 12 },
 	} {
 		s := validStore()
 		mutate(&s)

@@ -183,6 +183,11 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 		}
 		in.Triggers.MinTotalCents = cents
 	}
+	release, err := strconv.Atoi(c.FormValue("release_status"))
+	if err != nil {
+		return in, "choose where verified orders go"
+	}
+	in.ReleaseStatus = release
 	days, err := strconv.Atoi(strings.TrimSpace(c.FormValue("reuse_days")))
 	if err != nil {
 		return in, "the days a verification lasts: want a whole number"
@@ -222,6 +227,9 @@ type pageData struct {
 	States      string
 	Saved       bool
 	Error       string
+	// Releases are the statuses offered for verified orders, besides
+	// "where it was" (proxy.ReleaseAsBefore).
+	Releases []proxy.ReleaseChoice
 	// Orders and Settings are the pages' links to each other (forms
 	// posting the session).
 	OrdersAction, SettingsAction string
@@ -234,7 +242,7 @@ func (h *appHandlers) render(c *fiber.Ctx, status int, st *proxy.Store, s proxy.
 		Session: h.app.SealSession(s), StoreDomain: strings.TrimPrefix(strings.TrimPrefix(st.URL, "https://"), "http://"),
 		Linked: st.Linked(), Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: saved, Error: formErr,
 		MinTotal: proxy.FormatCents(in.Triggers.MinTotalCents), Countries: strings.Join(in.Triggers.ShipToCountries, ", "),
-		States:       strings.Join(in.Triggers.ShipToStates, ", "),
+		States: strings.Join(in.Triggers.ShipToStates, ", "), Releases: proxy.ReleaseChoices,
 		OrdersAction: appPath(ordersPath, st.Hash),
 	}
 	if d.Face == "" {

@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net"
@@ -159,7 +160,7 @@ func linkForm(sess string) url.Values {
 	return url.Values{
 		"session": {sess}, "integration_key": {"idgk_test_" + strings.Repeat("k", 43)}, "webhook_secret": {"whsec_linked"},
 		"require_authentic": {"1"}, "min_face_match": {"likely_match"}, "min_age": {"21"}, "order_guard": {"1"}, "test_mode": {"1"},
-		"reuse_days": {"30"},
+		"reuse_days": {"30"}, "release_status": {"0"},
 	}
 }
 
@@ -241,10 +242,21 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	f.Set("ship_to_countries", " ca,US ,")
 	f.Set("ship_to_states", "Texas")
 	f.Set("reuse_days", "7")
+	f.Set("release_status", "9")
 	if code, page = w.post(t, 0, "storea1", f); code != http.StatusOK ||
 		!strings.Contains(page, `value="50.00"`) || !strings.Contains(page, `value="CA, US"`) || !strings.Contains(page, `value="Texas"`) ||
-		!strings.Contains(page, `name="reuse_days" type="number" inputmode="numeric" min="1" max="365" value="7"`) {
-		t.Fatalf("triggers: %d %s", code, page)
+		!strings.Contains(page, `name="reuse_days" type="number" inputmode="numeric" min="1" max="365" value="7"`) ||
+		!strings.Contains(page, `name="release_status" value="9" checked> Awaiting Shipment: packed, waiting for the carrier`) ||
+		strings.Contains(page, `name="release_status" value="0" checked`) {
+		t.Fatalf("triggers and release status: %d %s", code, page)
+	}
+	if st, err := w.registry.Store(context.Background(), "storea1"); err != nil || st.ReleaseStatus != 9 {
+		t.Fatalf("saved release status: %v %+v", err, st)
+	}
+	// The default, shown on the page the store opens with, is where the
+	// order was before it was held.
+	if code, page = w.post(t, 0, "storea1", linkForm(sess)); code != http.StatusOK || !strings.Contains(page, `name="release_status" value="0" checked> The status it had before it was held`) {
+		t.Fatalf("release status back to the default: %d %s", code, page)
 	}
 	// Half a link, an unknown choice and an impossible ruleset are shown
 	// on the page and change nothing.
@@ -261,12 +273,18 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 		"reuse for no days":    func(f url.Values) { f.Set("reuse_days", "0") },
 		"reuse for ever":       func(f url.Values) { f.Set("reuse_days", "366") },
 		"reuse in words":       func(f url.Values) { f.Set("reuse_days", "a month") },
+		"release to Shipped":   func(f url.Values) { f.Set("release_status", "2") },
+		"release to held":      func(f url.Values) { f.Set("release_status", "12") },
+		"no release status":    func(f url.Values) { f.Del("release_status") },
 	} {
 		f := linkForm(sess)
 		edit(f)
 		if code, page := w.post(t, 0, "storea1", f); code != http.StatusUnprocessableEntity || !strings.Contains(page, "Not saved:") {
 			t.Errorf("%s: %d, want 422 with the reason on the page", name, code)
 		}
+	}
+	if st, err := w.registry.Store(context.Background(), "storea1"); err != nil || st.ReleaseStatus != proxy.ReleaseAsBefore {
+		t.Errorf("a refused form changed the release status: %v %+v", err, st)
 	}
 	// CSRF: another site's page has no session to send, and its Origin
 	// is refused before anything is read.

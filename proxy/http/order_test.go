@@ -252,3 +252,22 @@ func TestVerifyingAfterTheOrderSettlesIt(t *testing.T) {
 		t.Errorf("another cart's order was touched: %+v", o)
 	}
 }
+
+// A store that chose where verified orders go: a pass after the order
+// moves the held order there, not back to the status it was held from.
+func TestVerifiedAfterTheOrderGoesToTheChosenStatus(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true, ReleaseStatus: 9})
+	d := env.Doubles[storeHash]
+	const cart = "40540540-0000-4000-8000-000000000405"
+	d.AddOrder(bigcommercetest.Order{ID: 405, StatusID: 1, CartID: cart})
+	if code, out := orderCreated(t, env, 405, string(env.Stores[storeHash].WebhookHeaderValue)); code != http.StatusOK || out["held"] != true {
+		t.Fatalf("guard: %d %v", code, out)
+	}
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: cart}), nil))
+	if o, _ := d.Order(405); o.StatusID != 9 {
+		t.Errorf("verified after the order: status %d, want 9 (the store's choice)", o.StatusID)
+	}
+	if rec := orderRecord(t, d, "405"); !rec.Pass || rec.HeldFrom != 1 {
+		t.Errorf("405's record %+v", rec)
+	}
+}

@@ -138,6 +138,19 @@ func TestAppOrdersPage(t *testing.T) {
 	if r := orderRecord(t, d, "202").Review; r == nil || r.Approved || r.UserID != installer.ID {
 		t.Errorf("202's review %+v", r)
 	}
+	// With a release status chosen on the settings page, an approved
+	// order goes there, not back where it was held from (201: 11).
+	chosen := linkForm(sess)
+	chosen.Set("release_status", "9")
+	if code, _ := w.post(t, 0, "storea1", chosen); code != http.StatusOK {
+		t.Fatal("choose Awaiting Shipment")
+	}
+	if code, _ := decide("201", "approve"); code != http.StatusOK {
+		t.Fatal("approve 201")
+	}
+	if o, _ := d.Order(201); o.StatusID != 9 {
+		t.Errorf("approved 201 is in status %d, want 9 (the store's choice)", o.StatusID)
+	}
 
 	// Refusals: nothing written.
 	snap := d.Snapshot()

@@ -121,6 +121,8 @@ func TestSettingsPageInChromium(t *testing.T) {
 	key("\t", "ship_to_countries")
 	key("\t", "ship_to_states")
 	tb.Run(chromedp.KeyEvent("Texas"))
+	key("\t", "release_status=0")
+	key(kb.ArrowDown, "release_status=11")
 	key("\t", "reuse_days")
 	key(kb.ArrowDown, "reuse_days")
 	key("\t", "test_mode=1")
@@ -138,7 +140,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	want := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierDefiniteMatch, RequireOver21: true}
 	if !st.Linked() || st.Ruleset != want || !st.OrderGuard || st.HoldCheckout || !st.TestMode ||
 		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.WebhookSecret != "whsec_typed" ||
-		st.ApprovalTTL != 29*24*time.Hour {
+		st.ApprovalTTL != 29*24*time.Hour || st.ReleaseStatus != 11 {
 		t.Fatalf("saved %+v", st)
 	}
 	tb.Run(chromedp.EmulateViewport(768, 1024))
@@ -163,7 +165,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	if _, err := chromium.Until[bool](tb, `document.body.innerText.includes("Order 203 approved")`, 10*time.Second); err != nil {
 		t.Fatalf("not approved: %.300s", tb.Text())
 	}
-	if o, _ := w.doubles["storea1"].Order(203); o.StatusID != 1 {
-		t.Errorf("order 203 approved in the browser is in status %d, want 1", o.StatusID)
+	if o, _ := w.doubles["storea1"].Order(203); o.StatusID != 11 {
+		t.Errorf("order 203 approved in the browser is in status %d, want 11 (chosen above; it was held from 1)", o.StatusID)
 	}
 }

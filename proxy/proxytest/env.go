@@ -56,7 +56,10 @@ type Options struct {
 	Unlinked []string
 	// Triggers say which orders the order guard holds (default every one).
 	Triggers proxy.Triggers
-	Ruleset  rulesets.Ruleset
+	// ReleaseStatus is where held orders go once verified (default the
+	// status they were held from).
+	ReleaseStatus int
+	Ruleset       rulesets.Ruleset
 	// Now is the proxy's clock (default time.Now).
 	Now func() time.Time
 	// Cache defaults to the in-process cache.
@@ -170,7 +173,7 @@ func New(opts Options) (*Env, error) {
 			AppClientID: ClientID, AppClientSecret: bigcommerce.Secret(clientSecret + hash),
 			IntegrationKey: apiKey, WebhookSecret: bigcommerce.Secret(secret(hash)),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
-			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, Triggers: opts.Triggers, AllowedOrigins: append([]string(nil), opts.Origins...),
+			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, Triggers: opts.Triggers, ReleaseStatus: opts.ReleaseStatus, AllowedOrigins: append([]string(nil), opts.Origins...),
 		}
 		if slices.Contains(opts.Unlinked, hash) {
 			st.AppInstalled, st.IntegrationKey, st.WebhookSecret = true, "", ""

@@ -50,6 +50,7 @@ type entry struct {
 	TestMode           bool             `json:"test_mode,omitempty"`
 	OrderGuard         bool             `json:"order_guard"`
 	Triggers           proxy.Triggers   `json:"triggers"`
+	ReleaseStatus      int              `json:"release_status,omitempty"`
 	CheckoutSelectors  []string         `json:"checkout_selectors"`
 	AllowedOrigins     []string         `json:"allowed_origins"`
 	ApprovalTTL        string           `json:"approval_ttl"`
@@ -256,7 +257,7 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
 		HoldCheckout: e.HoldCheckout, TestMode: e.TestMode, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
-		AppInstalled: e.AppInstalled, Users: e.Users, Triggers: e.Triggers,
+		AppInstalled: e.AppInstalled, Users: e.Users, Triggers: e.Triggers, ReleaseStatus: e.ReleaseStatus,
 	}
 	if e.ApprovalTTL != "" {
 		d, err := time.ParseDuration(e.ApprovalTTL)
@@ -310,7 +311,7 @@ func sealEntry(sealer *seal.Sealer, st *proxy.Store) (entry, error) {
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
 		HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
-		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users, Triggers: st.Triggers,
+		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
 	}
 	for _, sec := range secrets(&e, st) {
 		if *sec.plain != "" {

@@ -34,6 +34,7 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 	}
 	changed := store("aaa")
 	changed.AccessToken = "rotated-token"
+	changed.ReleaseStatus = 9
 	if err := Put(path, s, changed); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestPutLoadRoundTripSealsSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	if a.AccessToken != "rotated-token" || a.AppClientSecret != "csecret-aaa" || a.WebhookSecret != "whsec-aaa" ||
-		a.WebhookHeaderValue != "hv-aaa" || !a.HoldCheckout || !a.OrderGuard || !a.Ruleset.RequireOver21 || a.ApprovalTTL != proxy.DefaultApprovalTTL {
+		a.WebhookHeaderValue != "hv-aaa" || !a.HoldCheckout || !a.OrderGuard || !a.Ruleset.RequireOver21 || a.ApprovalTTL != proxy.DefaultApprovalTTL || a.ReleaseStatus != 9 {
 		t.Fatalf("loaded %+v", a)
 	}
 	if _, err := loaded.Store(context.Background(), "zzz"); !errors.Is(err, proxy.ErrUnknownStore) {
