@@ -116,6 +116,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	minTotal := fs.String("min-total", "", "order guard: verify orders whose total with tax is at least this amount (e.g. 50); with the ship-to flags, any one matching")
 	countries := fs.String("ship-to-countries", "", "order guard: verify orders shipping to these countries (comma-separated ISO codes, e.g. US,CA)")
 	states := fs.String("ship-to-states", "", "order guard: verify orders shipping to these states or provinces (comma-separated names, e.g. Texas)")
+	release := fs.Int("release-status", proxy.ReleaseAsBefore, "order guard: the BigCommerce status a verified or approved order moves to (0: the status it was held from; 11 Awaiting Fulfillment, 9 Awaiting Shipment, 8 Awaiting Pickup, 7 Awaiting Payment)")
 	selectors := fs.String("selectors", "", "comma-separated CSS selectors of checkout buttons (default: Cornerstone's)")
 	ruleset := fs.String("ruleset", "{}", `ruleset JSON, e.g. {"require_over_21":true}; absent keys keep defaults`)
 	ttl := fs.Duration("approval-ttl", proxy.DefaultApprovalTTL, "how long a passing verification keeps the shopper verified")
@@ -159,7 +160,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		// Only the proxy and the verifier ever see it: the proxy sends it as
 		// webhook_headers when it creates a verification.
 		WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(headerValue)),
-		Ruleset:            rs, HoldCheckout: *hold, TestMode: *testMode, OrderGuard: *guard, Triggers: triggers, CheckoutSelectors: proxy.SplitList(*selectors),
+		Ruleset:            rs, HoldCheckout: *hold, TestMode: *testMode, OrderGuard: *guard, Triggers: triggers, ReleaseStatus: *release, CheckoutSelectors: proxy.SplitList(*selectors),
 		AllowedOrigins: proxy.SplitList(*origins), ApprovalTTL: *ttl,
 	}
 	path := storesPath(*file)
@@ -209,6 +210,7 @@ type storeView struct {
 	TestMode          bool             `json:"test_mode"`
 	OrderGuard        bool             `json:"order_guard"`
 	Triggers          proxy.Triggers   `json:"triggers"`
+	ReleaseStatus     int              `json:"release_status"`
 	CheckoutSelectors []string         `json:"checkout_selectors"`
 	Ruleset           rulesets.Ruleset `json:"ruleset"`
 	ApprovalTTL       string           `json:"approval_ttl"`
@@ -237,7 +239,7 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	for _, st := range list {
 		out = append(out, storeView{
 			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
-			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, Triggers: st.Triggers, CheckoutSelectors: st.CheckoutSelectors,
+			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus, CheckoutSelectors: st.CheckoutSelectors,
 			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(),
 		})
 	}

@@ -21,7 +21,7 @@ func TestStoreAddAndList(t *testing.T) {
 	code, out, errOut := runIdgate(t, secrets, "store", "add", "--file", file,
 		"--url", "https://store-abc123.mybigcommerce.com", "--client-id", "cid", "--integration-key", "idgk_pub",
 		"--origins", "https://shop.example,https://store-abc123.mybigcommerce.com", "--hold-checkout",
-		"--ruleset", `{"require_over_21":true}`, "--order-guard", "--min-total", "50", "--ship-to-states", "Texas, Ontario")
+		"--ruleset", `{"require_over_21":true}`, "--order-guard", "--min-total", "50", "--ship-to-states", "Texas, Ontario", "--release-status", "11")
 	if code != 0 || !strings.Contains(out, "store abc123 saved") {
 		t.Fatalf("add: exit %d: %s %s", code, out, errOut)
 	}
@@ -44,7 +44,7 @@ func TestStoreAddAndList(t *testing.T) {
 	}
 	v := views[0]
 	if v.Hash != "abc123" || !v.HoldCheckout || !v.Ruleset.RequireOver21 || !v.Ruleset.RequireAuthentic || len(v.AllowedOrigins) != 2 || v.ApprovalTTL != "720h0m0s" ||
-		v.Triggers.MinTotalCents != 5000 || len(v.Triggers.ShipToStates) != 2 {
+		v.Triggers.MinTotalCents != 5000 || len(v.Triggers.ShipToStates) != 2 || v.ReleaseStatus != 11 {
 		t.Fatalf("listed %+v", v)
 	}
 
@@ -56,6 +56,7 @@ func TestStoreAddAndList(t *testing.T) {
 		"no url":        {secrets, []string{"--file", file}, "--url or --hash"},
 		"bad secrets":   {`{"token":"x"}`, []string{"--file", file, "--hash", "abc"}, "read secrets"},
 		"bad total":     {secrets, []string{"--file", file, "--hash", "abc", "--min-total", "fifty"}, "--min-total"},
+		"bad release":   {secrets, []string{"--file", file, "--hash", "abc", "--client-id", "c", "--integration-key", "k", "--release-status", "10"}, "release"},
 		"bad ruleset":   {secrets, []string{"--file", file, "--hash", "abc", "--ruleset", `{"over21":true}`}, "invalid ruleset"},
 		"missing field": {`{"access_token":"x"}`, []string{"--file", file, "--hash", "abc", "--client-id", "c", "--integration-key", "k"}, "missing app client secret, webhook secret"},
 	} {
