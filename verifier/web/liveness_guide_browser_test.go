@@ -350,12 +350,14 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 				}
 				break
 			}
-			if disagree(order, took, w) {
-				// Known, the page's (docs/end-user-flow.md): its tracker called
-				// a blink done on frames the server reads as not closed
-				// enough, so the cue moved on and he did not blink again.
-				t.Logf("order %v, attempt %d: KNOWN: the page saw his blink and moved on, the server did not see it (%+v)", order, attempt+1, w.Answer.Steps)
-				break
+			if disagree(order, took, w) && attempt < 2 {
+				// The page's tracker called a blink done on frames the server
+				// reads as not closed enough, so the cue moved on and he did
+				// not blink again (about 1 walk in 6 before the page's blink
+				// margin, none in 10 since: docs/end-user-flow.md). He tries
+				// again, as the page offers; three refusals fail the test.
+				t.Logf("order %v, attempt %d: the page saw his blink and moved on, the server did not see it (%+v); trying again", order, attempt+1, w.Answer.Steps)
+				continue
 			}
 			if w.Stall < 250 || attempt == 2 {
 				t.Errorf("order %v, attempt %d: the server refused him: failures %v, steps %+v", order, attempt+1, w.Answer.Failures, w.Answer.Steps)
