@@ -5,8 +5,8 @@ package main
 // "Start the video" to the first guidance the page shows (and to the
 // head's pose, the mesh model loading after the detector), and how many
 // frames a second the face tracker follows while the page records; side
-// by side with the page as it was before the tracker's per-frame work was
-// cut (before.go; the ratios are printed) and with the page paced without
+// by side with the page as it was before the tracker's models moved into
+// a worker (before.go; the ratios are printed) and with the page paced without
 // the tracker (its files blocked: what a phone that cannot load them
 // gets), whose first guidance is its first cue. The camera is Chromium's
 // fake device playing Foreman (the liveness test clip) from a y4m file. Extra bytes are the tracker's files
@@ -56,6 +56,17 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		total += len(f.Gzip)
 		parts = append(parts, fmt.Sprintf("%s %d KB", name[:strings.LastIndex(name, "-")], len(f.Gzip)>>10))
+	}
+	// The worker that runs them (built with the page's script).
+	assets, err := web.Assets()
+	if err != nil {
+		return fmt.Errorf("liveness: %w", err)
+	}
+	for p, a := range assets {
+		if strings.HasPrefix(p, "/assets/tracker-worker-") {
+			total += len(a.Gzip)
+			parts = append(parts, fmt.Sprintf("tracker-worker %d KB", len(a.Gzip)>>10))
+		}
 	}
 	sort.Strings(parts)
 	fmt.Printf("liveness step: extra download with the tracker %d KB gzipped (%s); without it 0 KB\n", total>>10, strings.Join(parts, ", "))
@@ -316,7 +327,6 @@ func liveRun(alloc context.Context, link string, tracked bool, script []byte) (l
 		return n / t * 1000
 	}
 	m.fps, m.turns, m.still, m.eyes = rate(done[0], ms[0]), rate(done[1], ms[1]), rate(done[2], ms[2]), rate(eyes[2], ms[2])
-	// (The page at beforeCommit does not note its gaps: null there.)
 	if n := len(samples); n > 0 {
 		m.gap, _ = samples[n-1][4].(float64)
 	}

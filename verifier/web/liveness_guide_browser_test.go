@@ -231,6 +231,11 @@ func walkStep(t *testing.T, tb *tab, start string) (string, walk) {
 	if _, err := chromium.Until[bool](tb.Tab, `document.querySelector(".stage").dataset.tracker === "on"`, 40*time.Second); err != nil {
 		t.Fatalf("the tracker did not start: %v; the page reads %q", err, tb.Text())
 	}
+	// Its models run in the worker (src/trackerworker.ts), off the thread
+	// that records.
+	if in := eval[string](tb, `document.querySelector(".stage").dataset.trackerIn`); in != "worker" {
+		t.Errorf("the tracker runs in the %q, not in its worker", in)
+	}
 	eval[bool](tb, `(idgateTestCamera.stall = 0, true)`)
 	var w walk
 	// The last numbers before the page leaves the capture screen.

@@ -73,12 +73,31 @@ var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	}
 	where := []byte("null")
 	if set, err := tracker.Files(); err == nil {
-		if where, err = json.Marshal(set.Config); err != nil {
+		w, err := trackerWorker()
+		if err != nil {
+			return nil, err
+		}
+		if where, err = json.Marshal(struct {
+			tracker.Config
+			Worker string `json:"worker"`
+		}{set.Config, w.Path}); err != nil {
 			return nil, err
 		}
 	}
 	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts",
 		Define: map[string]string{"IDGATE_BARCODE": string(define), "IDGATE_TRACKER": string(where)}})
+})
+
+// trackerWorker is the face tracker's worker (src/trackerworker.ts), which
+// runs the models off the page's thread; it is told the tracker's files
+// when started, so it is built without them. Its name starts as the
+// tracker's files do (tracker-*), as it is only of use with them.
+var trackerWorker = sync.OnceValues(func() (*Asset, error) {
+	b, err := bundle.Build(bundle.Options{Sources: sources, Entry: "src/trackerworker.ts"})
+	if err != nil {
+		return nil, err
+	}
+	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/tracker-worker-" + b.ETag[1:17] + ".js", ContentType: "text/javascript; charset=utf-8"}, nil
 })
 
 // reader is the barcode reader's script and WebAssembly as assets.
@@ -110,8 +129,8 @@ func Script() (*Asset, error) {
 func Style() (*Asset, error) { return style() }
 
 // Assets are the script, the stylesheet and, when built, the barcode
-// reader the license back loads on demand and the face tracker's files the
-// liveness step loads, by path.
+// reader the license back loads on demand and the face tracker's files and
+// worker the liveness step loads, by path.
 func Assets() (map[string]*Asset, error) {
 	js, err := Script()
 	if err != nil {
@@ -129,6 +148,11 @@ func Assets() (map[string]*Asset, error) {
 		for name, f := range set.Files {
 			all["/assets/"+name] = &Asset{Body: f.JS, Gzip: f.Gzip, ETag: f.ETag, Path: "/assets/" + name, ContentType: f.ContentType}
 		}
+		w, err := trackerWorker()
+		if err != nil {
+			return nil, err
+		}
+		all[w.Path] = w
 	}
 	return all, nil
 }

@@ -114,6 +114,7 @@ async function attempt(app: App, done: () => void): Promise<void> {
   const tracker = await Promise.race([loadTracker(), sleep(trackerWaitMs).then(() => null)]);
   if (tracker) {
     stage.dataset.tracker = "on";
+    stage.dataset.trackerIn = tracker.where;
     await ready(ui, tracker, t0);
   }
   let ch: Challenge;

@@ -1,98 +1,42 @@
-// The face tracker of the liveness step: Human's BlazeFace,
-// face mesh and iris models (the server's own) on TensorFlow.js's
-// WebAssembly backend, loaded from our origin only when the step starts
-// (verifier/web/tracker serves the files; the page is built knowing their
-// paths). It looks at the very canvas whose pixels are sent, so what it
-// saw is what the server judges. Everything here is guidance: the server
-// re-checks every frame.
-import { eyeAspect, pose, type Pose } from "./facepose";
+// The face tracker of the liveness step, loaded from our origin only when
+// the step starts (verifier/web/tracker serves Human's files; the page is
+// built knowing their paths). Its model work runs in a dedicated worker
+// (trackerworker.ts): a tracked frame takes about 250 ms of CPU at 4×
+// slowdown, during which, on the page's thread, the recorder could not
+// take its 12 frames a second (docs/end-user-flow.md). Where no worker can
+// run it (no Worker, createImageBitmap or OffscreenCanvas, or the worker
+// failed to start) the same work (humantrack.ts) runs on the page's
+// thread, as before; without WebAssembly or the files there is no tracker
+// and the page paces the step.
+import { track, type Files, type HumanLib, type Need, type Seen, type Tracker as Core } from "./humantrack";
+
+export type { Need, Seen } from "./humantrack";
+
+// Tracker is the page's tracker, and where its models run (the page
+// shows it on the stage, data-tracker-in, for tests and benchmarks).
+export type Tracker = Core & { where: "worker" | "page" };
 
 // Where the tracker's files are (set at build time, null without them).
-interface Files {
-  lib: string;
-  wasm: Record<string, string>;
-  models: { detector: string; mesh: string; iris: string };
-}
 declare const IDGATE_TRACKER: Files | null;
 
-// The parts of Human's API the page uses.
-interface HumanFace {
-  box: [number, number, number, number];
-  mesh: [number, number, number][];
-  score: number;
-}
-interface Human {
-  load(config?: object): Promise<void>;
-  detect(input: HTMLCanvasElement, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
-}
 declare global {
   interface Window {
-    idgateHuman?: { Human: new (config: object) => Human };
+    idgateHuman?: HumanLib;
   }
 }
 
-// What the tracker saw on one frame.
-export interface Seen {
-  // face: the face's extent (the mesh's bounding box) in frame pixels,
-  // null when none was found. Before the mesh model is in, it is
-  // estimated from the detector's box (detectorBox).
-  face: { x: number; y: number; w: number; h: number } | null;
-  // pose: the head's pose from the mesh, null while only the detector
-  // is loaded.
-  pose: Pose | null;
-  // eyes: the eye aspect ratio (pose.EyeAspect's mean), NaN when the
-  // eyelids were not refined on this frame (the iris model skipped).
-  eyes: number;
-  // light: the face's mean luma, 0..255.
-  light: number;
-}
+// What the worker says (trackerworker.ts): its detector is in (ready) or
+// it could not start (failed); the mesh or iris model is in or not; a
+// frame's reading, or why there is none.
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "failed"; error: string }
+  | { type: "mesh" | "iris"; ok: boolean }
+  | { type: "seen"; id: number; seen: Seen }
+  | { type: "unseen"; id: number; error: string };
 
-// What a frame needs tracked.
-export interface Need {
-  // eyes asks for the eyelids (the iris model, 45% of a frame's time)
-  // as well, once that model is in.
-  eyes: boolean;
-  // exact asks for the detector's own box on this frame, as the server
-  // crops every frame (see reuse below): where the yaw decides something.
-  exact: boolean;
-}
-
-export interface Tracker {
-  // see tracks one frame.
-  see(frame: HTMLCanvasElement, need: Need): Promise<Seen>;
-  // mesh and iris resolve when those models are in (or could not load:
-  // then to false, and the tracker goes on without them).
-  mesh: Promise<boolean>;
-  iris: Promise<boolean>;
-}
-
-// detectorBox: Human's detector box is BlazeFace's, enlarged 1.4× and
-// made square (its face.detector.scale); the face's own extent (the
-// mesh's, which the ready checks are calibrated on) is about the box
-// before that enlargement, so the first guidance uses box / 1.4 about the
-// box's centre until the mesh is in.
-const detectorBox = 1.4;
-
-// Reusing the detector's box. BlazeFace is about 60% of a frame's time
-// with the mesh: on smartlive's turns and blink (65 frames of
-// ../shared/testdata/liveness/real, Chromium at 4× CPU slowdown, load
-// 11–15) a frame took a median 128–150 ms with the detector and 45–56 ms
-// without; the iris model adds 110 ms. Human can skip the detector and
-// crop the mesh from the last box, re-centred on the last mesh. But that
-// box keeps the size the detector gave, which shrinks as the head turns,
-// and the mesh's depth, and so the yaw, depends on the crop: with the box
-// reused for up to 1.5 s the yaw read up to 10° off the server's
-// (idgate face liveness on the same frames; median 2.2°, 90th percentile
-// 5.9°, against 1.2° and 3.9° with the detector on every frame). So the
-// box is reused only while the head holds still (its yaw within
-// stillDegrees of the frame the detector last ran on) and for at most
-// reuseMs, and never where the caller asks for exactness (the lead-in,
-// whose yaw is the person's straight-ahead, and the turns): it serves the
-// guidance before the first cue and the blink, where the person holds
-// still and the eyelids need frames. So reused, the eyelids read as with
-// the detector (median 0.022 from the server's eye ratio, against 0.023).
-const stillDegrees = 3;
-const reuseMs = 1000;
+// What the page asks: start with these files; track this frame.
+export type ToWorker = { type: "init"; files: Files } | { type: "see"; id: number; frame: ImageBitmap; need: Need };
 
 let loading: Promise<Tracker | null> | null = null;
 
@@ -117,124 +61,85 @@ export function load(): Promise<Tracker | null> {
 async function start(): Promise<Tracker | null> {
   if (!available() || typeof WebAssembly !== "object") return null;
   const files = IDGATE_TRACKER!;
+  if (typeof Worker === "function" && typeof createImageBitmap === "function") {
+    try {
+      return await inWorker(files);
+    } catch (e) {
+      console.warn("face tracker worker unavailable, tracking on the page:", e);
+    }
+  }
   await script(files.lib);
   const lib = window.idgateHuman;
   if (!lib) return null;
-  const human = new lib.Human({
-    backend: "wasm",
-    // A map by file name: TensorFlow.js asks for the SIMD build where the
-    // browser has SIMD, else the plain one. It wants an entry for the
-    // threaded build too, which it loads only on a cross-origin isolated
-    // page (ours is not: threads need SharedArrayBuffer), so that entry
-    // names the SIMD file.
-    wasmPath: { ...files.wasm, "tfjs-backend-wasm-threaded-simd.wasm": files.wasm["tfjs-backend-wasm-simd.wasm"] },
-    modelBasePath: "/assets/",
-    debug: false,
-    async: true,
-    warmup: "none",
-      // Set on every detect() (reuse above): 0 runs the detector, anything
-    // larger lets Human reuse the last box, which it does until the face is
-    // lost (the skip limits below are never reached: reuseMs decides).
-    cacheSensitivity: 0,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 1e9, skipTime: 1e12, minConfidence: 0.3, return: false },
-      // The mesh and iris models load after the detector (below).
-      mesh: { enabled: false, modelPath: files.models.mesh },
-      iris: { enabled: false, modelPath: files.models.iris },
-      attention: { enabled: false },
-      emotion: { enabled: false },
-      description: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    segmentation: { enabled: false },
-    gesture: { enabled: false },
-  });
-  // The detector alone first (BlazeFace, 335 KB of the 4.6 MB): the first
-  // guidance (no face, closer, centre, dark) needs only its box. Then the
-  // mesh (1.3 MB: the head's pose, for the turns and "look straight"),
-  // then the iris model (2.4 MB: the eyelids, for the blink baseline and
-  // the blink step), one after the other so each has the whole link.
-  // Human's load() adds the models its config enables; every detect()
-  // names which to run, as its config sticks.
-  // A detect() under way reads the config as it goes: a load may only
-  // enable its model between two, or that detect would ask a model not
-  // yet there (and drop the face).
-  await human.load();
-  let meshIn = false;
-  let irisIn = false;
-  let detecting: Promise<unknown> | null = null;
-  const later = async (part: object) => {
-    while (detecting) await detecting.catch(() => null);
-    return human.load({ face: part }).then(
-      () => true,
-      (e) => (console.warn("face tracker: a model did not load:", e), false),
-    );
-  };
-  const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
-  const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
   const probe = document.createElement("canvas");
-  const ctx = probe.getContext("2d", { willReadFrequently: true })!;
   probe.width = probe.height = 64;
-  const lightOf = (frame: HTMLCanvasElement, x: number, y: number, w: number, h: number) => {
-    ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
-    return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
-  };
-  // The last frame the detector ran on (its time and yaw), and the last
-  // yaw seen, NaN without a mesh.
-  let detAt = -Infinity;
-  let detYaw = NaN;
-  let lastYaw = NaN;
-  return {
-    mesh,
-    iris,
-    async see(frame, need) {
-      const withMesh = meshIn;
-      const withIris = withMesh && need.eyes && irisIn;
-      const now = performance.now();
-      const reuse = withMesh && !need.exact && now - detAt < reuseMs && Math.abs(lastYaw - detYaw) <= stillDegrees;
-      const run = human.detect(frame, { cacheSensitivity: reuse ? 1e9 : 0, face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
-      detecting = run;
-      const r = await run.finally(() => {
-        if (detecting === run) detecting = null;
-      });
-      const f = r.face[0];
-      if (f && !withMesh) {
-        const [bx, by, bw, bh] = f.box;
-        const [w, h] = [bw / detectorBox, bh / detectorBox];
-        const [x, y] = [bx + (bw - w) / 2, by + (bh - h) / 2];
-        return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h) };
+  return { ...(await track(lib, files, probe.getContext("2d", { willReadFrequently: true })!)), where: "page" };
+}
+
+// inWorker starts the worker and resolves once its detector is in, or
+// rejects when it cannot start (then the page tracks on its own thread).
+// Each frame is copied into an ImageBitmap at once (the page reuses its
+// canvases) and transferred, not cloned.
+function inWorker(files: Files): Promise<Tracker> {
+  const w = new Worker(files.worker);
+  const pending = new Map<number, { resolve: (s: Seen) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  let meshIn: (ok: boolean) => void = () => {};
+  let irisIn: (ok: boolean) => void = () => {};
+  const mesh = new Promise<boolean>((r) => (meshIn = r));
+  const iris = new Promise<boolean>((r) => (irisIn = r));
+  return new Promise<Tracker>((resolve, reject) => {
+    let started = false;
+    // A worker that dies leaves the step without readings: pending frames
+    // fail (the recorder goes on; ready() is told) and models not yet in
+    // never will be.
+    const fail = (why: string) => {
+      const e = new Error("face tracker worker: " + why);
+      if (!started) reject(e);
+      for (const p of pending.values()) p.reject(e);
+      pending.clear();
+      meshIn(false);
+      irisIn(false);
+      w.terminate();
+    };
+    w.onerror = (ev) => (ev.preventDefault(), fail(ev.message || "error"));
+    w.onmessageerror = () => fail("message error");
+    w.onmessage = (ev: MessageEvent<FromWorker>) => {
+      const m = ev.data;
+      switch (m.type) {
+        case "ready":
+          started = true;
+          resolve({
+            where: "worker",
+            mesh,
+            iris,
+            async see(frame, need) {
+              const bitmap = await createImageBitmap(frame);
+              const id = next++;
+              return new Promise<Seen>((resolve, reject) => {
+                pending.set(id, { resolve, reject });
+                w.postMessage({ type: "see", id, frame: bitmap, need } satisfies ToWorker, [bitmap]);
+              });
+            },
+          });
+          return;
+        case "failed":
+          return fail(m.error);
+        case "mesh":
+          return meshIn(m.ok);
+        case "iris":
+          return irisIn(m.ok);
+        case "seen":
+        case "unseen": {
+          const p = pending.get(m.id);
+          pending.delete(m.id);
+          if (m.type === "seen") p?.resolve(m.seen);
+          else p?.reject(new Error(m.error));
+        }
       }
-      if (!f || !f.mesh || f.mesh.length < 468) {
-        lastYaw = NaN;
-        return { face: null, pose: null, eyes: NaN, light: 0 };
-      }
-      // The mesh's depth is in units of the square crop it was computed
-      // on: Human's box is that crop, re-centred on the mesh and clamped to
-      // the frame, so its longer side is the crop's unless the crop
-      // overflows the frame both ways.
-      const m = { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
-      // The face is the mesh's extent (the box is the model's crop, about
-      // twice as wide, clamped to the frame).
-      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-      for (const p of f.mesh) {
-        x0 = Math.min(x0, p[0]);
-        y0 = Math.min(y0, p[1]);
-        x1 = Math.max(x1, p[0]);
-        y1 = Math.max(y1, p[1]);
-      }
-      const [x, y, w, h] = [x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)];
-      const p = pose(m);
-      lastYaw = p.yaw;
-      if (!reuse) [detAt, detYaw] = [now, p.yaw];
-      return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h) };
-    },
-  };
+    };
+    w.postMessage({ type: "init", files } satisfies ToWorker);
+  });
 }
 
 // script loads a script of our origin (CSP script-src 'self').
@@ -246,11 +151,4 @@ function script(src: string): Promise<void> {
     s.onerror = () => reject(new Error("tracker script"));
     document.head.append(s);
   });
-}
-
-// meanLuma is the mean luma of a 64×64 RGBA crop, 0..255.
-function meanLuma(px: Uint8ClampedArray): number {
-  let sum = 0;
-  for (let i = 0; i < px.length; i += 4) sum += 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2];
-  return sum / (px.length / 4);
 }

@@ -1,0 +1,228 @@
+// The face tracker's work on frames, the same in the page's worker
+// (trackerworker.ts) and, where no worker can run it, on the page's own
+// thread (tracker.ts): Human's BlazeFace, face mesh and iris models (the
+// server's own) on TensorFlow.js's WebAssembly backend. It looks at a copy
+// of the very canvas whose pixels are sent, so what it saw is what the
+// server judges. Everything here is guidance: the server re-checks every
+// frame.
+import { eyeAspect, pose, type Pose } from "./facepose";
+
+// Where the tracker's files are (the page is built knowing them:
+// tracker.ts). worker is the worker's script (trackerworker.ts).
+export interface Files {
+  lib: string;
+  worker: string;
+  wasm: Record<string, string>;
+  models: { detector: string; mesh: string; iris: string };
+}
+
+// A frame to track: the page's canvas, or the worker's copy of it.
+export type Frame = HTMLCanvasElement | ImageBitmap;
+
+// The parts of Human's API the page uses.
+interface HumanFace {
+  box: [number, number, number, number];
+  mesh: [number, number, number][];
+  score: number;
+}
+interface Human {
+  load(config?: object): Promise<void>;
+  detect(input: Frame, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
+}
+// Human's library as its script defines it (the global idgateHuman).
+export interface HumanLib {
+  Human: new (config: object) => Human;
+}
+// The 2D context the face's light is read with: a canvas's in the page,
+// an OffscreenCanvas's in the worker.
+export type Probe = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+// What the tracker saw on one frame.
+export interface Seen {
+  // face: the face's extent (the mesh's bounding box) in frame pixels,
+  // null when none was found. Before the mesh model is in, it is
+  // estimated from the detector's box (detectorBox).
+  face: { x: number; y: number; w: number; h: number } | null;
+  // pose: the head's pose from the mesh, null while only the detector
+  // is loaded.
+  pose: Pose | null;
+  // eyes: the eye aspect ratio (pose.EyeAspect's mean), NaN when the
+  // eyelids were not refined on this frame (the iris model skipped).
+  eyes: number;
+  // light: the face's mean luma, 0..255.
+  light: number;
+}
+
+// What a frame needs tracked.
+export interface Need {
+  // eyes asks for the eyelids (the iris model, 45% of a frame's time)
+  // as well, once that model is in.
+  eyes: boolean;
+  // exact asks for the detector's own box on this frame, as the server
+  // crops every frame (see reuse below): where the yaw decides something.
+  exact: boolean;
+}
+
+// Tracker is what the page uses: F is the page's canvas, the core tracks
+// any Frame.
+export interface Tracker<F = HTMLCanvasElement> {
+  // see tracks one frame.
+  see(frame: F, need: Need): Promise<Seen>;
+  // mesh and iris resolve when those models are in (or could not load:
+  // then to false, and the tracker goes on without them).
+  mesh: Promise<boolean>;
+  iris: Promise<boolean>;
+}
+
+// detectorBox: Human's detector box is BlazeFace's, enlarged 1.4× and
+// made square (its face.detector.scale); the face's own extent (the
+// mesh's, which the ready checks are calibrated on) is about the box
+// before that enlargement, so the first guidance uses box / 1.4 about the
+// box's centre until the mesh is in.
+const detectorBox = 1.4;
+
+// Reusing the detector's box. BlazeFace is about 60% of a frame's time
+// with the mesh: on smartlive's turns and blink (65 frames of
+// ../shared/testdata/liveness/real, Chromium at 4× CPU slowdown, load
+// 11–15) a frame took a median 128–150 ms with the detector and 45–56 ms
+// without; the iris model adds 110 ms. Human can skip the detector and
+// crop the mesh from the last box, re-centred on the last mesh. But that
+// box keeps the size the detector gave, which shrinks as the head turns,
+// and the mesh's depth, and so the yaw, depends on the crop: with the box
+// reused for up to 1.5 s the yaw read up to 10° off the server's
+// (idgate face liveness on the same frames; median 2.2°, 90th percentile
+// 5.9°, against 1.2° and 3.9° with the detector on every frame). So the
+// box is reused only while the head holds still (its yaw within
+// stillDegrees of the frame the detector last ran on) and for at most
+// reuseMs, and never where the caller asks for exactness (the lead-in,
+// whose yaw is the person's straight-ahead, and the turns): it serves the
+// guidance before the first cue and the blink, where the person holds
+// still and the eyelids need frames. So reused, the eyelids read as with
+// the detector (median 0.022 from the server's eye ratio, against 0.023).
+const stillDegrees = 3;
+const reuseMs = 1000;
+
+// track is a tracker on Human's library lib, once its detector is in
+// (the mesh and iris models follow: Tracker.mesh, .iris); ctx is a 2D
+// context of a 64×64 canvas, to read the face's light.
+export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tracker<Frame>> {
+  const human = new lib.Human({
+    backend: "wasm",
+    // A map by file name: TensorFlow.js asks for the SIMD build where the
+    // browser has SIMD, else the plain one. It wants an entry for the
+    // threaded build too, which it loads only on a cross-origin isolated
+    // page (ours is not: threads need SharedArrayBuffer), so that entry
+    // names the SIMD file.
+    wasmPath: { ...files.wasm, "tfjs-backend-wasm-threaded-simd.wasm": files.wasm["tfjs-backend-wasm-simd.wasm"] },
+    modelBasePath: "/assets/",
+    debug: false,
+    async: true,
+    warmup: "none",
+      // Set on every detect() (reuse above): 0 runs the detector, anything
+    // larger lets Human reuse the last box, which it does until the face is
+    // lost (the skip limits below are never reached: reuseMs decides).
+    cacheSensitivity: 0,
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 1e9, skipTime: 1e12, minConfidence: 0.3, return: false },
+      // The mesh and iris models load after the detector (below).
+      mesh: { enabled: false, modelPath: files.models.mesh },
+      iris: { enabled: false, modelPath: files.models.iris },
+      attention: { enabled: false },
+      emotion: { enabled: false },
+      description: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    gesture: { enabled: false },
+  });
+  // The detector alone first (BlazeFace, 335 KB of the 4.6 MB): the first
+  // guidance (no face, closer, centre, dark) needs only its box. Then the
+  // mesh (1.3 MB: the head's pose, for the turns and "look straight"),
+  // then the iris model (2.4 MB: the eyelids, for the blink baseline and
+  // the blink step), one after the other so each has the whole link.
+  // Human's load() adds the models its config enables; every detect()
+  // names which to run, as its config sticks.
+  // A detect() under way reads the config as it goes: a load may only
+  // enable its model between two, or that detect would ask a model not
+  // yet there (and drop the face).
+  await human.load();
+  let meshIn = false;
+  let irisIn = false;
+  let detecting: Promise<unknown> | null = null;
+  const later = async (part: object) => {
+    while (detecting) await detecting.catch(() => null);
+    return human.load({ face: part }).then(
+      () => true,
+      (e) => (console.warn("face tracker: a model did not load:", e), false),
+    );
+  };
+  const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
+  const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
+  const lightOf = (frame: Frame, x: number, y: number, w: number, h: number) => {
+    ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
+    return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
+  };
+  // The last frame the detector ran on (its time and yaw), and the last
+  // yaw seen, NaN without a mesh.
+  let detAt = -Infinity;
+  let detYaw = NaN;
+  let lastYaw = NaN;
+  return {
+    mesh,
+    iris,
+    async see(frame, need) {
+      const withMesh = meshIn;
+      const withIris = withMesh && need.eyes && irisIn;
+      const now = performance.now();
+      const reuse = withMesh && !need.exact && now - detAt < reuseMs && Math.abs(lastYaw - detYaw) <= stillDegrees;
+      const run = human.detect(frame, { cacheSensitivity: reuse ? 1e9 : 0, face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
+      detecting = run;
+      const r = await run.finally(() => {
+        if (detecting === run) detecting = null;
+      });
+      const f = r.face[0];
+      if (f && !withMesh) {
+        const [bx, by, bw, bh] = f.box;
+        const [w, h] = [bw / detectorBox, bh / detectorBox];
+        const [x, y] = [bx + (bw - w) / 2, by + (bh - h) / 2];
+        return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h) };
+      }
+      if (!f || !f.mesh || f.mesh.length < 468) {
+        lastYaw = NaN;
+        return { face: null, pose: null, eyes: NaN, light: 0 };
+      }
+      // The mesh's depth is in units of the square crop it was computed
+      // on: Human's box is that crop, re-centred on the mesh and clamped to
+      // the frame, so its longer side is the crop's unless the crop
+      // overflows the frame both ways.
+      const m = { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
+      // The face is the mesh's extent (the box is the model's crop, about
+      // twice as wide, clamped to the frame).
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const p of f.mesh) {
+        x0 = Math.min(x0, p[0]);
+        y0 = Math.min(y0, p[1]);
+        x1 = Math.max(x1, p[0]);
+        y1 = Math.max(y1, p[1]);
+      }
+      const [x, y, w, h] = [x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)];
+      const p = pose(m);
+      lastYaw = p.yaw;
+      if (!reuse) [detAt, detYaw] = [now, p.yaw];
+      return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h) };
+    },
+  };
+}
+
+// meanLuma is the mean luma of a 64×64 RGBA crop, 0..255.
+function meanLuma(px: Uint8ClampedArray): number {
+  let sum = 0;
+  for (let i = 0; i < px.length; i += 4) sum += 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2];
+  return sum / (px.length / 4);
+}
