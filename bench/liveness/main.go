@@ -1,6 +1,6 @@
 // Command liveness measures the liveness engine two ways.
 //
-// Decisions (issues #19 and #30): on the evaluation set — live sequences
+// Decisions (the synthetic set and the real set): on the evaluation set — live sequences
 // cut from Foreman's hand-labelled gestures (set.go: at 10, 15 and 30 fps,
 // as filmed and mirrored) and every labelled window of the real set
 // (real.go: a phone capture following prompts, a webcam turn, GRID

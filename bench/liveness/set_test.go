@@ -11,7 +11,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
 )
 
-// The evaluation set as regression tests (issues #19 and #30): under
+// The evaluation set as regression tests (the synthetic set and the real set): under
 // Defaults every live sequence, Foreman's and every labelled window of the
 // real set, passes with each step done where it was labelled, and every
 // attack fails, for the reason its class should fail for. Under

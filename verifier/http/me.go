@@ -21,8 +21,8 @@ type accountResponse struct {
 	Branding brandingResponse `json:"branding"`
 }
 
-// brandingResponse is the requester's identity its links show (issue
-// #33); null where unset. Logo is where the account reads its own logo
+// brandingResponse is the requester's identity its links show
+// (docs/api.md); null where unset. Logo is where the account reads its own logo
 // back (GET /me/logo); end users get it from their link.
 type brandingResponse struct {
 	DisplayName      *string       `json:"display_name"`
