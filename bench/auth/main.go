@@ -15,8 +15,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -25,10 +23,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 )
 
 const (
@@ -76,31 +74,14 @@ func run() error {
 	if err := store.CreateAccount(ctx, acct); err != nil {
 		return err
 	}
-	key, err := verifier.GenerateSigningKey()
+	v, err := verifiertest.New(verifiertest.Options{Store: store, Config: vhttp.Config{ReadTimeout: 10 * time.Second}})
 	if err != nil {
 		return err
 	}
-	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: []verifier.SigningKey{key}}, time.Now)
-	if err != nil {
-		return err
-	}
-	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
-	})
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	go srv.Serve(ln)
-	defer srv.Shutdown(ctx)
-	base := "http://" + ln.Addr().String()
+	defer v.Close()
+	base := v.URL
 
-	tok, err := auth.Issue(acct.ID)
+	tok, err := v.Auth.Issue(acct.ID)
 	if err != nil {
 		return err
 	}

@@ -82,9 +82,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -102,10 +99,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 
-	"github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/verifier"
 	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest"
 )
 
 const (
@@ -220,31 +217,25 @@ func run(ctx context.Context, serverPool int, only *regexp.Regexp) error {
 		return err
 	}
 	defer store.Close()
-	key, err := verifier.GenerateSigningKey()
+	api, err := serve(store, verifier.UnlimitedPlan)
 	if err != nil {
 		return err
 	}
-	auth, err := verifier.NewAuthenticator(store, verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: []verifier.SigningKey{key}}, time.Now)
-	if err != nil {
-		return err
-	}
-	base, stop, err := serve(store, auth, verifier.UnlimitedPlan)
-	if err != nil {
-		return err
-	}
-	defer stop()
+	defer api.Close()
+	base := api.URL
 	// The same API with a finite allowance, so every create takes the
 	// quota path: claim a slot, insert.
-	quotaBase, stopQuota, err := serve(store, auth, verifier.Plan{verifier.TypeCore: quotaAllowance, verifier.TypeBasic: quotaAllowance, verifier.TypeFull: quotaAllowance})
+	quotaAPI, err := serve(store, verifier.Plan{verifier.TypeCore: quotaAllowance, verifier.TypeBasic: quotaAllowance, verifier.TypeFull: quotaAllowance})
 	if err != nil {
 		return err
 	}
-	defer stopQuota()
-	acct, bearer, err := benchAccount(ctx, store, auth, "bench@example.com")
+	defer quotaAPI.Close()
+	quotaBase := quotaAPI.URL
+	acct, bearer, err := benchAccount(ctx, store, api, "bench@example.com")
 	if err != nil {
 		return err
 	}
-	_, quotaBearer, err := benchAccount(ctx, store, auth, "bench-quota@example.com")
+	_, quotaBearer, err := benchAccount(ctx, store, api, "bench-quota@example.com")
 	if err != nil {
 		return err
 	}
@@ -431,28 +422,16 @@ var keepSchema bool
 // getTarget is the GET p99 bound at getConcurrency.
 const getTarget = 5 * time.Millisecond
 
-// serve starts the API over store with plan on a loopback port and
-// returns its base URL and its stop function.
-func serve(store *sqlstore.DB, auth *verifier.Authenticator, plan verifier.Plan) (string, func(), error) {
-	srv, err := vhttp.New(vhttp.Deps{
-		Store: store, Limiter: memory.New(time.Now), Auth: auth, Now: time.Now,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Config: vhttp.Config{BodyLimit: 1 << 20, ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second,
-			PublicURL: "https://verify.example.com", Plan: plan},
-	})
-	if err != nil {
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown(context.Background()) }, nil
+// serve starts the API over store with plan on a loopback port
+// (verifiertest.New: the tests' tokens, so an account's bearer from one
+// serves on every instance).
+func serve(store *sqlstore.DB, plan verifier.Plan) (*verifiertest.Verifier, error) {
+	return verifiertest.New(verifiertest.Options{Store: store, Config: vhttp.Config{ReadTimeout: 10 * time.Second,
+		PublicURL: "https://verify.example.com", Plan: plan}})
 }
 
 // benchAccount stores an account and returns it with a bearer header.
-func benchAccount(ctx context.Context, store *sqlstore.DB, auth *verifier.Authenticator, email string) (verifier.Account, string, error) {
+func benchAccount(ctx context.Context, store *sqlstore.DB, v *verifiertest.Verifier, email string) (verifier.Account, string, error) {
 	acct, err := verifier.NewAccount(email, "benchmark password", time.Now())
 	if err != nil {
 		return verifier.Account{}, "", err
@@ -460,7 +439,7 @@ func benchAccount(ctx context.Context, store *sqlstore.DB, auth *verifier.Authen
 	if err := store.CreateAccount(ctx, acct); err != nil {
 		return verifier.Account{}, "", err
 	}
-	tok, err := auth.Issue(acct.ID)
+	tok, err := v.Auth.Issue(acct.ID)
 	if err != nil {
 		return verifier.Account{}, "", err
 	}

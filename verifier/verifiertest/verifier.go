@@ -59,6 +59,7 @@ type Verifier struct {
 	Store   *sqlstore.DB
 	Server  *vhttp.Server
 	Sealer  *seal.Sealer
+	Auth    *verifier.Authenticator // issues the API's tokens (the benchmarks sign in without POST /auth)
 	Secrets verifier.WebhookSecrets // the accounts' webhook secrets
 	Now     func() time.Time
 	t       testing.TB // set by Start: the helpers fail the test on error
@@ -126,7 +127,7 @@ func New(opts Options) (*Verifier, error) {
 		ln.Close()
 		return nil, err
 	}
-	v := &Verifier{URL: base, Store: store, Sealer: opts.Sealer, Now: opts.Now,
+	v := &Verifier{URL: base, Store: store, Sealer: opts.Sealer, Auth: auth, Now: opts.Now,
 		Secrets: verifier.WebhookSecrets{Store: store, Sealer: opts.Sealer, Now: opts.Now}}
 	d := vhttp.Deps{Store: store, Limiter: memory.New(opts.Now), Auth: auth, Now: opts.Now, Logger: opts.Logger, Config: cfg}
 	if f := opts.Flow; f != nil {
