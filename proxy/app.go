@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/internal/seen"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 )
 
@@ -27,6 +28,10 @@ var ErrInstallRefused = errors.New("install refused by BigCommerce")
 // ErrSignedPayload: a load, uninstall or remove_user callback's
 // signed_payload_jwt was refused.
 var ErrSignedPayload = bigcommerce.ErrSignedPayload
+
+// ErrPayloadReused: a load callback's signed payload was taken already.
+// It is a signed payload refused, with its own words for the merchant.
+var ErrPayloadReused = fmt.Errorf("%w: used already", ErrSignedPayload)
 
 // SessionTTL is how long a settings page stays usable after the control
 // panel opened it (a load callback); opening the app again starts anew.
@@ -56,7 +61,13 @@ type App struct {
 	// to frame the settings page; "{store_hash}" is substituted. Empty:
 	// DefaultControlPanelURL.
 	ControlPanelURL string
-	Now             func() time.Time
+	// Seen records the load payloads taken (their jti, until they
+	// expire), so that one opens the settings page once: the payload
+	// travels in the frame's URL, which browser history, a proxy's log or
+	// a Referer can keep. Shared by every instance (Redis) where the proxy
+	// has one. Required by Load.
+	Seen seen.Set
+	Now  func() time.Time
 	Log             *slog.Logger
 }
 
@@ -146,13 +157,17 @@ func (a *App) Install(ctx context.Context, cb bigcommerce.AuthCallback) (*Store,
 	return st, a.session(st.Hash, inst.User.ID), nil
 }
 
-// Load handles the load callback: the payload must be valid and name an
-// installed store; a user the store has not seen is one the control panel
-// now allows (several users), and is added. It returns the store and a
-// settings session for the user.
+// Load handles the load callback: the payload must be valid, name an
+// installed store, and not have been taken before (ErrPayloadReused); a
+// user the store has not seen is one the control panel now allows
+// (several users), and is added. It returns the store and a settings
+// session for the user.
 func (a *App) Load(ctx context.Context, signedPayload string) (*Store, Session, error) {
 	p, st, err := a.verify(ctx, signedPayload)
 	if err != nil {
+		return nil, Session{}, fmt.Errorf("load: %w", err)
+	}
+	if err := a.takeOnce(ctx, p); err != nil {
 		return nil, Session{}, fmt.Errorf("load: %w", err)
 	}
 	if !st.HasUser(p.User.ID) {
@@ -205,6 +220,28 @@ func (a *App) RemoveUser(ctx context.Context, signedPayload string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("remove user: %w", err)
+	}
+	return nil
+}
+
+// takeOnce records a verified payload's jti until the payload expires:
+// ErrPayloadReused if it was recorded already. A guard that cannot answer
+// refuses (ErrUpstream): a load is opened again with one click, a replay
+// let through is a session handed out.
+func (a *App) takeOnce(ctx context.Context, p bigcommerce.SignedPayload) error {
+	if a.Seen == nil {
+		return fmt.Errorf("%w: no record of the payloads taken", ErrUpstream)
+	}
+	// The store's hash in the key: jti is the platform's, unique per
+	// payload, but nothing says across stores.
+	// Kept until the payload expires; a second at least, for one taken at
+	// its last instant.
+	fresh, err := a.Seen.Add(ctx, "bc-load:"+p.StoreHash+":"+p.ID, max(p.Expires.Sub(a.now()), time.Second))
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: record the payload: %w", ErrUpstream, err)
+	case !fresh:
+		return fmt.Errorf("store %s user %d: %w", p.StoreHash, p.User.ID, ErrPayloadReused)
 	}
 	return nil
 }

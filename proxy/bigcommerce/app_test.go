@@ -75,7 +75,8 @@ func TestExchangeCode(t *testing.T) {
 
 // The load, uninstall and remove_user payload: accepted as the control
 // panel signs it; refused with a bad signature, another app's audience,
-// expired, not yet valid, another algorithm, or a malformed store.
+// expired, not yet valid, another algorithm, a malformed store, or without
+// the jti a load is taken once by.
 func TestVerifySignedPayload(t *testing.T) {
 	now := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
 	d := bigcommercetest.Start(t, bigcommercetest.Options{})
@@ -85,7 +86,8 @@ func TestVerifySignedPayload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.StoreHash != d.StoreHash() || p.User != user || p.Owner.ID != 1 || p.URL != "/" {
+	if p.StoreHash != d.StoreHash() || p.User != user || p.Owner.ID != 1 || p.URL != "/" ||
+		p.ID == "" || !p.Expires.Equal(now.Add(24*time.Hour)) {
 		t.Fatalf("payload %+v", p)
 	}
 	sign := func(method jwt.SigningMethod, key any, edit func(jwt.MapClaims)) string {
@@ -109,6 +111,7 @@ func TestVerifySignedPayload(t *testing.T) {
 		"wrong issuer":   sign(jwt.SigningMethodHS256, secret, func(c jwt.MapClaims) { c["iss"] = "bc/apps" }),
 		"bad store":      sign(jwt.SigningMethodHS256, secret, func(c jwt.MapClaims) { c["sub"] = "stores/../x" }),
 		"no user":        sign(jwt.SigningMethodHS256, secret, func(c jwt.MapClaims) { delete(c, "user") }),
+		"no jti":         sign(jwt.SigningMethodHS256, secret, func(c jwt.MapClaims) { delete(c, "jti") }),
 		"empty":          "",
 		"garbage":        "a.b.c",
 	} {

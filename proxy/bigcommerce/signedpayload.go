@@ -16,6 +16,9 @@ var ErrSignedPayload = errors.New("invalid signed payload")
 // under 1 KB.
 const maxSignedPayloadLen = 8 << 10
 
+// maxPayloadIDLen bounds the jti we record (the platform's are UUIDs).
+const maxPayloadIDLen = 128
+
 // AppUser is a control panel user named by a signed payload: the user who
 // loaded, uninstalled or was removed, or the store owner.
 type AppUser struct {
@@ -33,6 +36,10 @@ type SignedPayload struct {
 	// URL is the deep link the control panel asked for ("/" from the Apps
 	// menu).
 	URL string
+	// ID (the jti) names this payload; with Expires it lets a caller take
+	// a payload once (a load callback's: the URL carrying it can leak).
+	ID      string
+	Expires time.Time
 }
 
 // payloadClaims are the claims of signed_payload_jwt (BigCommerce's
@@ -49,7 +56,7 @@ type payloadClaims struct {
 // remove_user callback: HS256 signed with the app's client secret (no other
 // algorithm), aud equal to the app's client ID, issued by "bc", inside its
 // nbf-exp window at now, and for a store ("stores/{hash}" with a valid hash)
-// and a user. Which store the caller may act on is the caller's check.
+// and a user, with a jti. Which store the caller may act on is the caller's check.
 func VerifySignedPayload(token, clientID string, clientSecret Secret, now time.Time) (SignedPayload, error) {
 	if clientID == "" || clientSecret == "" {
 		return SignedPayload{}, fmt.Errorf("verify signed payload: %w: app client ID and secret are required", ErrSignedPayload)
@@ -69,7 +76,13 @@ func VerifySignedPayload(token, clientID string, clientSecret Secret, now time.T
 	if claims.User.ID <= 0 {
 		return SignedPayload{}, fmt.Errorf("verify signed payload: %w: no user id", ErrSignedPayload)
 	}
-	return SignedPayload{StoreHash: hash, User: claims.User, Owner: claims.Owner, URL: claims.URL}, nil
+	if claims.ID == "" || len(claims.ID) > maxPayloadIDLen {
+		// The guides list jti among the claims; without it a load could
+		// not be taken once.
+		return SignedPayload{}, fmt.Errorf("verify signed payload: %w: no jti", ErrSignedPayload)
+	}
+	return SignedPayload{StoreHash: hash, User: claims.User, Owner: claims.Owner, URL: claims.URL,
+		ID: claims.ID, Expires: claims.ExpiresAt.Time}, nil
 }
 
 // StoreHashFromContext reads "stores/{hash}", the form the platform names a

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 
 	"github.com/idgate/idgate/internal/cache/memory"
 	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/internal/seen"
+	seenmemory "github.com/idgate/idgate/internal/seen/memory"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
@@ -36,6 +39,21 @@ type appWorld struct {
 	registry *storefile.Stores // the first instance's
 	doubles  map[string]*bigcommercetest.Double
 	proxies  []string // base URLs
+	loads    *recordingSet
+}
+
+// recordingSet is a seen.Set that keeps the TTLs it was asked for.
+type recordingSet struct {
+	seen.Set
+	mu   sync.Mutex
+	ttls []time.Duration
+}
+
+func (r *recordingSet) Add(ctx context.Context, key string, ttl time.Duration) (bool, error) {
+	r.mu.Lock()
+	r.ttls = append(r.ttls, ttl)
+	r.mu.Unlock()
+	return r.Set.Add(ctx, key, ttl)
 }
 
 var (
@@ -61,6 +79,9 @@ func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 	w.cp = bigcommercetest.StartControlPanel(t, bigcommercetest.ControlPanelOptions{RedirectURI: appPublicURL + proxyhttp.AuthCallbackPath}, ds...)
 	path := filepath.Join(t.TempDir(), "stores.json")
 	key := seal.Ephemeral()
+	// One record of taken load payloads for every instance, as their
+	// shared Redis is.
+	w.loads = &recordingSet{Set: seenmemory.New(nil, 0)}
 	for range instances {
 		reg, err := storefile.Load(path, key)
 		if err != nil {
@@ -75,7 +96,7 @@ func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 				ClientID: bigcommercetest.AppClientID, ClientSecret: bigcommercetest.AppClientSecret,
 				RedirectURI: appPublicURL + proxyhttp.AuthCallbackPath, LoginURL: w.cp.URL,
 			},
-			ControlPanelURL: origin,
+			ControlPanelURL: origin, Seen: w.loads,
 		}
 		svc := &proxy.Service{Stores: reg, Sealer: key, Cache: memory.New(nil), PublicURL: appPublicURL}
 		fapp, err := proxyhttp.New(svc, slog.New(slog.DiscardHandler), proxyhttp.WithApp(app))
@@ -351,6 +372,39 @@ func TestAppLoadChecksTheSignedPayload(t *testing.T) {
 	}
 	if code, _ := w.post(t, 0, "storeb2", linkForm(session(t, pageB))); code != http.StatusOK {
 		t.Errorf("store b's session on store b: %d, want 200", code)
+	}
+}
+
+// A load payload opens the settings page once, on any instance: taken
+// again within its validity (its URL kept by a browser's history, a log, a
+// Referer) it is refused; the control panel's next payload (another jti)
+// opens it. The record lasts as long as the payload (24 hours); that it is
+// forgotten then is seentest's ExpiryForgets, for both backends.
+func TestAppLoadPayloadIsSingleUse(t *testing.T) {
+	w := newAppWorld(t, 2)
+	w.mustInstall(t, 0, "storea1")
+	payload := w.cp.SignedPayload("storea1", installer)
+	if code, _, page := w.callback(t, 0, proxyhttp.LoadCallbackPath, payload); code != http.StatusOK || !strings.Contains(page, "<form") {
+		t.Fatalf("first load: %d %s", code, page)
+	}
+	for i := range 2 {
+		code, h, body := w.callback(t, i, proxyhttp.LoadCallbackPath, payload)
+		if code != http.StatusUnauthorized || !strings.Contains(body, "used already") || strings.Contains(body, "<form") {
+			t.Errorf("replay on instance %d: %d %s, want 401 used already", i, code, body)
+		}
+		if h.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("replay on instance %d: the refusal may be framed", i)
+		}
+	}
+	if code, _, page := w.callback(t, 1, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", installer)); code != http.StatusOK || !strings.Contains(page, "<form") {
+		t.Errorf("the next load (another jti): %d %s", code, page)
+	}
+	w.loads.mu.Lock()
+	defer w.loads.mu.Unlock()
+	for _, ttl := range w.loads.ttls {
+		if ttl < 24*time.Hour-time.Minute || ttl > 24*time.Hour {
+			t.Errorf("a payload recorded for %s, want its 24 hours", ttl)
+		}
 	}
 }
 

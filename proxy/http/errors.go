@@ -26,6 +26,7 @@ var domainErrors = []struct {
 	{proxy.ErrMalformedJSON, httperr.MalformedJSON, "the body is not valid JSON"},
 	{proxy.ErrNotLinked, httperr.Conflict, "the store is not set up for verification yet"},
 	{proxy.ErrInstallRefused, httperr.Unauthenticated, "BigCommerce refused this install (its code was used or has expired); install the app again from the control panel"},
+	{proxy.ErrPayloadReused, httperr.Unauthenticated, "this link from the control panel was used already; open the app again from the control panel"},
 	{proxy.ErrSignedPayload, httperr.Unauthenticated, "the control panel's signed payload is invalid or expired"},
 	{proxy.ErrAppSession, httperr.Unauthenticated, "the settings session is invalid or expired; open the app again from the control panel"},
 }

@@ -76,20 +76,23 @@ func TestSettingsPageInChromium(t *testing.T) {
 	cpOrigin := "http://" + cpLn.Addr().String()
 	w := newAppWorldFramedBy(t, 1, cpOrigin)
 	w.mustInstall(t, 0, "storea1")
-	load := w.proxies[0] + proxyhttp.LoadCallbackPath + "?signed_payload_jwt=" + url.QueryEscape(w.cp.SignedPayload("storea1", installer))
-	tb.Open(serveFrame(t, cpLn, load))
+	// Each opening is the control panel's new payload: one is taken once.
+	load := func() string {
+		return w.proxies[0] + proxyhttp.LoadCallbackPath + "?signed_payload_jwt=" + url.QueryEscape(w.cp.SignedPayload("storea1", installer))
+	}
+	tb.Open(serveFrame(t, cpLn, load()))
 	if got := childFrameURL(tb); !strings.HasPrefix(got, w.proxies[0]+proxyhttp.LoadCallbackPath) {
 		t.Fatalf("the control panel's frame shows %q, want the app", got)
 	}
 	tb.Screenshot("1-in-the-control-panel")
-	tb.Open(serveFrame(t, listen(t), load))
+	tb.Open(serveFrame(t, listen(t), load()))
 	if got := childFrameURL(tb); !strings.HasPrefix(got, "chrome-error://") {
 		t.Fatalf("another origin framed the settings page: %q", got)
 	}
 
 	// Keyboard only, on the page itself.
 	tb.Run(chromedp.EmulateViewport(1024, 768))
-	tb.Open(load)
+	tb.Open(load())
 	tb.WaitText("ID verification", "link your idgate account")
 	focused := func() string {
 		return chromium.Eval[string](tb, `(() => { const e = document.activeElement;

@@ -20,6 +20,9 @@ import (
 	rlmemory "github.com/idgate/idgate/internal/ratelimit/memory"
 	rlredis "github.com/idgate/idgate/internal/ratelimit/redis"
 	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/internal/seen"
+	seenmemory "github.com/idgate/idgate/internal/seen/memory"
+	seenredis "github.com/idgate/idgate/internal/seen/redis"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
@@ -34,7 +37,7 @@ var Vars = []config.Var{
 	{Name: "IDGATE_PROXY_KEY", Default: "", Meaning: "server key sealing store secrets at rest: base64 of 32 random bytes (openssl rand -base64 32); required"},
 	{Name: "IDGATE_PROXY_STORES", Default: "./var/proxy-stores.json", Meaning: "the store file written by idgate store add"},
 	{Name: "IDGATE_VERIFIER_URL", Default: "http://127.0.0.1:8080", Meaning: "base URL of the verifier's API (create verification)"},
-	{Name: "IDGATE_REDIS_URL", Default: "", Meaning: "redis://... shares the status cache across proxy instances; empty uses the in-process cache"},
+	{Name: "IDGATE_REDIS_URL", Default: "", Meaning: "redis://... shares the status cache and the app's used load payloads across proxy instances; empty keeps both in-process"},
 	{Name: "IDGATE_PROXY_CACHE_TTL", Default: "30s", Meaning: "longest a status is served from the cache (webhooks refresh it at once)"},
 	{Name: "IDGATE_BC_APP_CLIENT_ID", Default: "", Meaning: "client ID of the BigCommerce single-click app (Developer Portal); set with the secret, it serves the app's callbacks (/bigcommerce/auth, load, uninstall, remove_user) and settings page; empty serves no app"},
 	{Name: "IDGATE_BC_APP_CLIENT_SECRET", Default: "", Meaning: "the app's client secret (code exchange, signed payloads, Current Customer JWT); never logged, never sent to a browser; sealed into each installed store's entry"},
@@ -133,6 +136,9 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 		return nil, nil, err
 	}
 	var ch cache.Cache = memory.New(nil)
+	// The load payloads taken: in Redis where instances share one, so a
+	// payload taken on one is refused on all.
+	var loads seen.Set = seenmemory.New(nil, 0)
 	var limiter ratelimit.Limiter = rlmemory.New(nil)
 	closeCache := func() {}
 	if c.RedisURL != "" {
@@ -142,6 +148,7 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 		}
 		client := goredis.NewClient(opts)
 		ch = rediscache.New(client, "idgate:cache:", nil)
+		loads = seenredis.New(client, "idgate:seen:", nil)
 		limiter = ratelimit.Fallback(rlredis.New(client, "idgate:rl:", nil), limiter, func(err error) {
 			log.Warn("redis rate limiter failed; counting in-process", "err", err)
 		})
@@ -152,7 +159,7 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 	if c.AppClientID != "" {
 		opts = append(opts, proxyhttp.WithApp(&proxy.App{
 			Registry: stores, Sealer: sealer, APIBaseURL: c.APIBaseURL, PublicURL: c.PublicURL,
-			ControlPanelURL: c.ControlPanelURL, Log: log,
+			ControlPanelURL: c.ControlPanelURL, Seen: loads, Log: log,
 			OAuth: bigcommerce.App{
 				ClientID: c.AppClientID, ClientSecret: c.AppClientSecret,
 				RedirectURI: c.PublicURL + proxyhttp.AuthCallbackPath, LoginURL: c.LoginURL,
