@@ -46,6 +46,29 @@ const measure = `(() => {
 		ListStart: ucs ? (rtl ? ucs.paddingRight : ucs.paddingLeft) : "", ListEnd: ucs ? (rtl ? ucs.paddingLeft : ucs.paddingRight) : ""};
 })()`
 
+// fitsIn measures the screen shown (the caller waited for it) in lang at
+// size: <html lang> and dir as the language's, nothing wider than the
+// window or clipped, the heading's text at its start side; it saves the
+// screenshot lang-<screen>-<lang>-<size>.png.
+func fitsIn(t *testing.T, tb *tab, lang, screen, size string) fits {
+	t.Helper()
+	f := eval[fits](tb, measure)
+	if f.Lang != lang || f.Dir != web.Dir(lang) {
+		t.Errorf("%s %s %s: <html lang=%q dir=%q>, want %q %q", lang, screen, size, f.Lang, f.Dir, lang, web.Dir(lang))
+	}
+	if f.ScrollWidth > f.InnerWidth {
+		t.Errorf("%s %s: the page is %d px wide in a %d px window", lang, screen, f.ScrollWidth, f.InnerWidth)
+	}
+	for _, o := range f.Out {
+		t.Errorf("%s %s %s: %s", lang, screen, size, o)
+	}
+	if f.StartGap > 2 {
+		t.Errorf("%s %s %s: the heading's text starts %.0f px from its start side", lang, screen, size, f.StartGap)
+	}
+	tb.ShootHere("lang-" + screen + "-" + lang + "-" + size)
+	return f
+}
+
 // The start page, the license front (no camera: the upload offered), the
 // selfie step, the phone step, Done and an ended link's page in every
 // language of the table at 360×640: nothing wider than the screen or clipped, <html lang> and
@@ -81,19 +104,7 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 	check := func(lang, screen string) fits {
 		t.Helper()
 		text := tb.screen(screen)
-		f := eval[fits](tb, measure)
-		if f.Lang != lang || f.Dir != web.Dir(lang) {
-			t.Errorf("%s %s: <html lang=%q dir=%q>, want %q %q", lang, screen, f.Lang, f.Dir, lang, web.Dir(lang))
-		}
-		if f.ScrollWidth > f.InnerWidth {
-			t.Errorf("%s %s: the page is %d px wide in a %d px window", lang, screen, f.ScrollWidth, f.InnerWidth)
-		}
-		for _, o := range f.Out {
-			t.Errorf("%s %s: %s", lang, screen, o)
-		}
-		if f.StartGap > 2 {
-			t.Errorf("%s %s: the heading's text starts %.0f px from its start side", lang, screen, f.StartGap)
-		}
+		f := fitsIn(t, tb, lang, screen, "360x640")
 		if screen == "start" {
 			for _, key := range []string{"start.title", "start.check.front", "start.check.address", "start.check.location"} {
 				if want := web.T(lang, key); !strings.Contains(text, want) {
@@ -101,7 +112,6 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 				}
 			}
 		}
-		tb.ShootHere("lang-" + screen + "-" + lang + "-360x640")
 		return f
 	}
 	for _, lang := range web.Langs() {
