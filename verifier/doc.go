@@ -13,6 +13,9 @@
 //     change goes through Verifications.Transition with a Step.
 //   - options.go, typederive.go, quota.go: a request's options and settings,
 //     the verification type they imply, plans and quotas.
+//   - document.go: Document, the port of the identity document the
+//     result is built from (license.License is its first adapter), and
+//     DocumentKind (docs/documents.md).
 //   - result.go, complete.go: Outcome (what the end-user flow measured;
 //     not webhook.Outcome, a delivery attempt's, nor bigcommerce.Outcome, a
 //     storefront's), BuildResult (the result payload) and Complete, which

@@ -30,8 +30,11 @@ var ErrInvalidOutcome = errors.New("invalid verification outcome")
 // SealResult encrypts for passphrase and custom modes before anything is
 // stored.
 type Outcome struct {
-	// License is the parsed barcode (engines.Scan / license.ParseAAMVA).
-	License  license.License
+	// License is the identity document as read (Document: for a driver's
+	// license, the parsed barcode, engines.Scan / license.ParseAAMVA); nil
+	// when it was never read (the result then says what a document that
+	// carries nothing says).
+	License  Document
 	Document DocumentEvidence
 	// FaceMatch compares the selfie with the license photo
 	// (face.Analyzer.Compare).
@@ -264,7 +267,11 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 	if err := o.check(); err != nil {
 		return Payload{}, "", fmt.Errorf("build result: %w", err)
 	}
-	ages, expiry := o.License.Check(now.In(ageZone)), o.License.Check(now.In(expiryZone))
+	doc := o.License
+	if doc == nil {
+		doc = unread
+	}
+	ages, expiry := doc.Check(now.In(ageZone)), doc.Check(now.In(expiryZone))
 	fm := o.FaceMatch
 	p := Payload{
 		RequestID:  v.ID,
@@ -296,7 +303,7 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 		loc := *o.Location
 		p.LocationConsistency = &loc
 	}
-	if p.LicenseData, err = license.Extract(o.License, s.RequestedFields); err != nil {
+	if p.LicenseData, err = doc.Fields(s.RequestedFields); err != nil {
 		return Payload{}, "", fmt.Errorf("build result: %w", err)
 	}
 	if s.FrontBarcodeMatch {
@@ -306,7 +313,7 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 		if o.FrontPrinted != nil {
 			printed = *o.FrontPrinted
 		}
-		m := license.CompareFront(o.License, printed)
+		m := doc.MatchFront(printed)
 		p.Verification.FrontBarcodeMatch = &m
 	}
 	if s.PhoneVerification && o.Phone != nil {

@@ -1,5 +1,5 @@
 // Package address is address verification's domain: what is asked of an
-// address-verification service about the license's name and address, what
+// address-verification service about the document holder's name and address, what
 // it answers (the result's address_verification), the Provider port, and
 // the SubscriberMatcher port with its rule for the names at the address
 // (subscriber.go). Adapters: lob (Lob's US Verifications API:
@@ -61,15 +61,15 @@ var (
 
 var usZIP = regexp.MustCompile(`^[0-9]{5}(-[0-9]{4})?$`)
 
-// FromLicense is the query for a license; ok is false when the license
-// carries no street address to check (then the check cannot run and
-// address_verification is absent).
-func FromLicense(l license.License) (Query, bool) {
-	a := l.Address
-	q := Query{FirstNames: strings.TrimSpace(l.FirstNames), LastName: strings.TrimSpace(l.LastName),
+// FromHolder is the query for a document's holder; ok is false when the
+// document carries no street address to check (then the check cannot run
+// and address_verification is absent: a passport has none).
+func FromHolder(h license.Holder) (Query, bool) {
+	a := h.Address
+	q := Query{FirstNames: strings.TrimSpace(h.FirstNames), LastName: strings.TrimSpace(h.LastName),
 		Line1: strings.TrimSpace(a.Line1), Line2: strings.TrimSpace(a.Line2), City: strings.TrimSpace(a.City),
 		State: strings.ToUpper(strings.TrimSpace(a.Jurisdiction)), PostalCode: strings.TrimSpace(a.PostalCode),
-		Country: strings.ToUpper(strings.TrimSpace(l.Country))}
+		Country: strings.ToUpper(strings.TrimSpace(h.Country))}
 	if q.Line1 == "" || (q.PostalCode == "" && (q.City == "" || q.State == "")) {
 		return Query{}, false
 	}

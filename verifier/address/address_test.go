@@ -9,12 +9,12 @@ import (
 func TestFromLicense(t *testing.T) {
 	l := license.License{FirstNames: " JANE ", LastName: "DOE", Country: "USA",
 		Address: license.Address{Line1: "210 KING ST", City: "SAN FRANCISCO", Jurisdiction: "ca", PostalCode: "94107-1234"}}
-	q, ok := FromLicense(l)
+	q, ok := FromHolder(l.Holder())
 	if !ok || q.FirstNames != "JANE" || q.State != "CA" || q.PostalCode != "94107-1234" || !q.US() {
 		t.Fatalf("FromLicense = %+v, %v", q, ok)
 	}
 	for _, a := range []license.Address{{}, {City: "X", Jurisdiction: "CA", PostalCode: "94107"}, {Line1: "1 MAIN ST", City: "X"}} {
-		if _, ok := FromLicense(license.License{Address: a}); ok {
+		if _, ok := FromHolder(license.License{Address: a}.Holder()); ok {
 			t.Errorf("an incomplete address %+v is checked", a)
 		}
 	}

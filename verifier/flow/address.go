@@ -6,27 +6,26 @@ import (
 
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/address"
-	"github.com/idgate/idgate/verifier/license"
 )
 
 // addressTimeout bounds the address check: it runs inside the end user's
 // submit, and a check that does not answer in time did not run.
 const addressTimeout = 8 * time.Second
 
-// addressCheck is address_verification for v's license: nil when it could
-// not run (no provider, no address on the license, outside the provider's
+// addressCheck is address_verification for v's document: nil when it could
+// not run (no provider, no address on the document, outside the provider's
 // coverage, the provider failing), so the member is absent, not false. A
 // test verification runs on address.TestProvider, never the configured one.
 // When the provider matches no names, they come from the subscriber record
 // of the number the end user verified (number; "" when none was), else
 // stay null. Reasons are logged without the address or the names.
-func (f *Flow) addressCheck(ctx context.Context, v verifier.Verification, l license.License, number string) *verifier.AddressVerification {
+func (f *Flow) addressCheck(ctx context.Context, v verifier.Verification, doc verifier.Document, number string) *verifier.AddressVerification {
 	if f.Address == nil {
 		return nil
 	}
-	q, ok := address.FromLicense(l)
+	q, ok := address.FromHolder(doc.Holder())
 	if !ok {
-		f.log().Info("address check not run: the license carries no complete address", "provider", f.Address.Name())
+		f.log().Info("address check not run: the document carries no complete address", "provider", f.Address.Name())
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, addressTimeout)

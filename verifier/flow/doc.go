@@ -16,6 +16,9 @@
 //     Phase and Action; view.go: View, what the page is told of the session.
 //   - engines.go: the Engines port (implemented by verifier/engines) and
 //     the reports and Problems it returns.
+//   - documents.go: each document kind's steps (DocumentKind) and its
+//     Capture, the document (verifier.Document) and evidence that submit
+//     and completion read (docs/documents.md).
 //   - One file per step: license.go (Front, Back), liveness.go
 //     (NewChallenge, Liveness; exhausted.go ends a link whose attempts are
 //     used up), phone.go (PhoneSend, PhoneCheck), submit.go (Submit, Review,

@@ -19,7 +19,7 @@ func (f *Flow) exhausted(s *Session) bool {
 // verifier.Complete: one transaction, the webhook enqueued): webcam_appears_live
 // false, webcam_face_matches_license_photo false and no face match figures,
 // since there is no live selfie to compare or to review (no review offer),
-// with the license results the front and back steps produced. A step not
+// with the document results the steps produced (Capture). A step not
 // done contributes nothing: without the back, the license is unread (no
 // dates: over_18 and over_21 false, license_expired true, every requested
 // field null, as for a barcode that lacks them) and license_appears_real is
@@ -30,13 +30,7 @@ func (f *Flow) exhausted(s *Session) bool {
 // so a completion that failed once (the store down) is retried rather
 // than leaving the link stuck.
 func (f *Flow) completeExhausted(ctx context.Context, v verifier.Verification, s Session) (SubmitAnswer, error) {
-	o := verifier.Outcome{LivenessExhausted: true}
-	if s.Front != nil {
-		o.Document = verifier.DocumentEvidence{CardFound: s.Front.CardFound, ProportionsOK: s.Front.ProportionsOK, FacePresent: s.Front.FacePresent}
-		o.LicensePhoto, o.FrontPrinted = s.Front.Headshot, s.Front.Printed
-	}
-	if s.Back != nil {
-		o.License, o.Document.BarcodeValid = s.Back.License, true
-	}
+	o := s.capture().outcome()
+	o.LivenessExhausted = true
 	return f.completeWith(ctx, v, s, ActionLivenessExhausted, o)
 }

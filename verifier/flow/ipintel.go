@@ -29,16 +29,17 @@ func (f *Flow) connection(o *verifier.Outcome, s Session, wantLocation bool) {
 	if a, ok, err := f.IP.Connection(s.BackIP, s.SubmitIP); err == nil && ok {
 		o.IP = &verifier.IPIntel{Found: a.Found, Proxy: a.Proxy, Type: string(a.Type), Description: a.Description}
 	}
-	if !wantLocation || s.Back == nil {
+	doc := s.capture().Document
+	if !wantLocation || doc == nil {
 		return
 	}
-	if c, err := f.IP.Locate(licenseAddress(s.Back.License), s.BackIP, s.SubmitIP); err == nil {
+	if c, err := f.IP.Locate(holderAddress(doc.Holder()), s.BackIP, s.SubmitIP); err == nil {
 		o.Location = &c
 	}
 }
 
-// licenseAddress is the part of the license address geocoding reads.
-func licenseAddress(l license.License) ipintel.Address {
-	return ipintel.Address{City: l.Address.City, Jurisdiction: l.Address.Jurisdiction,
-		PostalCode: l.Address.PostalCode, Country: l.Country}
+// holderAddress is the part of the document's address geocoding reads.
+func holderAddress(h license.Holder) ipintel.Address {
+	return ipintel.Address{City: h.Address.City, Jurisdiction: h.Address.Jurisdiction,
+		PostalCode: h.Address.PostalCode, Country: h.Country}
 }

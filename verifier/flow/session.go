@@ -12,15 +12,13 @@ import (
 // Step names one of the end user's steps, in the order the page shows them.
 type Step string
 
-// The steps. Their order is Steps.
+// The steps. A document kind lists its own (DocumentKind.Steps); liveness
+// follows them, and the phone comes last on links that have it.
 const (
 	StepLicenseFront Step = "license_front"
 	StepLicenseBack  Step = "license_back"
 	StepLiveness     Step = "liveness"
 )
-
-// Steps lists every step in order.
-var Steps = []Step{StepLicenseFront, StepLicenseBack, StepLiveness}
 
 // Phase is where the session is: collecting the steps, waiting for the end
 // user's choice after an inconclusive or failed face match, or finished

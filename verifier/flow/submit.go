@@ -41,7 +41,7 @@ func (f *Flow) Submit(ctx context.Context, token, clientIP string) (SubmitAnswer
 	if !s.ready(steps) {
 		return SubmitAnswer{}, fmt.Errorf("submit: %w: license front, license back and liveness (and the phone, when asked) must pass first", ErrOutOfOrder)
 	}
-	m, err := f.Engines.Compare(s.Front.Portrait, s.Live.Selfie)
+	m, err := f.Engines.Compare(s.capture().Portrait, s.Live.Selfie)
 	if err != nil {
 		return SubmitAnswer{}, fmt.Errorf("submit: face match: %w", err)
 	}
@@ -139,16 +139,9 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 	if s.Match == nil || !s.ready(f.steps(v)) {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, ErrOutOfOrder)
 	}
-	return f.completeWith(ctx, v, s, a, verifier.Outcome{
-		License: s.Back.License,
-		Document: verifier.DocumentEvidence{CardFound: s.Front.CardFound, ProportionsOK: s.Front.ProportionsOK,
-			FacePresent: s.Front.FacePresent, BarcodeValid: true},
-		FaceMatch:       *s.Match,
-		ReviewRequested: review,
-		Live:            true,
-		LicensePhoto:    s.Front.Headshot,
-		FrontPrinted:    s.Front.Printed,
-	})
+	o := s.capture().outcome()
+	o.FaceMatch, o.ReviewRequested, o.Live = *s.Match, review, true
+	return f.completeWith(ctx, v, s, a, o)
 }
 
 // completeWith adds the indicators to the session's outcome o (phone, IP,
@@ -164,9 +157,9 @@ func (f *Flow) completeWith(ctx context.Context, v verifier.Verification, s Sess
 	}
 	o.Phone = phoneResult(s.Phone)
 	f.connection(&o, s, settings.LocationConsistency)
-	// The address is the barcode's: without a read back there is none.
-	if settings.AddressVerification && s.Back != nil {
-		o.Address = f.addressCheck(ctx, v, s.Back.License, verifiedNumber(v, s.Phone))
+	// The address is the document's: without one read there is none.
+	if doc := s.capture().Document; settings.AddressVerification && doc != nil {
+		o.Address = f.addressCheck(ctx, v, doc, verifiedNumber(v, s.Phone))
 	}
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)
 	if err != nil {

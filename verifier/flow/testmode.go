@@ -186,8 +186,8 @@ func (f *Flow) finishTest(ctx context.Context, v verifier.Verification, p TestPi
 // identity: what verifier.Complete receives for a test link.
 func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	today := license.DateOf(now.UTC())
+	l := FixtureIdentity(today)
 	o := verifier.Outcome{
-		License:         FixtureIdentity(today),
 		Document:        verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true, BarcodeValid: true},
 		FaceMatch:       testMatch(p.Outcome),
 		ReviewRequested: review,
@@ -196,19 +196,19 @@ func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	}
 	switch p.Outcome {
 	case TestLicenseExpired:
-		o.License.ExpiryDate = dateBefore(today, 30)
+		l.ExpiryDate = dateBefore(today, 30)
 	case TestUnder18:
-		o.License.DOB = today.AddYears(-16)
+		l.DOB = today.AddYears(-16)
 	case TestUnder21:
-		o.License.DOB = today.AddYears(-19)
+		l.DOB = today.AddYears(-19)
 	case TestLicenseNotGenuine:
 		// A card of the wrong proportions: the evidence a fake fails on.
 		o.Document.ProportionsOK = false
 	}
-	o.License.Under18Until = o.License.DOB.AddYears(18)
-	o.License.Under19Until = o.License.DOB.AddYears(19)
-	o.License.Under21Until = o.License.DOB.AddYears(21)
-	o.FrontPrinted = testFront(o.License)
+	l.Under18Until = l.DOB.AddYears(18)
+	l.Under19Until = l.DOB.AddYears(19)
+	l.Under21Until = l.DOB.AddYears(21)
+	o.License, o.FrontPrinted = l, testFront(l)
 	switch p.Phone {
 	case "", IndicatorPresent, IndicatorNegative:
 		ph := TestPhone

@@ -1,0 +1,53 @@
+package verifier
+
+import (
+	"time"
+
+	"github.com/idgate/idgate/verifier/license"
+)
+
+// Document is the port of the identity document the end user showed, as
+// its kind's reader read it: everything the result is built from that
+// depends on the document (ages, expiry, license_data, the printed front's
+// consistency) and the holder the address check and geocoding read. The
+// first adapter is license.License, the driver's license and state ID
+// card read from the AAMVA barcode; a passport read from its machine-readable
+// zone is the next (docs/documents.md). Which steps capture each kind is
+// the flow's (flow.DocumentKind).
+//
+// Its vocabulary (Checks, Holder, Printed, FrontMatch, the Catalog's field
+// names) is verifier/license's: the specification calls the document a
+// license throughout (license_data, license_expired), and every kind
+// answers in those members.
+type Document interface {
+	// Check derives age and expiry on the calendar day of now in now's
+	// location (license.License.Check's rules: no birth date is under
+	// every age, no expiry date is expired).
+	Check(now time.Time) license.Checks
+	// Fields is license_data: exactly the requested names of
+	// license.Catalog, each nil when the document does not carry it.
+	Fields(requested []string) (map[string]any, error)
+	// MatchFront is front_barcode_match: what OCR read on the document's
+	// printed personal-data zone against its machine-readable data.
+	MatchFront(printed license.Printed) license.FrontMatch
+	// Holder is the holder's names and address (address_verification,
+	// location_consistency).
+	Holder() license.Holder
+}
+
+// unread is the document of a verification whose document was never read
+// (every liveness attempt failed before the barcode step): a license that
+// carries nothing, so over_18 and over_21 are false, license_expired is
+// true, every requested field is null and the front compares as
+// unreadable — the rules for missing values every kind shares.
+var unread Document = license.License{}
+
+// DocumentKind names a kind of identity document the end user may show.
+// The flow declares each kind's steps (flow.DocumentKind); a create option
+// will list the kinds a verification accepts (docs/documents.md).
+type DocumentKind string
+
+// The kinds. DriversLicense is every AAMVA card: a driver's license or a
+// state (or provincial) ID card, read from the front photo and the PDF417
+// barcode on the back.
+const DriversLicense DocumentKind = "drivers_license"
