@@ -67,8 +67,11 @@ type App struct {
 	// a Referer can keep. Shared by every instance (Redis) where the proxy
 	// has one. Required by Load.
 	Seen seen.Set
-	Now  func() time.Time
-	Log             *slog.Logger
+	// Accounts is the verifier's account API, through which the settings
+	// page links the store (LinkAccount).
+	Accounts Accounts
+	Now      func() time.Time
+	Log      *slog.Logger
 }
 
 // DefaultControlPanelURL is where a store's control panel runs (its

@@ -7,18 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/rulesets"
 )
 
-// Settings are what the merchant chooses on the settings page.
+// Settings are what the merchant chooses on the settings page. The link
+// to the verifier account is LinkAccount's.
 type Settings struct {
-	// IntegrationKey and WebhookSecret link the store to its verifier
-	// account; an empty WebhookSecret keeps the one saved (the page never
-	// shows it).
-	IntegrationKey string
-	WebhookSecret  bigcommerce.Secret
-	Ruleset        rulesets.Ruleset
+	Ruleset rulesets.Ruleset
 	// HoldCheckout: verify before checkout (the widget holds the checkout
 	// buttons). OrderGuard: hold orders placed without a verification
 	// (status Manual Verification Required).
@@ -40,7 +35,7 @@ const MaxReuseDays = 365
 // SettingsOf reads a store's current settings (never its secrets).
 func SettingsOf(st *Store) Settings {
 	return Settings{
-		IntegrationKey: st.IntegrationKey, Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
+		Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
 		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
 		ReuseDays: int(st.ApprovalTTL / (24 * time.Hour)),
 	}
@@ -64,22 +59,14 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "release_status", Message: "choose where verified orders go from the statuses offered"})
 	}
 	st, err := a.Registry.Update(ctx, hash, func(st *Store) error {
-		st.IntegrationKey = strings.TrimSpace(in.IntegrationKey)
-		if in.WebhookSecret != "" {
-			st.WebhookSecret = bigcommerce.Secret(strings.TrimSpace(string(in.WebhookSecret)))
-		}
-		if st.IntegrationKey == "" {
-			// Unlinking drops the secret too: half a link is refused.
-			st.WebhookSecret = ""
-		}
 		st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
 		st.Triggers, st.ReleaseStatus = in.Triggers, in.ReleaseStatus
 		st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour
 		return nil
 	})
 	if errors.Is(err, ErrInvalidStore) {
-		// What Normalize refuses (half a link, a test key on a live store,
-		// a country code) is the merchant's to correct.
+		// What Normalize refuses (a test key on a live store, a country
+		// code) is the merchant's to correct.
 		msg := err.Error()
 		if _, after, ok := strings.Cut(msg, ErrInvalidStore.Error()+": "); ok {
 			msg = after

@@ -68,6 +68,10 @@ type Store struct {
 	// WebhookSecret is the verifier's signing secret (whsec_...) for the
 	// Idgate-Signature header.
 	WebhookSecret bigcommerce.Secret
+	// VerifierAccountID and VerifierAccountEmail name the verifier account
+	// the settings page linked the store to (empty for a store linked by
+	// hand): stores of one account share its webhook secret and its key.
+	VerifierAccountID, VerifierAccountEmail string
 	// WebhookHeader and WebhookHeaderValue are the custom header every
 	// delivery must carry (sent as webhook_headers at creation).
 	WebhookHeader      string
@@ -236,6 +240,8 @@ type Registry interface {
 	// as saved now (a copy of its own), and what it leaves is validated and
 	// saved; an error from change saves nothing. ErrUnknownStore if absent.
 	Update(ctx context.Context, hash string, change func(*Store) error) (*Store, error)
+	// List returns every store, by hash.
+	List() ([]*Store, error)
 	// Delete removes the store and its secrets; ErrUnknownStore if absent.
 	Delete(ctx context.Context, hash string) error
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"errors"
 	"html/template"
 	"log/slog"
 	"net/url"
@@ -27,6 +28,7 @@ const (
 	UninstallCallbackPath = "/bigcommerce/uninstall"
 	RemoveUserPath        = "/bigcommerce/remove_user"
 	settingsPath          = "/app/stores/:hash/settings"
+	linkPath              = "/app/stores/:hash/link"
 	maxSettingsBody       = 8 << 10
 )
 
@@ -66,6 +68,7 @@ func routeApp(r fiber.Router, h *appHandlers) {
 	r.Get(UninstallCallbackPath, h.uninstall)
 	r.Get(RemoveUserPath, h.removeUser)
 	r.Post(settingsPath, h.save)
+	r.Post(linkPath, h.link)
 	r.Post(settingsOpenPath, h.openSettings)
 	r.Post(ordersPath, h.orders)
 	r.Post(reviewPath, h.review)
@@ -144,6 +147,35 @@ func (h *appHandlers) save(c *fiber.Ctx) error {
 	return h.render(c, fiber.StatusOK, saved, s, proxy.SettingsOf(saved), true, "")
 }
 
+// link: "Create the integration key". The merchant's verifier password
+// goes to the verifier and nowhere else (not logged, not shown back); the
+// page shows the key made, which is publishable.
+func (h *appHandlers) link(c *fiber.Ctx) error {
+	if err := ownForm(c); err != nil {
+		return err
+	}
+	hash, sealed := c.Params("hash"), c.FormValue("session")
+	st, s, err := h.app.OpenSession(c.UserContext(), hash, sealed)
+	if err != nil {
+		return toHTTP(err)
+	}
+	linked, err := h.app.LinkAccount(c.UserContext(), hash, sealed, proxy.LinkRequest{
+		Email: c.FormValue("email"), Password: bigcommerce.Secret(c.FormValue("password")), Test: c.FormValue("key_mode") == "test",
+	})
+	var inputErr *proxy.InputError
+	switch {
+	case asInput(err, &inputErr):
+		return h.renderPage(c, fiber.StatusUnprocessableEntity, st, s, proxy.SettingsOf(st), page{linkError: inputErr.Message, email: c.FormValue("email")})
+	case errors.Is(err, proxy.ErrUpstream):
+		h.log.Warn("app link failed", "store", hash, "err", err)
+		return h.renderPage(c, fiber.StatusServiceUnavailable, st, s, proxy.SettingsOf(st), page{linkError: "idgate did not answer as expected; try again in a moment", email: c.FormValue("email")})
+	case err != nil:
+		return toHTTP(err)
+	}
+	h.log.Info("app linked", "store", hash, "user", s.UserID)
+	return h.renderPage(c, fiber.StatusOK, linked, s, proxy.SettingsOf(linked), page{linked: true})
+}
+
 // ownForm admits a form the app's own pages posted (every app form carries
 // the sealed session, which is its CSRF token too; this refuses the rest
 // before it is read) and marks the answer uncacheable.
@@ -170,7 +202,6 @@ func ownForm(c *fiber.Ctx) error {
 // page shows.
 func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 	in := proxy.Settings{
-		IntegrationKey: c.FormValue("integration_key"), WebhookSecret: bigcommerce.Secret(c.FormValue("webhook_secret")),
 		HoldCheckout: c.FormValue("hold_checkout") == "1", OrderGuard: c.FormValue("order_guard") == "1",
 		TestMode: c.FormValue("test_mode") == "1",
 	}
@@ -215,18 +246,28 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 
 // pageData is what settings.html renders.
 type pageData struct {
-	Action      string
-	Session     string
-	StoreDomain string
-	Linked      bool
-	Settings    proxy.Settings
-	Face        string
-	Age         int
-	MinTotal    string
-	Countries   string
-	States      string
-	Saved       bool
-	Error       string
+	Action, LinkAction string
+	Session            string
+	// StoreDomains are the hosts the integration key is made for.
+	StoreDomains string
+	Linked       bool
+	// IntegrationKey is the store's key, publishable; AccountEmail the
+	// verifier account it was made on (empty when linked by hand), Email
+	// the link form's e-mail. No secret of the account is ever here.
+	IntegrationKey, AccountEmail, Email string
+	// JustLinked and LinkError answer "Create the integration key";
+	// TestKey chooses the form's mode (the store's test mode).
+	JustLinked bool
+	LinkError  string
+	TestKey    bool
+	Settings   proxy.Settings
+	Face       string
+	Age        int
+	MinTotal   string
+	Countries  string
+	States     string
+	Saved      bool
+	Error      string
 	// Releases are the statuses offered for verified orders, besides
 	// "where it was" (proxy.ReleaseAsBefore).
 	Releases []proxy.ReleaseChoice
@@ -235,12 +276,31 @@ type pageData struct {
 	OrdersAction, SettingsAction string
 }
 
-// render writes the settings page.
+// page is what one answer adds to the settings page: a notice and the
+// link form's state.
+type page struct {
+	saved, linked      bool
+	formErr, linkError string
+	email              string // the link form's e-mail, as typed
+}
+
+// render writes the settings page after a load or a save.
 func (h *appHandlers) render(c *fiber.Ctx, status int, st *proxy.Store, s proxy.Session, in proxy.Settings, saved bool, formErr string) error {
+	return h.renderPage(c, status, st, s, in, page{saved: saved, formErr: formErr})
+}
+
+// renderPage writes the settings page.
+func (h *appHandlers) renderPage(c *fiber.Ctx, status int, st *proxy.Store, s proxy.Session, in proxy.Settings, p page) error {
+	email := p.email
+	if email == "" {
+		email = st.VerifierAccountEmail
+	}
 	d := pageData{
-		Action:  appPath(settingsPath, st.Hash),
-		Session: h.app.SealSession(s), StoreDomain: strings.TrimPrefix(strings.TrimPrefix(st.URL, "https://"), "http://"),
-		Linked: st.Linked(), Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: saved, Error: formErr,
+		Action: appPath(settingsPath, st.Hash), LinkAction: appPath(linkPath, st.Hash),
+		Session: h.app.SealSession(s), StoreDomains: strings.Join(proxy.StorefrontHosts(st), ", "),
+		Linked: st.Linked(), IntegrationKey: st.IntegrationKey, AccountEmail: st.VerifierAccountEmail, Email: email,
+		JustLinked: p.linked, LinkError: p.linkError, TestKey: st.TestMode,
+		Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: p.saved, Error: p.formErr,
 		MinTotal: proxy.FormatCents(in.Triggers.MinTotalCents), Countries: strings.Join(in.Triggers.ShipToCountries, ", "),
 		States: strings.Join(in.Triggers.ShipToStates, ", "), Releases: proxy.ReleaseChoices,
 		OrdersAction: appPath(ordersPath, st.Hash),

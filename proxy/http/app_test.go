@@ -25,6 +25,9 @@ import (
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/storefile"
+	"github.com/idgate/idgate/proxy/verifierapi"
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/verifiertest"
 )
 
 // appPublicURL is the proxy's public URL as the app registers it (the
@@ -40,7 +43,16 @@ type appWorld struct {
 	doubles  map[string]*bigcommercetest.Double
 	proxies  []string // base URLs
 	loads    *recordingSet
+	// verifier is a real one on loopback, with the merchant's account
+	// (merchantEmail, merchantPassword) the settings page links to.
+	verifier *verifiertest.Verifier
+	account  verifier.Account
 }
+
+const (
+	merchantEmail    = "merchant@example.com"
+	merchantPassword = "correct horse battery staple"
+)
 
 // recordingSet is a seen.Set that keeps the TTLs it was asked for.
 type recordingSet struct {
@@ -82,6 +94,19 @@ func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 	// One record of taken load payloads for every instance, as their
 	// shared Redis is.
 	w.loads = &recordingSet{Set: seenmemory.New(nil, 0)}
+	w.verifier = verifiertest.Start(t, verifiertest.Options{Webhooks: true})
+	acct, err := verifier.NewAccount(merchantEmail, merchantPassword, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.verifier.Store.CreateAccount(context.Background(), acct); err != nil {
+		t.Fatal(err)
+	}
+	w.account = acct
+	accounts, err := verifierapi.New(w.verifier.URL, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range instances {
 		reg, err := storefile.Load(path, key)
 		if err != nil {
@@ -96,7 +121,7 @@ func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 				ClientID: bigcommercetest.AppClientID, ClientSecret: bigcommercetest.AppClientSecret,
 				RedirectURI: appPublicURL + proxyhttp.AuthCallbackPath, LoginURL: w.cp.URL,
 			},
-			ControlPanelURL: origin, Seen: w.loads,
+			ControlPanelURL: origin, Seen: w.loads, Accounts: accounts,
 		}
 		svc := &proxy.Service{Stores: reg, Sealer: key, Cache: memory.New(nil), PublicURL: appPublicURL}
 		fapp, err := proxyhttp.New(svc, slog.New(slog.DiscardHandler), proxyhttp.WithApp(app))
@@ -177,10 +202,23 @@ func (w *appWorld) submit(t *testing.T, i int, path string, form url.Values, hea
 	return code, h, string(body)
 }
 
-func linkForm(sess string) url.Values {
+// link signs in to the merchant's verifier account on store hash's
+// settings page (instance i) and makes the test key; it returns the page.
+func (w *appWorld) link(t *testing.T, i int, hash, sess string, mode string) string {
+	t.Helper()
+	code, _, page := w.submit(t, i, "/app/stores/"+hash+"/link", url.Values{
+		"session": {sess}, "email": {merchantEmail}, "password": {merchantPassword}, "key_mode": {mode},
+	}, nil)
+	if code != http.StatusOK || !strings.Contains(page, "Linked.") {
+		t.Fatalf("link %s on %d: %d %s", hash, i, code, page)
+	}
+	return page
+}
+
+// settingsForm is the settings page's form as a merchant fills it in.
+func settingsForm(sess string) url.Values {
 	return url.Values{
-		"session": {sess}, "integration_key": {"idgk_test_" + strings.Repeat("k", 43)}, "webhook_secret": {"whsec_linked"},
-		"require_authentic": {"1"}, "min_face_match": {"likely_match"}, "min_age": {"21"}, "order_guard": {"1"}, "test_mode": {"1"},
+		"session": {sess}, "require_authentic": {"1"}, "min_face_match": {"likely_match"}, "min_age": {"21"}, "order_guard": {"1"}, "test_mode": {"1"},
 		"reuse_days": {"30"}, "release_status": {"0"},
 	}
 }
@@ -247,18 +285,16 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 		t.Fatalf("unlinked store's status %d %+v: want inactive", code, st)
 	}
 	sess := session(t, page)
-	code, page = w.post(t, 0, "storea1", linkForm(sess))
+	w.link(t, 0, "storea1", sess, "test")
+	code, page = w.post(t, 0, "storea1", settingsForm(sess))
 	if code != http.StatusOK || !strings.Contains(page, "Settings saved") {
 		t.Fatalf("save: %d %s", code, page)
-	}
-	if strings.Contains(page, "whsec_linked") {
-		t.Error("the saved page shows the webhook secret")
 	}
 	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || !st.Active {
 		t.Fatalf("linked store's status %d %+v: want active", code, st)
 	}
 	// Which orders: the triggers are saved and shown back, tidied.
-	f := linkForm(sess)
+	f := settingsForm(sess)
 	f.Set("min_total", "50")
 	f.Set("ship_to_countries", " ca,US ,")
 	f.Set("ship_to_states", "Texas")
@@ -276,10 +312,10 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	}
 	// The default, shown on the page the store opens with, is where the
 	// order was before it was held.
-	if code, page = w.post(t, 0, "storea1", linkForm(sess)); code != http.StatusOK || !strings.Contains(page, `name="release_status" value="0" checked> The status it had before it was held`) {
+	if code, page = w.post(t, 0, "storea1", settingsForm(sess)); code != http.StatusOK || !strings.Contains(page, `name="release_status" value="0" checked> The status it had before it was held`) {
 		t.Fatalf("release status back to the default: %d %s", code, page)
 	}
-	// Half a link, an unknown choice and an impossible ruleset are shown
+	// A test key on a live store, an unknown choice and an impossible ruleset are shown
 	// on the page and change nothing.
 	for name, edit := range map[string]func(url.Values){
 		"no face choice": func(f url.Values) { f.Set("min_face_match", "great") },
@@ -298,7 +334,7 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 		"release to held":      func(f url.Values) { f.Set("release_status", "12") },
 		"no release status":    func(f url.Values) { f.Del("release_status") },
 	} {
-		f := linkForm(sess)
+		f := settingsForm(sess)
 		edit(f)
 		if code, page := w.post(t, 0, "storea1", f); code != http.StatusUnprocessableEntity || !strings.Contains(page, "Not saved:") {
 			t.Errorf("%s: %d, want 422 with the reason on the page", name, code)
@@ -309,16 +345,16 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	}
 	// CSRF: another site's page has no session to send, and its Origin
 	// is refused before anything is read.
-	big := linkForm(sess)
+	big := settingsForm(sess)
 	big.Set("ship_to_states", strings.Repeat("x", 9<<10))
 	if code, _ := w.post(t, 0, "storea1", big); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 9 KB form: %d, want 413", code)
 	}
-	if code, _ := w.post(t, 0, "storea1", linkForm("")); code != http.StatusUnauthorized {
+	if code, _ := w.post(t, 0, "storea1", settingsForm("")); code != http.StatusUnauthorized {
 		t.Errorf("no session: %d, want 401", code)
 	}
 	for _, h := range [][2]string{{"Origin", "https://evil.example"}, {"Sec-Fetch-Site", "cross-site"}, {"Sec-Fetch-Site", "same-site"}} {
-		req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/app/stores/storea1/settings", strings.NewReader(linkForm(sess).Encode()))
+		req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/app/stores/storea1/settings", strings.NewReader(settingsForm(sess).Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set(h[0], h[1])
 		if code, _, _ := do(t, req); code != http.StatusForbidden {
@@ -367,10 +403,10 @@ func TestAppLoadChecksTheSignedPayload(t *testing.T) {
 	// Another store: store B's session does not open store A's settings.
 	w.mustInstall(t, 0, "storeb2")
 	_, _, pageB := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storeb2", installer))
-	if code, _ := w.post(t, 0, "storea1", linkForm(session(t, pageB))); code != http.StatusUnauthorized {
+	if code, _ := w.post(t, 0, "storea1", settingsForm(session(t, pageB))); code != http.StatusUnauthorized {
 		t.Errorf("store b's session on store a: %d, want 401", code)
 	}
-	if code, _ := w.post(t, 0, "storeb2", linkForm(session(t, pageB))); code != http.StatusOK {
+	if code, _ := w.post(t, 0, "storeb2", settingsForm(session(t, pageB))); code != http.StatusOK {
 		t.Errorf("store b's session on store b: %d, want 200", code)
 	}
 }
@@ -417,13 +453,13 @@ func TestAppUsersAndUninstall(t *testing.T) {
 	w.mustInstall(t, 0, "storea1")
 	_, _, page := w.callback(t, 0, proxyhttp.LoadCallbackPath, w.cp.SignedPayload("storea1", staff))
 	staffSession := session(t, page)
-	if code, _ := w.post(t, 0, "storea1", linkForm(staffSession)); code != http.StatusOK {
+	if code, _ := w.post(t, 0, "storea1", settingsForm(staffSession)); code != http.StatusOK {
 		t.Fatalf("staff saves: %d", code)
 	}
 	if code, _, body := w.callback(t, 0, proxyhttp.RemoveUserPath, w.cp.SignedPayload("storea1", staff)); code != http.StatusOK {
 		t.Fatalf("remove_user: %d %s", code, body)
 	}
-	if code, _ := w.post(t, 0, "storea1", linkForm(staffSession)); code != http.StatusUnauthorized {
+	if code, _ := w.post(t, 0, "storea1", settingsForm(staffSession)); code != http.StatusUnauthorized {
 		t.Errorf("removed user's page: %d, want 401", code)
 	}
 	if code, _, _ := w.callback(t, 0, proxyhttp.UninstallCallbackPath, "forged.payload.value"); code != http.StatusUnauthorized {
@@ -459,11 +495,12 @@ func TestAppStoresReachEveryInstance(t *testing.T) {
 	if code, st := appStatus(t, w, 1, "storea1"); code != http.StatusOK || st.Active {
 		t.Fatalf("instance 1 after install on 0: %d %+v", code, st)
 	}
-	if code, _ := w.post(t, 1, "storea1", linkForm(session(t, page))); code != http.StatusOK {
+	w.link(t, 1, "storea1", session(t, page), "test")
+	if code, _ := w.post(t, 1, "storea1", settingsForm(session(t, page))); code != http.StatusOK {
 		t.Fatalf("save on 1 with 0's page: %d", code)
 	}
 	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || !st.Active {
-		t.Fatalf("instance 0 after saving on 1: %d %+v", code, st)
+		t.Fatalf("instance 0 after linking and saving on 1: %d %+v", code, st)
 	}
 	if code, _, _ := w.callback(t, 1, proxyhttp.UninstallCallbackPath, w.cp.SignedPayload("storea1", installer)); code != http.StatusOK {
 		t.Fatal("uninstall on 1")

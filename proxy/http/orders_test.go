@@ -71,8 +71,9 @@ func orderRecord(t *testing.T, d *bigcommercetest.Double, id string) bigcommerce
 func TestAppOrdersPage(t *testing.T) {
 	w := newAppWorld(t, 1)
 	sess := session(t, w.mustInstall(t, 0, "storea1"))
-	if code, _ := w.post(t, 0, "storea1", linkForm(sess)); code != http.StatusOK {
-		t.Fatal("link")
+	w.link(t, 0, "storea1", sess, "test")
+	if code, _ := w.post(t, 0, "storea1", settingsForm(sess)); code != http.StatusOK {
+		t.Fatal("save")
 	}
 	seedOrders(t, w, "storea1")
 	d := w.doubles["storea1"]
@@ -140,7 +141,7 @@ func TestAppOrdersPage(t *testing.T) {
 	}
 	// With a release status chosen on the settings page, an approved
 	// order goes there, not back where it was held from (201: 11).
-	chosen := linkForm(sess)
+	chosen := settingsForm(sess)
 	chosen.Set("release_status", "9")
 	if code, _ := w.post(t, 0, "storea1", chosen); code != http.StatusOK {
 		t.Fatal("choose Awaiting Shipment")

@@ -107,10 +107,25 @@ func TestSettingsPageInChromium(t *testing.T) {
 		}
 	}
 	key("\t", "BUTTON") // Orders, first: the way to the orders page
-	key("\t", "integration_key")
-	tb.Run(chromedp.KeyEvent("idgk_test_" + strings.Repeat("k", 43)))
-	key("\t", "webhook_secret")
-	tb.Run(chromedp.KeyEvent("whsec_typed"))
+	// Link the idgate account (a real verifier on loopback): sign in, the
+	// test key, "Create the integration key".
+	key("\t", "email")
+	tb.Run(chromedp.KeyEvent(merchantEmail))
+	key("\t", "password")
+	tb.Run(chromedp.KeyEvent(merchantPassword))
+	key("\t", "key_mode=live")
+	key(kb.ArrowUp, "key_mode=test")
+	key("\t", "BUTTON")
+	tb.ShootHere("2-link-1024")
+	tb.Run(chromedp.KeyEvent("\r"))
+	if _, err := chromium.Until[bool](tb, `document.body.innerText.includes("Linked.")`, 10*time.Second); err != nil {
+		t.Fatalf("not linked: %.300s", tb.Text())
+	}
+	key("\t", "BUTTON") // Orders
+	key("\t", "email")
+	key("\t", "password")
+	key("\t", "key_mode=test")
+	key("\t", "BUTTON") // Make a new integration key
 	key("\t", "require_authentic=1")
 	key("\t", "min_face_match=likely_match")
 	key(kb.ArrowUp, "min_face_match=definite_match")
@@ -128,10 +143,9 @@ func TestSettingsPageInChromium(t *testing.T) {
 	key(kb.ArrowDown, "release_status=11")
 	key("\t", "reuse_days")
 	key(kb.ArrowDown, "reuse_days")
-	key("\t", "test_mode=1")
-	tb.Run(chromedp.KeyEvent(" "))
+	key("\t", "test_mode=1") // on: the test key turned it on
 	key("\t", "BUTTON")
-	tb.ShootHere("2-filled-1024")
+	tb.ShootHere("3-filled-1024")
 	tb.Run(chromedp.KeyEvent("\r"))
 	if _, err := chromium.Until[bool](tb, `document.body.innerText.includes("Settings saved")`, 10*time.Second); err != nil {
 		t.Fatalf("not saved: %.300s", tb.Text())
@@ -142,13 +156,13 @@ func TestSettingsPageInChromium(t *testing.T) {
 	}
 	want := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierDefiniteMatch, RequireOver21: true}
 	if !st.Linked() || st.Ruleset != want || !st.OrderGuard || st.HoldCheckout || !st.TestMode ||
-		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.WebhookSecret != "whsec_typed" ||
+		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.VerifierAccountEmail != merchantEmail ||
 		st.ApprovalTTL != 29*24*time.Hour || st.ReleaseStatus != 11 {
 		t.Fatalf("saved %+v", st)
 	}
 	tb.Run(chromedp.EmulateViewport(768, 1024))
-	tb.ShootHere("3-saved-768")
-	if text := tb.Text(); strings.Contains(text, "whsec_typed") || strings.Contains(text, bigcommercetest.AppClientSecret) {
+	tb.ShootHere("4-saved-768")
+	if text := tb.Text(); strings.Contains(text, string(st.WebhookSecret)) || strings.Contains(text, merchantPassword) || strings.Contains(text, bigcommercetest.AppClientSecret) {
 		t.Fatal("the page shows a secret")
 	}
 
@@ -163,7 +177,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	for _, want := range []string{"Approve order 205", "Reject order 205", "Approve order 204", "Reject order 204", "Approve order 203"} {
 		key("\t", want)
 	}
-	tb.ShootHere("4-orders-768")
+	tb.ShootHere("5-orders-768")
 	tb.Run(chromedp.KeyEvent("\r"))
 	if _, err := chromium.Until[bool](tb, `document.body.innerText.includes("Order 203 approved")`, 10*time.Second); err != nil {
 		t.Fatalf("not approved: %.300s", tb.Text())

@@ -36,7 +36,7 @@ var Vars = []config.Var{
 	{Name: "IDGATE_PROXY_PUBLIC_URL", Default: "", Meaning: "external base URL of the proxy (widget script, webhook target; https in production); empty means http://IDGATE_PROXY_ADDR"},
 	{Name: "IDGATE_PROXY_KEY", Default: "", Meaning: "server key sealing store secrets at rest: base64 of 32 random bytes (openssl rand -base64 32); required"},
 	{Name: "IDGATE_PROXY_STORES", Default: "./var/proxy-stores.json", Meaning: "the store file written by idgate store add"},
-	{Name: "IDGATE_VERIFIER_URL", Default: "http://127.0.0.1:8080", Meaning: "base URL of the verifier's API (create verification)"},
+	{Name: "IDGATE_VERIFIER_URL", Default: "http://127.0.0.1:8080", Meaning: "base URL of the verifier's API (create verification; the app's settings page signs in there to make a store's integration key)"},
 	{Name: "IDGATE_REDIS_URL", Default: "", Meaning: "redis://... shares the status cache and the app's used load payloads across proxy instances; empty keeps both in-process"},
 	{Name: "IDGATE_PROXY_CACHE_TTL", Default: "30s", Meaning: "longest a status is served from the cache (webhooks refresh it at once)"},
 	{Name: "IDGATE_BC_APP_CLIENT_ID", Default: "", Meaning: "client ID of the BigCommerce single-click app (Developer Portal); set with the secret, it serves the app's callbacks (/bigcommerce/auth, load, uninstall, remove_user) and settings page; empty serves no app"},
@@ -159,7 +159,7 @@ func Build(c Config, log *slog.Logger) (*fiber.App, func(), error) {
 	if c.AppClientID != "" {
 		opts = append(opts, proxyhttp.WithApp(&proxy.App{
 			Registry: stores, Sealer: sealer, APIBaseURL: c.APIBaseURL, PublicURL: c.PublicURL,
-			ControlPanelURL: c.ControlPanelURL, Seen: loads, Log: log,
+			ControlPanelURL: c.ControlPanelURL, Seen: loads, Accounts: verifier, Log: log,
 			OAuth: bigcommerce.App{
 				ClientID: c.AppClientID, ClientSecret: c.AppClientSecret,
 				RedirectURI: c.PublicURL + proxyhttp.AuthCallbackPath, LoginURL: c.LoginURL,

@@ -43,6 +43,8 @@ type entry struct {
 	AppClientSecret    string           `json:"app_client_secret"`
 	IntegrationKey     string           `json:"integration_key"`
 	WebhookSecret      string           `json:"webhook_secret"`
+	VerifierAccount    string           `json:"verifier_account_id,omitempty"`
+	VerifierEmail      string           `json:"verifier_account_email,omitempty"`
 	WebhookHeader      string           `json:"webhook_header"`
 	WebhookHeaderValue string           `json:"webhook_header_value"`
 	Ruleset            rulesets.Ruleset `json:"ruleset"`
@@ -258,6 +260,7 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
 		HoldCheckout: e.HoldCheckout, TestMode: e.TestMode, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
 		AppInstalled: e.AppInstalled, Users: e.Users, Triggers: e.Triggers, ReleaseStatus: e.ReleaseStatus,
+		VerifierAccountID: e.VerifierAccount, VerifierAccountEmail: e.VerifierEmail,
 	}
 	if e.ApprovalTTL != "" {
 		d, err := time.ParseDuration(e.ApprovalTTL)
@@ -312,6 +315,7 @@ func sealEntry(sealer *seal.Sealer, st *proxy.Store) (entry, error) {
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
 		HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
 		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
+		VerifierAccount: st.VerifierAccountID, VerifierEmail: st.VerifierAccountEmail,
 	}
 	for _, sec := range secrets(&e, st) {
 		if *sec.plain != "" {

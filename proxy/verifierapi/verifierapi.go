@@ -23,14 +23,15 @@ const maxResponseBytes = 64 << 10
 // say why (403 ORIGIN_NOT_ALLOWED, 402 QUOTA_EXCEEDED, 429 RATE_LIMITED...).
 var ErrRefused = errors.New("verifier refused to create the verification")
 
-// RefusedError is a non-2xx answer.
+// RefusedError is a non-2xx answer to Op.
 type RefusedError struct {
+	Op     string
 	Status int
 	Code   string
 }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("create verification: verifier answered %d %s", e.Status, e.Code)
+	return fmt.Sprintf("%s: verifier answered %d %s", e.Op, e.Status, e.Code)
 }
 
 func (e *RefusedError) Unwrap() error { return ErrRefused }
@@ -77,13 +78,7 @@ func (c *Client) CreateVerification(ctx context.Context, r proxy.CreateRequest) 
 		return proxy.Created{}, fmt.Errorf("create verification: %w", err)
 	}
 	if resp.StatusCode() < 200 || resp.StatusCode() > 299 {
-		var e struct {
-			Error struct {
-				Code string `json:"code"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal(resp.Body(), &e) // the code is a courtesy
-		return proxy.Created{}, &RefusedError{Status: resp.StatusCode(), Code: e.Error.Code}
+		return proxy.Created{}, refusal("create verification", resp)
 	}
 	if err := json.Unmarshal(resp.Body(), &out); err != nil {
 		return proxy.Created{}, fmt.Errorf("create verification: decode response: %w", err)
