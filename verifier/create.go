@@ -177,6 +177,9 @@ func (s *Verifications) resolve(ctx context.Context, fe *fieldErrors, accountID 
 	if o.RequestedFields != nil && len(*o.RequestedFields) > 0 {
 		st.RequestedFields = *o.RequestedFields
 	}
+	if o.AcceptedDocuments != nil {
+		st.AcceptedDocuments = *o.AcceptedDocuments
+	}
 	mode := ""
 	if o.EncryptionKeyMode != nil {
 		mode = *o.EncryptionKeyMode

@@ -1,6 +1,9 @@
 package verifier
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/idgate/idgate/verifier/license"
@@ -43,11 +46,63 @@ type Document interface {
 var unread Document = license.License{}
 
 // DocumentKind names a kind of identity document the end user may show.
-// The flow declares each kind's steps (flow.DocumentKind); a create option
-// will list the kinds a verification accepts (docs/documents.md).
+// The create option accepted_documents lists the kinds a verification
+// accepts; the flow declares each kind's steps (flow.DocumentKind);
+// docs/documents.md says how a kind plugs in.
 type DocumentKind string
 
 // The kinds. DriversLicense is every AAMVA card: a driver's license or a
 // state (or provincial) ID card, read from the front photo and the PDF417
-// barcode on the back.
-const DriversLicense DocumentKind = "drivers_license"
+// barcode on the back. Passport (ICAO 9303 TD3) and IDCard (TD1: a card
+// with a machine-readable zone, such as a passport card or a national ID)
+// are named so a request for them is told they are not available yet,
+// rather than that they do not exist.
+const (
+	DriversLicense DocumentKind = "drivers_license"
+	Passport       DocumentKind = "passport"
+	IDCard         DocumentKind = "id_card"
+)
+
+// DocumentKinds are every kind's name, in documentation order.
+var DocumentKinds = []DocumentKind{DriversLicense, Passport, IDCard}
+
+// AvailableDocuments are the kinds the flow captures today (flow.Kinds;
+// a test holds the two equal). A verification may accept only these: one
+// accepting a kind the page cannot capture would strand the end user.
+var AvailableDocuments = []DocumentKind{DriversLicense}
+
+// checkDocuments validates accepted_documents: at least one kind, each
+// known, listed once and available (docs/documents.md).
+func checkDocuments(fe *fieldErrors, kinds []DocumentKind) {
+	const field = "accepted_documents"
+	switch {
+	case len(kinds) == 0:
+		fe.add(field, "invalid_value", "list at least one of %s", kindList(DocumentKinds))
+		return
+	case len(kinds) > len(DocumentKinds):
+		// One detail, not one per item, for an oversized list.
+		fe.add(field, "too_many", "at most %d kinds", len(DocumentKinds))
+		return
+	}
+	seen := map[DocumentKind]bool{}
+	for i, k := range kinds {
+		item := fmt.Sprintf("%s[%d]", field, i)
+		switch {
+		case !slices.Contains(DocumentKinds, k):
+			fe.add(item, "invalid_value", "%q is not a document kind: one of %s", k, kindList(DocumentKinds))
+		case seen[k]:
+			fe.add(item, "duplicate", "%q is listed twice", k)
+		case !slices.Contains(AvailableDocuments, k):
+			fe.add(item, "not_available", "%s cannot be verified yet; available: %s", k, kindList(AvailableDocuments))
+		}
+		seen[k] = true
+	}
+}
+
+func kindList(kinds []DocumentKind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}

@@ -34,6 +34,7 @@ type Options struct {
 	LocationConsistency *bool              `json:"location_consistency,omitempty"`
 	IncludeLicensePhoto *bool              `json:"include_license_photo,omitempty"`
 	FrontBarcodeMatch   *bool              `json:"front_barcode_match,omitempty"`
+	AcceptedDocuments   *[]DocumentKind    `json:"accepted_documents,omitempty"`
 	EncryptionKeyMode   *string            `json:"encryption_key_mode,omitempty"`
 	EncryptionKey       *string            `json:"encryption_key,omitempty"`
 	EncryptionKeyName   *string            `json:"encryption_key_name,omitempty"`
@@ -63,6 +64,9 @@ func (o Options) Over(base Options) Options {
 	}
 	if o.FrontBarcodeMatch == nil {
 		o.FrontBarcodeMatch = base.FrontBarcodeMatch
+	}
+	if o.AcceptedDocuments == nil {
+		o.AcceptedDocuments = base.AcceptedDocuments
 	}
 	if o.EncryptionKeyMode == nil {
 		o.EncryptionKeyMode = base.EncryptionKeyMode
@@ -96,6 +100,10 @@ type Settings struct {
 	LocationConsistency bool     `json:"location_consistency"`
 	IncludeLicensePhoto bool     `json:"include_license_photo"`
 	FrontBarcodeMatch   bool     `json:"front_barcode_match"`
+	// AcceptedDocuments are the document kinds the end user may show;
+	// nil (every verification created before the option) is
+	// DriversLicense alone, the default.
+	AcceptedDocuments []DocumentKind `json:"accepted_documents,omitempty"`
 	// EncryptionKeyMode is none when nothing personal is collected.
 	EncryptionKeyMode e2ee.Mode `json:"encryption_key_mode"`
 	// EncryptionKey is the PEM (custom) or the passphrase key ID.
@@ -167,6 +175,9 @@ func (o Options) checkShape(fe *fieldErrors, allowLoopback bool) {
 			}
 			seen[name] = true
 		}
+	}
+	if o.AcceptedDocuments != nil {
+		checkDocuments(fe, *o.AcceptedDocuments)
 	}
 	if o.WebhookURL != nil && *o.WebhookURL != "" {
 		checkWebhookURL(fe, *o.WebhookURL, allowLoopback)

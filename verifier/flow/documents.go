@@ -58,11 +58,18 @@ func captureLicense(s *Session) Capture {
 	return c
 }
 
+// Kinds are every kind the flow captures: verifier.AvailableDocuments, the
+// kinds a verification may accept, names exactly these (a test holds them
+// equal).
+var Kinds = []DocumentKind{License}
+
 // Steps are a license link's steps in order, without the phone.
 var Steps = append(slices.Clone(License.Steps), StepLiveness)
 
 // kind is the session's document kind: the driver's license, the one kind
-// the flow captures so far.
+// the flow captures so far. With a second kind, the end user's pick among
+// the verification's accepted_documents becomes a session member
+// (docs/documents.md), absent on every session stored before it.
 func (s *Session) kind() DocumentKind { return License }
 
 // capture is the document the session's steps captured.
