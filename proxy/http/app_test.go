@@ -161,6 +161,17 @@ func (w *appWorld) mustInstall(t *testing.T, i int, hash string) string {
 	return page
 }
 
+// mustLoad opens store hash's settings page through instance i, as the
+// control panel does (a new payload each time).
+func (w *appWorld) mustLoad(t *testing.T, i int, hash string) string {
+	t.Helper()
+	code, _, page := w.callback(t, i, proxyhttp.LoadCallbackPath, w.cp.SignedPayload(hash, installer))
+	if code != http.StatusOK {
+		t.Fatalf("load %s on %d: %d %s", hash, i, code, page)
+	}
+	return page
+}
+
 func (w *appWorld) callback(t *testing.T, i int, path, payload string) (int, http.Header, string) {
 	t.Helper()
 	code, h, body := get(t, w.proxies[i]+path+"?signed_payload_jwt="+url.QueryEscape(payload), "", "")

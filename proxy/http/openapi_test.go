@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -15,21 +16,24 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 	proxyhttp "github.com/idgate/idgate/proxy/http"
 	"github.com/idgate/idgate/proxy/proxytest"
 )
 
 func init() {
-	openapi3filter.RegisterBodyDecoder("text/javascript", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	text := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
 		b, err := io.ReadAll(body)
 		return string(b), err
-	})
+	}
+	openapi3filter.RegisterBodyDecoder("text/javascript", text)
+	openapi3filter.RegisterBodyDecoder("text/html", text) // the app's pages
 }
 
 // The proxy's document is a valid OpenAPI 3 document, names every route
-// the app serves (and no other), and every operation's real answers, the
-// refusals included, match it.
+// the app serves (and no other; the BigCommerce app's included), and every
+// operation's real answers, the refusals included, match it.
 func TestOpenAPIDocumentMatchesResponses(t *testing.T) {
 	doc, err := openapi3.NewLoader().LoadFromData(proxyhttp.OpenAPIDocument())
 	if err != nil {
@@ -65,9 +69,10 @@ func TestOpenAPIDocumentMatchesResponses(t *testing.T) {
 	}
 
 	seen := map[string]bool{}
+	base := env.URL // the app's routes are checked on an app world's proxy below
 	check := func(method, path string, body []byte, headers ...string) int {
 		t.Helper()
-		req, _ := http.NewRequest(method, env.URL+path, bytes.NewReader(body))
+		req, _ := http.NewRequest(method, base+path, bytes.NewReader(body))
 		if body != nil {
 			req.Header.Set("Content-Type", "application/json")
 		}
@@ -128,6 +133,7 @@ func TestOpenAPIDocumentMatchesResponses(t *testing.T) {
 	order := []byte(`{"scope":"store/order/created","data":{"type":"order","id":7}}`)
 	want(200, check("POST", st+"/order-webhook", order, hdr, header))
 	want(401, check("POST", st+"/order-webhook", order))
+	checkAppResponses(t, check, want, func(b string) { base = b })
 	for op := range documented {
 		if !seen[op] {
 			t.Errorf("%s: no response checked against the document", op)
@@ -135,11 +141,69 @@ func TestOpenAPIDocumentMatchesResponses(t *testing.T) {
 	}
 }
 
+// checkAppResponses walks the BigCommerce app's operations on an app world
+// (its control panel, stores and verifier), each answer checked against
+// the document by check, which setBase points at the world's proxy.
+func checkAppResponses(t *testing.T, check func(method, path string, body []byte, headers ...string) int, want func(int, int), setBase func(string)) {
+	t.Helper()
+	w := newAppWorld(t, 1)
+	setBase(w.proxies[0])
+	q, err := w.cp.Install("storea1", installer, strings.Join(bigcommerce.AppScopes, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want(200, check("GET", proxyhttp.AuthCallbackPath+"?"+q.Encode(), nil))
+	want(401, check("GET", proxyhttp.AuthCallbackPath+"?"+q.Encode(), nil))
+	q.Set("scope", "store_v2_orders")
+	want(422, check("GET", proxyhttp.AuthCallbackPath+"?"+q.Encode(), nil))
+	payload := w.cp.SignedPayload("storea1", installer)
+	load := proxyhttp.LoadCallbackPath + "?signed_payload_jwt=" + url.QueryEscape(payload)
+	want(200, check("GET", load, nil))
+	want(401, check("GET", load, nil))
+	want(404, check("GET", proxyhttp.LoadCallbackPath+"?signed_payload_jwt="+url.QueryEscape(w.cp.SignedPayload("storeb2", installer)), nil))
+	sess := session(t, w.mustLoad(t, 0, "storea1"))
+	post := func(path string, f url.Values, headers ...string) int {
+		t.Helper()
+		return check("POST", path, []byte(f.Encode()), append([]string{"Content-Type", "application/x-www-form-urlencoded", "Origin", w.proxies[0]}, headers...)...)
+	}
+	linkTo := func(password string) url.Values {
+		return url.Values{"session": {sess}, "email": {merchantEmail}, "password": {password}, "key_mode": {"test"}}
+	}
+	const app = "/app/stores/storea1"
+	want(422, post(app+"/link", linkTo("not the password")))
+	want(200, post(app+"/link", linkTo(merchantPassword)))
+	want(401, post(app+"/link", url.Values{"email": {merchantEmail}}))
+	want(403, post(app+"/link", linkTo(merchantPassword), "Sec-Fetch-Site", "cross-site"))
+	want(415, check("POST", app+"/link", []byte("x"), "Content-Type", "text/plain"))
+	want(200, post(app+"/settings", settingsForm(sess)))
+	bad := settingsForm(sess)
+	bad.Set("min_age", "16")
+	want(422, post(app+"/settings", bad))
+	big := settingsForm(sess)
+	big.Set("ship_to_states", strings.Repeat("x", 9<<10))
+	want(413, post(app+"/settings", big))
+	want(200, post(app+"/settings/open", url.Values{"session": {sess}}))
+	seedOrders(t, w, "storea1")
+	want(200, post(app+"/orders", url.Values{"session": {sess}}))
+	want(200, post(app+"/orders/review", url.Values{"session": {sess}, "order_id": {"201"}, "decision": {"approve"}}))
+	want(422, post(app+"/orders/review", url.Values{"session": {sess}, "order_id": {"201"}, "decision": {"maybe"}}))
+	callback := func(path string) string {
+		return path + "?signed_payload_jwt=" + url.QueryEscape(w.cp.SignedPayload("storea1", staff))
+	}
+	want(200, check("GET", callback(proxyhttp.RemoveUserPath), nil))
+	want(401, check("GET", proxyhttp.RemoveUserPath+"?signed_payload_jwt=forged", nil))
+	want(200, check("GET", callback(proxyhttp.UninstallCallbackPath), nil))
+	want(404, check("GET", callback(proxyhttp.UninstallCallbackPath), nil))
+	want(401, check("GET", proxyhttp.UninstallCallbackPath, nil))
+	want(401, post(app+"/orders", url.Values{"session": {sess}}))
+}
+
 // routes are the app's routes as "METHOD /path/{param}", without the
-// methods fiber adds (HEAD) and the CORS preflights.
+// methods fiber adds (HEAD) and the CORS preflights; the BigCommerce app's
+// routes included.
 func routes(t *testing.T, env *proxytest.Env) map[string]bool {
 	t.Helper()
-	app, err := proxyhttp.New(env.Service, slog.New(slog.DiscardHandler))
+	app, err := proxyhttp.New(env.Service, slog.New(slog.DiscardHandler), proxyhttp.WithApp(&proxy.App{}))
 	if err != nil {
 		t.Fatal(err)
 	}
