@@ -40,10 +40,10 @@ type Capture struct {
 	Printed *license.Printed
 }
 
-// License is the driver's license and state ID card: the front photo (the
-// card, its portrait and, when asked, its printed zone), then the PDF417
-// barcode on the back.
-var License = DocumentKind{Name: verifier.DriversLicense, Steps: []Step{StepLicenseFront, StepLicenseBack},
+// DriversLicense is the driver's license and state ID card: the front
+// photo (the card, its portrait and, when asked, its printed zone), then
+// the PDF417 barcode on the back.
+var DriversLicense = DocumentKind{Name: verifier.DriversLicense, Steps: []Step{StepLicenseFront, StepLicenseBack},
 	capture: captureLicense}
 
 func captureLicense(s *Session) Capture {
@@ -61,16 +61,16 @@ func captureLicense(s *Session) Capture {
 // Kinds are every kind the flow captures: verifier.AvailableDocuments, the
 // kinds a verification may accept, names exactly these (a test holds them
 // equal).
-var Kinds = []DocumentKind{License}
+var Kinds = []DocumentKind{DriversLicense}
 
 // Steps are a license link's steps in order, without the phone.
-var Steps = append(slices.Clone(License.Steps), StepLiveness)
+var Steps = append(slices.Clone(DriversLicense.Steps), StepLiveness)
 
 // kind is the session's document kind: the driver's license, the one kind
 // the flow captures so far. With a second kind, the end user's pick among
 // the verification's accepted_documents becomes a session member
 // (docs/documents.md), absent on every session stored before it.
-func (s *Session) kind() DocumentKind { return License }
+func (s *Session) kind() DocumentKind { return DriversLicense }
 
 // capture is the document the session's steps captured.
 func (s *Session) capture() Capture { return s.kind().capture(s) }
