@@ -46,6 +46,7 @@ type Platform interface {
 	ShippingAddresses(ctx context.Context, orderID int64) ([]bigcommerce.ShipTo, error)
 	SetOrderStatus(ctx context.Context, orderID int64, statusID int) error
 	HeldOrders(ctx context.Context, cartID string) ([]bigcommerce.OrderSummary, error)
+	GetCart(ctx context.Context, cartID string) (bigcommerce.CartSummary, error)
 }
 
 // Verifier creates verifications (proxy/verifierapi over HTTP).

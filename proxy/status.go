@@ -36,6 +36,11 @@ type Status struct {
 	// Active is false while an app-installed store waits for its link to
 	// the verifier: the widget then shows nothing and holds nothing.
 	Active bool `json:"active"`
+	// Required is false when the store's triggers say this cart needs no
+	// verification (its total is under the only trigger set): the widget
+	// then shows nothing and holds nothing, and asks again as it polls,
+	// since the cart may grow. See cartRequires.
+	Required bool `json:"required"`
 }
 
 // Status reports the shopper's state for the store. The cart's outcome and,
@@ -71,10 +76,15 @@ func (s *Service) Status(ctx context.Context, hash, origin, cartID, customerToke
 		State: StateUnverified, Reasons: []rulesets.Reason{}, Customer: sh.CustomerID > 0,
 		HoldCheckout: st.HoldCheckout, CheckoutSelectors: st.CheckoutSelectors, Active: true,
 	}
+	now := s.now()
+	if !found || !best.Verified(now) {
+		out.Required = s.cartRequires(ctx, st, sh.CartID)
+	} else {
+		out.Required = true // verified: the badge shows
+	}
 	if !found {
 		return out, nil
 	}
-	now := s.now()
 	out.VerificationID = best.VerificationID
 	out.EvaluatedAt = &best.EvaluatedAt
 	if best.Reasons != nil {
@@ -91,6 +101,37 @@ func (s *Service) Status(ctx context.Context, hash, origin, cartID, customerToke
 		out.State = StateFailed
 	}
 	return out, nil
+}
+
+// cartRequires reports whether the cart needs verification before
+// checkout under the store's triggers. Only the total can be judged on a
+// cart (the shipping address comes at checkout), so with no trigger, or a
+// ship-to trigger (OR: it might match later), every cart does. With the
+// total alone, the cart is read server-side (getCart; the shopper cannot
+// say what it holds) and its cart_amount compared as the order guard
+// compares an order's total. A cart that cannot be read or whose amount
+// cannot be parsed needs verification: the hold is not lifted on doubt.
+// The amount excludes shipping, which the order guard (after the order)
+// counts.
+func (s *Service) cartRequires(ctx context.Context, st *Store, cartID string) bool {
+	t := st.Triggers
+	if !t.Any() || t.NeedsShipTo() {
+		return true
+	}
+	p, err := s.platform(st)
+	if err != nil {
+		return true
+	}
+	cart, err := p.GetCart(ctx, cartID)
+	if err != nil {
+		return true
+	}
+	cents, err := ParseCents(cart.Amount.String())
+	if err != nil {
+		return true
+	}
+	need, _ := t.Match(OrderFacts{TotalCents: cents})
+	return need
 }
 
 // cachedOutcome is a cache entry; Found false caches "nothing stored" too,

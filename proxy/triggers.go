@@ -11,9 +11,10 @@ import (
 )
 
 // Triggers say which orders need verification. None set: every order. Set:
-// an order needs verification when any one matches (OR). They are read
-// where the order is known, by the order guard; before checkout the widget
-// holds every cart (the shipping address is not known until checkout).
+// an order needs verification when any one matches (OR). The order guard
+// reads them on the order; before checkout the status reads the total on
+// the cart when it is the only trigger (Service.cartRequires), since the
+// shipping address is not known until checkout.
 type Triggers struct {
 	// MinTotalCents: orders whose total with tax is at least this, in
 	// hundredths of the store's currency; 0 is no such trigger.

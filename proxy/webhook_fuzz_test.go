@@ -52,6 +52,10 @@ func (p *memPlatform) SetOrderStatus(context.Context, int64, int) error {
 	return bigcommerce.ErrNotFound
 }
 
+func (p *memPlatform) GetCart(context.Context, string) (bigcommerce.CartSummary, error) {
+	return bigcommerce.CartSummary{}, bigcommerce.ErrNotFound
+}
+
 type oneStore struct{ st *Store }
 
 func (o oneStore) Store(_ context.Context, hash string) (*Store, error) {

@@ -13,6 +13,8 @@ import (
 	"github.com/idgate/idgate/internal/qr/qrtest"
 	"github.com/idgate/idgate/internal/testkit/axe"
 	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 	"github.com/idgate/idgate/proxy/proxytest"
 )
 
@@ -44,9 +46,13 @@ const checkoutFree = `[".cart-actions .button--primary", ".previewCartAction-che
 	.every(s => { const e = document.querySelector(s); return !e.hasAttribute("aria-disabled") && getComputedStyle(e).pointerEvents !== "none"; })`
 
 const (
-	cart1 = "5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e6f"
-	cart2 = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+	cart1     = "5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e6f"
+	cart2     = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+	guestCart = "1f2e3d4c-5b6a-4978-8a6b-5c4d3e2f1a0b"
 )
+
+// hiddenWidget: the widget is on the page and shows nothing.
+const hiddenWidget = `(() => { const h = document.querySelector("[data-idgate-widget]"); return !!h && getComputedStyle(h).display === "none"; })()`
 
 // The whole shopper journey in one browser: held checkout, a failed then a
 // passing verification arriving by signed webhook, the page updating
@@ -56,8 +62,12 @@ func TestWidgetInChromium(t *testing.T) {
 	ln, origin := proxytest.ListenStorefront(t)
 	ln2, origin2 := proxytest.ListenStorefront(t)
 	hash := "idgatetest1"
+	// Orders of $50 or more need verification: the carts below are.
 	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin, origin2}, HoldCheckout: true,
-		Stores: []string{hash, "notlinked1"}, Unlinked: []string{"notlinked1"}})
+		Stores: []string{hash, "notlinked1"}, Unlinked: []string{"notlinked1"}, Triggers: proxy.Triggers{MinTotalCents: 5000}})
+	for _, c := range []string{cart1, cart2, guestCart} {
+		env.Doubles[hash].AddCart(bigcommercetest.Cart{ID: c, Amount: "60"})
+	}
 	sf := proxytest.ServeStorefront(t, ln, env, hash)
 	sf.SetShopper(cart1, 42)
 	rec := chromium.Record(t, tb.Ctx)
@@ -164,9 +174,20 @@ func TestWidgetInChromium(t *testing.T) {
 	state(tb, "verified")
 
 	// A guest with a fresh cart is not.
-	sf.SetShopper("1f2e3d4c-5b6a-4978-8a6b-5c4d3e2f1a0b", 0)
+	sf.SetShopper(guestCart, 0)
 	tb.Open(sf.URL + "/")
 	state(tb, "unverified")
+
+	// A cart under the store's $50 is not asked to verify: nothing shown,
+	// checkout free.
+	small := "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"
+	env.Doubles[hash].AddCart(bigcommercetest.Cart{ID: small, Amount: "49.99"})
+	sf.SetShopper(small, 0)
+	tb.Open(sf.URL + "/")
+	tb.Wait(hiddenWidget)
+	if !chromium.Eval[bool](tb, checkoutFree) {
+		t.Fatal("a cart under the trigger's total is held")
+	}
 
 	all := rec.Sent()
 	if len(all) == 0 {
@@ -194,7 +215,7 @@ func TestWidgetInChromium(t *testing.T) {
 	sf2 := proxytest.ServeStorefront(t, ln2, env, "notlinked1")
 	sf2.SetShopper(cart1, 0)
 	tb.Open(sf2.URL + "/")
-	tb.Wait(`(() => { const h = document.querySelector("[data-idgate-widget]"); return !!h && getComputedStyle(h).display === "none"; })()`)
+	tb.Wait(hiddenWidget)
 	if !chromium.Eval[bool](tb, checkoutFree) {
 		t.Fatal("an unlinked store's checkout is held")
 	}

@@ -130,6 +130,9 @@ func (outcomes) ShippingAddresses(context.Context, int64) ([]bigcommerce.ShipTo,
 func (outcomes) HeldOrders(context.Context, string) ([]bigcommerce.OrderSummary, error) {
 	return nil, errReadOnly
 }
+func (outcomes) GetCart(context.Context, string) (bigcommerce.CartSummary, error) {
+	return bigcommerce.CartSummary{}, errReadOnly
+}
 
 var errReadOnly = errors.New("read-only benchmark platform")
 

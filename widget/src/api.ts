@@ -17,6 +17,10 @@ export interface Status {
   checkout_selectors: string[];
   // false while the store is not set up: show nothing, hold nothing.
   active: boolean;
+  // false when this cart needs no verification (its total is under the
+  // store's trigger): show nothing, hold nothing, and ask again, since the
+  // cart may grow.
+  required: boolean;
 }
 
 // QRCode is the link drawn by the proxy (internal/qr): a size×size grid,

@@ -58,8 +58,9 @@ async function run(t: Target): Promise<void> {
     // An inline style, not the hidden attribute: the shadow root's :host
     // rule (display: block) would win over the browser's [hidden].
     inactive = !s.active;
-    view.host.style.display = inactive ? "none" : "";
-    if (inactive) {
+    const hidden = inactive || !s.required;
+    view.host.style.display = hidden ? "none" : "";
+    if (hidden) {
       hold.set(false, []);
       return;
     }

@@ -15,6 +15,7 @@ type operation struct {
 // route instead, and TestOperationsAgreeWithTheDocuments holds this table
 // to them.
 var operations = []operation{
+	{"v3", "GET", "/carts/{cartId}", "getCart"},
 	{"v3", "GET", "/carts/{cart_id}/metafields", "getCartMetafields"},
 	{"v3", "POST", "/carts/{cart_id}/metafields", "createCartMetafield"},
 	{"v3", "PUT", "/carts/{cart_id}/metafields/{metafield_id}", "updateCartMetafield"},

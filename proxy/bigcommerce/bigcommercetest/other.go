@@ -24,6 +24,26 @@ func init() {
 	handlers["getOrders"] = (*state).listOrders
 	handlers["updateOrder"] = (*state).updateOrder
 	handlers["getOrderShippingAddresses"] = (*state).getShippingAddresses
+	handlers["getCart"] = (*state).getCart
+}
+
+// getCart answers Cart_Full with what the plugin reads (id, customer_id,
+// cart_amount) and the members every cart has; line items are not kept.
+func (s *state) getCart(c call) {
+	cart, ok := s.carts[c.params["cartId"]]
+	if !ok {
+		writeError(c.w, http.StatusNotFound, "Cart not found.")
+		return
+	}
+	at := cart.Created.UTC().Format(time.RFC3339)
+	writeJSON(c.w, http.StatusOK, map[string]any{"data": map[string]any{
+		"id": cart.ID, "customer_id": cart.CustomerID, "channel_id": 1, "email": "",
+		"currency": map[string]any{"code": "USD"}, "tax_included": false,
+		"base_amount": cart.Amount, "discount_amount": 0, "manual_discount_amount": 0, "cart_amount": cart.Amount,
+		"coupons": []any{}, "discounts": []any{},
+		"line_items":   map[string]any{"physical_items": []any{}, "digital_items": []any{}, "gift_certificates": []any{}, "custom_items": []any{}},
+		"created_time": at, "updated_time": at, "locale": "en", "version": 1,
+	}, "meta": map[string]any{}})
 }
 
 func (sc *Script) render() map[string]any {

@@ -67,10 +67,11 @@ type state struct {
 	scripts    []*Script
 	hooks      []*Webhook
 	orders     map[int64]*Order
+	carts      map[string]*Cart
 }
 
 func newState() state {
-	return state{metafields: map[string][]*Metafield{}, orders: map[int64]*Order{}}
+	return state{metafields: map[string][]*Metafield{}, orders: map[int64]*Order{}, carts: map[string]*Cart{}}
 }
 
 func (s *state) newID() int64 {
@@ -194,4 +195,28 @@ func (d *Double) Snapshot() []byte {
 		panic(fmt.Sprintf("bigcommercetest: snapshot: %v", err))
 	}
 	return b
+}
+
+// Cart is a stored cart: only what the plugin reads (the Management API's
+// getCart).
+type Cart struct {
+	ID         string
+	CustomerID int64
+	// Amount is cart_amount: line items less cart-level discounts, with
+	// tax where applicable; a JSON number as the platform writes it.
+	Amount  json.Number
+	Created time.Time
+}
+
+// AddCart stores a cart (carts are the storefront's to create).
+func (d *Double) AddCart(c Cart) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if c.Created.IsZero() {
+		c.Created = d.opts.Now()
+	}
+	if c.Amount == "" {
+		c.Amount = "0"
+	}
+	d.carts[c.ID] = &c
 }
