@@ -158,8 +158,8 @@ func (f *Flow) completeWith(ctx context.Context, v verifier.Verification, s Sess
 	o.Phone = phoneResult(s.Phone)
 	f.connection(&o, s, settings.LocationConsistency)
 	// The address is the document's: without one read there is none.
-	if doc := s.capture().Document; settings.AddressVerification && doc != nil {
-		o.Address = f.addressCheck(ctx, v, doc, verifiedNumber(v, s.Phone))
+	if settings.AddressVerification && o.License != nil {
+		o.Address = f.addressCheck(ctx, v, o.License, verifiedNumber(v, s.Phone))
 	}
 	done, err := verifier.Complete(ctx, f.Verifications, f.now(), v.AccountID, v.ID, o)
 	if err != nil {
