@@ -20,6 +20,12 @@ type Guide struct {
 	// BlinkMaxYawDegrees: eyes are judged only this close to the person's
 	// straight-ahead (Config.BlinkMaxYaw).
 	BlinkMaxYawDegrees float64 `json:"blink_max_yaw_degrees"`
+	// StraightAheadMaxDegrees: the person's straight-ahead is the median
+	// yaw of every face frame within this of the camera
+	// (Config.MaxBaselineYaw under Config.SettledStraightAhead, the
+	// serving rule, which the page follows; a config that takes the first
+	// TurnBaseline instead is not served).
+	StraightAheadMaxDegrees float64 `json:"straight_ahead_max_degrees"`
 }
 
 // Guide is the part of c a client shows progress against. Yaw is in the
@@ -29,5 +35,6 @@ func (c Config) Guide() Guide {
 	return Guide{
 		TurnDegrees: c.TurnAngle, FrontalDegrees: c.FrontalYaw,
 		BlinkCloseRatio: c.CloseRatio, BlinkOpenRatio: c.OpenRatio, BlinkMaxYawDegrees: c.BlinkMaxYaw,
+		StraightAheadMaxDegrees: c.MaxBaselineYaw,
 	}
 }

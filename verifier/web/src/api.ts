@@ -64,11 +64,19 @@ export interface Guide {
   blink_close_ratio: number;
   blink_open_ratio: number;
   blink_max_yaw_degrees: number;
+  straight_ahead_max_degrees: number;
 }
 
 // defaultGuide is verifier/face/liveness Defaults, for a server that sends
 // no guide.
-const defaultGuide: Guide = { turn_degrees: 20, frontal_degrees: 12, blink_close_ratio: 0.6, blink_open_ratio: 0.8, blink_max_yaw_degrees: 20 };
+const defaultGuide: Guide = {
+  turn_degrees: 15,
+  frontal_degrees: 12,
+  blink_close_ratio: 0.65,
+  blink_open_ratio: 0.8,
+  blink_max_yaw_degrees: 20,
+  straight_ahead_max_degrees: 20,
+};
 
 export interface LivenessAnswer {
   passed: boolean;

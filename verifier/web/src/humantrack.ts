@@ -94,11 +94,11 @@ const detectorBox = 1.4;
 // 5.9°, against 1.2° and 3.9° with the detector on every frame). So the
 // box is reused only while the head holds still (its yaw within
 // stillDegrees of the frame the detector last ran on) and for at most
-// reuseMs, and never where the caller asks for exactness (the lead-in,
-// whose yaw is the person's straight-ahead, and the turns): it serves the
-// guidance before the first cue and the blink, where the person holds
-// still and the eyelids need frames. So reused, the eyelids read as with
-// the detector (median 0.022 from the server's eye ratio, against 0.023).
+// reuseMs, and never where the caller asks for exactness (every recorded
+// frame, whose yaw goes into the person's straight-ahead as on the server:
+// liveness.ts, guided): it serves the guidance before the first cue, where
+// the person holds still. (Reused on the blink's frames, the yaw read 0–4°
+// off the server's.)
 const stillDegrees = 3;
 const reuseMs = 1000;
 

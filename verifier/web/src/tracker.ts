@@ -7,14 +7,25 @@
 // run it (no Worker, createImageBitmap or OffscreenCanvas, or the worker
 // failed to start) the same work (humantrack.ts) runs on the page's
 // thread, as before; without WebAssembly or the files there is no tracker
-// and the page paces the step.
+// and the page paces the step. A worker that dies or stops answering once
+// started hands over to the same work on the page's thread (lost below).
 import { track, type Files, type HumanLib, type Need, type Seen, type Tracker as Core } from "./humantrack";
 
 export type { Need, Seen } from "./humantrack";
 
 // Tracker is the page's tracker, and where its models run (the page
-// shows it on the stage, data-tracker-in, for tests and benchmarks).
-export type Tracker = Core & { where: "worker" | "page" };
+// shows it on the stage, data-tracker-in, for tests and benchmarks):
+// "worker" (also while a lost worker hands over), "page", or "none" once
+// a lost worker left no tracker behind (every see() then fails, and the
+// page paces what is left of the attempt).
+export type Tracker = Core & { where: "worker" | "page" | "none" };
+
+// answerMs bounds the worker's answer to a frame. A frame takes 0.1–0.3 s
+// in the worker here, and at most about 0.9 s was seen on the page's
+// thread at 4× CPU slowdown on a loaded machine (docs/end-user-flow.md):
+// a worker silent for 5 s has hung or died without saying so, and waiting
+// longer would cost the step (8 s on the server) its guidance.
+const answerMs = 5000;
 
 // Where the tracker's files are (set at build time, null without them).
 declare const IDGATE_TRACKER: Files | null;
@@ -68,6 +79,12 @@ async function start(): Promise<Tracker | null> {
       console.warn("face tracker worker unavailable, tracking on the page:", e);
     }
   }
+  return inPage(files);
+}
+
+// inPage is the tracker on the page's own thread, null when Human's
+// script does not define it.
+async function inPage(files: Files): Promise<Tracker | null> {
   await script(files.lib);
   const lib = window.idgateHuman;
   if (!lib) return null;
@@ -82,25 +99,44 @@ async function start(): Promise<Tracker | null> {
 // canvases) and transferred, not cloned.
 function inWorker(files: Files): Promise<Tracker> {
   const w = new Worker(files.worker);
-  const pending = new Map<number, { resolve: (s: Seen) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (s: Seen) => void; reject: (e: Error) => void; timer: number }>();
   let next = 0;
   let meshIn: (ok: boolean) => void = () => {};
   let irisIn: (ok: boolean) => void = () => {};
   const mesh = new Promise<boolean>((r) => (meshIn = r));
   const iris = new Promise<boolean>((r) => (irisIn = r));
   return new Promise<Tracker>((resolve, reject) => {
-    let started = false;
-    // A worker that dies leaves the step without readings: pending frames
-    // fail (the recorder goes on; ready() is told) and models not yet in
-    // never will be.
+    let started: Tracker | null = null;
+    // instead: the page's own tracker, once a started worker was lost.
+    let instead: Tracker | null = null;
+    let lost = false;
+    // A worker that dies, or stops answering, before it started: the page
+    // tracks on its own thread (start). After: its pending frames fail
+    // (the recorder goes on untracked), and the same work starts on the
+    // page's thread for the rest of the step, with nothing said on screen
+    // (the person is doing the step; the console says it for whoever
+    // debugs a phone). Should that not load either, the tracker is "none"
+    // and the page paces what is left (liveness.ts, guided).
     const fail = (why: string) => {
+      if (lost) return;
+      lost = true;
       const e = new Error("face tracker worker: " + why);
-      if (!started) reject(e);
-      for (const p of pending.values()) p.reject(e);
+      for (const p of pending.values()) (clearTimeout(p.timer), p.reject(e));
       pending.clear();
-      meshIn(false);
-      irisIn(false);
       w.terminate();
+      if (!started) {
+        meshIn(false);
+        irisIn(false);
+        return reject(e);
+      }
+      console.warn(e.message + "; tracking on the page");
+      const t = started;
+      void inPage(files)
+        .catch((err) => (console.warn("face tracker unavailable:", err), null))
+        .then((p) => {
+          instead = p;
+          t.where = p ? "page" : "none";
+        });
     };
     w.onerror = (ev) => (ev.preventDefault(), fail(ev.message || "error"));
     w.onmessageerror = () => fail("message error");
@@ -108,21 +144,23 @@ function inWorker(files: Files): Promise<Tracker> {
       const m = ev.data;
       switch (m.type) {
         case "ready":
-          started = true;
-          resolve({
+          started = {
             where: "worker",
             mesh,
             iris,
             async see(frame, need) {
+              if (instead) return instead.see(frame, need);
+              if (lost) throw new Error("face tracker: " + (started!.where === "none" ? "none" : "starting on the page"));
               const bitmap = await createImageBitmap(frame);
               const id = next++;
               return new Promise<Seen>((resolve, reject) => {
-                pending.set(id, { resolve, reject });
+                const timer = window.setTimeout(() => fail(`no answer in ${answerMs} ms`), answerMs);
+                pending.set(id, { resolve, reject, timer });
                 w.postMessage({ type: "see", id, frame: bitmap, need } satisfies ToWorker, [bitmap]);
               });
             },
-          });
-          return;
+          };
+          return resolve(started);
         case "failed":
           return fail(m.error);
         case "mesh":
@@ -132,9 +170,11 @@ function inWorker(files: Files): Promise<Tracker> {
         case "seen":
         case "unseen": {
           const p = pending.get(m.id);
+          if (!p) return;
           pending.delete(m.id);
-          if (m.type === "seen") p?.resolve(m.seen);
-          else p?.reject(new Error(m.error));
+          clearTimeout(p.timer);
+          if (m.type === "seen") p.resolve(m.seen);
+          else p.reject(new Error(m.error));
         }
       }
     };

@@ -69,10 +69,6 @@ export const margin = 1;
 // count is still asked to blink, and blinks again.
 export const blinkMargin = 0.05;
 
-// Straight-ahead, as the server takes it: the median yaw of the stream's
-// first baselineMs of face frames, bounded to ±maxBaseline.
-export const baselineMs = 500;
-const maxBaseline = 20;
 // The blink baseline window and the frames it needs (liveness Defaults).
 const blinkWindow = 1000;
 const blinkRuns = 4;
@@ -86,24 +82,33 @@ export interface Progress {
   degrees: number;
 }
 
-// Steps follows one recording: feed every tracked frame in order.
+// Steps follows one recording: feed every tracked frame, in order, to
+// settle, and then the lead-in's to rest and each step's to see.
 export class Steps {
-  private start = -1;
   private yaws: number[] = [];
+  // straight: the person's straight-ahead, as the server takes it
+  // (verifier/face/liveness StraightAhead, SettledStraightAhead): the
+  // median yaw of every face frame within the guide's
+  // straight_ahead_max_degrees of the camera, here of the frames tracked
+  // so far (the server's is over every frame sent: by the last cue the
+  // two are within 1° on the real person's walks, docs/end-user-flow.md).
+  // 0 until such a frame.
   straight = 0;
   private eyes: { at: number; v: number }[] = [];
   private peaked = false;
   private closed = false;
   constructor(private readonly guide: Guide) {}
 
-  // rest takes a frame of the lead-in (before the first cue): it sets
-  // straight-ahead and the blink baseline.
+  // settle takes any tracked frame into straight-ahead.
+  settle(s: Seen): void {
+    if (!s.face || !s.pose || !(Math.abs(s.pose.yaw) <= this.guide.straight_ahead_max_degrees)) return;
+    this.yaws.push(s.pose.yaw);
+    this.straight = median(this.yaws);
+  }
+
+  // rest takes a frame of the lead-in (before the first cue) into the
+  // blink's open-eye baseline.
   rest(at: number, s: Seen): void {
-    if (this.start < 0) this.start = at;
-    if (s.face && s.pose && at - this.start <= baselineMs) {
-      this.yaws.push(s.pose.yaw);
-      this.straight = Math.max(-maxBaseline, Math.min(maxBaseline, median(this.yaws)));
-    }
     this.eye(at, s);
   }
 

@@ -11,7 +11,8 @@
 // stall is the longest it went without a new frame (a page so busy that
 // the person on camera froze, which no real camera does). fx moves, scales and
 // darkens the picture (the ready-check states). log records when each
-// segment started, to compare the person's pace with the page's.
+// segment started, to compare the person's pace with the page's. workers
+// are the page's workers, so that a test can end one (a worker that dies).
 (() => {
   const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0 };
   window.idgateTestCamera = cam;
@@ -22,12 +23,22 @@
     cam.segs[name] = { imgs, at: s.at || imgs.map((_, i) => i * 100) };
     return imgs.length;
   };
-  // The page's liveness answer: the frame times it sent, and what the
-  // server said of them.
+  const Worker0 = window.Worker;
+  cam.workers = [];
+  window.Worker = class extends Worker0 {
+    constructor(...args) {
+      super(...args);
+      cam.workers.push(this);
+    }
+  };
+  // The page's liveness answer: the frames and their times it sent, and
+  // what the server said of them; jpegs() gives the frames as data: URLs.
   const fetch0 = window.fetch;
+  cam.jpegs = () =>
+    Promise.all((cam.frames || []).map((b) => new Promise((ok) => { const r = new FileReader(); r.onload = () => ok(r.result); r.readAsDataURL(b); })));
   window.fetch = async (url, init) => {
     const body = init && init.body;
-    if (body instanceof FormData && body.has("timestamps")) cam.sent = JSON.parse(body.get("timestamps"));
+    if (body instanceof FormData && body.has("timestamps")) (cam.sent = JSON.parse(body.get("timestamps"))), (cam.frames = body.getAll("frame"));
     const res = await fetch0(url, init);
     if (cam.sent && !cam.answer && String(url).includes("/liveness/")) cam.answer = await res.clone().json().catch(() => null);
     return res;
