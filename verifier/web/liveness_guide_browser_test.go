@@ -378,13 +378,14 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 }
 
 // straightMaxApart: how far the page's straight-ahead may be from the
-// server's on the same walk. Measured on 6 walks (2026-11-29): 0.2–1.0°
-// apart (the page's frames are a subset of those sent, and at a turn's
-// edges the page and the server read one frame up to 4° apart, which
-// decides whether it is within 20° of the camera); the first 500 ms, as
-// the page took it before, was 0–1.9° from the server's, and 3.1° on a
-// walk where the page reused the detector's box on the blink.
-const straightMaxApart = 1.5
+// server's on the same walk, at its end. Measured on 6 walks
+// (2026-11-29): 0.2–0.6° apart, and 1.9° on the one whose blink was
+// played three times (87 frames, 30 of them his rest after the right
+// turn, 3–6° right of his lead-in, where the page reads his yaw up to
+// 4° short of the server on some frames); the page's frames are also a
+// subset of those sent. The first 500 ms, as the page took it before,
+// was 0–3.4° from the server's on the same walks.
+const straightMaxApart = 2.5
 
 // straightAgrees reads the frames the page sent on walk w with the
 // server's own analyser and checks that the page's straight-ahead is the

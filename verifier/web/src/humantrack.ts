@@ -51,6 +51,8 @@ export interface Seen {
   eyes: number;
   // light: the face's mean luma, 0..255.
   light: number;
+  // exact: the detector ran on this frame (no reused box: Need.exact).
+  exact: boolean;
 }
 
 // What a frame needs tracked.
@@ -94,11 +96,14 @@ const detectorBox = 1.4;
 // 5.9°, against 1.2° and 3.9° with the detector on every frame). So the
 // box is reused only while the head holds still (its yaw within
 // stillDegrees of the frame the detector last ran on) and for at most
-// reuseMs, and never where the caller asks for exactness (every recorded
-// frame, whose yaw goes into the person's straight-ahead as on the server:
-// liveness.ts, guided): it serves the guidance before the first cue, where
-// the person holds still. (Reused on the blink's frames, the yaw read 0–4°
-// off the server's.)
+// reuseMs, and never where the caller asks for exactness (the lead-in and
+// the turns, and every other frame of the blink: the frames whose yaw goes
+// into the person's straight-ahead, liveness.ts, guided): it serves the
+// guidance before the first cue and the blink, where the person holds
+// still and the eyelids need frames. So reused, the eyelids read as with
+// the detector (median 0.022 from the server's eye ratio, against 0.023),
+// but the yaw 0–4° off the server's (median 1.5°), too far for
+// straight-ahead.
 const stillDegrees = 3;
 const reuseMs = 1000;
 
@@ -191,11 +196,11 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
         const [bx, by, bw, bh] = f.box;
         const [w, h] = [bw / detectorBox, bh / detectorBox];
         const [x, y] = [bx + (bw - w) / 2, by + (bh - h) / 2];
-        return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h) };
+        return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true };
       }
       if (!f || !f.mesh || f.mesh.length < 468) {
         lastYaw = NaN;
-        return { face: null, pose: null, eyes: NaN, light: 0 };
+        return { face: null, pose: null, eyes: NaN, light: 0, exact: !reuse };
       }
       // The mesh's depth is in units of the square crop it was computed
       // on: Human's box is that crop, re-centred on the mesh and clamped to
@@ -215,7 +220,7 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
       const p = pose(m);
       lastYaw = p.yaw;
       if (!reuse) [detAt, detYaw] = [now, p.yaw];
-      return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h) };
+      return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact: !reuse };
     },
   };
 }

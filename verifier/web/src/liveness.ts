@@ -413,12 +413,11 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       const kind = during < 0 ? "" : ch.steps[during];
       // Eyelids on the lead-in (the blink baseline) and on blink steps,
       // while the head is near enough straight-ahead for them to count;
-      // turns need only the pose. The detector's own box on every frame:
-      // each one's yaw goes into straight-ahead, as on the server, and a
-      // reused box read the blink's frames 0–4° off the server's (median
-      // 1.5°), which moved the page's straight-ahead 2.4° from the
-      // server's on one walk in four (docs/end-user-flow.md).
-      const need = { eyes: (during < 0 || kind === "blink") && steps.eyesCount(last), exact: true };
+      // turns need only the pose. The detector's own box where the yaw
+      // decides (the lead-in and the turns) and on every other frame of
+      // the blink: those frames' yaws make straight-ahead (Steps.settle;
+      // a reused box reads the yaw 0–4° off the server's).
+      const need = { eyes: (during < 0 || kind === "blink") && steps.eyesCount(last), exact: kind !== "blink" || tracked % 2 === 0 };
       // The waiting frame is tracked from a task of its own: a detect()
       // on the WebAssembly backend rarely yields to the event loop, and the
       // recorder's timer, whose frames must keep their rate (the server

@@ -86,11 +86,14 @@ export interface Progress {
 // settle, and then the lead-in's to rest and each step's to see.
 export class Steps {
   private yaws: number[] = [];
+  private exactYaw = NaN;
   // straight: the person's straight-ahead, as the server takes it
   // (verifier/face/liveness StraightAhead, SettledStraightAhead): the
   // median yaw of every face frame within the guide's
   // straight_ahead_max_degrees of the camera, here of the frames tracked
-  // so far (the server's is over every frame sent: by the last cue the
+  // so far. A frame read on a reused box (Seen.exact false: its yaw reads
+  // 0–4° off the server's) counts with the yaw of the last frame the
+  // detector read, which the head was within 3° of (humantrack.ts, reuse) (the server's is over every frame sent: by the last cue the
   // two are within 1° on the real person's walks, docs/end-user-flow.md).
   // 0 until such a frame.
   straight = 0;
@@ -101,8 +104,11 @@ export class Steps {
 
   // settle takes any tracked frame into straight-ahead.
   settle(s: Seen): void {
-    if (!s.face || !s.pose || !(Math.abs(s.pose.yaw) <= this.guide.straight_ahead_max_degrees)) return;
-    this.yaws.push(s.pose.yaw);
+    if (!s.face || !s.pose) return;
+    if (s.exact) this.exactYaw = s.pose.yaw;
+    const yaw = this.exactYaw;
+    if (!(Math.abs(yaw) <= this.guide.straight_ahead_max_degrees)) return;
+    this.yaws.push(yaw);
     this.straight = median(this.yaws);
   }
 
