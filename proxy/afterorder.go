@@ -14,10 +14,13 @@ import (
 // Manual Verification Required for the store's release status; a failing
 // one stays held with the new reasons. Orders the merchant reviewed by
 // hand, and orders held by someone else (no record of ours), are left as
-// they are. Run before the cart is written: a failure here fails the
+// they are. Where the store carries a guest's verification to their
+// account, an order naming a customer the shopper was not logged in as
+// gives that customer the outcome too (carryToAccount). Run before the cart is written: a failure here fails the
 // delivery, whose retry then finds the cart not yet written and settles
 // again (each step is idempotent).
-func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, cartID string, o bigcommerce.Outcome) error {
+func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, sh Shopper, o bigcommerce.Outcome) error {
+	cartID := sh.CartID
 	if !st.OrderGuard {
 		return nil
 	}
@@ -42,6 +45,21 @@ func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, c
 		next.HeldFrom = prev.HeldFrom
 		if err := p.SaveOutcome(ctx, bigcommerce.Order(order.ID), next); err != nil {
 			return err
+		}
+		if st.GuestToAccount && order.CustomerID > 0 && order.CustomerID != sh.CustomerID {
+			// The shopper verified as a guest; their order names an
+			// account (made at checkout).
+			customer, err := p.LoadOutcome(ctx, bigcommerce.Customer(order.CustomerID))
+			var has *bigcommerce.Outcome
+			switch {
+			case err == nil:
+				has = &customer
+			case !errors.Is(err, bigcommerce.ErrNoOutcome) && !errors.Is(err, bigcommerce.ErrNotFound):
+				return err
+			}
+			if _, err := s.carryToAccount(ctx, p, st, order.CustomerID, &o, has); err != nil {
+				return err
+			}
 		}
 		if next.Verified(s.now()) {
 			if err := p.SetOrderStatus(ctx, order.ID, st.releaseTo(prev.HeldFrom)); err != nil {

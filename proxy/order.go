@@ -33,6 +33,9 @@ type GuardResult struct {
 	// Exempt: the store's triggers do not ask verification of this order;
 	// it is left as it is.
 	Exempt bool `json:"exempt,omitempty"`
+	// Carried: the guest's verification on the order's cart was written
+	// on the customer the order names (Store.GuestToAccount).
+	Carried bool `json:"carried,omitempty"`
 }
 
 // orderEvent is the platform's payload: only the order ID is used; the
@@ -65,8 +68,9 @@ func (e orderEvent) orderID() int64 {
 // The order's cart and customer outcomes decide (the newer wins, as for
 // status); the outcome (or a not_verified one) is copied to an order
 // metafield, and an order without a passing, unexpired verification is put
-// into status 12. Other scopes, and stores without the guard, are
-// acknowledged and ignored.
+// into status 12. A guest's verification carries to the order's customer
+// first where the store asks (carryToAccount), guard or not. Other scopes,
+// and stores with neither, are acknowledged and ignored.
 func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (GuardResult, error) {
 	st, err := s.store(ctx, hash, "")
 	if err != nil {
@@ -84,7 +88,7 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 		// is not a delivery, and is refused rather than acknowledged.
 		return GuardResult{}, fmt.Errorf("guard order: %w", &InputError{Field: "scope", Code: "required", Message: "a webhook payload names its scope"})
 	}
-	if !st.OrderGuard || (e.Scope != bigcommerce.ScopeOrderCreated && e.Scope != bigcommerce.ScopeCartConverted) {
+	if (!st.OrderGuard && !st.GuestToAccount) || (e.Scope != bigcommerce.ScopeOrderCreated && e.Scope != bigcommerce.ScopeCartConverted) {
 		return GuardResult{Ignored: true}, nil
 	}
 	orderID := e.orderID()
@@ -104,36 +108,37 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 	if err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 	}
+	// The outcomes are read before the triggers only when a guest's
+	// verification may carry to the order's customer: that is not the
+	// guard's, and applies to every order.
+	var cartO, customerO *bigcommerce.Outcome
+	loaded, carried := false, false
+	if st.GuestToAccount && order.CustomerID > 0 {
+		if cartO, customerO, err = shopperOutcomes(ctx, p, order); err != nil {
+			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+		}
+		loaded = true
+		if carried, err = s.carryToAccount(ctx, p, st, order.CustomerID, cartO, customerO); err != nil {
+			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
+		}
+	}
+	if !st.OrderGuard {
+		return GuardResult{OrderID: order.ID, Ignored: true, Carried: carried}, nil
+	}
 	if need, err := s.needsVerification(ctx, p, st, order); err != nil {
 		return GuardResult{}, fmt.Errorf("guard order: %w", err)
 	} else if !need {
-		return GuardResult{OrderID: order.ID, Exempt: true}, nil
+		return GuardResult{OrderID: order.ID, Exempt: true, Carried: carried}, nil
 	}
-	best, found := bigcommerce.Outcome{}, false
-	consider := func(res bigcommerce.Resource) error {
-		o, err := p.LoadOutcome(ctx, res)
-		if errors.Is(err, bigcommerce.ErrNoOutcome) || errors.Is(err, bigcommerce.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !found || o.EvaluatedAt.After(best.EvaluatedAt) {
-			best, found = o, true
-		}
-		return nil
-	}
-	if order.CartID != "" {
-		if err := consider(bigcommerce.Cart(order.CartID)); err != nil && !errors.Is(err, bigcommerce.ErrInvalidInput) {
+	if !loaded {
+		if cartO, customerO, err = shopperOutcomes(ctx, p, order); err != nil {
 			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 		}
 	}
-	if order.CustomerID > 0 {
-		if err := consider(bigcommerce.Customer(order.CustomerID)); err != nil {
-			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
-		}
-	}
-	if !found {
+	var best bigcommerce.Outcome
+	if o := newer(cartO, customerO); o != nil {
+		best = *o
+	} else {
 		best = bigcommerce.Outcome{Status: "none", Reasons: []rulesets.Reason{{Code: CodeNotVerified}}, EvaluatedAt: s.now().UTC()}
 	}
 	// The order's own record: a merchant's decision by hand stands (the
@@ -142,13 +147,13 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 	prev, err := p.LoadOutcome(ctx, bigcommerce.Order(order.ID))
 	switch {
 	case err == nil && prev.Review != nil:
-		return GuardResult{OrderID: order.ID, Verified: prev.Review.Approved}, nil
+		return GuardResult{OrderID: order.ID, Verified: prev.Review.Approved, Carried: carried}, nil
 	case err == nil:
 		best.HeldFrom = prev.HeldFrom
 	case !errors.Is(err, bigcommerce.ErrNoOutcome) && !errors.Is(err, bigcommerce.ErrNotFound):
 		return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 	}
-	out := GuardResult{OrderID: order.ID, Verified: best.Verified(s.now())}
+	out := GuardResult{OrderID: order.ID, Verified: best.Verified(s.now()), Carried: carried}
 	hold := !out.Verified && order.StatusID != bigcommerce.StatusManualVerificationRequired
 	if hold {
 		best.HeldFrom = order.StatusID

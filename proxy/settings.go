@@ -26,7 +26,10 @@ type Settings struct {
 	// ReuseDays: how long a passing verification lets the shopper (a
 	// logged-in customer, or the same cart) skip the next one.
 	ReuseDays int
-	TestMode  bool
+	// GuestToAccount: a guest's verification carries to the account their
+	// order names (Store.GuestToAccount).
+	GuestToAccount bool
+	TestMode       bool
 }
 
 // MaxReuseDays bounds ReuseDays: a year.
@@ -37,7 +40,7 @@ func SettingsOf(st *Store) Settings {
 	return Settings{
 		Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
 		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
-		ReuseDays: int(st.ApprovalTTL / (24 * time.Hour)),
+		ReuseDays: int(st.ApprovalTTL / (24 * time.Hour)), GuestToAccount: st.GuestToAccount,
 	}
 }
 
@@ -62,6 +65,7 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 		st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
 		st.Triggers, st.ReleaseStatus = in.Triggers, in.ReleaseStatus
 		st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour
+		st.GuestToAccount = in.GuestToAccount
 		return nil
 	})
 	if errors.Is(err, ErrInvalidStore) {

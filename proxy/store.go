@@ -100,6 +100,12 @@ type Store struct {
 	// widget runs on; CORS allows exactly these.
 	AllowedOrigins []string
 	ApprovalTTL    time.Duration
+	// GuestToAccount carries a guest's verification to the customer
+	// account their order names (an account made at checkout): the order
+	// guard, or a result settling a held order, writes the cart's outcome
+	// on that customer, so the customer skips the next verification while
+	// it lasts (carry.go). Off by default: the merchant chooses.
+	GuestToAccount bool
 	// AppInstalled: the store installed the single-click app (its token came
 	// from the auth callback, and the uninstall callback removes it). Such a
 	// store may be unlinked (no integration key and webhook secret yet, see

@@ -131,7 +131,7 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	if o.Pass {
 		o.ExpiresAt = now.Add(st.ApprovalTTL)
 	}
-	if err := s.settleHeldOrders(ctx, p, st, sh.CartID, o); err != nil {
+	if err := s.settleHeldOrders(ctx, p, st, sh, o); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w: %w", ErrUpstream, err)
 	}
 	targets := []target{{cart, cartKey(st.Hash, sh.CartID)}}

@@ -120,6 +120,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	selectors := fs.String("selectors", "", "comma-separated CSS selectors of checkout buttons (default: Cornerstone's)")
 	ruleset := fs.String("ruleset", "{}", `ruleset JSON, e.g. {"require_over_21":true}; absent keys keep defaults`)
 	ttl := fs.Duration("approval-ttl", proxy.DefaultApprovalTTL, "how long a passing verification keeps the shopper verified")
+	guestToAccount := fs.Bool("guest-to-account", false, "a guest's verification carries to the customer account their order names (an account made at checkout)")
 	apiBase := fs.String("api-base-url", "", "Management API base URL override (local demo only)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -161,7 +162,7 @@ func runStoreAdd(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		// webhook_headers when it creates a verification.
 		WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(headerValue)),
 		Ruleset:            rs, HoldCheckout: *hold, TestMode: *testMode, OrderGuard: *guard, Triggers: triggers, ReleaseStatus: *release, CheckoutSelectors: proxy.SplitList(*selectors),
-		AllowedOrigins: proxy.SplitList(*origins), ApprovalTTL: *ttl,
+		AllowedOrigins: proxy.SplitList(*origins), ApprovalTTL: *ttl, GuestToAccount: *guestToAccount,
 	}
 	path := storesPath(*file)
 	if err := storefile.Put(path, sealer, st); err != nil {
@@ -214,6 +215,7 @@ type storeView struct {
 	CheckoutSelectors []string         `json:"checkout_selectors"`
 	Ruleset           rulesets.Ruleset `json:"ruleset"`
 	ApprovalTTL       string           `json:"approval_ttl"`
+	GuestToAccount    bool             `json:"guest_to_account"`
 }
 
 func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -240,7 +242,7 @@ func runStoreList(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 		out = append(out, storeView{
 			Hash: st.Hash, URL: st.URL, AppClientID: st.AppClientID, IntegrationKey: st.IntegrationKey,
 			AllowedOrigins: st.AllowedOrigins, HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus, CheckoutSelectors: st.CheckoutSelectors,
-			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(),
+			Ruleset: st.Ruleset, ApprovalTTL: st.ApprovalTTL.Round(time.Second).String(), GuestToAccount: st.GuestToAccount,
 		})
 	}
 	enc := json.NewEncoder(stdout)

@@ -203,7 +203,7 @@ func ownForm(c *fiber.Ctx) error {
 func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 	in := proxy.Settings{
 		HoldCheckout: c.FormValue("hold_checkout") == "1", OrderGuard: c.FormValue("order_guard") == "1",
-		TestMode: c.FormValue("test_mode") == "1",
+		TestMode: c.FormValue("test_mode") == "1", GuestToAccount: c.FormValue("guest_to_account") == "1",
 	}
 	in.Triggers.ShipToCountries = proxy.SplitList(c.FormValue("ship_to_countries"))
 	in.Triggers.ShipToStates = proxy.SplitList(c.FormValue("ship_to_states"))

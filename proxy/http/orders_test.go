@@ -51,9 +51,16 @@ func seedOrders(t *testing.T, w *appWorld, hash string) {
 // orderRecord reads the record on an order in the double.
 func orderRecord(t *testing.T, d *bigcommercetest.Double, id string) bigcommerce.Outcome {
 	t.Helper()
-	mf := d.Metafields("order", id)
+	return record(t, d, "order", id)
+}
+
+// record is our outcome on a resource of the double ("cart", "customer",
+// "order"), which must have exactly one.
+func record(t *testing.T, d *bigcommercetest.Double, kind, id string) bigcommerce.Outcome {
+	t.Helper()
+	mf := d.Metafields(kind, id)
 	if len(mf) != 1 {
-		t.Fatalf("order %s metafields %+v", id, mf)
+		t.Fatalf("%s %s metafields %+v", kind, id, mf)
 	}
 	var o bigcommerce.Outcome
 	if err := json.Unmarshal([]byte(mf[0].Value), &o); err != nil {

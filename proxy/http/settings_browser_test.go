@@ -143,6 +143,8 @@ func TestSettingsPageInChromium(t *testing.T) {
 	key(kb.ArrowDown, "release_status=11")
 	key("\t", "reuse_days")
 	key(kb.ArrowDown, "reuse_days")
+	key("\t", "guest_to_account=1")
+	tb.Run(chromedp.KeyEvent(" "))
 	key("\t", "test_mode=1") // on: the test key turned it on
 	key("\t", "BUTTON")
 	tb.ShootHere("3-filled-1024")
@@ -157,7 +159,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	want := rulesets.Ruleset{RequireAuthentic: true, MinFaceMatch: rulesets.TierDefiniteMatch, RequireOver21: true}
 	if !st.Linked() || st.Ruleset != want || !st.OrderGuard || st.HoldCheckout || !st.TestMode ||
 		st.Triggers.MinTotalCents != 5000 || len(st.Triggers.ShipToStates) != 1 || st.VerifierAccountEmail != merchantEmail ||
-		st.ApprovalTTL != 29*24*time.Hour || st.ReleaseStatus != 11 {
+		st.ApprovalTTL != 29*24*time.Hour || st.ReleaseStatus != 11 || !st.GuestToAccount {
 		t.Fatalf("saved %+v", st)
 	}
 	tb.Run(chromedp.EmulateViewport(768, 1024))

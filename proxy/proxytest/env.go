@@ -59,7 +59,10 @@ type Options struct {
 	// ReleaseStatus is where held orders go once verified (default the
 	// status they were held from).
 	ReleaseStatus int
-	Ruleset       rulesets.Ruleset
+	// GuestToAccount: a guest's verification carries to the account their
+	// order names.
+	GuestToAccount bool
+	Ruleset        rulesets.Ruleset
 	// Now is the proxy's clock (default time.Now).
 	Now func() time.Time
 	// Cache defaults to the in-process cache.
@@ -174,6 +177,7 @@ func New(opts Options) (*Env, error) {
 			IntegrationKey: apiKey, WebhookSecret: bigcommerce.Secret(secret(hash)),
 			WebhookHeaderValue: bigcommerce.Secret(webhookValue + hash), Ruleset: opts.Ruleset,
 			HoldCheckout: opts.HoldCheckout, TestMode: opts.TestMode || (opts.Real != nil && opts.Real.TestMode), OrderGuard: opts.OrderGuard, Triggers: opts.Triggers, ReleaseStatus: opts.ReleaseStatus, AllowedOrigins: append([]string(nil), opts.Origins...),
+			GuestToAccount: opts.GuestToAccount,
 		}
 		if slices.Contains(opts.Unlinked, hash) {
 			st.AppInstalled, st.IntegrationKey, st.WebhookSecret = true, "", ""
