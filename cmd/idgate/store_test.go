@@ -21,7 +21,8 @@ func TestStoreAddAndList(t *testing.T) {
 	code, out, errOut := runIdgate(t, secrets, "store", "add", "--file", file,
 		"--url", "https://store-abc123.mybigcommerce.com", "--client-id", "cid", "--integration-key", "idgk_pub",
 		"--origins", "https://shop.example,https://store-abc123.mybigcommerce.com", "--hold-checkout",
-		"--ruleset", `{"require_over_21":true}`, "--order-guard", "--min-total", "50", "--ship-to-states", "Texas, Ontario", "--release-status", "11")
+		"--ruleset", `{"require_over_21":true}`, "--order-guard", "--min-total", "50", "--ship-to-states", "Texas, Ontario", "--release-status", "11",
+		"--guest-to-account")
 	if code != 0 || !strings.Contains(out, "store abc123 saved") {
 		t.Fatalf("add: exit %d: %s %s", code, out, errOut)
 	}
@@ -44,7 +45,7 @@ func TestStoreAddAndList(t *testing.T) {
 	}
 	v := views[0]
 	if v.Hash != "abc123" || !v.HoldCheckout || !v.Ruleset.RequireOver21 || !v.Ruleset.RequireAuthentic || len(v.AllowedOrigins) != 2 || v.ApprovalTTL != "720h0m0s" ||
-		v.Triggers.MinTotalCents != 5000 || len(v.Triggers.ShipToStates) != 2 || v.ReleaseStatus != 11 {
+		v.Triggers.MinTotalCents != 5000 || len(v.Triggers.ShipToStates) != 2 || v.ReleaseStatus != 11 || !v.GuestToAccount {
 		t.Fatalf("listed %+v", v)
 	}
 
