@@ -159,8 +159,12 @@ func (h *appHandlers) link(c *fiber.Ctx) error {
 	if err != nil {
 		return toHTTP(err)
 	}
+	mode := c.FormValue("key_mode")
+	if mode != "test" && mode != "live" {
+		return h.renderPage(c, fiber.StatusUnprocessableEntity, st, s, proxy.SettingsOf(st), page{linkError: "choose the test or the live key", email: c.FormValue("email")})
+	}
 	linked, err := h.app.LinkAccount(c.UserContext(), hash, sealed, proxy.LinkRequest{
-		Email: c.FormValue("email"), Password: bigcommerce.Secret(c.FormValue("password")), Test: c.FormValue("key_mode") == "test",
+		Email: c.FormValue("email"), Password: bigcommerce.Secret(c.FormValue("password")), Test: mode == "test",
 	})
 	var inputErr *proxy.InputError
 	switch {

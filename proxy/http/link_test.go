@@ -40,6 +40,9 @@ func TestAppLinksTheVerifierAccount(t *testing.T) {
 		strings.Contains(page, "not the password") || !strings.Contains(page, `value="`+merchantEmail+`"`) {
 		t.Fatalf("wrong password: %d %s", code, page)
 	}
+	if code, _, page := w.submit(t, 0, "/app/stores/storea1/link", form(sessA, merchantPassword, "both"), nil); code != http.StatusUnprocessableEntity || !strings.Contains(page, "Not linked: choose the test or the live key") {
+		t.Errorf("no key chosen: %d %s", code, page)
+	}
 	if code, _, _ := w.submit(t, 0, "/app/stores/storea1/link", form("", merchantPassword, "test"), nil); code != http.StatusUnauthorized {
 		t.Errorf("no session: %d, want 401", code)
 	}
