@@ -94,7 +94,7 @@ func (wk *work) inside(q [4]raster.Point) bool {
 // parallel ones end at the assumed corners (not both half edge or more
 // over the next 40% of their length: a table's edge or a band running on
 // is not a card's end, while wood grain may run on along one of them at
-// stepMin), and accept's stock and surround tests hold.
+// stepAt), and accept's stock and surround tests hold.
 func (wk *work) farAccept(q [4]raster.Point, sides [4]line) bool {
 	c, a, b := sides[0], sides[1], sides[3]
 	if wk.profiles[c.id].support(c, q[0], q[1], 0.1, 0.9) < minSupport ||

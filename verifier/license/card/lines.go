@@ -26,10 +26,6 @@ func newLine(theta, rho float64) line {
 
 // The straight-edge search.
 const (
-	// edgeMin is the least gradient magnitude (mag) of an edge pixel: a
-	// step of about 10 levels in one channel. A light card on light
-	// laminate differs from it by 15–30 levels.
-	edgeMin = 5
 	// maxLines is how many of the strongest lines become candidate sides.
 	// On bench/robust's 200 photos: 36 lines with the direction taken
 	// modulo π found 128 cards right; with the polarity kept apart
@@ -43,7 +39,7 @@ const (
 )
 
 // houghLines finds the longest straight edges: edge pixels (a colour
-// gradient of edgeMin or more) vote for the lines through them within 2°
+// gradient of edgeAt or more, see texture) vote for the lines through them within 2°
 // of their edge's orientation, and the peaks are the lines. The gradient's
 // direction is kept over the full turn (θ in 0..2π), so an edge that
 // darkens one way and a parallel one a few pixels away that darkens the
@@ -63,7 +59,7 @@ func (wk *work) houghLines() []line {
 		for x := 1; x < w-1; x++ {
 			i := y*w + x
 			m := wk.mag[i]
-			if m < edgeMin {
+			if m < wk.edgeAt(x, y) {
 				continue
 			}
 			phi := math.Atan2(float64(wk.gy[i]), float64(wk.gx[i]))

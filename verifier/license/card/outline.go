@@ -18,14 +18,6 @@ const (
 	// maxSkew bounds how far opposite sides may diverge (perspective) and
 	// how far adjacent ones may stray from a right angle.
 	maxSkew = 25 * math.Pi / 180
-	// stepMin is the least colour distance across a side, 2 px either
-	// side of it, for a sample to count as edge: the card against the
-	// table, in any colour, not only in brightness. A light card on light
-	// laminate or white steps by 15–18 levels, noise takes some samples
-	// under: on bench/robust 14 → 12 found 150 → 155 of 200 (light
-	// laminate, black mat, full frame) with the one wrong quad of before
-	// and no other (once sameLitSurface's chromaticity bound was 0.01).
-	stepMin = 12
 	// minSupport is the least share of a side's samples that must be
 	// edge: print or table texture crossing a line does not make it an
 	// edge. On the evaluation set (bench/robust) 0.6 accepted 20 wrong
@@ -55,6 +47,14 @@ const (
 const (
 	fullFrameMin    = 0.5
 	fullFrameAspect = 0.04
+	// cornerRadius is ID-1's corner radius over its long side (3.18 of
+	// 85.60 mm); frameRunUp is the share of a side, beyond the rounding,
+	// over which a side meeting the frame must show its edge: 0.13, as
+	// the 0.02–0.15 this window was before the rounding was left out, so
+	// a card ending a few percent of its side before the frame (a card
+	// on a white border) is not taken as running off it.
+	cornerRadius = 3.18 / 85.60
+	frameRunUp   = 0.13
 )
 
 // outline is a candidate: four lines (top, right, bottom, left in no
@@ -172,11 +172,16 @@ func (wk *work) outlineOf(sides [4]line) (outline, bool) {
 		if o.support[k] = p.support(l, a, b, 0.1, 0.9); o.support[k] < need {
 			return o, false
 		}
-		// A side that meets the frame must show its edge up to it: a card
-		// that fills the frame runs off it, a card lying inside the photo
-		// shows its corner first.
-		if sides[(k+3)%4].frame && p.support(l, a, b, 0.02, 0.15) < minSupport ||
-			sides[(k+1)%4].frame && p.support(l, a, b, 0.85, 0.98) < minSupport {
+		// A side that meets the frame must show its edge up to it (from
+		// where the card's rounded corner would end): a card that fills
+		// the frame runs off it or ends just at it, a card lying inside
+		// the photo shows its corner first. Without the rounding left out
+		// (0.02 of the side on), a card filling a 16:9 frame's height
+		// within 2 px showed 82% edge and its portrait column between two
+		// accent lines was taken for it (bench/robust #119).
+		r := cornerRadius * math.Max(dist(o.corners[0], o.corners[1]), dist(o.corners[1], o.corners[2])) / dist(a, b)
+		if sides[(k+3)%4].frame && p.support(l, a, b, r, r+frameRunUp) < minSupport ||
+			sides[(k+1)%4].frame && p.support(l, a, b, 1-r-frameRunUp, 1-r) < minSupport {
 			return o, false
 		}
 	}

@@ -50,18 +50,18 @@ func (wk *work) profile(l line) edgeProfile {
 	return p
 }
 
-// step reports whether the colour 2 px one side of (x, y) along the
-// normal (nx, ny) differs from the colour 2 px the other side by stepMin
+// step reports whether the colour stepOff px one side of (x, y) along the
+// normal (nx, ny) differs from the colour as far the other side by stepAt
 // or more (hit), and whether the sample counts: both sides on the photo
 // and not both washed out by glare. The distance is symmetric, so a
 // side's profile serves whichever side of it the card lies.
 func (wk *work) step(x, y, nx, ny float64) (hit, counted bool) {
-	in, ok1 := wk.colour(x-2*nx, y-2*ny)
-	out, ok2 := wk.colour(x+2*nx, y+2*ny)
+	in, ok1 := wk.colour(x-stepOff*nx, y-stepOff*ny)
+	out, ok2 := wk.colour(x+stepOff*nx, y+stepOff*ny)
 	if !ok1 || !ok2 || (washedOut(in) && washedOut(out)) {
 		return false, false
 	}
-	return colourDist(in, out) >= stepMin, true
+	return colourDist(in, out) >= wk.stepAt(x, y), true
 }
 
 // support is the share of edge samples on l between a and b, from t0 to

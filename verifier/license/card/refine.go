@@ -56,7 +56,7 @@ func (wk *work) fitSide(a, b, centre raster.Point) (line, bool) {
 				best, bestO = d, o
 			}
 		}
-		if best >= stepMin {
+		if best >= wk.stepAt(px, py) {
 			pts = append(pts, raster.Point{X: px + bestO*n.X, Y: py + bestO*n.Y})
 		}
 	}

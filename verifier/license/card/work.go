@@ -21,6 +21,10 @@ type work struct {
 	// between flat areas peaks at about s/2); gx, gy that channel's
 	// gradient.
 	mag, gx, gy []float32
+	// tex and texStep are the texture of each textureTile-sided tile,
+	// texW tiles a row (texture).
+	tex, texStep []float32
+	texW         int
 	// profiles are the candidate lines' edge profiles (candidates).
 	profiles []edgeProfile
 }
@@ -62,6 +66,7 @@ func newWork(img image.Image) *work {
 		blur(wk.c[k], w, h, 1)
 	}
 	wk.gradient()
+	wk.texture()
 	return wk
 }
 
