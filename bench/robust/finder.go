@@ -29,11 +29,12 @@ import (
 // temporary worktree and run on the same files.
 const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 
-// finderPreviousCommit is main before the finder read its sides' edge
-// support from per-line profiles (and measured far cards): its speed and
-// rates are printed beside today's, so each step of the finder's rework
-// shows what it changed.
-const finderPreviousCommit = "46e271114e69d9a87571a2e2117e50f0fe10baee"
+// finderPreviousCommit is main before the finder's edge thresholds
+// followed the table's texture (texture.go): its speed and rates are
+// printed beside today's, so each step of the finder's rework shows what
+// it changed (46e271114e69 before per-line edge profiles and far cards:
+// 141/200 right, 1 wrong quad, CPU median 97 ms).
+const finderPreviousCommit = "8463aa31b11ff090797787857cf4070a90f6f617"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.
