@@ -1,9 +1,6 @@
 package card
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // The edge thresholds follow the table's texture. A fixed threshold is
 // either too high for a light card on a smooth light table or too low
@@ -67,12 +64,41 @@ func (wk *work) texture() {
 					steps = append(steps, dr*dr+dg*dg+db*db) // squared: sorts alike
 				}
 			}
-			slices.Sort(mags)
-			slices.Sort(steps)
-			wk.tex[ty*tw+tx] = mags[len(mags)/4]
-			wk.texStep[ty*tw+tx] = float32(math.Sqrt(float64(steps[len(steps)/4])))
+			wk.tex[ty*tw+tx] = nth(mags, len(mags)/4)
+			wk.texStep[ty*tw+tx] = float32(math.Sqrt(float64(nth(steps, len(steps)/4))))
 		}
 	}
+}
+
+// nth is the k-th smallest of v (reordering v): Hoare's selection, as
+// sorting every tile was a tenth of the finder's time.
+func nth(v []float32, k int) float32 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		p := v[(lo+hi)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i, j = i+1, j-1
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }
 
 // tile is the index of the tile holding working point (x, y), clamped to
