@@ -61,6 +61,12 @@ type App struct {
 	// to frame the settings page; "{store_hash}" is substituted. Empty:
 	// DefaultControlPanelURL.
 	ControlPanelURL string
+	// StorefrontURL is where a newly installed store's storefront runs,
+	// its origin the one the widget may call from and the verifier key's
+	// allowlist; "{store_hash}" is substituted. Empty: the store's
+	// BigCommerce domain (Store.Normalize's default). The local demo serves
+	// its storefront on loopback.
+	StorefrontURL string
 	// Seen records the load payloads taken (their jti, until they
 	// expire), so that one opens the settings page once: the payload
 	// travels in the frame's URL, which browser history, a proxy's log or
@@ -141,7 +147,7 @@ func (a *App) Install(ctx context.Context, cb bigcommerce.AuthCallback) (*Store,
 		if _, err := rand.Read(header); err != nil {
 			return nil, Session{}, fmt.Errorf("install: %w", err)
 		}
-		st = &Store{Hash: inst.StoreHash, APIBaseURL: a.APIBaseURL, WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(header))}
+		st = &Store{Hash: inst.StoreHash, URL: strings.ReplaceAll(a.StorefrontURL, "{store_hash}", inst.StoreHash), APIBaseURL: a.APIBaseURL, WebhookHeaderValue: bigcommerce.Secret(base64.RawURLEncoding.EncodeToString(header))}
 		_ = took(st)
 		err = a.Registry.Put(ctx, st)
 	}

@@ -18,7 +18,9 @@
 # that off, another public IP moves it.
 # Ctrl-C stops both, and make run then exits 0. IDGATE_ADDR moves the verifier (default 127.0.0.1:8080);
 # IDGATE_DEMO_ADDR and IDGATE_DEMO_PROXY_ADDR move the demo storefront and its
-# proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083). IDGATE_DEMO_STATE moves
+# proxy (defaults 127.0.0.1:8082 and 127.0.0.1:8083); IDGATE_DEMO_APP_ADDR the
+# store that installs the BigCommerce app, with its control panel at /manage
+# (default 127.0.0.1:8085). IDGATE_DEMO_STATE moves
 # what this run writes (the binary, the database, the keys, the demo's
 # certificate and password; default ./var), so the storefront demo's browser
 # test (systemtest) runs this very script beside a developer's own make run;
@@ -105,14 +107,20 @@ if [ ! -s "$state/demo-tls.crt" ]; then
     -addext subjectAltName=IP:127.0.0.1 -keyout "$state/demo-tls.key" -out "$state/demo-tls.crt"
 fi
 run migrate "$state/idgate" migrate
-# The demo store's own account on the verifier, created once: the password
+# The demo stores' accounts on the verifier, created once: the password
 # file appears only once the account exists, so a failed attempt is retried.
-if [ ! -s "$state/store-demo-password" ]; then
-  new_password() { (umask 077 && openssl rand -base64 24 >"$state/store-demo-password.new"); }
-  run password new_password
-  run account "$state/idgate" account create --email store-demo@idgate.local --name "Demo Wine Store" --password-stdin <"$state/store-demo-password.new"
-  mv "$state/store-demo-password.new" "$state/store-demo-password"
-fi
+# store-demo is the ready-made demo store's; merchant-demo is the one a
+# merchant links on the BigCommerce app's settings page (its own, because
+# linking makes a new test key, which revokes the account's previous one).
+demo_account() { # FILE EMAIL NAME
+  [ -s "$state/$1" ] && return
+  new_password() { (umask 077 && openssl rand -base64 24 >"$state/$1.new"); }
+  run password new_password "$1"
+  run account "$state/idgate" account create --email "$2" --name "$3" --password-stdin <"$state/$1.new"
+  mv "$state/$1.new" "$state/$1"
+}
+demo_account store-demo-password store-demo@idgate.local "Demo Wine Store"
+demo_account app-merchant-password merchant-demo@idgate.local "Demo Spirits Store"
 # ended PID NAME WHEN [RC]: a child ended (RC when wait -n already took its
 # status); say which and how, and end make run. The verifier and the demo
 # store run until a signal stops them, and only then exit 0: a child that
@@ -141,7 +149,8 @@ done
 step="starting the demo store"
 "$state/idgate" store demo --addr "${IDGATE_DEMO_ADDR:-127.0.0.1:8082}" --proxy-addr "${IDGATE_DEMO_PROXY_ADDR:-127.0.0.1:8083}" \
   --verifier "http://$verifier" --webhook-addr "$webhook" --verifier-password-file "$state/store-demo-password" \
-  --webhook-cert "$state/demo-tls.crt" --webhook-key "$state/demo-tls.key" &
+  --webhook-cert "$state/demo-tls.crt" --webhook-key "$state/demo-tls.key" \
+  --app-addr "${IDGATE_DEMO_APP_ADDR:-127.0.0.1:8085}" --app-merchant-password-file "$state/app-merchant-password" &
 store=$!
 step="running"
 rc=0

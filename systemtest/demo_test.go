@@ -42,6 +42,9 @@ func TestStorefrontDemoInChromium(t *testing.T) {
 	t.Run("phone, no referrer", func(t *testing.T) {
 		walkOnPhone(t, d, phoneWalk{"/?no-referrer=1", "8-no-referrer-store", "", "9-no-referrer-done", "10-no-referrer-store-verified"})
 	})
+	// The merchant's path on the second store: install the app, set it
+	// up, orders held and approved, uninstall (demoapp_test.go).
+	t.Run("app", func(t *testing.T) { walkTheApp(t, d) })
 }
 
 // phoneWalk is the store page a phone walk starts on ("" for the demo's
@@ -157,6 +160,8 @@ func walkOnComputer(t *testing.T, d demo) {
 // demo is a running `make run`.
 type demo struct {
 	verifier, storefront string
+	app                  string // the store that installs the BigCommerce app
+	state                string // make run's state directory
 	startup              time.Duration
 }
 
@@ -170,7 +175,7 @@ func startMakeRun(t *testing.T) demo {
 	m := launchMakeRun(t, t.TempDir())
 	// run.sh builds the binary first: minutes on a cold build cache.
 	startup := m.waitReady(t, 5*time.Minute)
-	return demo{verifier: m.verifier, storefront: m.storefront, startup: startup}
+	return demo{verifier: m.verifier, storefront: m.storefront, app: m.app, state: m.state, startup: startup}
 }
 
 // unverified: the widget offers Verify ID and holds checkout.

@@ -24,6 +24,7 @@ import (
 type makeRun struct {
 	state                string
 	verifier, storefront string // http://host:port
+	app                  string // the store that installs the BigCommerce app, http://host:port
 	cmd                  *exec.Cmd
 	log                  *testkit.LogBuffer // run.sh's and its children's output
 	done                 chan struct{}      // closed once run.sh has ended and its output is all read
@@ -44,7 +45,7 @@ func launchMakeRun(t *testing.T, state string, extra ...string) *makeRun {
 		t.Skipf("SKIPPED: face models absent from %s (make models, or set IDGATE_MODELS_DIR)", models)
 	}
 	addr := func() string { return fmt.Sprintf("127.0.0.1:%d", freePort(t)) }
-	verifier, storefront := addr(), addr()
+	verifier, storefront, app := addr(), addr(), addr()
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "IDGATE_") {
@@ -52,9 +53,9 @@ func launchMakeRun(t *testing.T, state string, extra ...string) *makeRun {
 		}
 	}
 	env = append(env, "IDGATE_DEMO_STATE="+state, facemodels.EnvDir+"="+models,
-		"IDGATE_ADDR="+verifier, "IDGATE_DEMO_ADDR="+storefront, "IDGATE_DEMO_PROXY_ADDR="+addr(), "IDGATE_DEMO_WEBHOOK_ADDR="+addr())
+		"IDGATE_ADDR="+verifier, "IDGATE_DEMO_ADDR="+storefront, "IDGATE_DEMO_PROXY_ADDR="+addr(), "IDGATE_DEMO_WEBHOOK_ADDR="+addr(), "IDGATE_DEMO_APP_ADDR="+app)
 	m := &makeRun{
-		state: state, verifier: "http://" + verifier, storefront: "http://" + storefront,
+		state: state, verifier: "http://" + verifier, storefront: "http://" + storefront, app: "http://" + app,
 		cmd: exec.Command("bash", filepath.Join(testkit.RepoRoot(t), "scripts", "run.sh")),
 		log: &testkit.LogBuffer{}, done: make(chan struct{}),
 	}

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -296,6 +297,9 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	webhookAddr := fs.String("webhook-addr", "127.0.0.1:8084", "https address where the verifier delivers results to the proxy (with --verifier)")
 	webhookCert := fs.String("webhook-cert", "./var/demo-tls.crt", "TLS certificate of the webhook address (the verifier must trust it: IDGATE_WEBHOOK_CA_FILE)")
 	webhookKey := fs.String("webhook-key", "./var/demo-tls.key", "its private key")
+	appEmail := fs.String("app-merchant-email", "merchant-demo@idgate.local", "the verifier account the app store's merchant links on the settings page (named in the start message only)")
+	appPassword := fs.String("app-merchant-password-file", "./var/app-merchant-password", "the file holding its password (named in the start message, never read)")
+	appAddr := fs.String("app-addr", "127.0.0.1:8085", "where the store that installs the BigCommerce app serves its storefront and its control panel (/manage), with --verifier")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -310,7 +314,7 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		Origins: []string{storefront}, HoldCheckout: true, ContractsDir: *contracts, Addr: *proxyAddr, Logger: log,
 		OnViolation: func(err error) { log.Error("BigCommerce contract violation", "err", err) },
 	}
-	var webhookLn net.Listener
+	var webhookLn, appLn net.Listener
 	if *verifierURL != "" {
 		if opts.Real, err = demoVerifier(ctx, strings.TrimSuffix(*verifierURL, "/"), *verifierEmail, *verifierPassword, storefront); err != nil {
 			return err
@@ -320,6 +324,11 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		}
 		defer webhookLn.Close()
 		opts.WebhookBase = "https://" + webhookLn.Addr().String()
+		if appLn, opts.App, err = demoApp(*appAddr); err != nil {
+			return err
+		}
+		defer appLn.Close()
+		defer os.RemoveAll(filepath.Dir(opts.App.StoreFile))
 	}
 	env, err := proxytest.New(opts)
 	if err != nil {
@@ -341,6 +350,13 @@ func runStoreDemo(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	srv := &http.Server{Handler: sf, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "demo storefront: %s (proxy %s, BigCommerce double and %s on loopback)\n", storefront, env.URL, verifierNote)
+	if appLn != nil {
+		appSrv := &http.Server{Handler: proxytest.NewAppStorefront(env, opts.App.StorefrontURL), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = appSrv.Serve(appLn) }()
+		defer appSrv.Close()
+		fmt.Fprintf(stdout, "demo store for the BigCommerce app: %s, its control panel %s/manage (install idgate there; link it on the settings page as %s, password in %s)\n",
+			opts.App.StorefrontURL, opts.App.StorefrontURL, *appEmail, *appPassword)
+	}
 	<-ctx.Done()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

@@ -12,9 +12,11 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/proxytest"
 )
 
@@ -100,4 +102,24 @@ func serveWebhookTLS(ln net.Listener, certFile, keyFile, target string) (*http.S
 		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
 	go func() { _ = srv.ServeTLS(ln, "", "") }()
 	return srv, nil
+}
+
+// demoApp reserves the address of the store that installs the BigCommerce
+// app and says where the app keeps installed stores: a directory of this
+// run (the control panel double's state lives in memory, so an install
+// must not outlive it).
+func demoApp(addr string) (net.Listener, *proxytest.AppOptions, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "idgate-demo-app-")
+	if err != nil {
+		ln.Close()
+		return nil, nil, err
+	}
+	return ln, &proxytest.AppOptions{
+		Hash: "demoapp1", StorefrontURL: "http://" + ln.Addr().String(), StoreFile: filepath.Join(dir, "stores.json"),
+		Owner: bigcommerce.AppUser{ID: 1, Email: "owner@demo-store.example"},
+	}, nil
 }

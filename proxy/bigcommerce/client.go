@@ -57,6 +57,10 @@ type Config struct {
 	// Logger receives retries and rate-limit waits (never headers or
 	// bodies). Default: discarded.
 	Logger *slog.Logger
+	// LoopbackPlatform: the platform is a local double (the demo), which
+	// delivers webhooks to a loopback destination over http on any port;
+	// BigCommerce itself delivers to https on port 443 only.
+	LoopbackPlatform bool
 }
 
 // Client calls one store's Management API. It is safe for concurrent use;

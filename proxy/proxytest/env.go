@@ -83,6 +83,9 @@ type Options struct {
 	// (default the proxy's own URL); a real verifier delivers only over
 	// https.
 	WebhookBase string
+	// App, when set, adds a store that installs through the BigCommerce
+	// app (the demo's merchant path; Env.App).
+	App *AppOptions
 }
 
 // RealVerifier is a running verifier and the credentials of the account
@@ -104,6 +107,7 @@ type Env struct {
 	Verifier *Verifier // the stand-in; nil with Options.Real
 	Doubles  map[string]*bigcommercetest.Double
 	Stores   Stores
+	App      *AppEnv // with Options.App
 	now      func() time.Time
 	closers  []func()
 }
@@ -202,11 +206,23 @@ func New(opts Options) (*Env, error) {
 	if opts.WebhookBase != "" {
 		webhookBase = opts.WebhookBase
 	}
+	var stores proxy.Stores = env.Stores
+	var appOpts []proxyhttp.Option
+	if opts.App != nil {
+		app, err := env.startApp(opts.App, env.URL, sealer, verifierURL, opts)
+		if err != nil {
+			ln.Close()
+			env.Close()
+			return nil, err
+		}
+		stores = either{env.Stores, app.Registry}
+		appOpts = append(appOpts, proxyhttp.WithApp(app))
+	}
 	env.Service = &proxy.Service{
-		Stores: env.Stores, Sealer: sealer, Cache: opts.Cache, Verifier: vc,
+		Stores: stores, Sealer: sealer, Cache: opts.Cache, Verifier: vc,
 		PublicURL: webhookBase, Now: opts.Now, Limiter: rlmemory.New(opts.Now),
 	}
-	app, err := proxyhttp.New(env.Service, opts.Logger)
+	app, err := proxyhttp.New(env.Service, opts.Logger, appOpts...)
 	if err != nil {
 		ln.Close()
 		env.Close()

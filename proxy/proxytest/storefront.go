@@ -6,11 +6,10 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
@@ -28,11 +27,17 @@ type Storefront struct {
 
 	env  *Env
 	hash string
+	// app: the store installs through the BigCommerce app; its pages
+	// carry the scripts installed on it, checkout places orders, and the
+	// control panel is below /manage.
+	app *controlPanel
 
 	mu       sync.Mutex
 	cart     string
 	customer int64
 	tokenAge time.Duration
+	orders   int64              // the app store's orders placed
+	problems map[int64][]string // webhook deliveries that failed, by order
 }
 
 // ListenStorefront reserves the storefront's address first, because its
@@ -85,9 +90,38 @@ func (sf *Storefront) shopper() (string, int64) {
 	return sf.cart, sf.customer
 }
 
+// NewAppStorefront is the storefront of env's app store (Options.App),
+// served at its StorefrontURL, with its control panel below /manage. A
+// guest's cart of one $60 item is open.
+func NewAppStorefront(env *Env, url string) *Storefront {
+	sf := &Storefront{URL: url, env: env, hash: env.App.Hash, Demo: true, app: &controlPanel{app: env.App}, problems: map[int64][]string{}}
+	sf.cart = sf.newCart()
+	return sf
+}
+
 // ScriptSrc is the footer script URL for the store.
 func (sf *Storefront) ScriptSrc() string {
 	return proxy.ScriptURL(sf.env.URL, sf.hash, sf.env.Stores[sf.hash].AppClientID)
+}
+
+// scripts are the footer scripts a page carries: the app store's are
+// those installed on it (none before the app is, none after it is
+// uninstalled).
+func (sf *Storefront) scripts(twice bool) []string {
+	if sf.app == nil {
+		out := []string{sf.ScriptSrc()}
+		if twice {
+			out = append(out, sf.ScriptSrc())
+		}
+		return out
+	}
+	var out []string
+	for _, s := range sf.app.app.Double.Scripts() {
+		if src, ok := s.Fields["src"].(string); ok {
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 var page = template.Must(template.New("cart").Parse(`<!doctype html>
@@ -108,12 +142,13 @@ table{width:100%;border-collapse:collapse;margin-bottom:16px}td{padding:8px;bord
  <div class="previewCart"><div class="previewCartAction"><div class="previewCartAction-checkout">
   <a href="/checkout" class="button button--small button--primary">Check out</a></div></div></div></header>
 <main class="page">
- <h1 class="page-heading">Your Cart (1 item)</h1>
- {{if .Demo}}<p class="demo">Demo: <a href="/demo/new-cart">new cart</a> · <a href="/demo/login">log in as customer 42</a> · <a href="/demo/logout">log out</a></p>{{end}}
- <table class="cart"><tr><td>Craft IPA, 6-pack</td><td>$12.00</td></tr></table>
- <div class="cart-totals">Grand total: $12.00</div>
+ {{if .Item}}<h1 class="page-heading">Your Cart (1 item)</h1>{{else}}<h1 class="page-heading">Your cart is empty</h1>{{end}}
+ {{if .App}}<p class="demo">Demo: <a href="/demo/new-cart">new cart</a> · <a href="/manage">the store's control panel</a> (install the app there)</p>
+ {{else if .Demo}}<p class="demo">Demo: <a href="/demo/new-cart">new cart</a> · <a href="/demo/login">log in as customer 42</a> · <a href="/demo/logout">log out</a></p>{{end}}
+ {{with .Item}}<table class="cart"><tr><td>{{.}}</td><td>${{$.Price}}</td></tr></table>
+ <div class="cart-totals">Grand total: ${{$.Price}}</div>
  <div class="cart-actions"><a class="button button--primary" href="/checkout" title="Click here to proceed to checkout">Check out</a></div>
- <div class="cart-additionalCheckoutButtons"><button type="button" class="button" onclick="location.href='/checkout'">Pay with Wallet</button></div>
+ <div class="cart-additionalCheckoutButtons"><button type="button" class="button" onclick="location.href='/checkout'">Pay with Wallet</button></div>{{end}}
  {{with .Record}}<section class="demo-record" aria-label="What the plugin stored on this cart">
   <strong>Demo: what the plugin stored on this cart</strong> (BigCommerce metafield <code>idgate/verification</code>)
   {{if .Value}}<p>{{if .Pass}}A passing verification{{else}}A failing verification{{end}}{{if .Test}}, marked as a <strong>test verification</strong> (this store is in test mode){{end}}.</p>
@@ -132,10 +167,8 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	cart, customer := sf.shopper()
 	switch r.URL.Path {
 	case "/", "/cart.php":
-		scripts := []string{sf.ScriptSrc()}
-		if r.URL.Query().Get("twice") == "1" {
-			scripts = append(scripts, sf.ScriptSrc())
-		}
+		scripts := sf.scripts(r.URL.Query().Get("twice") == "1")
+		item, price := sf.item(cart)
 		var record *cartRecord
 		if sf.Demo {
 			record = sf.record(cart)
@@ -150,14 +183,16 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Referrer-Policy", "no-referrer")
 		}
 		_ = page.Execute(w, struct {
-			Scripts []string
-			Demo    bool
-			Record  *cartRecord
-		}{scripts, sf.Demo, record})
+			Scripts     []string
+			Demo, App   bool
+			Item, Price string
+			Record      *cartRecord
+		}{scripts, sf.Demo, sf.app != nil, item, price, record})
 	case "/api/storefront/carts":
 		carts := []map[string]any{}
 		if cart != "" {
-			carts = append(carts, map[string]any{"id": cart, "customerId": customer, "currency": map[string]string{"code": "USD"}, "cartAmount": 12})
+			_, price := sf.item(cart)
+			carts = append(carts, map[string]any{"id": cart, "customerId": customer, "currency": map[string]string{"code": "USD"}, "cartAmount": json.Number(price)})
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(carts)
@@ -178,13 +213,13 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]string{"token": tok})
 	case "/demo/new-cart", "/demo/login", "/demo/logout":
-		if !sf.Demo || r.Method != http.MethodGet {
+		if !sf.Demo || r.Method != http.MethodGet || (sf.app != nil && r.URL.Path != "/demo/new-cart") {
 			http.NotFound(w, r)
 			return
 		}
 		switch r.URL.Path {
 		case "/demo/new-cart":
-			cart = uuid.NewString()
+			cart = sf.newCart()
 		case "/demo/login":
 			customer = 42
 		default:
@@ -193,8 +228,22 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sf.SetShopper(cart, customer)
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	case "/checkout":
+		if sf.app != nil {
+			sf.checkout(w, r, cart)
+			return
+		}
 		fmt.Fprint(w, "<!doctype html><title>Checkout</title><h1>Checkout</h1>")
+	case "/checkout/order-confirmation":
+		if sf.app == nil {
+			http.NotFound(w, r)
+			return
+		}
+		sf.confirmation(w, r)
 	default:
+		if sf.app != nil && (r.URL.Path == "/manage" || strings.HasPrefix(r.URL.Path, "/manage/")) {
+			sf.app.ServeHTTP(w, r)
+			return
+		}
 		http.NotFound(w, r)
 	}
 }

@@ -199,10 +199,7 @@ var orderStatuses = map[int]string{
 }
 
 func (o *Order) render() map[string]any {
-	status, ok := orderStatuses[o.StatusID]
-	if !ok {
-		status = "Status " + strconv.Itoa(o.StatusID)
-	}
+	status := o.StatusName()
 	total := o.Total
 	if total == "" {
 		total = "0.0000"

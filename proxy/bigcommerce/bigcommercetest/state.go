@@ -3,8 +3,10 @@ package bigcommercetest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -219,4 +221,23 @@ func (d *Double) AddCart(c Cart) {
 		c.Amount = "0"
 	}
 	d.carts[c.ID] = &c
+}
+
+// Orders returns the stored orders, lowest ID first.
+func (d *Double) Orders() []Order {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]Order, 0, len(d.orders))
+	for _, id := range slices.Sorted(maps.Keys(d.orders)) {
+		out = append(out, *d.orders[id])
+	}
+	return out
+}
+
+// StatusName is the order's status as the control panel names it.
+func (o Order) StatusName() string {
+	if name, ok := orderStatuses[o.StatusID]; ok {
+		return name
+	}
+	return "Status " + strconv.Itoa(o.StatusID)
 }
