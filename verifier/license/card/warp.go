@@ -15,23 +15,19 @@ func warpColor(src image.Image, w, h int, m raster.Homography) *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	b := src.Bounds()
 	sw, sh := b.Dx(), b.Dy()
-	at := pixelAt(src)
-	// rgba reads one source pixel as 16-bit channels; from a decoded JPEG
-	// it reads Y, Cb and Cr (scaled alike) and the blend is converted
-	// once (the conversion is linear, so only where a channel clips does
-	// it differ from blending converted pixels): converting each of the
-	// four reads was a fifth of the finder's time (bench/robust's
-	// profile).
-	rgba := func(x, y int) [4]float64 {
-		r, g, bl, a := at(b.Min.X+x, b.Min.Y+y)
-		return [4]float64{float64(r), float64(g), float64(bl), float64(a)}
-	}
-	ycc, isYCC := src.(*image.YCbCr)
+	// read is one source pixel's three channels, 0–255: R, G, B, or from
+	// a decoded JPEG Y, Cb and Cr, blended and then converted once (ycc):
+	// converting each of the four reads made the warp a fifth of the
+	// finder's time (bench/robust's profile).
+	var read func(x, y int) (float32, float32, float32)
+	ym, isYCC := src.(*image.YCbCr)
 	if isYCC {
-		rgba = func(x, y int) [4]float64 {
-			px, py := b.Min.X+x, b.Min.Y+y
-			ci := ycc.COffset(px, py)
-			return [4]float64{257 * float64(ycc.Y[ycc.YOffset(px, py)]), 257 * float64(ycc.Cb[ci]), 257 * float64(ycc.Cr[ci]), 0xffff}
+		read = newYCC(ym).at
+	} else {
+		at := pixelAt(src)
+		read = func(x, y int) (float32, float32, float32) {
+			r, g, bl, _ := at(b.Min.X+x, b.Min.Y+y)
+			return float32(r) / 257, float32(g) / 257, float32(bl) / 257
 		}
 	}
 	for y := 0; y < h; y++ {
@@ -42,22 +38,20 @@ func warpColor(src image.Image, w, h int, m raster.Homography) *image.RGBA {
 				continue
 			}
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
-			fx, fy := sx-float64(x0), sy-float64(y0)
+			fx, fy := float32(sx-float64(x0)), float32(sy-float64(y0))
 			x1, y1 := min(max(x0+1, 0), sw-1), min(max(y0+1, 0), sh-1)
 			x0, y0 = min(max(x0, 0), sw-1), min(max(y0, 0), sh-1)
-			p00, p10, p01, p11 := rgba(x0, y0), rgba(x1, y0), rgba(x0, y1), rgba(x1, y1)
-			o := dst.PixOffset(x, y)
-			var v [4]float64
-			for c := range v {
-				v[c] = ((p00[c]*(1-fx)+p10[c]*fx)*(1-fy) + (p01[c]*(1-fx)+p11[c]*fx)*fy) / 257
-			}
+			a0, a1, a2 := read(x0, y0)
+			b0, b1, b2 := read(x1, y0)
+			c0, c1, c2 := read(x0, y1)
+			d0, d1, d2 := read(x1, y1)
+			lerp := func(p, q, r, s float32) float32 { return (p*(1-fx)+q*fx)*(1-fy) + (r*(1-fx)+s*fx)*fy }
+			v0, v1, v2 := lerp(a0, b0, c0, d0), lerp(a1, b1, c1, d1), lerp(a2, b2, c2, d2)
 			if isYCC {
-				yv, cb, cr := v[0], v[1]-128, v[2]-128
-				v[0], v[1], v[2] = yv+1.402*cr, yv-0.344136*cb-0.714136*cr, yv+1.772*cb
+				v0, v1, v2 = toRGB(v0, v1, v2)
 			}
-			for c := range v {
-				dst.Pix[o+c] = raster.Clamp8(v[c])
-			}
+			o := dst.PixOffset(x, y)
+			dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], dst.Pix[o+3] = raster.Clamp8(float64(v0)), raster.Clamp8(float64(v1)), raster.Clamp8(float64(v2)), 255
 		}
 	}
 	return dst

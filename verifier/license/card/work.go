@@ -75,12 +75,11 @@ func newWork(img image.Image) *work {
 }
 
 // shrinkYCbCr fills wk.c from a decoded JPEG, averaging f×f blocks of
-// Y, Cb and Cr and converting the average to RGB (JFIF's conversion is
-// linear, so this is the average of the pixels' colours but where a
-// channel clips): the per-pixel conversion was a third of the finder's
-// time (bench/robust's profile).
+// Y, Cb and Cr and converting the average (ycc): the per-pixel
+// conversion was a third of the finder's time (bench/robust's profile).
 func (wk *work) shrinkYCbCr(m *image.YCbCr, f int) {
 	w, h := wk.w, wk.h
+	p := newYCC(m)
 	ys, cbs, crs := make([]float32, w), make([]float32, w), make([]float32, w)
 	norm := 1 / float32(f*f)
 	for y := 0; y < h; y++ {
@@ -88,24 +87,17 @@ func (wk *work) shrinkYCbCr(m *image.YCbCr, f int) {
 		clear(cbs)
 		clear(crs)
 		for yy := y * f; yy < (y+1)*f; yy++ {
-			py := m.Rect.Min.Y + yy
-			yRow := m.YOffset(m.Rect.Min.X, py)
 			for x := 0; x < w; x++ {
 				for xx := x * f; xx < (x+1)*f; xx++ {
-					px := m.Rect.Min.X + xx
-					ci := m.COffset(px, py)
-					ys[x] += float32(m.Y[yRow+xx])
-					cbs[x] += float32(m.Cb[ci])
-					crs[x] += float32(m.Cr[ci])
+					yv, cb, cr := p.at(xx, yy)
+					ys[x], cbs[x], crs[x] = ys[x]+yv, cbs[x]+cb, crs[x]+cr
 				}
 			}
 		}
 		for x := 0; x < w; x++ {
-			yv, cb, cr := ys[x]*norm, cbs[x]*norm-128, crs[x]*norm-128
+			r, g, b := toRGB(ys[x]*norm, cbs[x]*norm, crs[x]*norm)
 			i := y*w + x
-			wk.c[0][i] = clamp255(yv + 1.402*cr)
-			wk.c[1][i] = clamp255(yv - 0.344136*cb - 0.714136*cr)
-			wk.c[2][i] = clamp255(yv + 1.772*cb)
+			wk.c[0][i], wk.c[1][i], wk.c[2][i] = clamp255(r), clamp255(g), clamp255(b)
 		}
 	}
 }
