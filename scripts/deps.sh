@@ -6,7 +6,9 @@
 # webp (cwebp/dwebp make and check the WebP fixtures of the image decoder),
 # jq (docs/api.md's shell walk, which cmd/idgate's TestAPIGuideRuns runs),
 # fonts-wqy-microhei (Chinese and Korean glyphs, so the browser tests' screenshots of
-# the pages in zh and ko show text, not boxes, and their widths are measured on real glyphs).
+# the pages in zh and ko show text, not boxes, and their widths are measured on real glyphs),
+# fonts-ocr-b (OCR-B, the font ICAO 9303 prescribes for machine-readable zones: the MRZ reader's
+# glyph templates and the rendered data pages of its tests and bench/mrz, verifier/mrz/ocrb).
 # Elsewhere, install their equivalents by hand.
 set -euo pipefail
 need=()
@@ -20,6 +22,7 @@ command -v node >/dev/null 2>&1 || need+=(nodejs npm)
 command -v cwebp >/dev/null 2>&1 || need+=(webp)
 command -v jq >/dev/null 2>&1 || need+=(jq)
 dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
+dpkg -s fonts-ocr-b >/dev/null 2>&1 || need+=(fonts-ocr-b)
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2

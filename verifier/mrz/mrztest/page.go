@@ -1,0 +1,135 @@
+// Package mrztest renders what the MRZ reader is tested and measured on:
+// data pages of passports (TD3) and cards (TD1) with their zone printed in
+// OCR-B (Debian's fonts-ocr-b, through verifier/mrz/ocrb) beside a
+// portrait, labelled fields in another font and a guilloche ground, and
+// camera photos of them (scale, rotation, blur, light, noise, JPEG).
+// Synthetic: no real data page could be had (docs/engines.md).
+package mrztest
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+
+	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
+)
+
+// geometry is a format's page in millimetres (Doc 9303 Parts 4 and 5:
+// TD3 125 × 88, TD1 85.6 × 53.98; the zone at 10 characters per inch, its
+// lines 4.23 mm apart, the last baseline about 5 mm above the bottom edge,
+// centred).
+type geometry struct {
+	w, h, lineGap, bottom float64
+	chars                 int
+}
+
+var geometries = map[mrz.Format]geometry{
+	mrz.TD3: {w: 125, h: 88, lineGap: 4.23, bottom: 5.5, chars: 44},
+	mrz.TD1: {w: 85.6, h: 53.98, lineGap: 4.23, bottom: 4.5, chars: 30},
+}
+
+// pitchMM is the zone's character pitch: 10 per inch.
+const pitchMM = 2.54
+
+// Page renders the data page of format f carrying the zone lines, at
+// pxPerMM pixels per millimetre, light ground, dark print.
+func Page(f *ocrb.Font, format mrz.Format, lines []string, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
+	geo, ok := geometries[format]
+	if !ok || len(lines) == 0 {
+		return nil, fmt.Errorf("mrztest: format %v", format)
+	}
+	w, h := int(geo.w*pxPerMM), int(geo.h*pxPerMM)
+	page := image.NewGray(image.Rect(0, 0, w, h))
+	paper := 225 + r.IntN(25)
+	phase, freq := r.Float64()*6, 0.6+r.Float64()*0.6
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			// A guilloche: two crossing families of fine sine waves, the
+			// security print every data page carries, a few levels darker.
+			xm, ym := float64(x)/pxPerMM, float64(y)/pxPerMM
+			a := math.Sin(ym*freq+3*math.Sin(xm*0.15+phase)) * math.Sin(xm*freq*0.8+2*math.Sin(ym*0.2))
+			v := float64(paper) - 18*math.Max(0, a*a*a*a-0.3)
+			page.Pix[y*page.Stride+x] = uint8(v)
+		}
+	}
+	portrait(page, pxPerMM, geo, r)
+	if err := fields(page, pxPerMM, geo); err != nil {
+		return nil, err
+	}
+	ink := image.NewUniform(color.Gray{uint8(20 + r.IntN(40))})
+	left := (geo.w - float64(geo.chars)*pitchMM) / 2
+	for i, line := range lines {
+		base := geo.h - geo.bottom - float64(len(lines)-1-i)*geo.lineGap
+		if err := f.Draw(page, line, left*pxPerMM, base*pxPerMM, pitchMM*pxPerMM, ink); err != nil {
+			return nil, err
+		}
+	}
+	return page, nil
+}
+
+// portrait draws a shaded head and shoulders where the format puts the
+// portrait (left, above the zone): a dark mass the zone finder must not
+// take for text.
+func portrait(page *image.Gray, px float64, geo geometry, r *rand.Rand) {
+	x0, y0 := 5*px, 8*px
+	pw, ph := geo.w*0.26*px, (geo.h-geo.bottom-3*geo.lineGap-12)*px
+	bg := 150 + r.Float64()*60
+	for y := int(y0); y < int(y0+ph); y++ {
+		for x := int(x0); x < int(x0+pw); x++ {
+			u, v := (float64(x)-x0)/pw-0.5, (float64(y)-y0)/ph
+			val := bg
+			if head := u*u/0.09 + (v-0.38)*(v-0.38)/0.08; head < 1 {
+				val = 90 + 60*head
+			} else if v > 0.7 && math.Abs(u) < 0.45 {
+				val = 60
+			}
+			page.Pix[y*page.Stride+x] = uint8(val + r.Float64()*12)
+		}
+	}
+}
+
+// fields prints labelled personal-data fields right of the portrait in Go
+// Regular, as data pages print them in their own typefaces.
+func fields(page *image.Gray, px float64, geo geometry) error {
+	f, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return err
+	}
+	small, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 1.6 * px, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return err
+	}
+	defer small.Close()
+	big, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 2.8 * px, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return err
+	}
+	defer big.Close()
+	x := (5 + geo.w*0.26 + 4) * px
+	y := 10 * px
+	for _, fv := range [][2]string{{"Surname / Nom", "ERIKSSON"}, {"Given names / Prénoms", "ANNA MARIA"},
+		{"Date of birth / Date de naissance", "12 AUG 1974"}, {"Date of expiry / Date d'expiration", "15 APR 2031"}} {
+		if y > (geo.h-geo.bottom-3*geo.lineGap-4)*px {
+			break
+		}
+		for _, t := range []struct {
+			face font.Face
+			s    string
+			gap  float64
+		}{{small, fv[0], 3.2}, {big, fv[1], 4.4}} {
+			d := font.Drawer{Dst: page, Src: image.NewUniform(color.Gray{40}), Face: t.face,
+				Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
+			d.DrawString(t.s)
+			y += t.gap * px
+		}
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package reader
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
+)
+
+// The template grid: a cell at MatchPitch with a margin of gridMargin
+// pixels all round, rows scaled so the capitals fill capRows.
+const gridMargin = 2
+
+// glyphSet is every zone character drawn in OCR-B on the grid, each as a
+// zero-mean unit vector, so a cell's normalised correlation with it is one
+// dot product.
+type glyphSet struct {
+	chars        []byte
+	vecs         [][]float64
+	w, h, capRow int
+}
+
+func newGlyphSet(f *ocrb.Font) (*glyphSet, error) {
+	capH := f.CapHeight(MatchPitch)
+	g := &glyphSet{w: MatchPitch + 2*gridMargin, capRow: int(math.Round(capH))}
+	g.h = g.capRow + 2*gridMargin
+	for _, c := range []byte(ocrb.Charset) {
+		img := raster.New(g.w, g.h, 255)
+		if err := f.Draw(img, string(c), gridMargin, float64(gridMargin)+capH, MatchPitch, image.NewUniform(color.Gray{0})); err != nil {
+			return nil, fmt.Errorf("mrz reader: template %q: %w", c, err)
+		}
+		v := make([]float64, g.w*g.h)
+		for i := range v {
+			v[i] = float64(img.Pix[i])
+		}
+		if !normalise(v) {
+			return nil, fmt.Errorf("mrz reader: template %q is blank", c)
+		}
+		g.chars, g.vecs = append(g.chars, c), append(g.vecs, v)
+	}
+	return g, nil
+}
+
+// normalise makes v zero-mean and unit-length; false when v is flat.
+func normalise(v []float64) bool {
+	mean := 0.0
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	norm := 0.0
+	for i := range v {
+		v[i] -= mean
+		norm += v[i] * v[i]
+	}
+	if norm < 1e-9 {
+		return false
+	}
+	norm = math.Sqrt(norm)
+	for i := range v {
+		v[i] /= norm
+	}
+	return true
+}
+
+// match reads cell c of line l: the cell resampled onto the grid (its
+// pitch to MatchPitch, centred on the line's ink), then the template with
+// the highest correlation at any shift of up to shift pixels across and
+// one down or up. It answers the character, the shift across at which it
+// matched (in grid pixels) and the correlation.
+func (g *glyphSet) match(crop *image.Gray, l Line, c int) (byte, int, float64) {
+	const shift = 2
+	s := l.Pitch / MatchPitch
+	W, H := g.w+2*shift, g.h+2
+	top := l.Center - float64(g.capRow)/2*s
+	cell := make([]float64, W*H)
+	for k := 0; k < H; k++ {
+		y := top + (float64(k-1-gridMargin)+0.5)*s - 0.5
+		for j := 0; j < W; j++ {
+			x := l.X0 + float64(c)*l.Pitch + (float64(j-shift-gridMargin)+0.5)*s - 0.5
+			cell[k*W+j] = raster.Bilinear(crop, x, y, 255)
+		}
+	}
+	best, bestDx, bestScore := byte('<'), 0, math.Inf(-1)
+	win := make([]float64, g.w*g.h)
+	for dy := 0; dy <= 2; dy++ {
+		for dx := 0; dx <= 2*shift; dx++ {
+			for k := 0; k < g.h; k++ {
+				copy(win[k*g.w:(k+1)*g.w], cell[(k+dy)*W+dx:(k+dy)*W+dx+g.w])
+			}
+			if !normalise(win) {
+				continue
+			}
+			for t, v := range g.vecs {
+				score := 0.0
+				for i, x := range win {
+					score += x * v[i]
+				}
+				if score > bestScore {
+					best, bestDx, bestScore = g.chars[t], dx-shift, score
+				}
+			}
+		}
+	}
+	return best, bestDx, bestScore
+}
+
+// readLine matches every cell of l, then fits the cells' left edge and
+// pitch again to where the glyphs matched (least squares over the cells
+// that matched well) and matches once more: the first fit, on the ink
+// profile alone, may drift a pixel or two by the line's end.
+func (g *glyphSet) readLine(crop *image.Gray, l Line) []byte {
+	out := make([]byte, l.Chars)
+	var n, si, so, sii, sio float64
+	for c := range out {
+		ch, dx, score := g.match(crop, l, c)
+		out[c] = ch
+		if score > 0.6 {
+			i, o := float64(c), float64(dx)*l.Pitch/MatchPitch
+			n, si, so, sii, sio = n+1, si+i, so+o, sii+i*i, sio+i*o
+		}
+	}
+	if n < float64(l.Chars)/2 || n*sii-si*si == 0 {
+		return out
+	}
+	b := (n*sio - si*so) / (n*sii - si*si)
+	a := (so - b*si) / n
+	if math.Abs(a) < 0.1 && math.Abs(b*float64(l.Chars)) < 0.1 {
+		return out
+	}
+	l.X0, l.Pitch = l.X0+a, l.Pitch+b
+	for c := range out {
+		out[c], _, _ = g.match(crop, l, c)
+	}
+	return out
+}

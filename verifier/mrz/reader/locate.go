@@ -1,0 +1,337 @@
+package reader
+
+import (
+	"image"
+	"iter"
+	"math"
+	"slices"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// MatchPitch is the character pitch, in pixels, the glyph matcher reads
+// the straightened zone at: OCR-B's strokes are then about 2 px wide, and
+// a zone line 44 × 16 px, cheap to match.
+const MatchPitch = 16
+
+// Zone is the zone straightened: Crop upright at the requested pitch, and
+// each line's place in it.
+type Zone struct {
+	Crop  *image.Gray
+	Lines []Line
+	// Angle is the zone's turn in the photo, degrees; Pitch the character
+	// pitch found in the photo, pixels.
+	Angle, Pitch float64
+}
+
+// Line is one zone line in the crop: the rows its ink covers and the
+// ink's centre row (the middle of its capitals), the left edge of its
+// first cell and the pitch of its cells.
+type Line struct {
+	Top, Bottom int
+	Center      float64
+	X0, Pitch   float64
+	Chars       int
+}
+
+// The search: the zone's turn within ±maxAngle, first on a working copy
+// about workWidth wide, then on one twice as fine when the first finds no
+// zone (a page far from the camera: its zone's pitch falls under 4 px).
+const (
+	maxAngle  = 12.0
+	workWidth = 1000
+)
+
+// Locate finds the zone in img and straightens it into a crop whose
+// characters are pitch pixels apart: the first of Zones.
+func Locate(img *image.Gray, pitch float64) (*Zone, error) {
+	var last error = ErrNoZone
+	for z, err := range Zones(img, pitch) {
+		if err == nil {
+			return z, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+// Zones yields the zones found on working copies of img about 1000, 500
+// and 2000 px wide, in that order: a zone's pitch on the working copy must
+// fall between 4 px (finer, the characters merge) and about 12 px (wider,
+// the marks of a line no longer cluster, maxGap), and a page filling a
+// quarter to all of the frame puts it between 5 and 32 px at 1000. A
+// reader tries them in turn until one reads.
+func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
+	return func(yield func(*Zone, error) bool) {
+		if err := checkSize(img); err != nil {
+			yield(nil, err)
+			return
+		}
+		img = atOrigin(img)
+		for _, width := range []int{workWidth, workWidth / 2, 2 * workWidth} {
+			k := math.Min(1, float64(width)/float64(img.Rect.Dx()))
+			work := img
+			if k < 1 {
+				work = raster.Resize(img, int(float64(img.Rect.Dx())*k), int(float64(img.Rect.Dy())*k))
+			}
+			c, err := findZone(work)
+			var z *Zone
+			if err == nil {
+				z, err = straighten(img, c.scaled(1/k), pitch)
+			}
+			if !yield(z, err) || k == 1 {
+				return
+			}
+		}
+	}
+}
+
+// candidate is a zone found on a working copy: its centre, turn, size
+// along and across its lines, and how many lines of how many characters.
+type candidate struct {
+	cx, cy, angle, length, height float64
+	lines, chars                  int
+}
+
+func (c candidate) scaled(s float64) candidate {
+	c.cx, c.cy, c.length, c.height = c.cx*s, c.cy*s, c.length*s, c.height*s
+	return c
+}
+
+// findZone: the dark points of the working copy; the turn at which their
+// rows are sharpest; the text lines at that turn (rows of many separate
+// marks); the bottom-most two or three long lines of equal height.
+func findZone(work *image.Gray) (candidate, error) {
+	xs, ys := darkPoints(work, 12, 18)
+	if len(xs) < 200 {
+		return candidate{}, ErrNoZone
+	}
+	angle := sharpestAngle(xs, ys, -maxAngle, maxAngle, 0.5)
+	angle = sharpestAngle(xs, ys, angle-0.5, angle+0.5, 0.1)
+	bands := textBands(xs, ys, angle)
+	return pickZone(bands, angle)
+}
+
+// darkPoints lists the pixels darker than their (2r+1)² neighbourhood's
+// mean by a fifth and by at least minDiff levels: print, not paper,
+// whatever the light across the frame.
+func darkPoints(g *image.Gray, r, minDiff int) (xs, ys []float64) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	integ := make([]int64, (w+1)*(h+1))
+	for y := 0; y < h; y++ {
+		var row int64
+		for x := 0; x < w; x++ {
+			row += int64(g.Pix[y*g.Stride+x])
+			integ[(y+1)*(w+1)+x+1] = integ[y*(w+1)+x+1] + row
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-r), min(h, y+r+1)
+		for x := 0; x < w; x++ {
+			x0, x1 := max(0, x-r), min(w, x+r+1)
+			sum := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
+			mean := float64(sum) / float64((x1-x0)*(y1-y0))
+			v := float64(g.Pix[y*g.Stride+x])
+			if v < mean*0.8 && mean-v >= float64(minDiff) {
+				xs, ys = append(xs, float64(x)), append(ys, float64(y))
+			}
+		}
+	}
+	return xs, ys
+}
+
+// sharpestAngle is the turn, in degrees from lo to hi by step, at which the
+// points' projection across the lines is most concentrated (sum of squared
+// row counts): text lines then fall into few rows.
+func sharpestAngle(xs, ys []float64, lo, hi, step float64) float64 {
+	maxX, maxY := 0.0, 0.0
+	for i := range xs {
+		maxX, maxY = math.Max(maxX, xs[i]), math.Max(maxY, ys[i])
+	}
+	n := int(maxX+maxY) + 3
+	bins := make([]int32, 2*n)
+	best, bestScore := lo, -1.0
+	for a := lo; a <= hi+1e-9; a += step {
+		s, c := math.Sincos(a * math.Pi / 180)
+		clear(bins)
+		for i := range xs {
+			bins[int(ys[i]*c-xs[i]*s)+n]++
+		}
+		score := 0.0
+		for _, b := range bins {
+			score += float64(b) * float64(b)
+		}
+		if score > bestScore {
+			best, bestScore = a, score
+		}
+	}
+	return best
+}
+
+// band is a text line at the found turn: rows v0..v1 (across), the marks'
+// extent u0..u1 (along) and how many separate marks a row holds (median).
+type band struct {
+	v0, v1, u0, u1 float64
+	marks          int
+}
+
+// textBands straightens the points by angle into a bitmap and cuts it into
+// rows holding many separate marks: text, not edges (one long mark) nor
+// the guilloche (few).
+func textBands(xs, ys []float64, angle float64) []band {
+	s, c := math.Sincos(angle * math.Pi / 180)
+	minU, minV, maxU, maxV := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	fu, fv := make([]float64, len(xs)), make([]float64, len(xs))
+	for i := range xs {
+		fu[i], fv[i] = xs[i]*c+ys[i]*s, ys[i]*c-xs[i]*s
+		minU, maxU, minV, maxV = math.Min(minU, fu[i]), math.Max(maxU, fu[i]), math.Min(minV, fv[i]), math.Max(maxV, fv[i])
+	}
+	w, h := int(math.Round(maxU-minU))+1, int(math.Round(maxV-minV))+1
+	bits := make([]bool, w*h)
+	for i := range fu {
+		bits[int(math.Round(fv[i]-minV))*w+int(math.Round(fu[i]-minU))] = true
+	}
+	rows := make([]rowInfo, h)
+	for v := 0; v < h; v++ {
+		rows[v] = marksOf(bits[v*w : (v+1)*w])
+	}
+	// Rows are grouped with their neighbours two either side (a line's
+	// middle rows, through '<' and bars, hold fewer marks); a band's marks
+	// are its rows' median, so the page's edge, whose staircase of
+	// one-row runs holds many marks in one or two rows, counts few.
+	const reach = 2
+	dil := make([]int, h)
+	for v := range rows {
+		for d := -reach; d <= reach; d++ {
+			if v+d >= 0 && v+d < h {
+				dil[v] = max(dil[v], rows[v+d].marks)
+			}
+		}
+	}
+	var out []band
+	for v := 0; v < h; {
+		if dil[v] < minMarks {
+			v++
+			continue
+		}
+		start := v
+		var marks []int
+		for v < h && dil[v] >= minMarks {
+			marks = append(marks, rows[v].marks)
+			v++
+		}
+		slices.Sort(marks)
+		// The band's extent: its rows' marks, clustered as one row's are.
+		union := make([]bool, w)
+		for y := start; y < v; y++ {
+			for u, b := range bits[y*w : (y+1)*w] {
+				union[u] = union[u] || b
+			}
+		}
+		r := marksOf(union)
+		out = append(out, band{v0: float64(start+reach) + minV, v1: float64(v-1-reach) + minV,
+			u0: float64(r.first) + minU, u1: float64(r.last) + minU, marks: marks[len(marks)/2]})
+	}
+	return out
+}
+
+type rowInfo struct{ marks, first, last int }
+
+// marksOf counts the marks of a row of bits (runs, gaps of one bit
+// bridged: the rotation's rounding leaves holes) in its main cluster: the
+// marks closer than maxGap to each other holding the most, so the page's
+// edge or a stray mark beside the line counts neither in its marks nor in
+// its extent.
+func marksOf(line []bool) rowInfo {
+	var best, cur rowInfo
+	cur.first, best.first = -1, -1
+	lastEnd := -1 << 30
+	for u := 0; u < len(line); u++ {
+		if !line[u] {
+			continue
+		}
+		if u-lastEnd > maxGap {
+			if cur.marks > best.marks {
+				best = cur
+			}
+			cur = rowInfo{first: u}
+		}
+		if u-lastEnd > 2 {
+			cur.marks++
+		}
+		cur.last, lastEnd = u, u
+	}
+	if cur.marks > best.marks {
+		best = cur
+	}
+	return best
+}
+
+// maxGap: the widest gap, in working pixels, inside a zone line's cluster
+// of marks. Characters stand a third of a pitch apart; the page's margin
+// beside the zone is about two pitches (TD1's 4.7 mm at 2.54 mm); a pitch
+// on the working copy is 4-20 px.
+const maxGap = 14
+
+// minMarks: a zone line of 30 characters shows at least this many marks in
+// its middle rows (each character one or two, '<' one).
+const minMarks = 18
+
+// pickZone takes the bottom-most run of two or three bands of the same
+// height and length, each as long as any band found (the zone spans the
+// page): three make a TD1 zone, two a TD3.
+func pickZone(bands []band, angle float64) (candidate, error) {
+	var lines []band
+	for _, b := range bands {
+		if b.marks >= minMarks && b.v1-b.v0 >= 2 {
+			lines = append(lines, b)
+		}
+	}
+	longest := 0.0
+	for _, b := range lines {
+		longest = math.Max(longest, b.u1-b.u0)
+	}
+	var zone []band
+	for i := len(lines) - 1; i >= 0 && len(zone) < 3; i-- {
+		b := lines[i]
+		long := b.u1-b.u0 >= 0.8*longest
+		if len(zone) == 0 {
+			if long {
+				zone = append(zone, b)
+			}
+			continue
+		}
+		last := zone[len(zone)-1]
+		h, lh := b.v1-b.v0+1, last.v1-last.v0+1
+		gap := last.v0 - b.v1
+		if !long || math.Abs(h-lh) > 0.4*lh || gap > 2.5*lh || math.Abs((b.u1-b.u0)-(last.u1-last.u0)) > 0.12*(last.u1-last.u0) {
+			break
+		}
+		zone = append(zone, b)
+	}
+	if len(zone) < 2 {
+		return candidate{}, ErrNoZone
+	}
+	top, bottom := zone[len(zone)-1], zone[0]
+	u0, u1 := math.Inf(1), math.Inf(-1)
+	for _, b := range zone {
+		u0, u1 = math.Min(u0, b.u0), math.Max(u1, b.u1)
+	}
+	chars := 44
+	if len(zone) == 3 {
+		chars = 30
+	}
+	u, v := (u0+u1)/2, (top.v0+bottom.v1)/2
+	s, c := math.Sincos(angle * math.Pi / 180)
+	return candidate{cx: u*c - v*s, cy: u*s + v*c, angle: angle, length: u1 - u0 + 1,
+		height: bottom.v1 - top.v0 + 1, lines: len(zone), chars: chars}, nil
+}
+
+// atOrigin is img with its bounds at the origin (raster's convention).
+func atOrigin(img *image.Gray) *image.Gray {
+	if img.Rect.Min == (image.Point{}) {
+		return img
+	}
+	return &image.Gray{Pix: img.Pix[img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y):], Stride: img.Stride,
+		Rect: image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy())}
+}

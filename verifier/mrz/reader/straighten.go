@@ -1,0 +1,181 @@
+package reader
+
+import (
+	"image"
+	"math"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// straighten cuts the candidate out of img upright at the given pitch,
+// refines its turn on the crop, and finds each line's rows and cells.
+func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
+	found := c.length / (float64(c.chars) - 0.4) // the ink spans all but the side bearings
+	crop := cut(img, c, found, pitch)
+	xs, ys := darkPoints(crop, int(pitch), 18)
+	if len(xs) < 100 {
+		return nil, ErrNoZone
+	}
+	if d := sharpestAngle(xs, ys, -1, 1, 0.05); math.Abs(d) >= 0.05 {
+		c.angle += d
+		crop = cut(img, c, found, pitch)
+		xs, ys = darkPoints(crop, int(pitch), 18)
+	}
+	lines := lineRows(crop, xs, ys, c.lines)
+	if lines == nil {
+		return nil, ErrNoZone
+	}
+	for i := range lines {
+		lines[i].Chars = c.chars
+		if !fitCells(&lines[i], xs, ys, crop.Rect.Dx(), pitch) {
+			return nil, ErrNoZone
+		}
+	}
+	return &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found}, nil
+}
+
+// cut samples the zone, with a margin of a character all round, upright,
+// its characters pitch pixels apart. A zone shrunk by more than 1.5 is
+// sampled from an area-averaged copy, so thin strokes are not skipped.
+func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
+	scale := pitch / found // crop pixels per photo pixel
+	src := img
+	if f := int(1 / scale / 1.5); f >= 2 {
+		src = raster.Shrink(img, f)
+		c = c.scaled(1 / float64(f))
+		scale *= float64(f)
+	}
+	w := int((c.length + 2*found) * scale)
+	h := int((c.height + 2*found) * scale)
+	a := c.angle * math.Pi / 180
+	s, co := math.Sincos(a)
+	hw, hh := float64(w)/2/scale, float64(h)/2/scale
+	tx, ty := c.cx-(hw*co-hh*s), c.cy-(hw*s+hh*co)
+	return raster.Warp(src, w, h, raster.Affine(a, 1/scale, tx, ty), 255)
+}
+
+// lineRows finds the n text lines of the crop: rows dense in dark points,
+// in bands; the n bands with the most ink, top to bottom, each from its
+// capitals' top to its baseline (the rows holding a quarter of the band's
+// peak).
+func lineRows(crop *image.Gray, xs, ys []float64, n int) []Line {
+	h := crop.Rect.Dy()
+	rows := make([]int, h)
+	for _, y := range ys {
+		rows[int(y)]++
+	}
+	peak := maxOf(rows)
+	type span struct{ top, bottom, ink int }
+	var bands []span
+	for y := 0; y < h; {
+		if float64(rows[y]) < 0.3*float64(peak) {
+			y++
+			continue
+		}
+		b := span{top: y}
+		for y < h && float64(rows[y]) >= 0.3*float64(peak) {
+			b.ink += rows[y]
+			y++
+		}
+		b.bottom = y - 1
+		bands = append(bands, b)
+	}
+	if len(bands) < n {
+		return nil
+	}
+	for len(bands) > n {
+		weakest := 0
+		for i, b := range bands {
+			if b.ink < bands[weakest].ink {
+				weakest = i
+			}
+		}
+		bands = append(bands[:weakest], bands[weakest+1:]...)
+	}
+	lines := make([]Line, n)
+	for i, b := range bands {
+		// Widen to the rows holding a quarter of the band's peak.
+		bp := maxOf(rows[b.top : b.bottom+1])
+		top, bottom := b.top, b.bottom
+		for top > 0 && float64(rows[top-1]) >= 0.25*float64(bp) {
+			top--
+		}
+		for bottom < h-1 && float64(rows[bottom+1]) >= 0.25*float64(bp) {
+			bottom++
+		}
+		var sum, weight float64
+		for y := top; y <= bottom; y++ {
+			sum += float64(y) * float64(rows[y])
+			weight += float64(rows[y])
+		}
+		lines[i] = Line{Top: top, Bottom: bottom, Center: sum / weight}
+	}
+	return lines
+}
+
+// fitCells finds the line's cells: the pitch (within 12% of the crop's)
+// and left edge whose cell boundaries cross the least ink, the first and
+// last boundaries bracketing the line's ink.
+func fitCells(l *Line, xs, ys []float64, w int, pitch float64) bool {
+	prof := make([]float64, w+1)
+	for i := range xs {
+		if y := int(ys[i]); y >= l.Top && y <= l.Bottom {
+			prof[int(xs[i])]++
+		}
+	}
+	// The line's ink: the main cluster of inked columns, gaps under 1.2
+	// pitches (the page's edge and stray marks beside it left out).
+	left, right, bestInk := -1, -1, 0.0
+	start, end, ink := -1, -1<<30, 0.0
+	for x := 0; x <= w; x++ {
+		if x < w && prof[x] < 2 {
+			continue
+		}
+		if x == w || float64(x-end) > 1.2*pitch {
+			if start >= 0 && ink > bestInk {
+				left, right, bestInk = start, end, ink
+			}
+			start, ink = x, 0
+		}
+		if x < w {
+			end, ink = x, ink+prof[x]
+		}
+	}
+	if left < 0 || right-left < int(pitch)*l.Chars/2 {
+		return false
+	}
+	at := func(x float64) float64 {
+		if x < 0 || x >= float64(w) {
+			return 0
+		}
+		i := int(x)
+		f := x - float64(i)
+		return prof[i]*(1-f) + prof[i+1]*f
+	}
+	n := float64(l.Chars)
+	best := math.Inf(1)
+	for p := pitch * 0.88; p <= pitch*1.12; p += 0.02 {
+		for x0 := float64(left) - 0.6*p; x0 <= float64(left); x0 += 0.25 {
+			end := x0 + n*p
+			if end < float64(right) || end > float64(right)+0.6*p {
+				continue
+			}
+			score := 0.0
+			for i := 0.0; i <= n; i++ {
+				score += at(x0 + i*p)
+			}
+			if score < best {
+				best, l.X0, l.Pitch = score, x0, p
+			}
+		}
+	}
+	return !math.IsInf(best, 1)
+}
+
+func maxOf(a []int) int {
+	m := 0
+	for _, v := range a {
+		m = max(m, v)
+	}
+	return m
+}
