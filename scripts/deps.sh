@@ -8,7 +8,9 @@
 # fonts-wqy-microhei (Chinese and Korean glyphs, so the browser tests' screenshots of
 # the pages in zh and ko show text, not boxes, and their widths are measured on real glyphs),
 # fonts-ocr-b (OCR-B, the font ICAO 9303 prescribes for machine-readable zones: the MRZ reader's
-# glyph templates and the rendered data pages of its tests and bench/mrz, verifier/mrz/ocrb).
+# glyph templates and the rendered data pages of its tests and bench/mrz, verifier/mrz/ocrb),
+# orca with xvfb, openbox, dbus-x11, speech-dispatcher and xdotool (the screen-reader walk of
+# the pages, internal/testkit/screenreader).
 # Elsewhere, install their equivalents by hand.
 set -euo pipefail
 need=()
@@ -23,6 +25,7 @@ command -v cwebp >/dev/null 2>&1 || need+=(webp)
 command -v jq >/dev/null 2>&1 || need+=(jq)
 dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
 dpkg -s fonts-ocr-b >/dev/null 2>&1 || need+=(fonts-ocr-b)
+for p in orca xvfb openbox dbus-x11 speech-dispatcher xdotool; do dpkg -s $p >/dev/null 2>&1 || need+=($p); done
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2

@@ -27,6 +27,13 @@ type focused struct {
 	Visible bool
 }
 
+// headingFocused waits until the screen's heading has focus: it takes it
+// just after the screen is shown (app.ts says why).
+func (tb *tab) headingFocused() {
+	tb.T.Helper()
+	tb.Wait(`document.activeElement && document.activeElement.matches("main h1")`)
+}
+
 // tabTo presses Tab until the focused element's name contains want (at
 // most 15 presses), failing on any focused element whose focus does not
 // show; it returns the names passed on the way, in order.
@@ -62,12 +69,21 @@ func TestKeyboardOnlyInChromium(t *testing.T) {
 	desk.Open(c.URL)
 	desk.screen("start")
 	// Each screen focuses its heading, so Tab goes on from there; the
-	// language menu above it is one Shift+Tab back.
+	// language menu above it (its list, then Change) is Shift+Tab back, and
+	// shows its focus.
+	desk.headingFocused()
+	for _, want := range []string{"BUTTON Change", "SELECT"} {
+		desk.Run(chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+		if f := eval[focused](desk, focusNow); !strings.HasPrefix(f.Name, want) || !f.Visible {
+			t.Errorf("Shift+Tab back from the heading reached %q (focus shown: %v), not %s", f.Name, f.Visible, want)
+		}
+	}
 	desk.tabTo("Continue on this computer")
 	desk.Run(chromedp.KeyEvent(kb.Enter))
 
 	for _, side := range []string{"front", "back"} {
 		desk.screen(side)
+		desk.headingFocused()
 		desk.Wait(`!!document.querySelector(".status .alert")`) // no camera here: the upload is offered
 		desk.tabTo("Take or choose a photo")
 		if id := eval[string](desk, `document.activeElement.id`); id != "file-"+side {

@@ -12,6 +12,7 @@ export class App {
   // opening it does (main.ts sets it).
   resume: () => void = () => location.reload();
   private timer = 0;
+  private focusTimer = 0;
   private resumedAt = 0;
   // requester is who asks (the account's display name, docs/api.md), as
   // the server wrote it on the page with its header and footer, which
@@ -40,10 +41,22 @@ export class App {
     const progress = this.progress(name);
     // Every screen of a test verification's link says so (docs/test-mode.md).
     const test = this.session && !this.session.livemode && h("p", { class: "testbanner", role: "note" }, t("test.banner"));
+    clearTimeout(this.focusTimer);
     this.root.replaceChildren(...[test, progress, head, ...body].filter((n): n is Node => !!n));
     this.root.setAttribute("data-screen", name);
     document.title = title + " · " + t("app.title");
-    head.focus({ preventScroll: false });
+    // The heading takes focus in a later task, once the browser has told
+    // assistive technology that the old screen (and the control that had
+    // focus, now removed) is gone: Orca does not announce a focus that
+    // arrives in the same change as the removal of the focused element
+    // (it takes the new element for the old one's replacement), and the
+    // screen-reader walk (TestScreenReaderWalkInChromium) heard no heading
+    // on such screens. A control the screen focused itself meanwhile, or
+    // one the person reached with Tab, keeps its focus.
+    this.focusTimer = window.setTimeout(() => {
+      const a = document.activeElement;
+      if (head.isConnected && (!a || a === document.body)) head.focus({ preventScroll: false });
+    }, 100);
     return head;
   }
 

@@ -1,0 +1,127 @@
+package web_test
+
+import (
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/testkit/screenreader"
+	"github.com/idgate/idgate/verifier/web"
+)
+
+// The link's pages through a real screen reader: Orca (Debian's, on a
+// virtual display) reading Chromium while the keyboard walks from the start
+// page through the license steps into the selfie video. What Orca says is
+// read from its log and must carry, on every screen, the screen's heading
+// (each screen focuses it), the name of the control Tab reaches, the
+// camera's guidance on the front, and on the selfie step the spoken
+// guidance or cue (an aria-live region) while the camera runs. The whole
+// transcript is saved beside the screenshots:
+// var/screenshots/flow/screenreader-en.txt.
+func TestScreenReaderWalkInChromium(t *testing.T) {
+	t.Parallel()
+	sr := screenreader.Start(t)
+	e := start(t)
+	y4m := filepath.Join(t.TempDir(), "face.y4m")
+	writeY4M(t, y4m, 5, []image.Image{foremanFace(t)})
+	desk := newTab(t, false, append(sr.Browser(), camera(y4m, true)...)...)
+	en := func(key string) string { return web.T("en", key) }
+	heard := 0
+	hear := func(wants ...string) string {
+		t.Helper()
+		var said string
+		said, heard = sr.WaitSaid(heard, 60*time.Second, wants...)
+		return said
+	}
+	// arrive waits for a screen's heading to be heard. Orca sometimes stays
+	// silent when focus moves to a new screen's heading (when the object
+	// it was reading has just been removed, it takes the focus for that
+	// object's replacement); a person then asks it where they are (Where
+	// Am I, keypad Enter), and so does the walk, noting the screen.
+	var silent []string
+	arrive := func(title string) {
+		t.Helper()
+		desk.headingFocused()
+		if _, at, ok := sr.Heard(heard, 3*time.Second, title); ok {
+			heard = at
+			return
+		}
+		silent = append(silent, title)
+		sr.Key("KP_Enter")
+		hear(title)
+	}
+	defer func() {
+		if len(silent) > 0 {
+			t.Logf("Orca said nothing as these screens' headings took focus, only when asked where it was: %q", silent)
+		}
+		_ = os.MkdirAll(filepath.Join("..", "..", "var", "screenshots", "flow"), 0o755)
+		_ = os.WriteFile(filepath.Join("..", "..", "var", "screenshots", "flow", "screenreader-en.txt"), []byte(strings.Join(sr.Said(), "\n")+"\n"), 0o644)
+	}()
+
+	c := e.create(`{}`)
+	desk.Open(c.URL)
+	desk.screen("start")
+	// From the address bar into the page, as a keyboard user does: F6
+	// moves the browser's focus on through its parts.
+	for i := 0; !eval[bool](desk, `document.hasFocus()`); i++ {
+		if i == 5 {
+			t.Fatal("five presses of F6 did not reach the page")
+		}
+		sr.Key("F6")
+	}
+	hear(en("start.title")) // the heading, or the title as the page finished loading
+	tabTo(desk, sr, en("start.here"))
+	hear(en("start.here"))
+	press(desk)
+
+	desk.screen("front")
+	arrive(en("front.title"))
+	desk.cameraOn()
+	// The card guide speaks what is wrong with the picture (a face, no card).
+	hear(en("guide.find"), en("guide.corners"), en("guide.closer"), en("guide.blur"), en("guide.glare"))
+	desk.Run(chromedp.SetUploadFiles("#file-front", []string{writeFile(t, "front.jpg", front(t, foremanFace(t)))}))
+
+	desk.screen("back")
+	arrive(en("back.title"))
+	desk.Run(chromedp.SetUploadFiles("#file-back", []string{writeFile(t, "back.jpg", back(t))}))
+
+	desk.screen("live")
+	arrive(en("live.title"))
+	tabTo(desk, sr, en("live.start"))
+	hear(en("live.start"))
+	press(desk)
+	desk.screen("live-capture")
+	said := hear(en("live.guide.noface"), en("live.guide.closer"), en("live.guide.farther"), en("live.guide.centre"),
+		en("live.guide.straight"), en("live.guide.hold"), en("live.ready"), en("live.step.blink"), en("live.step.turn_left"), en("live.step.turn_right"))
+	t.Logf("on the selfie step Orca said %q", said)
+}
+
+// tabTo presses the real Tab key until the page's focused element's name
+// contains want (at most 15 presses).
+func tabTo(tb *tab, sr *screenreader.Session, want string) {
+	tb.T.Helper()
+	var order []string
+	for range 15 {
+		sr.Key("Tab")
+		f := eval[focused](tb, focusNow)
+		order = append(order, f.Name)
+		if strings.Contains(f.Name, want) {
+			return
+		}
+	}
+	tb.T.Fatalf("no %q within 15 presses of Tab: %s", want, strings.Join(order, " → "))
+}
+
+// press activates the focused control, as Enter does. Not through Orca:
+// in its browse mode Orca takes Enter for the object it was last reading,
+// which lags behind a focus moved by Tab (it once opened the language menu
+// instead of pressing the focused button).
+func press(tb *tab) {
+	tb.T.Helper()
+	eval[bool](tb, `(document.activeElement.click(), true)`)
+}
