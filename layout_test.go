@@ -148,12 +148,12 @@ func TestImportRules(t *testing.T) {
 	}
 
 	// Wiring only in cmd (the bench programs, proxy/server, which
-	// assembles the proxy for cmd, and verifier/verifiertest, which
-	// assembles the real verifier for tests, and verifier/engines/enginestest,
-	// which loads the engines for tests): the adapters are imported by no
-	// other package outside tests.
+	// assembles the proxy for cmd, verifier/verifiertest and proxy/proxytest,
+	// which assemble the real verifier and proxy for tests, and
+	// verifier/engines/enginestest, which loads the engines for tests): the
+	// adapters are imported by no other package outside tests.
 	for p, x := range pkgs {
-		if anyUnder(p, "cmd", "bench", "proxy/server", "verifier/verifiertest", "verifier/engines/enginestest") {
+		if anyUnder(p, "cmd", "bench", "proxy/server", "verifier/verifiertest", "proxy/proxytest", "verifier/engines/enginestest") {
 			continue
 		}
 		for _, imp := range x.imports {
