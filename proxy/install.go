@@ -16,6 +16,17 @@ const WidgetPath = "/widget/v1/idgate.js"
 // updates it, uninstalling deletes it.
 const FooterScriptName = "idgate"
 
+// OrderScriptName names the script that tells the widget, on the order
+// confirmation page, which order was just placed: that page has no cart
+// any more (the order converted it), and the order's cart is what the
+// shopper verifies after the order (the storefront's Get Order,
+// /api/storefront/orders/{id}, names it). BigCommerce renders
+// {{checkout.order.id}} in scripts shown on that page.
+const OrderScriptName = "idgate order"
+
+// orderScriptHTML is that script: no code, only the order's ID.
+const orderScriptHTML = `<script data-idgate-order="{{checkout.order.id}}"></script>`
+
 // ScriptURL is the footer script's src for a store: the widget finds the
 // proxy from its own origin and the store and app client ID from the query.
 func ScriptURL(proxyURL, hash, appClientID string) string {
@@ -35,7 +46,10 @@ type Installer interface {
 type Installed struct {
 	ScriptID  string
 	ScriptSrc string
-	Webhooks  []bigcommerce.Webhook
+	// OrderScriptID is the order confirmation page's script (with the
+	// webhooks only).
+	OrderScriptID string
+	Webhooks      []bigcommerce.Webhook
 }
 
 // OrderScopes are the store events the order guard listens to.
@@ -54,6 +68,11 @@ func Install(ctx context.Context, in Installer, st *Store, proxyURL string, webh
 	out.ScriptID = id
 	if !webhooks {
 		return out, nil
+	}
+	// After the order, the shopper verifies on the confirmation page.
+	if out.OrderScriptID, err = in.InstallFooterScript(ctx, bigcommerce.FooterScript{Name: OrderScriptName, Description: "idgate: the order just placed, for verifying after the order",
+		HTML: orderScriptHTML, Visibility: "order_confirmation"}); err != nil {
+		return Installed{}, fmt.Errorf("install on store %s: %w", st.Hash, err)
 	}
 	dest := strings.TrimSuffix(proxyURL, "/") + OrderWebhookPath(st.Hash)
 	for _, scope := range OrderScopes {
@@ -76,8 +95,12 @@ type Uninstalled struct {
 func Uninstall(ctx context.Context, in Installer, st *Store, proxyURL string) (Uninstalled, error) {
 	var out Uninstalled
 	var err error
-	if out.Scripts, err = in.RemoveFooterScript(ctx, FooterScriptName); err != nil {
-		return out, fmt.Errorf("uninstall from store %s: %w", st.Hash, err)
+	for _, name := range []string{FooterScriptName, OrderScriptName} {
+		n, err := in.RemoveFooterScript(ctx, name)
+		out.Scripts += n
+		if err != nil {
+			return out, fmt.Errorf("uninstall from store %s: %w", st.Hash, err)
+		}
 	}
 	if out.Webhooks, err = in.RemoveWebhooks(ctx, strings.TrimSuffix(proxyURL, "/")+OrderWebhookPath(st.Hash)); err != nil {
 		return out, fmt.Errorf("uninstall from store %s: %w", st.Hash, err)

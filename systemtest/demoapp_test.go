@@ -50,8 +50,8 @@ func walkTheApp(t *testing.T, d demo) {
 	tab.shoot("11-app-1-installed")
 	// The control panel's lists were drawn before the frame installed.
 	tab.do(chromedp.Navigate(d.app + "/manage"))
-	if n := tab.text(`String(document.querySelectorAll("li.script").length) + "/" + document.querySelectorAll("li.webhook").length`); n != "1/2" {
-		t.Fatalf("after install the control panel lists %s scripts/webhooks, want 1/2", n)
+	if n := tab.text(`String(document.querySelectorAll("li.script").length) + "/" + document.querySelectorAll("li.webhook").length`); n != "2/2" {
+		t.Fatalf("after install the control panel lists %s scripts/webhooks, want 2/2 (the widget, the order script; the two order events)", n)
 	}
 
 	// Link the merchant's verifier account (the test key), then the rules.
@@ -75,41 +75,47 @@ func walkTheApp(t *testing.T, d demo) {
 	frame = tab.appFrame("the settings saved", "Settings saved")
 	tab.shoot("11-app-2-settings-saved")
 
-	// A guest's $60 orders: unverified, under 21, verified.
+	// A guest's $60 order: held, and its confirmation page offers the
+	// verification; under 21 it stays held with the reason, verified it
+	// is released.
 	shop := newDemoTab(t)
 	shop.do(chromedp.EmulateViewport(1280, 800))
-	held := shop.placeOrder(d, "")
-	shop.shoot("11-app-3-order-confirmation")
-	under21 := shop.placeOrder(d, "under_21")
-	shop.shoot("11-app-4-cart-under-21")
-	passed := shop.placeOrder(d, "verified")
-
-	// The control panel: the first two held, the third not.
-	tab.do(chromedp.Navigate(d.app + "/manage"))
-	for id, want := range map[string]string{held: "Manual Verification Required", under21: "Manual Verification Required", passed: "Awaiting Fulfillment"} {
-		if got := tab.text(fmt.Sprintf(`document.querySelector('tr[data-order="%s"] .status').textContent`, id)); got != want {
-			t.Errorf("order %s is %q, want %q", id, got, want)
-		}
+	first := shop.placeOrder(d)
+	confirmation := d.app + "/checkout/order-confirmation?order=" + first
+	tab.orderStatus(d, first, "Manual Verification Required")
+	shop.do(chromedp.Navigate(confirmation))
+	shop.shoot("11-app-3-order-confirmation-link")
+	shop.verifyHere(d, confirmation, "under_21")
+	shop.shoot("11-app-4-confirmation-under-21")
+	tab.orderStatus(d, first, "Manual Verification Required")
+	tab.do(chromedp.Click(chromedp.CSS(`a[href="/manage/app"]`)))
+	frame = tab.appFrame("the settings page, opened again", "Your idgate account")
+	frame.run(`[...document.querySelectorAll("button")].find(b => b.textContent === "Orders").click()`)
+	frame = tab.appFrame("the orders page", "ID verification: orders")
+	if orders := frame.text(); !strings.Contains(orders, "#"+first+"\tFailed: the shopper is under 21") {
+		t.Errorf("the orders page does not say order %s failed for the age:\n%s", first, orders)
 	}
+	shop.verifyHere(d, confirmation, "verified")
+	shop.shoot("11-app-5-confirmation-verified")
+	tab.orderStatus(d, first, "Awaiting Fulfillment")
 
-	// The orders page: the reasons in plain words; approve the first.
+	// Another, never verified: approved by hand on the orders page.
+	second := shop.placeOrder(d)
+	tab.orderStatus(d, second, "Manual Verification Required")
 	tab.do(chromedp.Click(chromedp.CSS(`a[href="/manage/app"]`)))
 	frame = tab.appFrame("the settings page, opened again", "Your idgate account")
 	frame.run(`[...document.querySelectorAll("button")].find(b => b.textContent === "Orders").click()`)
 	frame = tab.appFrame("the orders page", "ID verification: orders")
 	orders := frame.text()
-	for _, want := range []string{"#" + held, "#" + under21, "Waiting", "Failed", "21"} {
+	for _, want := range []string{"#" + second + "\tWaiting", "#" + first + "\tPassed"} {
 		if !strings.Contains(orders, want) {
 			t.Errorf("the orders page lacks %q:\n%s", want, orders)
 		}
 	}
-	tab.shoot("11-app-5-orders")
-	frame.run(fmt.Sprintf(`document.querySelector('button[aria-label="Approve order %s"]').click()`, held))
-	frame = tab.appFrame("the order approved", "Order "+held+" approved")
-	tab.do(chromedp.Navigate(d.app + "/manage"))
-	if got := tab.text(fmt.Sprintf(`document.querySelector('tr[data-order="%s"] .status').textContent`, held)); got != "Awaiting Fulfillment" {
-		t.Errorf("order %s approved by hand is %q, want Awaiting Fulfillment (the status it was held from)", held, got)
-	}
+	tab.shoot("11-app-6-orders")
+	frame.run(fmt.Sprintf(`document.querySelector('button[aria-label="Approve order %s"]').click()`, second))
+	tab.appFrame("the order approved", "Order "+second+" approved")
+	tab.orderStatus(d, second, "Awaiting Fulfillment")
 
 	// Uninstall: script and webhooks gone, and no widget on the store.
 	tab.do(chromedp.Click(chromedp.JSPath(buttonNamed("Uninstall idgate"))))
@@ -117,7 +123,7 @@ func walkTheApp(t *testing.T, d demo) {
 	if !tab.eval(`document.querySelectorAll("li.script, li.webhook").length === 0 && !!document.querySelector(".nothing")`) {
 		t.Errorf("after uninstall the store still lists: %s", tab.text(`document.querySelector("ul.installed").innerText`))
 	}
-	tab.shoot("11-app-6-uninstalled")
+	tab.shoot("11-app-7-uninstalled")
 	shop.do(chromedp.Navigate(d.app + "/demo/new-cart"))
 	if shop.eval(`document.querySelectorAll("script[src]").length > 0`) {
 		t.Error("the storefront still carries a script after uninstall")
@@ -125,30 +131,15 @@ func walkTheApp(t *testing.T, d demo) {
 	t.Logf("the app walk took %s", time.Since(began).Round(100*time.Millisecond))
 }
 
-// placeOrder places a guest's order of the store's $60 cart after a test
-// verification with outcome ("" for none) and returns its number.
-func (tb *demoTab) placeOrder(d demo, outcome string) string {
+// placeOrder places a guest's order of a new $60 cart, whose page offers
+// the verification without holding checkout (after the order), and
+// returns its number.
+func (tb *demoTab) placeOrder(d demo) string {
 	tb.T.Helper()
 	tb.do(chromedp.Navigate(d.app + "/demo/new-cart"))
 	text := tb.widget("unverified")
-	if !strings.Contains(text, "Verify ID") || tb.eval(checkoutHeld) {
-		tb.T.Fatalf("after the order, the cart's widget shows %q and holds checkout: %v", text, tb.eval(checkoutHeld))
-	}
-	if outcome != "" {
-		tb.do(chromedp.Click(chromedp.JSPath(widgetButton)))
-		tb.widget("pending")
-		link := tb.text(`[...document.querySelector("[data-idgate-widget]").shadowRoot.querySelectorAll("a")].find(a => a.textContent === "Open the verification").href`)
-		tb.do(chromedp.Navigate(link))
-		tb.screen("test")
-		tb.eval(fmt.Sprintf(`(document.querySelector('input[name=outcome][value=%s]').click(), true)`, outcome))
-		tb.do(chromedp.Click(chromedp.JSPath(buttonNamed("Finish with this outcome"))))
-		tb.screen("done")
-		tb.do(chromedp.Navigate(d.app + "/"))
-		if outcome == "verified" {
-			tb.verified()
-		} else if text := tb.widget("failed"); text == "" {
-			tb.T.Fatal("no failed widget")
-		}
+	if !strings.Contains(text, "Verify ID") || !tb.eval(checkoutFree) {
+		tb.T.Fatalf("after the order, the cart's widget shows %q and holds checkout", text)
 	}
 	tb.do(chromedp.Navigate(d.app + "/checkout"))
 	tb.do(chromedp.Click(chromedp.JSPath(buttonNamed("Place order"))))
@@ -157,6 +148,39 @@ func (tb *demoTab) placeOrder(d demo, outcome string) string {
 		tb.T.Fatalf("placing the order: %s", alert)
 	}
 	return tb.text(`new URLSearchParams(location.search).get("order")`)
+}
+
+// verifyHere verifies from the order confirmation page at page (the
+// widget's link, the test page's outcome) and comes back to it.
+func (tb *demoTab) verifyHere(d demo, page, outcome string) {
+	tb.T.Helper()
+	tb.do(chromedp.Navigate(page))
+	if text := tb.widget(map[bool]string{true: "unverified", false: "failed"}[outcome == "under_21"]); !strings.Contains(text, "Verify") && !strings.Contains(text, "Try") {
+		tb.T.Fatalf("the order confirmation page's widget shows %q", text)
+	}
+	tb.do(chromedp.Click(chromedp.JSPath(widgetButton)))
+	tb.widget("pending")
+	link := tb.text(`[...document.querySelector("[data-idgate-widget]").shadowRoot.querySelectorAll("a")].find(a => a.textContent === "Open the verification").href`)
+	tb.do(chromedp.Navigate(link))
+	tb.screen("test")
+	tb.eval(fmt.Sprintf(`(document.querySelector('input[name=outcome][value=%s]').click(), true)`, outcome))
+	tb.do(chromedp.Click(chromedp.JSPath(buttonNamed("Finish with this outcome"))))
+	tb.screen("done")
+	tb.do(chromedp.Navigate(page))
+	if outcome == "verified" {
+		tb.widget("verified")
+	} else {
+		tb.widget("failed")
+	}
+}
+
+// orderStatus checks the order's status in the control panel.
+func (tb *demoTab) orderStatus(d demo, id, want string) {
+	tb.T.Helper()
+	tb.do(chromedp.Navigate(d.app + "/manage"))
+	if got := tb.text(fmt.Sprintf(`(document.querySelector('tr[data-order="%s"] .status') || {textContent: "no such order"}).textContent`, id)); got != want {
+		tb.T.Errorf("order %s is %q, want %q", id, got, want)
+	}
 }
 
 // appFrame waits until the control panel's app frame shows want and

@@ -397,6 +397,9 @@ func runStoreInstall(ctx context.Context, args []string, _ io.Reader, stdout, st
 		return err
 	}
 	fmt.Fprintf(stdout, "footer script %s: %s\n", done.ScriptID, done.ScriptSrc)
+	if done.OrderScriptID != "" {
+		fmt.Fprintf(stdout, "order confirmation script %s (the order's cart, verified after the order)\n", done.OrderScriptID)
+	}
 	for _, hook := range done.Webhooks {
 		fmt.Fprintf(stdout, "order guard webhook %d: %s -> %s\n", hook.ID, hook.Scope, hook.Destination)
 	}

@@ -118,14 +118,17 @@ func TestStoreInstall(t *testing.T) {
 		"--integration-key", "k", "--origins", "https://shop.example", "--order-guard", "--api-base-url", d.BaseURL()); code != 0 {
 		t.Fatalf("add: %s", errOut)
 	}
-	for range 2 { // idempotent: one script, one webhook
+	for range 2 { // idempotent: the two scripts, one webhook per event
 		if code, out, errOut := runIdgate(t, "", "store", "install", "--file", file, "--hash", "abc123", "--proxy-url", "https://proxy.example"); code != 0 {
 			t.Fatalf("install: %s %s", out, errOut)
 		}
 	}
 	scripts, hooks := d.Scripts(), d.Webhooks()
-	if len(scripts) != 1 || scripts[0].Fields["src"] != "https://proxy.example/widget/v1/idgate.js?store=abc123&client=cid" ||
-		scripts[0].Fields["location"] != "footer" || scripts[0].Fields["consent_category"] != "essential" {
+	// With the order guard, the order confirmation page names the order
+	// (its cart is verified after the order).
+	if len(scripts) != 2 || scripts[0].Fields["src"] != "https://proxy.example/widget/v1/idgate.js?store=abc123&client=cid" ||
+		scripts[0].Fields["location"] != "footer" || scripts[0].Fields["consent_category"] != "essential" ||
+		scripts[1].Fields["name"] != "idgate order" || scripts[1].Fields["visibility"] != "order_confirmation" {
 		t.Fatalf("scripts %+v", scripts)
 	}
 	if len(hooks) != 2 || hooks[0].Scope != "store/order/created" || hooks[1].Scope != "store/cart/converted" {

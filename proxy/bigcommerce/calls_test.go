@@ -53,6 +53,31 @@ func TestInstallFooterScriptRefusesUnsafeSrc(t *testing.T) {
 	}
 }
 
+// An inline script is exactly one script tag with no src, on all pages or
+// the order confirmation page (scripts.v3.yml); the double checks the
+// body it accepts against the document.
+func TestInstallInlineScript(t *testing.T) {
+	d, c, _ := setup(t, bigcommercetest.Options{})
+	ctx := context.Background()
+	for _, s := range []bigcommerce.FooterScript{
+		{Name: "o", HTML: `<script></script><script></script>`, Visibility: "order_confirmation"},
+		{Name: "o", HTML: `<div data-x="1"></div>`, Visibility: "order_confirmation"},
+		{Name: "o", HTML: `<script></script>`, Src: "https://idgate.example/w.js"},
+		{Name: "o", HTML: `<script></script>`, Visibility: "checkout"},
+	} {
+		if _, err := c.InstallFooterScript(ctx, s); !errors.Is(err, bigcommerce.ErrInvalidInput) {
+			t.Errorf("%+v: %v, want ErrInvalidInput", s, err)
+		}
+	}
+	const html = `<script data-idgate-order="{{checkout.order.id}}"></script>`
+	if _, err := c.InstallFooterScript(ctx, bigcommerce.FooterScript{Name: "o", HTML: html, Visibility: "order_confirmation"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Scripts(); len(s) != 1 || s[0].Fields["kind"] != "script_tag" || s[0].Fields["html"] != html || s[0].Fields["src"] != nil {
+		t.Fatalf("stored %+v", s)
+	}
+}
+
 func TestOrderStatus(t *testing.T) {
 	d, c, _ := setup(t, bigcommercetest.Options{})
 	ctx := context.Background()

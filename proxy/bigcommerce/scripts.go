@@ -15,6 +15,12 @@ type FooterScript struct {
 	Name        string // our key: an existing script of ours with this name is updated
 	Description string
 	Src         string // https URL of the widget bundle (http only for localhost)
+	// HTML, instead of Src, is one inline script tag (kind script_tag);
+	// the storefront renders its Handlebars ({{checkout.order.id}}).
+	HTML string
+	// Visibility is the pages it loads on: all_pages (default) or
+	// order_confirmation.
+	Visibility string
 }
 
 // scriptBody is the Scripts API body: a src script in the footer of all
@@ -23,7 +29,8 @@ type FooterScript struct {
 type scriptBody struct {
 	Name            string `json:"name"`
 	Description     string `json:"description,omitempty"`
-	Src             string `json:"src"`
+	Src             string `json:"src,omitempty"`
+	HTML            string `json:"html,omitempty"`
 	Kind            string `json:"kind"`
 	LoadMethod      string `json:"load_method"`
 	Location        string `json:"location"`
@@ -46,8 +53,14 @@ func (c *Client) InstallFooterScript(ctx context.Context, s FooterScript) (strin
 		return "", fmt.Errorf("%s: %w", op, err)
 	}
 	body := scriptBody{
-		Name: s.Name, Description: s.Description, Src: s.Src, Kind: "src", LoadMethod: "default",
-		Location: "footer", Visibility: "all_pages", ConsentCategory: "essential", AutoUninstall: true, Enabled: true,
+		Name: s.Name, Description: s.Description, Src: s.Src, HTML: s.HTML, Kind: "src", LoadMethod: "default",
+		Location: "footer", Visibility: s.Visibility, ConsentCategory: "essential", AutoUninstall: true, Enabled: true,
+	}
+	if s.HTML != "" {
+		body.Kind = "script_tag"
+	}
+	if body.Visibility == "" {
+		body.Visibility = "all_pages"
 	}
 	// The list holds only scripts our API account created.
 	var list struct {
@@ -79,6 +92,16 @@ func (c *Client) InstallFooterScript(ctx context.Context, s FooterScript) (strin
 func validateScript(s FooterScript) error {
 	if n := utf8.RuneCountInString(s.Name); n == 0 || n > 255 {
 		return fmt.Errorf("script name: %w: want 1-255 characters", ErrInvalidInput)
+	}
+	if s.Visibility != "" && s.Visibility != "all_pages" && s.Visibility != "order_confirmation" {
+		return fmt.Errorf("script visibility %q: %w: want all_pages or order_confirmation", s.Visibility, ErrInvalidInput)
+	}
+	if s.HTML != "" {
+		// The Scripts API: "exactly one script tag".
+		if s.Src != "" || !strings.HasPrefix(s.HTML, "<script") || strings.Count(s.HTML, "<script") != 1 || !strings.HasSuffix(s.HTML, "</script>") {
+			return fmt.Errorf("script html: %w: want exactly one script tag and no src", ErrInvalidInput)
+		}
+		return nil
 	}
 	u, err := url.Parse(s.Src)
 	if err != nil || u.Host == "" {

@@ -281,12 +281,16 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	if code, _, body := get(t, auth+q.Encode(), "", ""); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "store_cart") {
 		t.Errorf("a narrow grant: %d %s, want 422 naming the missing scopes", code, body)
 	}
-	if s, h := w.doubles["storea1"].Scripts(), w.doubles["storea1"].Webhooks(); len(s) != 1 || len(h) != 2 {
-		t.Errorf("after a reinstall: scripts %d, webhooks %d; want one and two", len(s), len(h))
+	if s, h := w.doubles["storea1"].Scripts(), w.doubles["storea1"].Webhooks(); len(s) != 2 || len(h) != 2 {
+		t.Errorf("after a reinstall: scripts %d, webhooks %d; want two and two", len(s), len(h))
 	}
 	d := w.doubles["storea1"]
 	scripts, hooks := d.Scripts(), d.Webhooks()
-	if len(scripts) != 1 || !strings.HasPrefix(scripts[0].Fields["src"].(string), appPublicURL+"/widget/v1/idgate.js?store=storea1&client="+bigcommercetest.AppClientID) {
+	// The widget on all pages; on the order confirmation page, the order
+	// just placed, whose cart the shopper verifies after the order.
+	if len(scripts) != 2 || !strings.HasPrefix(scripts[0].Fields["src"].(string), appPublicURL+"/widget/v1/idgate.js?store=storea1&client="+bigcommercetest.AppClientID) ||
+		scripts[1].Fields["kind"] != "script_tag" || scripts[1].Fields["visibility"] != "order_confirmation" ||
+		scripts[1].Fields["html"] != `<script data-idgate-order="{{checkout.order.id}}"></script>` {
 		t.Fatalf("scripts %+v", scripts)
 	}
 	if len(hooks) != 2 || hooks[0].Destination != appPublicURL+"/proxy/v1/stores/storea1/order-webhook" {
@@ -476,11 +480,11 @@ func TestAppUsersAndUninstall(t *testing.T) {
 	if code, _, _ := w.callback(t, 0, proxyhttp.UninstallCallbackPath, "forged.payload.value"); code != http.StatusUnauthorized {
 		t.Errorf("forged uninstall: %d, want 401", code)
 	}
-	if len(w.doubles["storea1"].Scripts()) != 1 {
+	if len(w.doubles["storea1"].Scripts()) != 2 {
 		t.Fatal("a forged uninstall removed something")
 	}
 	code, _, body := w.callback(t, 0, proxyhttp.UninstallCallbackPath, w.cp.SignedPayload("storea1", installer))
-	if code != http.StatusOK || !strings.Contains(body, `"scripts_removed":1`) || !strings.Contains(body, `"webhooks_removed":2`) {
+	if code != http.StatusOK || !strings.Contains(body, `"scripts_removed":2`) || !strings.Contains(body, `"webhooks_removed":2`) {
 		t.Fatalf("uninstall: %d %s", code, body)
 	}
 	if s, h := w.doubles["storea1"].Scripts(), w.doubles["storea1"].Webhooks(); len(s) != 0 || len(h) != 0 {

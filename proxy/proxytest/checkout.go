@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -60,6 +61,7 @@ var checkoutPage = template.Must(template.New("checkout").Parse(`<!doctype html>
 <p>{{.Item}}: ${{.Price}}. Demo: no payment is taken; the order is placed as a guest's.</p>
 <form method="post" action="/checkout"><button class="button" type="submit">Place order</button></form>{{end}}
 {{range .Scripts}}<script src="{{.}}"></script>
+{{end}}{{range .Inline}}{{.}}
 {{end}}</body></html>`))
 
 type checkoutView struct {
@@ -67,6 +69,7 @@ type checkoutView struct {
 	Order       int64
 	Problems    []string
 	Scripts     []string
+	Inline      []template.HTML // script_tag scripts, rendered
 }
 
 // checkout is the app store's checkout: GET shows the cart and "Place
@@ -162,5 +165,37 @@ func (sf *Storefront) confirmation(w http.ResponseWriter, r *http.Request) {
 	sf.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = checkoutPage.Execute(w, checkoutView{Order: id, Price: appPrice, Problems: problems, Scripts: sf.scripts(false)})
+	_ = checkoutPage.Execute(w, checkoutView{Order: id, Price: appPrice, Problems: problems, Scripts: sf.scripts(false), Inline: sf.confirmationScripts(id)})
+}
+
+// confirmationScripts are the script_tag scripts installed for the order
+// confirmation page, with {{checkout.order.id}} rendered as the
+// storefront renders its Handlebars (the only variable our script uses).
+func (sf *Storefront) confirmationScripts(order int64) []template.HTML {
+	var out []template.HTML
+	for _, s := range sf.app.app.Double.Scripts() {
+		html, ok := s.Fields["html"].(string)
+		if !ok || s.Fields["kind"] != "script_tag" || s.Fields["visibility"] != "order_confirmation" {
+			continue
+		}
+		out = append(out, template.HTML(strings.ReplaceAll(html, "{{checkout.order.id}}", strconv.FormatInt(order, 10)))) // #nosec G203 -- the app's own script, as the platform adds it
+	}
+	return out
+}
+
+// storefrontOrder answers the storefront's Get Order
+// (/api/storefront/orders/{id}) for an order this session placed, with
+// the members the widget reads; another order is not the shopper's.
+func (sf *Storefront) storefrontOrder(w http.ResponseWriter, r *http.Request, idText string) {
+	id, err := strconv.ParseInt(idText, 10, 64)
+	o, ok := sf.app.app.Double.Order(id)
+	sf.mu.Lock()
+	_, mine := sf.problems[id]
+	sf.mu.Unlock()
+	if err != nil || !ok || !mine {
+		http.Error(w, `{"status":404,"title":"Order not found"}`, http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"orderId": o.ID, "cartId": o.CartID, "customerId": o.CustomerID, "currency": map[string]string{"code": "USD"}, "orderAmount": json.Number(appPrice)})
 }

@@ -2,6 +2,7 @@ package proxytest
 
 import (
 	"context"
+	"fmt"
 	"html/template"
 	"io"
 	"net/http"
@@ -54,7 +55,7 @@ table{border-collapse:collapse}td,th{padding:4px 12px 4px 0;text-align:left}
 </section>
 <section aria-labelledby="orders"><h2 id="orders">Orders</h2>
 {{if .Orders}}<table class="orders"><tr><th>Order</th><th>Total</th><th>Status</th></tr>
-{{range .Orders}}<tr data-order="{{.ID}}"><td>#{{.ID}}</td><td>${{.Total}}</td><td class="status">{{.StatusName}}</td></tr>{{end}}</table>
+{{range .Orders}}<tr data-order="{{.ID}}"><td>#{{.ID}}</td><td>${{printf "%.5s" .Total}}</td><td class="status">{{.StatusName}}</td></tr>{{end}}</table>
 {{else}}<p>No orders yet.</p>{{end}}</section>
 <section aria-labelledby="storefront"><h2 id="storefront">Storefront scripts and webhooks</h2>
 <ul class="installed">{{range .Scripts}}<li class="script">Script: {{.}}</li>{{end}}{{range .Webhooks}}<li class="webhook">Webhook {{.Scope}} → {{.Destination}}</li>{{end}}</ul>
@@ -99,8 +100,11 @@ func (cp *controlPanel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v.Installed = cp.isInstalled()
 	v.Orders = a.Double.Orders()
 	for _, s := range a.Double.Scripts() {
-		src, _ := s.Fields["src"].(string)
-		v.Scripts = append(v.Scripts, src)
+		what, _ := s.Fields["src"].(string)
+		if html, ok := s.Fields["html"].(string); ok {
+			what = html
+		}
+		v.Scripts = append(v.Scripts, fmt.Sprintf("%v (%v): %s", s.Fields["name"], s.Fields["visibility"], what))
 	}
 	v.Webhooks = a.Double.Webhooks()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -104,9 +104,9 @@ func (sf *Storefront) ScriptSrc() string {
 	return proxy.ScriptURL(sf.env.URL, sf.hash, sf.env.Stores[sf.hash].AppClientID)
 }
 
-// scripts are the footer scripts a page carries: the app store's are
-// those installed on it (none before the app is, none after it is
-// uninstalled).
+// scripts are the footer scripts (src) a page carries: the app store's
+// are those installed on it for all pages (none before the app is, none
+// after it is uninstalled).
 func (sf *Storefront) scripts(twice bool) []string {
 	if sf.app == nil {
 		out := []string{sf.ScriptSrc()}
@@ -117,7 +117,7 @@ func (sf *Storefront) scripts(twice bool) []string {
 	}
 	var out []string
 	for _, s := range sf.app.app.Double.Scripts() {
-		if src, ok := s.Fields["src"].(string); ok {
+		if src, ok := s.Fields["src"].(string); ok && s.Fields["visibility"] == "all_pages" {
 			out = append(out, src)
 		}
 	}
@@ -240,6 +240,10 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		sf.confirmation(w, r)
 	default:
+		if id, ok := strings.CutPrefix(r.URL.Path, "/api/storefront/orders/"); ok && sf.app != nil {
+			sf.storefrontOrder(w, r, id)
+			return
+		}
 		if sf.app != nil && (r.URL.Path == "/manage" || strings.HasPrefix(r.URL.Path, "/manage/")) {
 			sf.app.ServeHTTP(w, r)
 			return

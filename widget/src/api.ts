@@ -57,6 +57,21 @@ export async function cartId(): Promise<string | null> {
   return Array.isArray(carts) && carts.length > 0 && typeof carts[0].id === "string" ? carts[0].id : null;
 }
 
+// orderCartId reads, on the order confirmation page, the cart the order
+// just placed converted: the app's order script names the order
+// (data-idgate-order, from BigCommerce's {{checkout.order.id}}), and the
+// storefront's Get Order (/api/storefront/orders/{id}, the shopper's own
+// order only) names its cart. The shopper verifies that cart after the
+// order, and the proxy settles the order it became.
+export async function orderCartId(): Promise<string | null> {
+  const id = document.querySelector("script[data-idgate-order]")?.getAttribute("data-idgate-order") ?? "";
+  if (!/^[1-9][0-9]{0,15}$/.test(id)) return null;
+  const r = await fetch("/api/storefront/orders/" + id, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (!r.ok) return null;
+  const order = (await r.json()) as { cartId?: unknown };
+  return typeof order.cartId === "string" && order.cartId !== "" ? order.cartId : null;
+}
+
 // customerToken fetches the Current Customer JWT; guests get none (the
 // storefront answers non-200).
 export async function customerToken(t: Target): Promise<string> {

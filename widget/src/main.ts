@@ -3,7 +3,7 @@
 // <script src="https://PROXY/widget/v1/idgate.js?store=HASH&client=APP_CLIENT_ID">.
 // Bundled as an IIFE: it defines no globals and runs once per page even if
 // the script is included twice.
-import { cartId, customerToken, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
+import { cartId, customerToken, orderCartId, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
 import { CheckoutHold } from "./checkout";
 import { dir, mergeStrings, pickLang } from "./strings";
 import { View, type Mode } from "./view";
@@ -128,6 +128,8 @@ async function run(t: Target): Promise<void> {
   draw();
   try {
     [cart, token] = await Promise.all([cartId(), customerToken(t)]);
+    // No cart: on the order confirmation page, the order's.
+    if (!cart) cart = await orderCartId();
   } catch {
     cart = null;
   }
