@@ -28,7 +28,10 @@ var (
 type Accounts interface {
 	// SignIn exchanges the account's e-mail and password for a session of
 	// the test or live mode (POST /auth, GET /me).
-	SignIn(ctx context.Context, email string, password bigcommerce.Secret, test bool) (AccountSession, error)
+	// clientIP, when set, is the merchant's address, which the verifier
+	// counts its per-address sign-in limit under where it trusts the proxy
+	// (its IDGATE_TRUSTED_PROXIES); otherwise it counts the proxy's.
+	SignIn(ctx context.Context, email string, password bigcommerce.Secret, test bool, clientIP string) (AccountSession, error)
 	// CreateIntegrationKey makes the mode's publishable key (POST
 	// /integration-key, which revokes the previous one) allowed for the
 	// previous key's domains and domains.
@@ -54,6 +57,11 @@ type LinkRequest struct {
 	// Test asks for the test key (and turns the store's test mode on);
 	// otherwise the live key, and test mode off.
 	Test bool
+	// ClientIP is the merchant's address as the proxy reads it (its own
+	// trusted proxies applied), for the verifier's sign-in limit
+	// (docs/decisions.md, "The settings page's sign-in and the verifier's
+	// per-address limit").
+	ClientIP string
 }
 
 // LinkAccount links the store the sealed session opens to the merchant's
@@ -77,7 +85,7 @@ func (a *App) LinkAccount(ctx context.Context, hash, sealed string, r LinkReques
 	if email == "" || r.Password == "" {
 		return nil, fmt.Errorf("link account: %w", &InputError{Field: "email", Message: "give your idgate account's e-mail and password"})
 	}
-	s, err := a.Accounts.SignIn(ctx, email, r.Password, r.Test)
+	s, err := a.Accounts.SignIn(ctx, email, r.Password, r.Test, r.ClientIP)
 	switch {
 	case errors.Is(err, ErrAccountSignIn):
 		return nil, fmt.Errorf("link account: %w", &InputError{Field: "email", Message: "idgate did not accept that e-mail and password"})

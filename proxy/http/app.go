@@ -165,6 +165,7 @@ func (h *appHandlers) link(c *fiber.Ctx) error {
 	}
 	linked, err := h.app.LinkAccount(c.UserContext(), hash, sealed, proxy.LinkRequest{
 		Email: c.FormValue("email"), Password: bigcommerce.Secret(c.FormValue("password")), Test: mode == "test",
+		ClientIP: c.IP(),
 	})
 	var inputErr *proxy.InputError
 	switch {

@@ -53,9 +53,10 @@ table{border-collapse:collapse}td,th{padding:4px 12px 4px 0;text-align:left}
 {{else if .Installed}}<a class="button" href="/manage/app">Open idgate</a>{{else}}<a class="button" href="/manage/app/install">Install idgate</a> <span class="note">asks for: {{.Scopes}}</span>{{end}}
 {{if .Installed}}<form method="post" action="/manage/app/uninstall" style="margin-top:8px"><button class="button plain" type="submit">Uninstall idgate</button></form>{{end}}
 </section>
+{{if .Frame}}<p class="note">The lists below are as this page loaded, before the app's frame: <a href="/manage">reload</a> to see what it changed.</p>{{end}}
 <section aria-labelledby="orders"><h2 id="orders">Orders</h2>
 {{if .Orders}}<table class="orders"><tr><th>Order</th><th>Total</th><th>Status</th></tr>
-{{range .Orders}}<tr data-order="{{.ID}}"><td>#{{.ID}}</td><td>${{printf "%.5s" .Total}}</td><td class="status">{{.StatusName}}</td></tr>{{end}}</table>
+{{range .Orders}}<tr data-order="{{.ID}}"><td>#{{.ID}}</td><td>${{.Total}}</td><td class="status">{{.StatusName}}</td></tr>{{end}}</table>
 {{else}}<p>No orders yet.</p>{{end}}</section>
 <section aria-labelledby="storefront"><h2 id="storefront">Storefront scripts and webhooks</h2>
 <ul class="installed">{{range .Scripts}}<li class="script">Script: {{.}}</li>{{end}}{{range .Webhooks}}<li class="webhook">Webhook {{.Scope}} → {{.Destination}}</li>{{end}}</ul>
@@ -66,9 +67,15 @@ type manageView struct {
 	Installed      bool
 	Frame, Message string
 	Scopes         string
-	Orders         []bigcommercetest.Order
+	Orders         []orderRow
 	Scripts        []string
 	Webhooks       []bigcommercetest.Webhook
+}
+
+// orderRow is one order as the control panel lists it.
+type orderRow struct {
+	ID                int64
+	Total, StatusName string
 }
 
 // ServeHTTP serves /manage and /manage/app...
@@ -98,7 +105,10 @@ func (cp *controlPanel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Installed = cp.isInstalled()
-	v.Orders = a.Double.Orders()
+	for _, o := range a.Double.Orders() {
+		// The platform writes totals with four decimals ("60.0000").
+		v.Orders = append(v.Orders, orderRow{ID: o.ID, Total: strings.TrimSuffix(o.Total, "00"), StatusName: o.StatusName()})
+	}
 	for _, s := range a.Double.Scripts() {
 		what, _ := s.Fields["src"].(string)
 		if html, ok := s.Fields["html"].(string); ok {

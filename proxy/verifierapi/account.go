@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 
@@ -21,7 +22,7 @@ import (
 // SignIn implements proxy.Accounts: POST /auth with the e-mail, password
 // and mode, then GET /me for the account's ID and e-mail. 401 (and a 422
 // on the members) is proxy.ErrAccountSignIn, 429 proxy.ErrAccountSignInLimited.
-func (c *Client) SignIn(ctx context.Context, email string, password bigcommerce.Secret, test bool) (proxy.AccountSession, error) {
+func (c *Client) SignIn(ctx context.Context, email string, password bigcommerce.Secret, test bool, clientIP string) (proxy.AccountSession, error) {
 	mode := "live"
 	if test {
 		mode = "test"
@@ -29,7 +30,7 @@ func (c *Client) SignIn(ctx context.Context, email string, password bigcommerce.
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	err := c.call(ctx, "sign in", http.MethodPost, "/auth", "", map[string]string{
+	err := c.callFor(ctx, clientIP, "sign in", http.MethodPost, "/auth", "", map[string]string{
 		"email": email, "password": string(password), "mode": mode,
 	}, http.StatusOK, &tok)
 	var refused *RefusedError
@@ -113,7 +114,19 @@ func (c *Client) RotateWebhookSecret(ctx context.Context, s proxy.AccountSession
 // unless nil) and decodes the answer of status want into out; any other
 // answer is a *RefusedError naming op.
 func (c *Client) call(ctx context.Context, op, method, path string, token bigcommerce.Secret, body any, want int, out any) error {
+	return c.callFor(ctx, "", op, method, path, token, body, want, out)
+}
+
+// callFor is call on behalf of the client at clientIP (unless empty):
+// X-Forwarded-For names that one address, which the verifier reads only
+// from a proxy it trusts, taking the last hop it does not trust; the
+// header is set, never appended to, so nothing the browser sent rides
+// along.
+func (c *Client) callFor(ctx context.Context, clientIP, op, method, path string, token bigcommerce.Secret, body any, want int, out any) error {
 	r := c.http.R().SetContext(ctx)
+	if ip := net.ParseIP(clientIP); ip != nil {
+		r.SetHeader("X-Forwarded-For", ip.String())
+	}
 	if token != "" {
 		r.SetAuthToken(string(token))
 	}

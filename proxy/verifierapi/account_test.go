@@ -3,6 +3,7 @@ package verifierapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -31,10 +32,10 @@ func TestAccountAPIAgainstTheVerifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.SignIn(ctx, "owner@shop.example", "wrong password", true); !errors.Is(err, proxy.ErrAccountSignIn) {
+	if _, err := c.SignIn(ctx, "owner@shop.example", "wrong password", true, ""); !errors.Is(err, proxy.ErrAccountSignIn) {
 		t.Fatalf("wrong password: %v, want ErrAccountSignIn", err)
 	}
-	s, err := c.SignIn(ctx, "owner@shop.example", "a long enough password", true)
+	s, err := c.SignIn(ctx, "owner@shop.example", "a long enough password", true, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +70,46 @@ func TestAccountAPIAgainstTheVerifier(t *testing.T) {
 	// The verifier allows 5 sign-ins a minute per e-mail: the sixth is
 	// the limit, which the page words apart from a wrong password.
 	for range 4 {
-		_, err = c.SignIn(ctx, "owner@shop.example", "wrong password", true)
+		_, err = c.SignIn(ctx, "owner@shop.example", "wrong password", true, "")
 	}
 	if !errors.Is(err, proxy.ErrAccountSignInLimited) {
 		t.Errorf("past the sign-in limit: %v, want ErrAccountSignInLimited", err)
+	}
+}
+
+// The settings page's sign-in names the merchant's address: a verifier
+// that trusts the proxy counts its per-address limit (5 a minute) per
+// merchant, so one merchant's failed attempts do not lock out the others
+// behind the same proxy; one that does not trust it counts the proxy's
+// address, as before (docs/decisions.md).
+func TestSignInForwardsTheMerchantsAddress(t *testing.T) {
+	ctx := context.Background()
+	for _, trusted := range []bool{true, false} {
+		cfg := vhttp.Config{AuthLimit: vhttp.DefaultAuthLimit}
+		if trusted {
+			cfg.TrustedProxies = []string{"127.0.0.1"}
+		}
+		v := verifiertest.Start(t, verifiertest.Options{Config: cfg})
+		c, err := New(v.URL, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Five e-mails (so the per-e-mail limit is not what stops them)
+		// from one merchant's address spend that address's minute.
+		for i := range 5 {
+			if _, err := c.SignIn(ctx, fmt.Sprintf("nobody%d@shop.example", i), "wrong password", true, "203.0.113.7"); !errors.Is(err, proxy.ErrAccountSignIn) {
+				t.Fatalf("trusted %t, attempt %d: %v, want ErrAccountSignIn", trusted, i, err)
+			}
+		}
+		_, err = c.SignIn(ctx, "other@shop.example", "wrong password", true, "198.51.100.4")
+		if trusted && !errors.Is(err, proxy.ErrAccountSignIn) {
+			t.Errorf("another merchant behind a trusted proxy: %v, want a wrong password, not the limit", err)
+		}
+		if !trusted && !errors.Is(err, proxy.ErrAccountSignInLimited) {
+			t.Errorf("another merchant behind an untrusted proxy: %v, want the shared limit", err)
+		}
+		if _, err := c.SignIn(ctx, "again@shop.example", "wrong password", true, "203.0.113.7"); !errors.Is(err, proxy.ErrAccountSignInLimited) {
+			t.Errorf("trusted %t: the first merchant's sixth attempt: %v, want the limit", trusted, err)
+		}
 	}
 }
