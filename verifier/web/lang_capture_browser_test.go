@@ -11,13 +11,15 @@ import (
 )
 
 // The screens TestLanguagesAt360InChromium cannot reach without a camera
-// or an outcome, in every language: on a 360×640 phone with a camera, the
+// or an outcome, and every screen at computer size, in every language, for
+// a requester with a name and a logo: on a 360×640 phone with a camera, the
 // license front while the camera runs and its guidance speaks, the selfie
 // step while capturing (the oval, the cue or guidance line), the test
 // page's outcome picker and the review offer; on a 1280×800 computer, the
-// start page with its QR handoff and the front's upload. Each is measured
-// as fitsIn does (no overflow or clipping, lang and dir, axe on the
-// screenshot). Screenshots: var/screenshots/flow/lang-*-{360x640,1280x800}.png.
+// start page with its QR handoff, the front's upload, the selfie step, the
+// phone step, Done and an ended link's page. Each is measured as fitsIn
+// does (no overflow or clipping, lang and dir, axe on the screenshot).
+// Screenshots: var/screenshots/flow/lang-*-{360x640,1280x800}.png.
 func TestLanguagesCapturingInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)
@@ -29,18 +31,33 @@ func TestLanguagesCapturingInChromium(t *testing.T) {
 	phone.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
 	desk := newTab(t, false)
 
-	type links struct{ fresh, atLive, desk created }
+	e.call("PATCH", "/me", `{"branding":{"display_name":"Acme Wines","support_contact":"help@acme.example",
+		"privacy_policy_url":"https://acme.example/privacy"}}`, 200, nil)
+	e.putLogo(brandLogo(t))
+
+	// Links at each screen: opened again in each language (?lang= on the
+	// computer, the browser's language on the phone) where nothing is
+	// used up; one per language where something is (a challenge asked
+	// for, an outcome picked).
+	start0, deskStart, deskLive, ended := e.create(`{}`), e.create(`{}`), e.create(`{}`), e.create(`{}`)
+	deskPhone := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
+	e.endUser(deskLive, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
+	e.endUser(deskLive, "/license/back", "image/jpeg", back(t), 200)
+	e.throughAPI(deskPhone, foremanFace(t))
+	e.call("POST", "/verification/cancel?id="+ended.ID, "", 200, nil)
+	type links struct{ atLive, review, done created }
 	per := map[string]links{}
 	for _, lang := range web.Langs() {
-		l := links{fresh: e.create(`{}`), atLive: e.create(`{}`), desk: e.create(`{}`)}
+		l := links{atLive: e.create(`{}`)}
 		e.endUser(l.atLive, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
 		e.endUser(l.atLive, "/license/back", "image/jpeg", back(t), 200)
 		per[lang] = l
 	}
 	e.signInTest()
-	review := map[string]created{}
 	for _, lang := range web.Langs() {
-		review[lang] = e.create(`{}`)
+		l := per[lang]
+		l.review, l.done = e.create(`{}`), e.create(`{}`)
+		per[lang] = l
 	}
 	clickFirst := func(tb *tab) { eval[bool](tb, `(document.querySelector("main .actions button").click(), true)`) }
 
@@ -48,7 +65,7 @@ func TestLanguagesCapturingInChromium(t *testing.T) {
 		l := per[lang]
 		phone.language(lang)
 
-		phone.Open(l.fresh.URL)
+		phone.Open(start0.URL)
 		phone.screen("start")
 		clickFirst(phone)
 		phone.screen("front")
@@ -66,7 +83,7 @@ func TestLanguagesCapturingInChromium(t *testing.T) {
 			return !!v && v.videoWidth > 0 && !!s && s.textContent !== "" && s.textContent !== ` + jsString(web.T(lang, "camera.starting")) + `; })()`)
 		fitsIn(t, phone, lang, "live-capture", "360x640")
 
-		phone.Open(review[lang].URL)
+		phone.Open(l.review.URL)
 		phone.screen("test")
 		fitsIn(t, phone, lang, "test", "360x640")
 		eval[bool](phone, `(document.querySelector('input[name=outcome][value=inconclusive]').click(), true)`)
@@ -74,12 +91,30 @@ func TestLanguagesCapturingInChromium(t *testing.T) {
 		phone.screen("review")
 		fitsIn(t, phone, lang, "review", "360x640")
 
-		desk.Open(l.desk.URL + "?lang=" + lang)
+		desk.Open(deskStart.URL + "?lang=" + lang)
 		desk.screen("start")
 		desk.Wait(`document.querySelector("img.qr") && document.querySelector("img.qr").complete`)
 		fitsIn(t, desk, lang, "start", "1280x800")
 		clickFirst(desk) // on a computer the first button continues here
 		desk.screen("front")
 		fitsIn(t, desk, lang, "front", "1280x800")
+		for _, at := range []struct {
+			link   created
+			screen string
+		}{{deskLive, "live"}, {deskPhone, "phone"}, {ended, "ended-canceled"}} {
+			desk.Open(at.link.URL + "?lang=" + lang)
+			desk.screen(at.screen)
+			fitsIn(t, desk, lang, at.screen, "1280x800")
+			// A phone number reads left to right in every language (in
+			// Arabic a leading "+" would otherwise move to the end).
+			if at.screen == "phone" && eval[string](desk, `getComputedStyle(document.getElementById("phone-number")).direction`) != "ltr" {
+				t.Errorf("%s: the phone number field is not left to right", lang)
+			}
+		}
+		desk.Open(l.done.URL + "?lang=" + lang)
+		desk.screen("test")
+		clickFirst(desk)
+		desk.screen("done")
+		fitsIn(t, desk, lang, "done", "1280x800")
 	}
 }

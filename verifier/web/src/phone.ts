@@ -29,7 +29,9 @@ function problems(title: string, e: APIError): HTMLElement {
 }
 
 function number(app: App, done: () => void): void {
-  const input = h("input", { id: "phone-number", type: "tel", inputmode: "tel", autocomplete: "tel", maxlength: "40", "aria-describedby": "phone-help" });
+  // A phone number and a code read left to right in every language: in
+  // Arabic the bidirectional algorithm would move a leading "+" to the end.
+  const input = h("input", { id: "phone-number", type: "tel", inputmode: "tel", autocomplete: "tel", maxlength: "40", dir: "ltr", "aria-describedby": "phone-help" });
   const status = h("div", { class: "status", "aria-live": "polite" });
   const send = h("button", { type: "submit" }, t("phone.send"));
   const actions = h("div", { class: "actions" }, send);
@@ -89,7 +91,7 @@ function number(app: App, done: () => void): void {
 }
 
 function code(app: App, s: PhoneState, done: () => void): void {
-  const input = h("input", { id: "phone-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "12", "aria-describedby": "code-sent" });
+  const input = h("input", { id: "phone-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "12", dir: "ltr", "aria-describedby": "code-sent" });
   const status = h("div", { class: "status", "aria-live": "polite" });
   const check = h("button", { type: "submit" }, t("code.check"));
   const checkActions = h("div", { class: "actions" }, check);
