@@ -7,6 +7,9 @@
 //     six designs on eight surfaces, hand-held, vertical, full-frame and
 //     on a white border, beside finderBaselineCommit's finder
 //     (-only-finder runs this alone);
+//   - the back step's front rule (backrule.go): rendered fronts and
+//     backs sent as the back, answered with the rule and without it
+//     (-only-backrule runs this alone);
 //   - license fronts: card found and portrait found rates on synthetic
 //     scenes (cardtest) printed with real faces (faces/labeled): cards on
 //     a table, ghost portraits, cards filling the frame, flat scans,
@@ -48,9 +51,10 @@ func main() {
 	noBaseline := flag.Bool("no-baseline", false, "skip building and running the before binary")
 	onlyReplay := flag.Bool("only-replay", false, "run only the replay-cue evaluation")
 	onlyFinder := flag.Bool("only-finder", false, "run only the card finder's evaluation")
+	onlyBackRule := flag.Bool("only-backrule", false, "run only the back step's front rule, with and without")
 	flag.StringVar(&finderDump, "finder-dump", "", "write the card finder's evaluation photos and their true corners (truth.txt) into this directory and stop")
 	flag.Parse()
-	if err := run(!*noBaseline, *onlyReplay, *onlyFinder); err != nil {
+	if err := run(!*noBaseline, *onlyReplay, *onlyFinder, *onlyBackRule); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/robust:", err)
 		os.Exit(1)
 	}
@@ -75,7 +79,7 @@ func findData(root string) (dataSets, error) {
 	return dataSets{faces: faces, liveness: live}, nil
 }
 
-func run(withBaseline, onlyReplay, onlyFinder bool) error {
+func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule bool) error {
 	start := time.Now()
 	root, err := modroot.Find()
 	if err != nil {
@@ -92,12 +96,18 @@ func run(withBaseline, onlyReplay, onlyFinder bool) error {
 	if onlyReplay {
 		return benchReplay(faces)
 	}
+	if onlyBackRule {
+		return benchBackRule(faces)
+	}
 	dir, err := os.MkdirTemp("", "idgate-bench-robust-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	if err := benchFinder(root, dir, withBaseline, faces); err != nil || onlyFinder {
+		return err
+	}
+	if err := benchBackRule(faces); err != nil {
 		return err
 	}
 	eng, an, err := liveness.Load("", face.DefaultOptions, liveness.Defaults)

@@ -19,6 +19,12 @@ import (
 // validates it. An expired license is not a problem (it is a result
 // field).
 func (e *Engines) Back(ctx context.Context, data []byte) (flow.BackReport, error) {
+	return e.BackAt(ctx, data, portraitShare)
+}
+
+// BackAt is Back with share in place of portraitShare (math.Inf(1): the
+// front is never told apart), so bench/robust can weigh the rule.
+func (e *Engines) BackAt(ctx context.Context, data []byte, share float64) (flow.BackReport, error) {
 	var rep flow.BackReport
 	err := e.run(ctx, func(w *worker) error {
 		img, err := imgio.DecodeImage(data, imgio.Upload)
@@ -38,7 +44,7 @@ func (e *Engines) Back(ctx context.Context, data []byte) (flow.BackReport, error
 			rep.Problems = []flow.Problem{flow.ProblemImageTooLarge}
 		case errors.Is(err, pdf417.ErrNoBarcode):
 			p := barcodeProblem(scan)
-			if (p == flow.ProblemBarcodeTooSmall || p == flow.ProblemBarcodeUnreadable) && w.showsPortrait(img) {
+			if (p == flow.ProblemBarcodeTooSmall || p == flow.ProblemBarcodeUnreadable) && w.showsPortrait(img, share) {
 				// The front's dense print looks barcode-like to the
 				// locator, and "move closer" sent people back to
 				// photograph the front again, closer.
@@ -90,15 +96,16 @@ const portraitShare = 0.08
 const portraitSide = 640
 
 // showsPortrait reports whether img, a photo sent as the license back,
-// shows a face of a license portrait's size: the front, sent by mistake.
-func (w *worker) showsPortrait(img image.Image) bool {
+// shows a face of a license portrait's size (share of its shorter side):
+// the front, sent by mistake.
+func (w *worker) showsPortrait(img image.Image, share float64) bool {
 	small := shrink(img, portraitSide)
 	faces, err := w.finder.FindFaces(small)
 	if err != nil || len(faces) == 0 {
 		return false
 	}
 	b := small.Bounds()
-	return float64(faces[0].Box.Dy()) >= portraitShare*float64(min(b.Dx(), b.Dy()))
+	return float64(faces[0].Box.Dy()) >= share*float64(min(b.Dx(), b.Dy()))
 }
 
 // shrink scales img so its longer side is at most side (a copy; img as it
