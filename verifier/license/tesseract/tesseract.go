@@ -160,6 +160,19 @@ func (r *Reader) Close() {
 	}
 }
 
+// Set sets one of Tesseract's variables on this engine, for the reads
+// that follow (bench/mrz restricts it to the zone's characters with
+// tessedit_char_whitelist).
+func (r *Reader) Set(name, value string) error {
+	cn, cv := C.CString(name), C.CString(value)
+	defer C.free(unsafe.Pointer(cn))
+	defer C.free(unsafe.Pointer(cv))
+	if C.TessBaseAPISetVariable(r.h, cn, cv) == 0 {
+		return fmt.Errorf("tesseract: no variable %q", name)
+	}
+	return nil
+}
+
 // Words reads img (dark text on a light ground) at ppi pixels per inch
 // and returns its words in reading order, with their confidence (0–100)
 // and line index.

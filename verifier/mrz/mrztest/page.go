@@ -40,10 +40,11 @@ var geometries = map[mrz.Format]geometry{
 const pitchMM = 2.54
 
 // Page renders the data page of format f carrying the zone lines, at
-// pxPerMM pixels per millimetre, light ground, dark print.
+// pxPerMM pixels per millimetre, light ground, dark print (no lines: a page
+// without its zone).
 func Page(f *ocrb.Font, format mrz.Format, lines []string, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
 	geo, ok := geometries[format]
-	if !ok || len(lines) == 0 {
+	if !ok {
 		return nil, fmt.Errorf("mrztest: format %v", format)
 	}
 	w, h := int(geo.w*pxPerMM), int(geo.h*pxPerMM)
@@ -133,3 +134,6 @@ func fields(page *image.Gray, px float64, geo geometry) error {
 	}
 	return nil
 }
+
+// Width is the format's page width in millimetres.
+func Width(f mrz.Format) float64 { return geometries[f].w }

@@ -69,9 +69,8 @@ func normalise(v []float64) bool {
 // match reads cell c of line l: the cell resampled onto the grid (its
 // pitch to MatchPitch, centred on the line's ink), then the template with
 // the highest correlation at any shift of up to shift pixels across and
-// one down or up. It answers the character, the shift across at which it
-// matched (in grid pixels) and the correlation.
-func (g *glyphSet) match(crop *image.Gray, l Line, c int) (byte, int, float64) {
+// one down or up.
+func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 	const shift = 2
 	s := l.Pitch / MatchPitch
 	W, H := g.w+2*shift, g.h+2
@@ -84,7 +83,12 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) (byte, int, float64) {
 			cell[k*W+j] = raster.Bilinear(crop, x, y, 255)
 		}
 	}
-	best, bestDx, bestScore := byte('<'), 0, math.Inf(-1)
+	// Each template's best score over the shifts, and the shift it took.
+	scores := make([]float64, len(g.vecs))
+	shifts := make([]int, len(g.vecs))
+	for t := range scores {
+		scores[t] = math.Inf(-1)
+	}
 	win := make([]float64, g.w*g.h)
 	for dy := 0; dy <= 2; dy++ {
 		for dx := 0; dx <= 2*shift; dx++ {
@@ -99,27 +103,52 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) (byte, int, float64) {
 				for i, x := range win {
 					score += x * v[i]
 				}
-				if score > bestScore {
-					best, bestDx, bestScore = g.chars[t], dx-shift, score
+				if score > scores[t] {
+					scores[t], shifts[t] = score, dx-shift
 				}
 			}
 		}
 	}
-	return best, bestDx, bestScore
+	best := 0
+	for t := range scores {
+		if scores[t] > scores[best] {
+			best = t
+		}
+	}
+	// The margin: how far the best stands above the next character that
+	// is not its look-alike twin (0/O, 1/I, 5/S, 8/B, 2/Z: the parser
+	// settles those by the field's class or its check digit).
+	twin := twins[g.chars[best]]
+	second := math.Inf(-1)
+	for t := range scores {
+		if t != best && g.chars[t] != twin {
+			second = math.Max(second, scores[t])
+		}
+	}
+	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], margin: scores[best] - second}
 }
+
+// cellRead is what the matcher read in one cell.
+type cellRead struct {
+	char          byte
+	dx            int     // the shift across it matched at, grid pixels
+	score, margin float64 // its correlation, and how far above the next unrelated character
+}
+
+// twins are the look-alike pairs of verifier/mrz's correction.
+var twins = map[byte]byte{'0': 'O', 'O': '0', '1': 'I', 'I': '1', '5': 'S', 'S': '5', '8': 'B', 'B': '8', '2': 'Z', 'Z': '2'}
 
 // readLine matches every cell of l, then fits the cells' left edge and
 // pitch again to where the glyphs matched (least squares over the cells
 // that matched well) and matches once more: the first fit, on the ink
 // profile alone, may drift a pixel or two by the line's end.
-func (g *glyphSet) readLine(crop *image.Gray, l Line) []byte {
-	out := make([]byte, l.Chars)
+func (g *glyphSet) readLine(crop *image.Gray, l Line) []cellRead {
+	out := make([]cellRead, l.Chars)
 	var n, si, so, sii, sio float64
 	for c := range out {
-		ch, dx, score := g.match(crop, l, c)
-		out[c] = ch
-		if score > 0.6 {
-			i, o := float64(c), float64(dx)*l.Pitch/MatchPitch
+		out[c] = g.match(crop, l, c)
+		if out[c].score > 0.6 {
+			i, o := float64(c), float64(out[c].dx)*l.Pitch/MatchPitch
 			n, si, so, sii, sio = n+1, si+i, so+o, sii+i*i, sio+i*o
 		}
 	}
@@ -133,7 +162,7 @@ func (g *glyphSet) readLine(crop *image.Gray, l Line) []byte {
 	}
 	l.X0, l.Pitch = l.X0+a, l.Pitch+b
 	for c := range out {
-		out[c], _, _ = g.match(crop, l, c)
+		out[c] = g.match(crop, l, c)
 	}
 	return out
 }

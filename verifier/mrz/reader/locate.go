@@ -55,12 +55,13 @@ func Locate(img *image.Gray, pitch float64) (*Zone, error) {
 	return nil, last
 }
 
-// Zones yields the zones found on working copies of img about 1000, 500
-// and 2000 px wide, in that order: a zone's pitch on the working copy must
-// fall between 4 px (finer, the characters merge) and about 12 px (wider,
-// the marks of a line no longer cluster, maxGap), and a page filling a
-// quarter to all of the frame puts it between 5 and 32 px at 1000. A
-// reader tries them in turn until one reads.
+// Zones yields the zones found on working copies of img about 1000, 500,
+// 250 and 2000 px wide, in that order: a zone's pitch on the working copy
+// must fall between 4 px (finer, the characters merge) and about 12 px
+// (wider, the marks of a line no longer cluster, maxGap), and a page
+// filling a quarter to all of a frame puts it between 5 and 32 px at 1000
+// (a TD3 zone) or up to 45 (TD1). A reader tries them in turn until one
+// reads.
 func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 	return func(yield func(*Zone, error) bool) {
 		if err := checkSize(img); err != nil {
@@ -68,18 +69,22 @@ func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 			return
 		}
 		img = atOrigin(img)
-		for _, width := range []int{workWidth, workWidth / 2, 2 * workWidth} {
+		for _, width := range []int{workWidth, workWidth / 2, workWidth / 4, 2 * workWidth} {
 			k := math.Min(1, float64(width)/float64(img.Rect.Dx()))
 			work := img
 			if k < 1 {
 				work = raster.Resize(img, int(float64(img.Rect.Dx())*k), int(float64(img.Rect.Dy())*k))
 			}
-			c, err := findZone(work)
-			var z *Zone
-			if err == nil {
-				z, err = straighten(img, c.scaled(1/k), pitch)
+			cands := findZones(work)
+			if len(cands) == 0 && !yield(nil, ErrNoZone) {
+				return
 			}
-			if !yield(z, err) || k == 1 {
+			for _, c := range cands {
+				if !yield(straighten(img, c.scaled(1/k), pitch)) {
+					return
+				}
+			}
+			if k == 1 {
 				return
 			}
 		}
@@ -98,18 +103,17 @@ func (c candidate) scaled(s float64) candidate {
 	return c
 }
 
-// findZone: the dark points of the working copy; the turn at which their
+// findZones: the dark points of the working copy; the turn at which their
 // rows are sharpest; the text lines at that turn (rows of many separate
 // marks); the bottom-most two or three long lines of equal height.
-func findZone(work *image.Gray) (candidate, error) {
+func findZones(work *image.Gray) []candidate {
 	xs, ys := darkPoints(work, 12, 18)
 	if len(xs) < 200 {
-		return candidate{}, ErrNoZone
+		return nil
 	}
 	angle := sharpestAngle(xs, ys, -maxAngle, maxAngle, 0.5)
 	angle = sharpestAngle(xs, ys, angle-0.5, angle+0.5, 0.1)
-	bands := textBands(xs, ys, angle)
-	return pickZone(bands, angle)
+	return pickZones(textBands(xs, ys, angle), angle)
 }
 
 // darkPoints lists the pixels darker than their (2r+1)² neighbourhood's
@@ -196,9 +200,7 @@ func textBands(xs, ys []float64, angle float64) []band {
 		rows[v] = marksOf(bits[v*w : (v+1)*w])
 	}
 	// Rows are grouped with their neighbours two either side (a line's
-	// middle rows, through '<' and bars, hold fewer marks); a band's marks
-	// are its rows' median, so the page's edge, whose staircase of
-	// one-row runs holds many marks in one or two rows, counts few.
+	// middle rows, through '<' and bars, hold fewer marks).
 	const reach = 2
 	dil := make([]int, h)
 	for v := range rows {
@@ -215,10 +217,17 @@ func textBands(xs, ys []float64, angle float64) []band {
 			continue
 		}
 		start := v
-		var marks []int
 		for v < h && dil[v] >= minMarks {
-			marks = append(marks, rows[v].marks)
 			v++
+		}
+		// The marks of the band's own rows (without the reach either
+		// side), the upper quartile: a thin line's ink covers a few rows.
+		var marks []int
+		for y := start + reach; y < v-reach; y++ {
+			marks = append(marks, rows[y].marks)
+		}
+		if len(marks) == 0 {
+			marks = append(marks, 0)
 		}
 		slices.Sort(marks)
 		// The band's extent: its rows' marks, clustered as one row's are.
@@ -230,7 +239,7 @@ func textBands(xs, ys []float64, angle float64) []band {
 		}
 		r := marksOf(union)
 		out = append(out, band{v0: float64(start+reach) + minV, v1: float64(v-1-reach) + minV,
-			u0: float64(r.first) + minU, u1: float64(r.last) + minU, marks: marks[len(marks)/2]})
+			u0: float64(r.first) + minU, u1: float64(r.last) + minU, marks: marks[len(marks)*3/4]})
 	}
 	return out
 }
@@ -277,10 +286,12 @@ const maxGap = 14
 // its middle rows (each character one or two, '<' one).
 const minMarks = 18
 
-// pickZone takes the bottom-most run of two or three bands of the same
-// height and length, each as long as any band found (the zone spans the
-// page): three make a TD1 zone, two a TD3.
-func pickZone(bands []band, angle float64) (candidate, error) {
+// pickZones: runs of two or three bands of the same height and length,
+// each nearly as long as the longest band (the zone spans the page), from
+// the bottom up: three make a TD1 zone, two a TD3. A run starts at each of
+// the three bottom-most long bands (the page's bottom edge against the
+// desk can pass for a line below the zone), bottom first.
+func pickZones(bands []band, angle float64) []candidate {
 	var lines []band
 	for _, b := range bands {
 		if b.marks >= minMarks && b.v1-b.v0 >= 2 {
@@ -291,27 +302,36 @@ func pickZone(bands []band, angle float64) (candidate, error) {
 	for _, b := range lines {
 		longest = math.Max(longest, b.u1-b.u0)
 	}
-	var zone []band
-	for i := len(lines) - 1; i >= 0 && len(zone) < 3; i-- {
-		b := lines[i]
-		long := b.u1-b.u0 >= 0.8*longest
-		if len(zone) == 0 {
-			if long {
-				zone = append(zone, b)
-			}
+	long := func(b band) bool { return b.u1-b.u0 >= 0.8*longest }
+	var out []candidate
+	starts := 0
+	for first := len(lines) - 1; first >= 0 && starts < 3; first-- {
+		if !long(lines[first]) {
 			continue
 		}
-		last := zone[len(zone)-1]
-		h, lh := b.v1-b.v0+1, last.v1-last.v0+1
-		gap := last.v0 - b.v1
-		if !long || math.Abs(h-lh) > 0.4*lh || gap > 2.5*lh || math.Abs((b.u1-b.u0)-(last.u1-last.u0)) > 0.12*(last.u1-last.u0) {
-			break
+		starts++
+		zone := []band{lines[first]}
+		for i := first - 1; i >= 0 && len(zone) < 3; i-- {
+			b, last := lines[i], zone[len(zone)-1]
+			h, lh := b.v1-b.v0+1, last.v1-last.v0+1
+			gap := last.v0 - b.v1
+			// Baselines are 1.67 pitches apart (4.23 mm at 2.54): the gap
+			// between bands, about one pitch, stays under 2.5 pitches
+			// of a 44-character line, 1.7 of a 30-character one.
+			if !long(b) || math.Abs(h-lh) > 0.5*lh || gap > 2.5*(last.u1-last.u0)/44 || math.Abs((b.u1-b.u0)-(last.u1-last.u0)) > 0.12*(last.u1-last.u0) {
+				break
+			}
+			zone = append(zone, b)
 		}
-		zone = append(zone, b)
+		if len(zone) >= 2 {
+			out = append(out, zoneOf(zone, angle))
+		}
 	}
-	if len(zone) < 2 {
-		return candidate{}, ErrNoZone
-	}
+	return out
+}
+
+// zoneOf is the candidate the bands (bottom first) make.
+func zoneOf(zone []band, angle float64) candidate {
 	top, bottom := zone[len(zone)-1], zone[0]
 	u0, u1 := math.Inf(1), math.Inf(-1)
 	for _, b := range zone {
@@ -324,7 +344,7 @@ func pickZone(bands []band, angle float64) (candidate, error) {
 	u, v := (u0+u1)/2, (top.v0+bottom.v1)/2
 	s, c := math.Sincos(angle * math.Pi / 180)
 	return candidate{cx: u*c - v*s, cy: u*s + v*c, angle: angle, length: u1 - u0 + 1,
-		height: bottom.v1 - top.v0 + 1, lines: len(zone), chars: chars}, nil
+		height: bottom.v1 - top.v0 + 1, lines: len(zone), chars: chars}
 }
 
 // atOrigin is img with its bounds at the origin (raster's convention).

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"errors"
+	"image"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -57,10 +58,23 @@ func TestReadPhotos(t *testing.T) {
 	}
 }
 
+// TestNoZone: a blank frame, a noisy one, a tiny one and a page whose zone
+// was left off are refused, each with a coded error.
 func TestNoZone(t *testing.T) {
-	rd, _ := newReader(t)
-	blank := mrztest.Blank(800, 600)
-	if _, err := rd.Read(blank); !errors.Is(err, ErrNoZone) {
-		t.Errorf("blank page: %v", err)
+	rd, f := newReader(t)
+	r := rand.New(rand.NewPCG(3, 5))
+	noise := mrztest.Blank(640, 480)
+	for i := range noise.Pix {
+		noise.Pix[i] = uint8(r.IntN(256))
+	}
+	page, err := mrztest.Page(f, mrz.TD3, nil, 6, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, img := range map[string]*image.Gray{"blank": mrztest.Blank(800, 600), "noise": noise,
+		"tiny": mrztest.Blank(40, 30), "no zone": page} {
+		if _, err := rd.Read(img); !errors.Is(err, ErrNoZone) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

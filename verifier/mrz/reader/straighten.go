@@ -11,6 +11,9 @@ import (
 // refines its turn on the crop, and finds each line's rows and cells.
 func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 	found := c.length / (float64(c.chars) - 0.4) // the ink spans all but the side bearings
+	if c.length <= 0 || c.height <= 0 || c.height > c.length {
+		return nil, ErrNoZone
+	}
 	crop := cut(img, c, found, pitch)
 	xs, ys := darkPoints(crop, int(pitch), 18)
 	if len(xs) < 100 {
@@ -21,7 +24,7 @@ func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 		crop = cut(img, c, found, pitch)
 		xs, ys = darkPoints(crop, int(pitch), 18)
 	}
-	lines := lineRows(crop, xs, ys, c.lines)
+	lines := lineRows(crop, xs, ys, c.lines, pitch)
 	if lines == nil {
 		return nil, ErrNoZone
 	}
@@ -46,7 +49,7 @@ func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
 		scale *= float64(f)
 	}
 	w := int((c.length + 2*found) * scale)
-	h := int((c.height + 2*found) * scale)
+	h := int((c.height + 1.2*found) * scale) // the lines are 1.67 pitches apart: no neighbour comes in
 	a := c.angle * math.Pi / 180
 	s, co := math.Sincos(a)
 	hw, hh := float64(w)/2/scale, float64(h)/2/scale
@@ -55,10 +58,10 @@ func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
 }
 
 // lineRows finds the n text lines of the crop: rows dense in dark points,
-// in bands; the n bands with the most ink, top to bottom, each from its
+// in bands about a capital high; n of them evenly spaced, top to bottom, each from its
 // capitals' top to its baseline (the rows holding a quarter of the band's
 // peak).
-func lineRows(crop *image.Gray, xs, ys []float64, n int) []Line {
+func lineRows(crop *image.Gray, xs, ys []float64, n int, pitch float64) []Line {
 	h := crop.Rect.Dy()
 	rows := make([]int, h)
 	for _, y := range ys {
@@ -78,19 +81,32 @@ func lineRows(crop *image.Gray, xs, ys []float64, n int) []Line {
 			y++
 		}
 		b.bottom = y - 1
-		bands = append(bands, b)
+		// A zone line's ink is about a capital high (0.7 pitch, more when
+		// blurred): thinner is the page's edge or a rule, thicker a
+		// portrait or a stain.
+		if h := float64(b.bottom - b.top + 1); h >= 0.4*pitch && h <= 2*pitch {
+			bands = append(bands, b)
+		}
 	}
 	if len(bands) < n {
 		return nil
 	}
-	for len(bands) > n {
-		weakest := 0
-		for i, b := range bands {
-			if b.ink < bands[weakest].ink {
-				weakest = i
+	// Of more bands than lines, the n consecutive ones whose baselines
+	// stand closest to the zone's spacing (1.67 pitches, 4.23 mm at 2.54):
+	// the crop is centred on the zone, so what else came in (the page's
+	// edge, a line of print) stands off it.
+	if len(bands) > n {
+		best, bestCost := 0, math.Inf(1)
+		for i := 0; i+n <= len(bands); i++ {
+			cost := 0.0
+			for j := i + 1; j < i+n; j++ {
+				cost += math.Abs(float64(bands[j].bottom-bands[j-1].bottom) - 1.67*pitch)
+			}
+			if cost < bestCost {
+				best, bestCost = i, cost
 			}
 		}
-		bands = append(bands[:weakest], bands[weakest+1:]...)
+		bands = bands[best : best+n]
 	}
 	lines := make([]Line, n)
 	for i, b := range bands {
