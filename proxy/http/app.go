@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/idgate/idgate/internal/clientip"
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
@@ -58,8 +59,9 @@ func appPage(name, body string, funcs template.FuncMap) *template.Template {
 }
 
 type appHandlers struct {
-	app *proxy.App
-	log *slog.Logger
+	app     *proxy.App
+	log     *slog.Logger
+	proxies clientip.Trusted
 }
 
 func routeApp(r fiber.Router, h *appHandlers) {
@@ -165,7 +167,7 @@ func (h *appHandlers) link(c *fiber.Ctx) error {
 	}
 	linked, err := h.app.LinkAccount(c.UserContext(), hash, sealed, proxy.LinkRequest{
 		Email: c.FormValue("email"), Password: bigcommerce.Secret(c.FormValue("password")), Test: mode == "test",
-		ClientIP: c.IP(),
+		ClientIP: clientIP(h.proxies, c),
 	})
 	var inputErr *proxy.InputError
 	switch {

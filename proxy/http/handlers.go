@@ -51,7 +51,7 @@ func (h *handlers) start(c *fiber.Ctx) error {
 			return httperr.Validation(problem.Detail{Field: name, Code: "unknown_field", Message: "not a member of a start request"})
 		}
 	}
-	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.IP(), in.CartID, c.Get(CustomerTokenHeader))
+	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), clientIP(h.proxies, c), in.CartID, c.Get(CustomerTokenHeader))
 	if err != nil {
 		return toHTTP(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/idgate/idgate/internal/clientip"
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/secheaders"
 	"github.com/idgate/idgate/proxy"
@@ -33,8 +34,9 @@ const (
 type Option func(*options)
 
 type options struct {
-	fiber fiber.Config
-	app   *proxy.App
+	fiber   fiber.Config
+	app     *proxy.App
+	proxies []string
 }
 
 // WithApp serves the single-click app's callbacks and settings page.
@@ -42,20 +44,13 @@ func WithApp(app *proxy.App) Option {
 	return func(o *options) { o.app = app }
 }
 
-// WithTrustedProxies makes the client IP (for the start limit) the
-// X-Forwarded-For address when, and only when, the connection comes from
-// one of these IPs or CIDRs: a load balancer in front of the proxy.
+// WithTrustedProxies makes the client IP (for the start limit, and the
+// address the settings page's sign-in names to the verifier) the
+// right-most X-Forwarded-For address that is not one of these IPs or
+// CIDRs, when, and only when, the connection comes from one of them: a
+// load balancer in front of the proxy (clientip.Trusted.Of).
 func WithTrustedProxies(proxies []string) Option {
-	return func(o *options) {
-		c := &o.fiber
-		if len(proxies) == 0 {
-			return
-		}
-		c.EnableTrustedProxyCheck = true
-		c.TrustedProxies = proxies
-		c.ProxyHeader = fiber.HeaderXForwardedFor
-		c.EnableIPValidation = true
-	}
+	return func(o *options) { o.proxies = proxies }
 }
 
 // New builds the proxy's fiber app. The widget bundle is built here, so a
@@ -81,8 +76,12 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	for _, opt := range opts {
 		opt(&o)
 	}
+	trusted, err := clientip.Parse(o.proxies)
+	if err != nil {
+		return nil, err
+	}
 	app := fiber.New(o.fiber)
-	h := &handlers{svc: svc, log: log}
+	h := &handlers{svc: svc, log: log, proxies: trusted}
 	app.Use(secheaders.Middleware)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get(WidgetPath, serveWidget(bundle))
@@ -93,12 +92,18 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	store.Get("/status", h.status)
 	store.Post("/verifications", h.start)
 	if o.app != nil {
-		routeApp(app, &appHandlers{app: o.app, log: log})
+		routeApp(app, &appHandlers{app: o.app, log: log, proxies: trusted})
 	}
 	return app, nil
 }
 
 type handlers struct {
-	svc *proxy.Service
-	log *slog.Logger
+	svc     *proxy.Service
+	log     *slog.Logger
+	proxies clientip.Trusted
+}
+
+// clientIP is the request's client address behind the trusted proxies.
+func clientIP(proxies clientip.Trusted, c *fiber.Ctx) string {
+	return proxies.Of(c.Context().RemoteIP(), c.Get(fiber.HeaderXForwardedFor))
 }

@@ -228,7 +228,7 @@ func TestStartLimitClientIP(t *testing.T) {
 			env := proxytest.Start(t, proxytest.Options{})
 			var opts []proxyhttp.Option
 			if trusted {
-				opts = append(opts, proxyhttp.WithTrustedProxies([]string{"0.0.0.0/0"})) // app.Test connects from 0.0.0.0
+				opts = append(opts, proxyhttp.WithTrustedProxies([]string{"0.0.0.0"})) // app.Test connects from 0.0.0.0
 			}
 			app, err := proxyhttp.New(env.Service, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
 			if err != nil {
@@ -258,6 +258,19 @@ func TestStartLimitClientIP(t *testing.T) {
 			}
 			if !trusted && code != http.StatusTooManyRequests {
 				t.Fatalf("a forged X-Forwarded-For escaped the limit: %d", code)
+			}
+			if !trusted {
+				return
+			}
+			// Behind the balancer, a client that writes its own entries
+			// first is still counted under the one the balancer appended.
+			for i := range proxy.DefaultStartPerIP.Rate {
+				if code := start(200+i, fmt.Sprintf("192.0.2.%d, 198.51.100.8", i)); code != http.StatusCreated {
+					t.Fatalf("start %d from 198.51.100.8: %d", i, code)
+				}
+			}
+			if code := start(300, "192.0.2.200, 198.51.100.8"); code != http.StatusTooManyRequests {
+				t.Fatalf("a forged left-most X-Forwarded-For entry escaped the limit: %d", code)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/idgate/idgate/internal/clientip"
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/ratelimit"
 	"github.com/idgate/idgate/verifier"
@@ -107,7 +108,7 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	ready   []ReadyCheck
-	proxies []*net.IPNet
+	proxies clientip.Trusted
 	metrics *metrics
 	flow    *flow.Flow
 	hooks   webhookHandlers
@@ -123,7 +124,7 @@ func New(d Deps) (*Server, error) {
 	if d.Store == nil || d.Limiter == nil || d.Auth == nil || d.Logger == nil || d.Now == nil {
 		return nil, errors.New("new http server: Store, Limiter, Auth, Logger and Now are required")
 	}
-	proxies, err := parseProxies(d.Config.TrustedProxies)
+	proxies, err := clientip.Parse(d.Config.TrustedProxies)
 	if err != nil {
 		return nil, err
 	}
