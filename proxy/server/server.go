@@ -44,7 +44,7 @@ var Vars = []config.Var{
 	{Name: "IDGATE_BC_LOGIN_URL", Default: bigcommerce.DefaultLoginURL, Meaning: "BigCommerce's OAuth server (POST /oauth2/token); a test double's URL in tests"},
 	{Name: "IDGATE_BC_API_URL", Default: bigcommerce.DefaultBaseURL, Meaning: "Management API base of app-installed stores; {store_hash} is substituted"},
 	{Name: "IDGATE_BC_CONTROL_PANEL_URL", Default: proxy.DefaultControlPanelURL, Meaning: "origin of a store's control panel, the only one allowed to frame the settings page (CSP frame-ancestors); {store_hash} is substituted"},
-	{Name: "IDGATE_TRUSTED_PROXIES", Default: "", Meaning: "comma-separated IPs/CIDRs of load balancers whose X-Forwarded-For gives the client IP (start limit); empty trusts none"},
+	{Name: "IDGATE_TRUSTED_PROXIES", Default: "", Meaning: "comma-separated IPs/CIDRs of load balancers whose X-Forwarded-For gives the client IP, its right-most entry not among them (start limit; the address the settings page's sign-in names to the verifier); empty trusts none"},
 }
 
 // Config is the proxy's settings.
