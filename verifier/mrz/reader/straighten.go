@@ -37,7 +37,7 @@ func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 	return &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found}, nil
 }
 
-// cut samples the zone, with a margin of a character all round, upright,
+// cut samples the zone, with a margin of characters all round, upright,
 // its characters pitch pixels apart. A zone shrunk by more than 1.5 is
 // sampled from an area-averaged copy, so thin strokes are not skipped.
 func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
@@ -48,7 +48,7 @@ func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
 		c = c.scaled(1 / float64(f))
 		scale *= float64(f)
 	}
-	w := int((c.length + 2*found) * scale)
+	w := int((c.length + 4*found) * scale)   // two characters each side: the working copy may have cut the line short
 	h := int((c.height + 1.2*found) * scale) // the lines are 1.67 pitches apart: no neighbour comes in
 	a := c.angle * math.Pi / 180
 	s, co := math.Sincos(a)
@@ -170,22 +170,36 @@ func fitCells(l *Line, xs, ys []float64, w int, pitch float64) bool {
 	}
 	n := float64(l.Chars)
 	best := math.Inf(1)
+	// The last cell ends just past the ink; unless the line's last
+	// characters are fillers too faint to count (a small, blurred zone):
+	// then only the left edge and the pitch's range hold the fit.
+	for _, slack := range []float64{0.6, 0.6 * n} {
+		if !math.IsInf(best, 1) {
+			break
+		}
+		fitWith(l, at, left, right, pitch, n, slack, &best)
+	}
+	return !math.IsInf(best, 1)
+}
+
+// fitWith searches the pitches and left edges whose last boundary falls
+// within slack pitches past the ink's right edge.
+func fitWith(l *Line, at func(float64) float64, left, right int, pitch, n, slack float64, best *float64) {
 	for p := pitch * 0.88; p <= pitch*1.12; p += 0.02 {
 		for x0 := float64(left) - 0.6*p; x0 <= float64(left); x0 += 0.25 {
 			end := x0 + n*p
-			if end < float64(right) || end > float64(right)+0.6*p {
+			if end < float64(right) || end > float64(right)+slack*p {
 				continue
 			}
 			score := 0.0
 			for i := 0.0; i <= n; i++ {
 				score += at(x0 + i*p)
 			}
-			if score < best {
-				best, l.X0, l.Pitch = score, x0, p
+			if score < *best {
+				*best, l.X0, l.Pitch = score, x0, p
 			}
 		}
 	}
-	return !math.IsInf(best, 1)
 }
 
 func maxOf(a []int) int {
