@@ -98,6 +98,13 @@ func AnalyzeFront(img image.Image) (Card, error) {
 	c.AspectOK = math.Abs(c.Aspect/ID1Aspect-1) <= AspectTolerance
 	c.Coverage = polygonArea(quad[:]) / float64(b.Dx()*b.Dy())
 	if err := tooSmall(quad, b); err != nil {
+		if !c.AspectOK {
+			// A small outline of other proportions is, on bench/robust,
+			// print inside a near card (its portrait's frame) taken for
+			// a card: "move closer" would be wrong advice, and a far
+			// license shows ID-1's proportions.
+			return c, fmt.Errorf("analyze front: %w: a small outline (%.0f%% of the photo) of aspect %.2f", ErrUnsureOutline, 100*c.Coverage, c.Aspect)
+		}
 		return c, fmt.Errorf("analyze front: %w", err)
 	}
 	toPhoto, err := raster.FromQuad([4]raster.Point{{X: 0, Y: 0}, {X: Width, Y: 0}, {X: Width, Y: Height}, {X: 0, Y: Height}}, quad)
