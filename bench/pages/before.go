@@ -20,12 +20,13 @@ import (
 	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
-// beforeCommit is main before the tracker's models moved into a worker
-// (they ran on the page's thread, between the recorder's frames): the
-// "before" rows run that commit's page script, built here from its
+// beforeCommit is main before the tracker's per-frame work was cut and
+// its models moved into a worker (BlazeFace, the mesh and the iris model
+// on every frame, on the page's thread, between the recorder's frames):
+// the "before" rows run that commit's page script, built here from its
 // sources with the same tracker files, in place of today's (the server
 // and everything else are today's), so no old code is kept in the tree.
-const beforeCommit = "12f2f9f28010d69e741dc81f0a824855b49d4b76"
+const beforeCommit = "46e271114e69d9a87571a2e2117e50f0fe10baee"
 
 // beforeScript builds the end-user page's script at beforeCommit.
 func beforeScript(root string, set *tracker.Set) ([]byte, error) {
