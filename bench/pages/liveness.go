@@ -194,7 +194,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		return liveMeasure{field(func(m liveMeasure) float64 { return m.first }), field(func(m liveMeasure) float64 { return m.posed }),
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
-			field(func(m liveMeasure) float64 { return m.gap }), false, "", false}
+			field(func(m liveMeasure) float64 { return m.gap }), false, "", false, false}
 	}
 	old := med(got[2])
 	for i, mode := range modes {
@@ -212,10 +212,11 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		// Where the tracker ran, and whether Chromium slowed it there.
 		where := map[string]int{}
-		slowed := true
+		slowed, net := true, true
 		for _, m := range got[i] {
 			where[m.where]++
 			slowed = slowed && (m.where != "worker" || m.workerSlowed)
+			net = net && (m.where != "worker" || m.workerNet)
 		}
 		fmt.Printf("liveness step, %-34s first guidance median %5.0f ms, head pose from %5.0f ms, tracked %4.1f fps (turns %4.1f, lead-in and blink %4.1f, of which with eyelids %4.1f)",
 			mode.name, f.first, f.posed, f.fps, f.turns, f.still, f.eyes)
@@ -227,6 +228,9 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			fmt.Printf("; ran in %v", where)
 			if !slowed {
 				fmt.Printf(" (the worker NOT slowed: Chromium refused it the CPU slowdown; its figures are those of an unthrottled core)")
+			}
+			if !net {
+				fmt.Printf(" (Chromium refused the worker Fast 4G)")
 			}
 			fmt.Printf("; ÷ before: first guidance %.2f×, head pose %.2f×, tracked %.2f× (turns %.2f×, lead-in and blink %.2f×, eyelids %.2f×)",
 				f.first/old.first, f.posed/old.posed, f.fps/old.fps, f.turns/old.turns, f.still/old.still, f.eyes/old.eyes)
@@ -248,8 +252,8 @@ type liveMeasure struct {
 	stuttered                                  bool
 	// where the tracker ran (the stage's data-tracker-in), and, in a
 	// worker, whether Chromium took the CPU slowdown there.
-	where        string
-	workerSlowed bool
+	where                   string
+	workerSlowed, workerNet bool
 }
 
 // liveRun opens link at the liveness step in a fresh tab with the cache
@@ -326,7 +330,7 @@ func liveRun(alloc context.Context, link string, tracked, inPage bool, script []
 	if m.where, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".stage").dataset.trackerIn || "page"`)); err != nil {
 		return m, err
 	}
-	m.workerSlowed = workers.cpuThrottled()
+	m.workerSlowed, m.workerNet = workers.took()
 	// Tracked rates while recording, from the page's own clock: every
 	// 50 ms a sampler notes the frames tracked so far (and with eyelids)
 	// and which cue is up; each interval counts for the phase it began in.

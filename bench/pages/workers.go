@@ -68,11 +68,12 @@ func throttleWorkers(ctx context.Context, net bool) (*workerThrottle, error) {
 	return w, err
 }
 
-// cpuThrottled says whether every worker seen took the CPU slowdown.
-func (w *workerThrottle) cpuThrottled() bool {
+// took says whether every worker seen took the CPU slowdown and the
+// network profile.
+func (w *workerThrottle) took() (cpu, net bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.seen > 0 && w.cpuErr == nil
+	return w.seen > 0 && w.cpuErr == nil, w.seen > 0 && w.netErr == nil
 }
 
 // probePage runs the same busy loop, again and again, on the page's thread
