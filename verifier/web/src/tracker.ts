@@ -136,6 +136,9 @@ function inWorker(files: Files): Promise<Tracker> {
         .then((p) => {
           instead = p;
           t.where = p ? "page" : "none";
+          // Models the worker had not loaded come with the page's tracker.
+          void (p ? p.mesh : Promise.resolve(false)).then(meshIn);
+          void (p ? p.iris : Promise.resolve(false)).then(irisIn);
         });
     };
     w.onerror = (ev) => (ev.preventDefault(), fail(ev.message || "error"));
