@@ -20,7 +20,9 @@ import (
 // read from its log and must carry, on every screen, the screen's heading
 // (each screen focuses it), the name of the control Tab reaches, the
 // camera's guidance on the front, and on the selfie step the spoken
-// guidance or cue (an aria-live region) while the camera runs. The whole
+// guidance or cue (an aria-live region) while the camera runs, the failed
+// attempt's heading and alert, and on a test link the outcome picked by
+// keyboard and Done. The whole
 // transcript is saved beside the screenshots:
 // var/screenshots/flow/screenreader-en.txt.
 func TestScreenReaderWalkInChromium(t *testing.T) {
@@ -39,10 +41,12 @@ func TestScreenReaderWalkInChromium(t *testing.T) {
 		return said
 	}
 	// arrive waits for a screen's heading to be heard. Orca sometimes stays
-	// silent when focus moves to a new screen's heading (when the object
-	// it was reading has just been removed, it takes the focus for that
-	// object's replacement); a person then asks it where they are (Where
-	// Am I, keypad Enter), and so does the walk, noting the screen.
+	// silent when focus moves to a new screen's heading: when the object it
+	// was reading has just been removed, it takes the focus for that
+	// object's replacement, or loses it to a paragraph the screen rewrote.
+	// A person then asks Orca where they are (Where Am I, keypad Enter) or
+	// goes to the main heading (1, in browse mode), and so does the walk,
+	// noting the screen.
 	var silent []string
 	arrive := func(title string) {
 		t.Helper()
@@ -52,12 +56,18 @@ func TestScreenReaderWalkInChromium(t *testing.T) {
 			return
 		}
 		silent = append(silent, title)
-		sr.Key("KP_Enter")
+		for _, key := range []string{"KP_Enter", "1"} {
+			sr.Key(key)
+			if _, at, ok := sr.Heard(heard, 3*time.Second, title); ok {
+				heard = at
+				return
+			}
+		}
 		hear(title)
 	}
 	defer func() {
 		if len(silent) > 0 {
-			t.Logf("Orca said nothing as these screens' headings took focus, only when asked where it was: %q", silent)
+			t.Logf("Orca said nothing as these screens' headings took focus, only when asked: %q", silent)
 		}
 		_ = os.MkdirAll(filepath.Join("..", "..", "var", "screenshots", "flow"), 0o755)
 		_ = os.WriteFile(filepath.Join("..", "..", "var", "screenshots", "flow", "screenreader-en.txt"), []byte(strings.Join(sr.Said(), "\n")+"\n"), 0o644)
@@ -99,6 +109,26 @@ func TestScreenReaderWalkInChromium(t *testing.T) {
 	said := hear(en("live.guide.noface"), en("live.guide.closer"), en("live.guide.farther"), en("live.guide.centre"),
 		en("live.guide.straight"), en("live.guide.hold"), en("live.ready"), en("live.step.blink"), en("live.step.turn_left"), en("live.step.turn_right"))
 	t.Logf("on the selfie step Orca said %q", said)
+	// A still face turns nowhere: when the steps' time is up the server
+	// refuses, and the page's failure (its heading, then the alert with the
+	// reasons and the attempts left) is read out.
+	desk.screen("live-failed")
+	arrive(en("live.failed.title"))
+	hear(strings.ReplaceAll(en("live.attempts"), "{n}", "4"))
+
+	// The end, on a test link: the outcome picked and sent by keyboard,
+	// and Done read out.
+	e.signInTest()
+	desk.Open(e.create(`{}`).URL)
+	desk.screen("test")
+	arrive(en("test.title"))
+	tabTo(desk, sr, "INPUT") // the first outcome's radio button, checked
+	hear(en("test.o.verified"))
+	tabTo(desk, sr, en("test.submit"))
+	hear(en("test.submit"))
+	press(desk)
+	desk.screen("done")
+	arrive(en("done.title"))
 }
 
 // tabTo presses the real Tab key until the page's focused element's name
