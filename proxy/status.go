@@ -41,14 +41,24 @@ type Status struct {
 	// then shows nothing and holds nothing, and asks again as it polls,
 	// since the cart may grow. See cartRequires.
 	Required bool `json:"required"`
+	// OrderHeld is true, on the order confirmation page (the request
+	// names the order), while the order guard holds that order for this
+	// cart's verification: the widget then says the order waits for it.
+	// See orderHeld.
+	OrderHeld bool `json:"order_held"`
 }
 
 // Status reports the shopper's state for the store. The cart's outcome and,
 // with a valid Current Customer JWT, the customer's are read (through the
 // cache); the newer one decides, so a later failure replaces a pass
-// whichever resource it was written on.
-func (s *Service) Status(ctx context.Context, hash, origin, cartID, customerToken string) (Status, error) {
+// whichever resource it was written on. orderID is the order confirmation
+// page's order ("" elsewhere).
+func (s *Service) Status(ctx context.Context, hash, origin, cartID, orderID, customerToken string) (Status, error) {
 	st, err := s.store(ctx, hash, origin)
+	if err != nil {
+		return Status{}, fmt.Errorf("status: %w", err)
+	}
+	order, err := parseOrderID(orderID)
 	if err != nil {
 		return Status{}, fmt.Errorf("status: %w", err)
 	}
@@ -82,6 +92,7 @@ func (s *Service) Status(ctx context.Context, hash, origin, cartID, customerToke
 	} else {
 		out.Required = true // verified: the badge shows
 	}
+	out.OrderHeld = s.orderHeld(ctx, st, sh.CartID, order)
 	if !found {
 		return out, nil
 	}

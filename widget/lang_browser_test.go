@@ -1,41 +1,79 @@
 package widget_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/proxy"
+	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/proxytest"
 )
 
-// The widget's panel with the most in it (pending: message, button, link,
-// QR code, copy button, hold note) in every language at 360×640 on a
-// computer's user agent (a phone would leave for the link): nothing wider
-// than the storefront's window or clipped, lang and dir on the widget
-// (right to left in Arabic, mirrored), axe clean. Screenshots:
-// var/screenshots/widget/lang-*.png.
+// widgetStrings is the widget's string table, by language and key.
+func widgetStrings(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("src/strings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tab map[string]map[string]string
+	if err := json.Unmarshal(b, &tab); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// The widget's panel with the most in it in every language at 360×640 on a
+// computer's user agent (a phone would leave for the link): pending on the
+// order confirmation page of an order held for the verification (the
+// order-held note, message, button, link, QR code, copy button; the note
+// is longer than the cart page's checkout hold note in every language, and
+// the same kind of paragraph), so also that the note is said there and the
+// checkout hold note is not. Nothing wider than the storefront's window or
+// clipped, lang and dir on the widget (right to left in Arabic, mirrored),
+// axe clean. Screenshots: var/screenshots/widget/lang-*.png.
 func TestWidgetLanguagesAt360InChromium(t *testing.T) {
 	tb := &chromium.Tab{T: t, Ctx: chromium.New(t), Shots: "widget"}
 	tb.Run(chromedp.EmulateViewport(360, 640))
 	ln, origin := proxytest.ListenStorefront(t)
-	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin}, HoldCheckout: true})
+	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin}, HoldCheckout: true, OrderGuard: true})
 	hash := "idgatetest1"
 	sf := proxytest.ServeStorefront(t, ln, env, hash)
+	// As `idgate store install --order-guard` does: the footer script, the
+	// confirmation page's order script and the order webhooks.
+	bc, err := bigcommerce.New(bigcommerce.Config{StoreHash: hash, Token: env.Stores[hash].AccessToken, BaseURL: env.Doubles[hash].BaseURL(), LoopbackPlatform: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := proxy.Install(context.Background(), bc, env.Stores[hash], env.URL, true); err != nil {
+		t.Fatal(err)
+	}
+	words := widgetStrings(t)
 	langs := []string{"en", "ar", "de", "es", "fr", "ko", "pt", "tl", "vi", "zh"}
 	for i, lang := range langs {
-		sf.SetShopper(fmt.Sprintf("5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e%02d", i), int64(100+i))
+		sf.SetShopper(fmt.Sprintf("5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e%02d", i), 0)
+		order := sf.PlaceOrder(context.Background())
 		added, err := chromedp.Call(tb.Ctx, page.AddScriptToEvaluateOnNewDocument,
 			page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(`window.idgateWidgetConfig = {lang: %q}`, lang)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb.Open(sf.URL + "/")
-		state(tb, "unverified")
+		tb.Open(fmt.Sprintf("%s/checkout/order-confirmation?order=%d", sf.URL, order))
+		if text := state(tb, "unverified"); !strings.Contains(text, words[lang]["orderHeld"]) || strings.Contains(text, words[lang]["hold"]) {
+			t.Errorf("%s: the confirmation page of a held order shows %q, want the order-held note and no checkout note", lang, text)
+		}
 		chromium.Eval[bool](tb, `document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("button").click(), true`)
-		state(tb, "pending")
+		if text := state(tb, "pending"); !strings.Contains(text, words[lang]["orderHeld"]) {
+			t.Errorf("%s: pending on the confirmation page shows %q, without the order-held note", lang, text)
+		}
 		type fit struct {
 			Lang, Dir                      string
 			ScrollWidth, InnerWidth        int

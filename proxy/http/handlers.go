@@ -12,11 +12,11 @@ import (
 	"github.com/idgate/idgate/proxy"
 )
 
-// status: GET /proxy/v1/stores/{hash}/status?cart_id=UUID
+// status: GET /proxy/v1/stores/{hash}/status?cart_id=UUID[&order_id=N]
 // [Idgate-Customer-Token: <Current Customer JWT>].
 func (h *handlers) status(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	st, err := h.svc.Status(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.Query("cart_id"), c.Get(CustomerTokenHeader))
+	st, err := h.svc.Status(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), c.Query("cart_id"), c.Query("order_id"), c.Get(CustomerTokenHeader))
 	if err != nil {
 		return toHTTP(err)
 	}

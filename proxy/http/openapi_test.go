@@ -116,6 +116,8 @@ func TestOpenAPIDocumentMatchesResponses(t *testing.T) {
 	want(403, check("GET", st+"/status?cart_id="+cartA, nil, "Origin", "https://evil.example"))
 	want(404, check("GET", "/proxy/v1/stores/nosuchstore/status?cart_id="+cartA, nil, "Origin", origin))
 	want(422, check("GET", st+"/status?cart_id=x", nil, "Origin", origin))
+	want(200, check("GET", st+"/status?cart_id="+cartA+"&order_id=7", nil, "Origin", origin))
+	want(422, check("GET", st+"/status?cart_id="+cartA+"&order_id=0", nil, "Origin", origin))
 	want(401, check("GET", st+"/status?cart_id="+cartA, nil, "Origin", origin, proxyhttp.CustomerTokenHeader, "x"))
 	want(201, check("POST", st+"/verifications", []byte(`{"cart_id":"`+cartA+`"}`), "Origin", origin))
 	want(400, check("POST", st+"/verifications", []byte(`{"cart_id":`), "Origin", origin))

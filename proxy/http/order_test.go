@@ -271,3 +271,71 @@ func TestVerifiedAfterTheOrderGoesToTheChosenStatus(t *testing.T) {
 		t.Errorf("405's record %+v", rec)
 	}
 }
+
+// On the order confirmation page the widget names the order, and the
+// status says whether the guard holds it for this cart's verification
+// (the widget then says the order waits for it): not for another cart's
+// order, an order the guard let through, one the merchant decided by
+// hand, or one settled by a pass.
+func TestConfirmationPageSaysTheOrderIsHeld(t *testing.T) {
+	env := proxytest.Start(t, proxytest.Options{OrderGuard: true, Triggers: proxy.Triggers{MinTotalCents: 5000}})
+	d := env.Doubles[storeHash]
+	header := string(env.Stores[storeHash].WebhookHeaderValue)
+	const (
+		held     = "41041041-0000-4000-8000-000000000410"
+		small    = "41141141-0000-4000-8000-000000000411"
+		rejected = "41241241-0000-4000-8000-000000000412"
+		passed   = "41341341-0000-4000-8000-000000000413"
+	)
+	for id, o := range map[int64]struct{ cart, total string }{410: {held, "60.0000"}, 411: {small, "10.0000"}, 412: {rejected, "60.0000"}, 413: {passed, "60.0000"}} {
+		d.AddOrder(bigcommercetest.Order{ID: id, StatusID: 11, CartID: o.cart, Total: o.total})
+		if code, out := orderCreated(t, env, id, header); code != http.StatusOK {
+			t.Fatalf("guard %d: %d %v", id, code, out)
+		}
+	}
+	c, err := bigcommerce.New(bigcommerce.Config{StoreHash: storeHash, Token: env.Stores[storeHash].AccessToken, BaseURL: d.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := orderRecord(t, d, "412")
+	rec.Review = &bigcommerce.Review{UserID: 1, At: rec.EvaluatedAt}
+	if err := c.SaveOutcome(context.Background(), bigcommerce.Order(412), rec); err != nil {
+		t.Fatal(err)
+	}
+	deliverOK(t, env, storeHash, proxytest.Result(proxytest.NewRequestID(), env.Ref(storeHash, proxy.Shopper{CartID: passed}), nil))
+
+	heldFor := func(cart, order string) bool {
+		t.Helper()
+		code, _, body := get(t, env.URL+"/proxy/v1/stores/"+storeHash+"/status?cart_id="+cart+"&order_id="+order, origin, "")
+		if code != http.StatusOK {
+			t.Fatalf("status of order %s: %d %s", order, code, body)
+		}
+		var s proxy.Status
+		if err := json.Unmarshal(body, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s.OrderHeld
+	}
+	if !heldFor(held, "410") {
+		t.Error("the held order's confirmation page is not told it waits")
+	}
+	if status(t, env, storeHash, held, "").OrderHeld {
+		t.Error("a page naming no order is told an order waits")
+	}
+	for _, c := range []struct{ cart, order, why string }{
+		{small, "410", "another cart's order"},
+		{small, "411", "an order under the total, let through"},
+		{rejected, "412", "an order rejected by hand"},
+		{passed, "413", "an order released by a pass"},
+		{held, "999", "an order the store does not have"},
+	} {
+		if heldFor(c.cart, c.order) {
+			t.Errorf("%s is said to wait for the verification", c.why)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "x", "12345678901234567"} {
+		if code, _, body := get(t, env.URL+"/proxy/v1/stores/"+storeHash+"/status?cart_id="+held+"&order_id="+bad, origin, ""); code != http.StatusUnprocessableEntity {
+			t.Errorf("order_id=%s: %d %s, want 422", bad, code, body)
+		}
+	}
+}

@@ -36,6 +36,22 @@ func (sf *Storefront) item(cart string) (name, price string) {
 	return demoItem, demoPrice
 }
 
+// price is what the store's one item costs, so what its orders total.
+func (sf *Storefront) price() string {
+	if sf.app != nil {
+		return appPrice
+	}
+	return demoPrice
+}
+
+// double is the store's BigCommerce: the app's, or the operator store's.
+func (sf *Storefront) double() *bigcommercetest.Double {
+	if sf.app != nil {
+		return sf.app.app.Double
+	}
+	return sf.env.Doubles[sf.hash]
+}
+
 // newCart opens a new cart; the app store's is on the Management API
 // too, where the proxy reads its amount (the order-total trigger before
 // checkout).
@@ -80,7 +96,7 @@ func (sf *Storefront) checkout(w http.ResponseWriter, r *http.Request, cart stri
 		return
 	}
 	if r.Method == http.MethodPost {
-		id := sf.placeOrder(r.Context(), cart)
+		id := sf.PlaceOrder(r.Context())
 		http.Redirect(w, r, "/checkout/order-confirmation?order="+strconv.FormatInt(id, 10), http.StatusSeeOther)
 		return
 	}
@@ -89,17 +105,21 @@ func (sf *Storefront) checkout(w http.ResponseWriter, r *http.Request, cart stri
 	_ = checkoutPage.Execute(w, checkoutView{Item: item, Price: price})
 }
 
-// placeOrder does what BigCommerce does when a guest places the cart's
-// order: the order (Awaiting Fulfillment, the cart's total) is stored,
-// the cart is converted (the session has none after), and the webhooks
-// registered for store/order/created and store/cart/converted are
-// delivered, in that order, with their custom headers. Delivery is
-// synchronous here, so the confirmation page can say what failed.
-func (sf *Storefront) placeOrder(ctx context.Context, cart string) int64 {
-	d := sf.app.app.Double
+// PlaceOrder does what BigCommerce does when a guest places the session's
+// cart's order (the app store's checkout; tests on an operator store, whose
+// order script and webhooks proxy.Install put on its double): the order
+// (Awaiting Fulfillment, the cart's total) is stored, the cart is
+// converted (the session has none after), and the webhooks registered for
+// store/order/created and store/cart/converted are delivered, in that
+// order, with their custom headers. Delivery is synchronous here, so the
+// confirmation page (/checkout/order-confirmation?order=ID) can say what
+// failed. It returns the order's ID.
+func (sf *Storefront) PlaceOrder(ctx context.Context) int64 {
+	d := sf.double()
 	sf.mu.Lock()
 	sf.orders++
 	id := 100 + sf.orders
+	cart := sf.cart
 	sf.cart = ""
 	sf.mu.Unlock()
 	_, price := sf.item(cart)
@@ -125,6 +145,9 @@ func (sf *Storefront) placeOrder(ctx context.Context, cart string) int64 {
 		}
 	}
 	sf.mu.Lock()
+	if sf.problems == nil {
+		sf.problems = map[int64][]string{}
+	}
 	sf.problems[id] = problems
 	sf.mu.Unlock()
 	return id
@@ -156,7 +179,7 @@ func deliverPlatformWebhook(ctx context.Context, h bigcommercetest.Webhook, body
 // confirmation is the order confirmation page, with the store's scripts.
 func (sf *Storefront) confirmation(w http.ResponseWriter, r *http.Request) {
 	id, err := strconv.ParseInt(r.URL.Query().Get("order"), 10, 64)
-	if _, ok := sf.app.app.Double.Order(id); err != nil || !ok {
+	if _, ok := sf.double().Order(id); err != nil || !ok {
 		http.NotFound(w, r)
 		return
 	}
@@ -165,7 +188,7 @@ func (sf *Storefront) confirmation(w http.ResponseWriter, r *http.Request) {
 	sf.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = checkoutPage.Execute(w, checkoutView{Order: id, Price: appPrice, Problems: problems, Scripts: sf.scripts(false), Inline: sf.confirmationScripts(id)})
+	_ = checkoutPage.Execute(w, checkoutView{Order: id, Price: sf.price(), Problems: problems, Scripts: sf.scripts(false), Inline: sf.confirmationScripts(id)})
 }
 
 // confirmationScripts are the script_tag scripts installed for the order
@@ -173,7 +196,7 @@ func (sf *Storefront) confirmation(w http.ResponseWriter, r *http.Request) {
 // storefront renders its Handlebars (the only variable our script uses).
 func (sf *Storefront) confirmationScripts(order int64) []template.HTML {
 	var out []template.HTML
-	for _, s := range sf.app.app.Double.Scripts() {
+	for _, s := range sf.double().Scripts() {
 		html, ok := s.Fields["html"].(string)
 		if !ok || s.Fields["kind"] != "script_tag" || s.Fields["visibility"] != "order_confirmation" {
 			continue
@@ -188,7 +211,7 @@ func (sf *Storefront) confirmationScripts(order int64) []template.HTML {
 // the members the widget reads; another order is not the shopper's.
 func (sf *Storefront) storefrontOrder(w http.ResponseWriter, r *http.Request, idText string) {
 	id, err := strconv.ParseInt(idText, 10, 64)
-	o, ok := sf.app.app.Double.Order(id)
+	o, ok := sf.double().Order(id)
 	sf.mu.Lock()
 	_, mine := sf.problems[id]
 	sf.mu.Unlock()
@@ -197,5 +220,5 @@ func (sf *Storefront) storefrontOrder(w http.ResponseWriter, r *http.Request, id
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"orderId": o.ID, "cartId": o.CartID, "customerId": o.CustomerID, "currency": map[string]string{"code": "USD"}, "orderAmount": json.Number(appPrice)})
+	_ = json.NewEncoder(w).Encode(map[string]any{"orderId": o.ID, "cartId": o.CartID, "customerId": o.CustomerID, "currency": map[string]string{"code": "USD"}, "orderAmount": json.Number(sf.price())})
 }

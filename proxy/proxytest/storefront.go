@@ -234,13 +234,9 @@ func (sf *Storefront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		fmt.Fprint(w, "<!doctype html><title>Checkout</title><h1>Checkout</h1>")
 	case "/checkout/order-confirmation":
-		if sf.app == nil {
-			http.NotFound(w, r)
-			return
-		}
 		sf.confirmation(w, r)
 	default:
-		if id, ok := strings.CutPrefix(r.URL.Path, "/api/storefront/orders/"); ok && sf.app != nil {
+		if id, ok := strings.CutPrefix(r.URL.Path, "/api/storefront/orders/"); ok {
 			sf.storefrontOrder(w, r, id)
 			return
 		}

@@ -21,6 +21,9 @@ export interface Status {
   // store's trigger): show nothing, hold nothing, and ask again, since the
   // cart may grow.
   required: boolean;
+  // true on the order confirmation page while the order guard holds the
+  // order for this cart's verification.
+  order_held: boolean;
 }
 
 // QRCode is the link drawn by the proxy (internal/qr): a size×size grid,
@@ -57,19 +60,23 @@ export async function cartId(): Promise<string | null> {
   return Array.isArray(carts) && carts.length > 0 && typeof carts[0].id === "string" ? carts[0].id : null;
 }
 
-// orderCartId reads, on the order confirmation page, the cart the order
-// just placed converted: the app's order script names the order
-// (data-idgate-order, from BigCommerce's {{checkout.order.id}}), and the
-// storefront's Get Order (/api/storefront/orders/{id}, the shopper's own
-// order only) names its cart. The shopper verifies that cart after the
-// order, and the proxy settles the order it became.
-export async function orderCartId(): Promise<string | null> {
+// orderOnPage is the order the order confirmation page shows, from the
+// app's order script (data-idgate-order, BigCommerce's
+// {{checkout.order.id}}); "" on every other page.
+export function orderOnPage(): string {
   const id = document.querySelector("script[data-idgate-order]")?.getAttribute("data-idgate-order") ?? "";
-  if (!/^[1-9][0-9]{0,15}$/.test(id)) return null;
-  const r = await fetch("/api/storefront/orders/" + id, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  return /^[1-9][0-9]{0,15}$/.test(id) ? id : "";
+}
+
+// orderCartId reads the cart the order just placed converted: the
+// storefront's Get Order (/api/storefront/orders/{id}, the shopper's own
+// order only) names it. The shopper verifies that cart after the order,
+// and the proxy settles the order it became.
+export async function orderCartId(order: string): Promise<string | null> {
+  const r = await fetch("/api/storefront/orders/" + order, { credentials: "same-origin", headers: { Accept: "application/json" } });
   if (!r.ok) return null;
-  const order = (await r.json()) as { cartId?: unknown };
-  return typeof order.cartId === "string" && order.cartId !== "" ? order.cartId : null;
+  const o = (await r.json()) as { cartId?: unknown };
+  return typeof o.cartId === "string" && o.cartId !== "" ? o.cartId : null;
 }
 
 // customerToken fetches the Current Customer JWT; guests get none (the
@@ -97,8 +104,12 @@ function headers(token: string): Record<string, string> {
   return h;
 }
 
-export async function status(t: Target, cart: string, token: string): Promise<Status> {
-  const r = await fetch(base(t) + "/status?cart_id=" + encodeURIComponent(cart), {
+// status asks for the shopper's state; on the order confirmation page it
+// names the order too, and the answer says whether the order waits for
+// the verification (order_held).
+export async function status(t: Target, cart: string, token: string, order: string): Promise<Status> {
+  const q = "?cart_id=" + encodeURIComponent(cart) + (order ? "&order_id=" + order : "");
+  const r = await fetch(base(t) + "/status" + q, {
     mode: "cors", credentials: "omit", headers: headers(token),
   });
   if (!r.ok) throw new HTTPError(r.status);

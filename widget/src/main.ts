@@ -3,7 +3,7 @@
 // <script src="https://PROXY/widget/v1/idgate.js?store=HASH&client=APP_CLIENT_ID">.
 // Bundled as an IIFE: it defines no globals and runs once per page even if
 // the script is included twice.
-import { cartId, customerToken, orderCartId, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
+import { cartId, customerToken, orderCartId, orderOnPage, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
 import { CheckoutHold } from "./checkout";
 import { dir, mergeStrings, pickLang } from "./strings";
 import { View, type Mode } from "./view";
@@ -40,6 +40,8 @@ async function run(t: Target): Promise<void> {
   let holding = false;
   let inactive = false;
   let cart: string | null = null;
+  let order = ""; // the order confirmation page's order
+  let orderHeld = false;
   let token = "";
   let lastID: string | undefined;
   let staleID: string | undefined;
@@ -50,7 +52,10 @@ async function run(t: Target): Promise<void> {
   view.host.lang = lang;
   view.host.dir = dir(lang);
   mount(view);
-  const draw = (): void => view.render({ mode, hold: holding && mode !== "verified", link, qr });
+  // The confirmation page has no checkout to hold; it says instead whether
+  // the order waits for the verification.
+  const draw = (): void =>
+    view.render({ mode, hold: holding && mode !== "verified" && !order, orderHeld: orderHeld && mode !== "verified", link, qr });
 
   // apply renders a status. While a verification we started is pending,
   // the outcome that was there before it (staleID) does not count.
@@ -71,6 +76,7 @@ async function run(t: Target): Promise<void> {
     if (mode !== "pending") link = qr = undefined;
     lastID = s.verification_id;
     holding = s.hold_checkout;
+    orderHeld = s.order_held === true;
     hold.set(s.hold_checkout && !s.verified, s.checkout_selectors ?? []);
     if (mode !== prev) delay = POLL_FIRST;
     draw();
@@ -80,7 +86,7 @@ async function run(t: Target): Promise<void> {
     timer = undefined;
     if (!cart) return;
     try {
-      apply(await status(t, cart, token));
+      apply(await status(t, cart, token, order));
     } catch (e) {
       // The Current Customer JWT lives minutes: fetch a fresh one.
       if (e instanceof HTTPError && e.status === 401) token = await customerToken(t).catch(() => "");
@@ -129,7 +135,10 @@ async function run(t: Target): Promise<void> {
   try {
     [cart, token] = await Promise.all([cartId(), customerToken(t)]);
     // No cart: on the order confirmation page, the order's.
-    if (!cart) cart = await orderCartId();
+    if (!cart) {
+      order = orderOnPage();
+      cart = order ? await orderCartId(order) : null;
+    }
   } catch {
     cart = null;
   }

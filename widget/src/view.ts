@@ -23,6 +23,7 @@ export type Mode = "loading" | "unverified" | "pending" | "verified" | "failed" 
 export interface ViewState {
   mode: Mode;
   hold: boolean;
+  orderHeld?: boolean; // the confirmation page's order waits for the verification
   link?: string;
   qr?: QRCode;
   copied?: boolean;
@@ -80,6 +81,7 @@ export class View {
         this.box.append(el("p", "msg err", this.s.error));
         return;
     }
+    if (st.orderHeld) this.box.append(el("p", "msg", this.s.orderHeld));
     if (st.mode === "failed") this.box.append(el("p", "msg err", this.s.failed));
     if (st.mode === "expired") this.box.append(el("p", "msg err", this.s.expired));
     if (st.mode === "pending") this.box.append(el("p", "msg", this.s.verifying));
