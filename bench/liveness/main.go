@@ -11,12 +11,15 @@
 // live sequences that pass on the first attempt, per clip, per session
 // and per step (passed, and passed where it was labelled), and the share
 // of attacks that pass per class, under liveness.SyntheticSetDefaults (the
-// configuration before the real set) and liveness.Defaults side by side,
+// configuration before the real set), liveness.Defaults with the
+// straight-ahead of the whole stream (before #30's rule) and
+// liveness.Defaults (each frame judged from the straight-ahead so far) side by side,
 // from the same signals in the same run. A step after a failed one counts
 // as not passed. A replay showing the asked order (what an active check
 // cannot stop) is measured apart. Then the descriptor distances of the
 // same-person check, and the passive models' scores (antispoof, liveness)
-// on real live frames against the attack frames. Sequences either way
+// on real live frames against the attack frames, and the straight-ahead
+// each real turn was judged from under both rules (straight.go). Sequences either way
 // from what their class should be are listed with their reasons.
 //
 // Compute: one challenge on Foreman frames 36–96, every 2nd (31 frames, 2 s
@@ -108,7 +111,14 @@ func run() error {
 var configs = []struct {
 	name string
 	cfg  liveness.Config
-}{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults (now)", liveness.Defaults}}
+}{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults, whole stream", wholeStream()}, {"Defaults (now)", soFar()}}
+
+// wholeStream is Defaults as they were before #30's straight-ahead so far:
+// every frame judged from the median over the whole stream.
+func wholeStream() liveness.Config { c := liveness.Defaults; c.StraightAheadSoFar = false; return c }
+
+// soFar is Defaults, which judge each frame from the frames up to it.
+func soFar() liveness.Config { c := liveness.Defaults; c.StraightAheadSoFar = true; return c }
 
 // evaluation prints the decision figures on the evaluation set.
 func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) error {
@@ -275,6 +285,7 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	}
 	fmt.Printf("descriptor distance (bound %.2f): same person up to %.2f in Foreman's live sequences, %.2f in the real windows; two people spliced at least %.2f (Foreman), %.2f (real)\n",
 		liveness.Defaults.SameDistance, same[false], same[true], cross[false], cross[true])
+	straightGaps(js, sigs)
 	if err := passive(eng, src, js); err != nil {
 		return err
 	}

@@ -24,14 +24,18 @@ type Event struct {
 // alone (the subject's right eye when yaw > 0), as the far eye is
 // foreshortened and reads half closed while open.
 func openness(sig []Signal, cfg Config) []float64 {
-	base := 0.0
+	var base []float64
 	if cfg.BlinkFromStraightAhead {
-		base = StraightAhead(sig, cfg)
+		base = StraightAheads(sig, cfg)
 	}
 	out := make([]float64, len(sig))
 	for i, s := range sig {
+		from := 0.0
+		if base != nil {
+			from = base[i]
+		}
 		switch {
-		case s.Faces == 0 || abs(s.Pose.Yaw-base) > cfg.BlinkMaxYaw:
+		case s.Faces == 0 || abs(s.Pose.Yaw-from) > cfg.BlinkMaxYaw:
 			out[i] = -1
 		case cfg.BlinkNearEye <= 0 || abs(s.Pose.Yaw) <= cfg.BlinkNearEye:
 			out[i] = s.Eyes.Mean()
@@ -135,7 +139,10 @@ func baseline(sig []Signal, open []float64, end int, cfg Config) (float64, bool)
 	return v[len(v)/2], true
 }
 
-// StraightAhead is the person's own straight-ahead yaw. With
+// StraightAhead is the person's own straight-ahead yaw after every frame
+// of sig. With StraightAheadSoFar: the last frame's StraightAheads (the
+// median of every face frame within MaxBaselineYaw of the camera, the
+// mean of the middle two for an even count, as the page takes it). With
 // SettledStraightAhead: the median yaw of every face frame of the stream
 // within MaxBaselineYaw of facing the camera (the frames of a turn past
 // it do not count; the lead-in, the blinks and the returns between turns
@@ -145,6 +152,12 @@ func baseline(sig []Signal, open []float64, end int, cfg Config) (float64, bool)
 // has a face. People do not start facing the camera exactly, and a turn
 // is judged from where they face when at rest.
 func StraightAhead(sig []Signal, cfg Config) float64 {
+	if cfg.StraightAheadSoFar {
+		if len(sig) == 0 {
+			return 0
+		}
+		return StraightAheads(sig, cfg)[len(sig)-1]
+	}
 	if cfg.SettledStraightAhead {
 		var v []float64
 		for _, s := range sig {
@@ -183,14 +196,50 @@ func StraightAhead(sig []Signal, cfg Config) float64 {
 	return math.Max(-cfg.MaxBaselineYaw, math.Min(cfg.MaxBaselineYaw, median(v)))
 }
 
+// StraightAheads is the straight-ahead each frame is judged from. With
+// StraightAheadSoFar: frame i's is the median yaw of the face frames up
+// to and including i that are within MaxBaselineYaw of the camera (the
+// mean of the two middle ones for an even count), 0 before the first such
+// frame: exactly what the end-user page (verifier/web/src/trackersteps.ts,
+// Steps.settle) holds when it reads that frame, so a turn the page calls
+// done is measured from the same straight-ahead here, whatever the person
+// does later in the stream. Otherwise every frame's is StraightAhead's.
+func StraightAheads(sig []Signal, cfg Config) []float64 {
+	out := make([]float64, len(sig))
+	if !cfg.StraightAheadSoFar {
+		base := StraightAhead(sig, cfg)
+		for i := range out {
+			out[i] = base
+		}
+		return out
+	}
+	var sorted []float64 // the qualifying yaws so far, in order
+	cur := 0.0
+	for i, s := range sig {
+		if s.Faces > 0 && abs(s.Pose.Yaw) <= cfg.MaxBaselineYaw {
+			at := sort.SearchFloat64s(sorted, s.Pose.Yaw)
+			sorted = append(sorted, 0)
+			copy(sorted[at+1:], sorted[at:])
+			sorted[at] = s.Pose.Yaw
+			m := len(sorted) / 2
+			cur = sorted[m]
+			if len(sorted)%2 == 0 {
+				cur = (sorted[m-1] + sorted[m]) / 2
+			}
+		}
+		out[i] = cur
+	}
+	return out
+}
+
 // Turns finds head turns: from facing straight ahead (within FrontalYaw
-// of StraightAhead) past TurnAngle to one side and back within
+// of StraightAheads) past TurnAngle to one side and back within
 // MaxTurnTime. Back is within FrontalYaw again, or (TurnThrough) across
 // straight-ahead to the other side; a turn still held at the stream's
 // end counts when TurnHeld. Yaw > 0 is the subject's own left. Frames
 // without a face break a turn once they last longer than TurnFaceGap.
 func Turns(sig []Signal, cfg Config) []Event {
-	base := StraightAhead(sig, cfg)
+	base := StraightAheads(sig, cfg)
 	var out []Event
 	from := -1  // last frame facing straight ahead (or crossing it)
 	side := 0.0 // +1 / -1 while turned to that side
@@ -205,7 +254,7 @@ func Turns(sig []Signal, cfg Config) []Event {
 			}
 			continue
 		}
-		r := s.Pose.Yaw - base
+		r := s.Pose.Yaw - base[i]
 		prev := lastFace
 		lastFace = i
 		if side != 0 {
@@ -262,11 +311,11 @@ func turn(sig []Signal, side float64, start, end int) Event {
 // side (+1 left, −1 right) in the face frames from time at on: the
 // partial turn a "turn further" answer is about.
 func turnReach(sig []Signal, at time.Duration, side float64, cfg Config) float64 {
-	base := StraightAhead(sig, cfg)
+	base := StraightAheads(sig, cfg)
 	reach := 0.0
-	for _, s := range sig {
+	for i, s := range sig {
 		if s.T >= at && s.Faces > 0 {
-			reach = math.Max(reach, (s.Pose.Yaw-base)*side)
+			reach = math.Max(reach, (s.Pose.Yaw-base[i])*side)
 		}
 	}
 	return reach

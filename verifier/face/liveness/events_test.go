@@ -306,3 +306,38 @@ func TestTurnNotFarEnough(t *testing.T) {
 		}
 	}
 }
+
+// Each frame is judged from the straight-ahead of the frames up to it
+// (StraightAheadSoFar), as the end-user page judges it live: a right turn
+// of 16.5° from a lead-in at 0° is done, even when the person then rests
+// 4–5° to their right for the rest of the stream (the whole stream's
+// median, −4°, would read it 12.5°, not far enough: a real walk ended
+// 3.4° apart so). Frames past 20° from the camera do not count, and
+// before any frame does, straight-ahead is 0 (the page's too).
+func TestStraightAheadSoFar(t *testing.T) {
+	rest := make([]float64, 30)
+	for i := range rest {
+		rest[i] = -4 - float64(i%2)
+	}
+	sig := still(0, append([]float64{-8, -16.5, -16.5, -8, 0}, rest...)...)
+	if got := turnKinds(sig, Defaults); !slices.Equal(got, []Step{TurnRight}) {
+		t.Errorf("so far: turns %v, want [turn_right]", got)
+	}
+	whole := Defaults
+	whole.StraightAheadSoFar = false
+	if got := turnKinds(sig, whole); len(got) != 0 {
+		t.Errorf("whole stream: turns %v, want none (the rule this replaces)", got)
+	}
+	ch := Challenge{Steps: []Step{TurnRight}, StepTimeoutMS: 8000}
+	if r := steps(ch, sig, whole); r[0].Reason != StepNotFarEnough {
+		t.Errorf("whole stream: %+v, want not_far_enough", r[0])
+	}
+	got := StraightAheads(yawSeries(-30, -25, 4, 2, 10, -21, 6), Defaults)
+	want := []float64{0, 0, 4, 3, 4, 4, 5}
+	if !slices.Equal(got, want) {
+		t.Errorf("straight-ahead so far %v, want %v", got, want)
+	}
+	if s := StraightAhead(yawSeries(-30, -25, 4, 2, 10, -21, 6), Defaults); s != 5 {
+		t.Errorf("straight-ahead after the stream %v, want 5", s)
+	}
+}

@@ -20,11 +20,11 @@ type Guide struct {
 	// BlinkMaxYawDegrees: eyes are judged only this close to the person's
 	// straight-ahead (Config.BlinkMaxYaw).
 	BlinkMaxYawDegrees float64 `json:"blink_max_yaw_degrees"`
-	// StraightAheadMaxDegrees: the person's straight-ahead is the median
-	// yaw of every face frame within this of the camera
-	// (Config.MaxBaselineYaw under Config.SettledStraightAhead, the
-	// serving rule, which the page follows; a config that takes the first
-	// TurnBaseline instead is not served).
+	// StraightAheadMaxDegrees: the person's straight-ahead, as each frame
+	// is judged, is the median yaw of the face frames so far within this
+	// of the camera (Config.MaxBaselineYaw under Config.StraightAheadSoFar,
+	// the serving rule, which the page applies live; a config that takes
+	// the whole stream or the first TurnBaseline instead is not served).
 	StraightAheadMaxDegrees float64 `json:"straight_ahead_max_degrees"`
 }
 
