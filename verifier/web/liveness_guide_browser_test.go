@@ -386,7 +386,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 // subset of those sent. The first 500 ms, as the page took it before,
 // was 0–3.4° from the server's on the same walks. The server's rule is
 // now the page's (the frames so far, #30), which leaves this gap (the
-// page's subset and its mesh) as it was: 0.2–1.3° on 4 walks since, so
+// page's subset and its mesh) as it was: 0.2–1.3° on 6 walks since, so
 // the bound stays above the 1.9° seen.
 const straightMaxApart = 2.5
 
