@@ -35,20 +35,25 @@ func (e *RateLimitedError) Unwrap() error { return ErrRateLimited }
 // nothing is limited. A limiter failure lets the start through: the
 // verifier's own limit on the integration key still holds.
 func (s *Service) allowStart(ctx context.Context, hash, clientIP, cartID string) error {
+	if err := s.allow(ctx, "proxy:start:"+hash+":ip:"+clientIP, DefaultStartPerIP); err != nil {
+		return err
+	}
+	return s.allowCart(ctx, hash, cartID)
+}
+
+// allowCart checks the per-cart limit alone: a link the merchant makes
+// for an order's cart counts as a start of that cart.
+func (s *Service) allowCart(ctx context.Context, hash, cartID string) error {
+	return s.allow(ctx, "proxy:start:"+hash+":cart:"+cartID, DefaultStartPerCart)
+}
+
+func (s *Service) allow(ctx context.Context, key string, limit ratelimit.Limit) error {
 	if s.Limiter == nil {
 		return nil
 	}
-	for _, c := range []struct {
-		key   string
-		limit ratelimit.Limit
-	}{
-		{"proxy:start:" + hash + ":ip:" + clientIP, DefaultStartPerIP},
-		{"proxy:start:" + hash + ":cart:" + cartID, DefaultStartPerCart},
-	} {
-		r, err := s.Limiter.Allow(ctx, c.key, c.limit)
-		if err == nil && !r.Allowed {
-			return &RateLimitedError{Result: r}
-		}
+	r, err := s.Limiter.Allow(ctx, key, limit)
+	if err == nil && !r.Allowed {
+		return &RateLimitedError{Result: r}
 	}
 	return nil
 }

@@ -106,27 +106,13 @@ func (a *App) ReviewOrder(ctx context.Context, hash, sealed string, orderID int6
 	if err != nil {
 		return OrderRow{}, fmt.Errorf("review order: %w", err)
 	}
-	if orderID <= 0 {
-		return OrderRow{}, fmt.Errorf("review order: %w", &InputError{Field: "order_id", Message: "want a positive order number"})
-	}
 	d, err := a.desk(st)
 	if err != nil {
 		return OrderRow{}, fmt.Errorf("review order: %w", err)
 	}
-	unknown := &InputError{Field: "order_id", Code: "unknown_order", Message: fmt.Sprintf("order %d did not need verification", orderID)}
-	order, err := d.GetOrder(ctx, orderID)
-	if errors.Is(err, bigcommerce.ErrNotFound) {
-		return OrderRow{}, fmt.Errorf("review order: %w", unknown)
-	}
+	order, o, err := guardedOrder(ctx, d, orderID)
 	if err != nil {
-		return OrderRow{}, fmt.Errorf("review order: %w: %w", ErrUpstream, err)
-	}
-	o, err := d.LoadOutcome(ctx, bigcommerce.Order(orderID))
-	if errors.Is(err, bigcommerce.ErrNoOutcome) || errors.Is(err, bigcommerce.ErrNotFound) {
-		return OrderRow{}, fmt.Errorf("review order: %w", unknown)
-	}
-	if err != nil {
-		return OrderRow{}, fmt.Errorf("review order: %w: %w", ErrUpstream, err)
+		return OrderRow{}, fmt.Errorf("review order: %w", err)
 	}
 	o.Review = &bigcommerce.Review{Approved: approve, UserID: s.UserID, At: a.now().UTC().Truncate(time.Second)}
 	// The decision is recorded first: if moving the order fails, the
@@ -148,4 +134,29 @@ func (a *App) ReviewOrder(ctx context.Context, hash, sealed string, orderID int6
 	}
 	a.log().Info("order reviewed", "store", st.Hash, "order", orderID, "approved", approve, "user", s.UserID)
 	return rowOf(orderID, o), nil
+}
+
+// guardedOrder reads an order of the desk's store and the record the guard
+// wrote on it; an order that is not the store's, or that the guard never
+// recorded, is unknown_order.
+func guardedOrder(ctx context.Context, d OrderDesk, orderID int64) (bigcommerce.OrderSummary, bigcommerce.Outcome, error) {
+	if orderID <= 0 {
+		return bigcommerce.OrderSummary{}, bigcommerce.Outcome{}, &InputError{Field: "order_id", Message: "want a positive order number"}
+	}
+	unknown := &InputError{Field: "order_id", Code: "unknown_order", Message: fmt.Sprintf("order %d did not need verification", orderID)}
+	order, err := d.GetOrder(ctx, orderID)
+	if errors.Is(err, bigcommerce.ErrNotFound) {
+		return bigcommerce.OrderSummary{}, bigcommerce.Outcome{}, unknown
+	}
+	if err != nil {
+		return bigcommerce.OrderSummary{}, bigcommerce.Outcome{}, fmt.Errorf("%w: %w", ErrUpstream, err)
+	}
+	o, err := d.LoadOutcome(ctx, bigcommerce.Order(orderID))
+	if errors.Is(err, bigcommerce.ErrNoOutcome) || errors.Is(err, bigcommerce.ErrNotFound) {
+		return bigcommerce.OrderSummary{}, bigcommerce.Outcome{}, unknown
+	}
+	if err != nil {
+		return bigcommerce.OrderSummary{}, bigcommerce.Outcome{}, fmt.Errorf("%w: %w", ErrUpstream, err)
+	}
+	return order, o, nil
 }

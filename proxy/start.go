@@ -37,9 +37,20 @@ func (s *Service) Start(ctx context.Context, hash, origin, clientIP, cartID, cus
 	if err := s.allowStart(ctx, st.Hash, clientIP, sh.CartID); err != nil {
 		return Created{}, fmt.Errorf("start verification: %w", err)
 	}
+	c, err := s.create(ctx, st, origin, sh)
+	if err != nil {
+		return Created{}, fmt.Errorf("start verification: %w", err)
+	}
+	return c, nil
+}
+
+// create asks the verifier for a verification of the shopper, created
+// from origin (a storefront origin of the store, which the key's allowlist
+// checks and the end user's Done page leads back to).
+func (s *Service) create(ctx context.Context, st *Store, origin string, sh Shopper) (Created, error) {
 	ref, err := SealRef(s.Sealer, st.Hash, sh)
 	if err != nil {
-		return Created{}, fmt.Errorf("start verification: %w", &InputError{Field: "cart_id", Message: err.Error()})
+		return Created{}, &InputError{Field: "cart_id", Message: err.Error()}
 	}
 	c, err := s.Verifier.CreateVerification(ctx, CreateRequest{
 		IntegrationKey: st.IntegrationKey,
@@ -49,7 +60,7 @@ func (s *Service) Start(ctx context.Context, hash, origin, clientIP, cartID, cus
 		WebhookHeaders: map[string]string{st.WebhookHeader: string(st.WebhookHeaderValue)},
 	})
 	if err != nil {
-		return Created{}, fmt.Errorf("start verification: %w: %w", ErrUpstream, err)
+		return Created{}, fmt.Errorf("%w: %w", ErrUpstream, err)
 	}
 	return c, nil
 }

@@ -60,6 +60,7 @@ func appPage(name, body string, funcs template.FuncMap) *template.Template {
 
 type appHandlers struct {
 	app     *proxy.App
+	svc     *proxy.Service // makes the orders page's verification links
 	log     *slog.Logger
 	proxies clientip.Trusted
 }
@@ -74,6 +75,7 @@ func routeApp(r fiber.Router, h *appHandlers) {
 	r.Post(settingsOpenPath, h.openSettings)
 	r.Post(ordersPath, h.orders)
 	r.Post(reviewPath, h.review)
+	r.Post(orderLinkPath, h.shopperLink)
 }
 
 // auth: the browser arrives from the control panel with the code; the app

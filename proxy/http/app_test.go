@@ -17,6 +17,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/idgate/idgate/internal/cache/memory"
+	rlmemory "github.com/idgate/idgate/internal/ratelimit/memory"
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/internal/seen"
 	seenmemory "github.com/idgate/idgate/internal/seen/memory"
@@ -47,6 +48,7 @@ type appWorld struct {
 	// (merchantEmail, merchantPassword) the settings page links to.
 	verifier *verifiertest.Verifier
 	account  verifier.Account
+	key      *seal.Sealer // seals the stores' secrets and the shopper references
 }
 
 const (
@@ -103,6 +105,7 @@ func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 		t.Fatal(err)
 	}
 	w.account = acct
+	w.key = key
 	accounts, err := verifierapi.New(w.verifier.URL, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +126,7 @@ func newAppWorldFramedBy(t *testing.T, instances int, origin string) *appWorld {
 			},
 			ControlPanelURL: origin, Seen: w.loads, Accounts: accounts,
 		}
-		svc := &proxy.Service{Stores: reg, Sealer: key, Cache: memory.New(nil), PublicURL: appPublicURL}
+		svc := &proxy.Service{Stores: reg, Sealer: key, Cache: memory.New(nil), PublicURL: appPublicURL, Verifier: accounts, Limiter: rlmemory.New(nil)}
 		fapp, err := proxyhttp.New(svc, slog.New(slog.DiscardHandler), proxyhttp.WithApp(app))
 		if err != nil {
 			t.Fatal(err)

@@ -187,6 +187,8 @@ func checkAppResponses(t *testing.T, check func(method, path string, body []byte
 	want(200, post(app+"/settings/open", url.Values{"session": {sess}}))
 	seedOrders(t, w, "storea1")
 	want(200, post(app+"/orders", url.Values{"session": {sess}}))
+	want(200, post(app+"/orders/link", url.Values{"session": {sess}, "order_id": {"204"}}))
+	want(422, post(app+"/orders/link", url.Values{"session": {sess}, "order_id": {"202"}}))
 	want(200, post(app+"/orders/review", url.Values{"session": {sess}, "order_id": {"201"}, "decision": {"approve"}}))
 	want(422, post(app+"/orders/review", url.Values{"session": {sess}, "order_id": {"201"}, "decision": {"maybe"}}))
 	callback := func(path string) string {

@@ -2,6 +2,8 @@ package http
 
 import (
 	_ "embed"
+	"errors"
+	"fmt"
 	"html/template"
 	"strconv"
 	"strings"
@@ -20,6 +22,7 @@ const (
 	settingsOpenPath = "/app/stores/:hash/settings/open"
 	ordersPath       = "/app/stores/:hash/orders"
 	reviewPath       = "/app/stores/:hash/orders/review"
+	orderLinkPath    = "/app/stores/:hash/orders/link"
 )
 
 var (
@@ -34,10 +37,19 @@ func appPath(route, hash string) string { return strings.Replace(route, ":hash",
 
 // ordersData is what orders.html renders.
 type ordersData struct {
-	Session                                    string
-	SettingsAction, OrdersAction, ReviewAction string
-	Orders                                     []proxy.OrderRow
-	Notice, Error                              string
+	Session                                                string
+	SettingsAction, OrdersAction, ReviewAction, LinkAction string
+	Orders                                                 []proxy.OrderRow
+	Notice, Error                                          string
+	// Link is the verification link just made for a waiting order.
+	Link *sentLink
+}
+
+// sentLink is a link for the merchant to send the shopper of an order.
+type sentLink struct {
+	OrderID int64
+	URL     string
+	Test    bool
 }
 
 // openSettings: the orders page's way back to the settings page.
@@ -96,16 +108,58 @@ func (h *appHandlers) review(c *fiber.Ctx) error {
 	return h.renderOrders(c, fiber.StatusOK, notice, "")
 }
 
+// shopperLink: a verification link for a waiting order, for the merchant to send
+// the shopper (BigCommerce's API cannot message them), shown on the list
+// again. The page runs no script, so the link is in a field to select and
+// copy; it is never logged.
+func (h *appHandlers) shopperLink(c *fiber.Ctx) error {
+	if err := ownForm(c); err != nil {
+		return err
+	}
+	hash, sealed := c.Params("hash"), c.FormValue("session")
+	if _, _, err := h.app.OpenSession(c.UserContext(), hash, sealed); err != nil {
+		return toHTTP(err)
+	}
+	id, err := strconv.ParseInt(c.FormValue("order_id"), 10, 64)
+	if err != nil {
+		return h.renderOrders(c, fiber.StatusUnprocessableEntity, "", "no such order")
+	}
+	st, order, err := h.app.WaitingOrder(c.UserContext(), hash, sealed, id)
+	var inputErr *proxy.InputError
+	if asInput(err, &inputErr) {
+		return h.renderOrders(c, fiber.StatusUnprocessableEntity, "", inputErr.Message)
+	}
+	if err != nil {
+		return toHTTP(err)
+	}
+	made, err := h.svc.OrderLink(c.UserContext(), st, order.CartID)
+	var limited *proxy.RateLimitedError
+	if errors.As(err, &limited) {
+		return h.renderOrders(c, fiber.StatusTooManyRequests, "", fmt.Sprintf("order %d's cart has had %d verifications started in the last hour; try again in %s",
+			id, proxy.DefaultStartPerCart.Rate, limited.Result.RetryAfter.Round(time.Minute)))
+	}
+	if err != nil {
+		return toHTTP(err)
+	}
+	h.log.Info("verification link made for an order", "store", st.Hash, "order", id, "verification", made.ID)
+	return h.renderOrdersWith(c, fiber.StatusOK, "", "", &sentLink{OrderID: id, URL: made.URL, Test: st.TestMode})
+}
+
 // renderOrders writes the orders page for the form's session.
 func (h *appHandlers) renderOrders(c *fiber.Ctx, status int, notice, formErr string) error {
+	return h.renderOrdersWith(c, status, notice, formErr, nil)
+}
+
+func (h *appHandlers) renderOrdersWith(c *fiber.Ctx, status int, notice, formErr string, link *sentLink) error {
 	hash, sealed := c.Params("hash"), c.FormValue("session")
 	rows, err := h.app.Orders(c.UserContext(), hash, sealed)
 	if err != nil {
 		return toHTTP(err)
 	}
 	d := ordersData{
-		Session: sealed, Orders: rows, Notice: notice, Error: formErr,
+		Session: sealed, Orders: rows, Notice: notice, Error: formErr, Link: link,
 		SettingsAction: appPath(settingsOpenPath, hash), OrdersAction: appPath(ordersPath, hash), ReviewAction: appPath(reviewPath, hash),
+		LinkAction: appPath(orderLinkPath, hash),
 	}
 	return h.send(c, status, hash, ordersPage, d)
 }

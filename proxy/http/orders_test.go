@@ -3,15 +3,21 @@ package http_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/idgate/idgate/proxy"
 	"github.com/idgate/idgate/proxy/bigcommerce"
 	"github.com/idgate/idgate/proxy/bigcommerce/bigcommercetest"
 	"github.com/idgate/idgate/rulesets"
+	"github.com/idgate/idgate/verifier"
 )
 
 // seedOrders puts orders and the records the order guard writes on them
@@ -39,13 +45,19 @@ func seedOrders(t *testing.T, w *appWorld, hash string) {
 			Review: &bigcommerce.Review{Approved: true, UserID: 7, At: at.Add(time.Minute)}}},
 		{206, awaiting, nil},
 	} {
-		d.AddOrder(bigcommercetest.Order{ID: o.id, StatusID: o.status})
+		d.AddOrder(bigcommercetest.Order{ID: o.id, StatusID: o.status, CartID: cartOf(hash, o.id)})
 		if o.out != nil {
 			if err := c.SaveOutcome(context.Background(), bigcommerce.Order(o.id), *o.out); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
+}
+
+// cartOf is the cart seedOrders placed order id of store hash from: each
+// store's and each order's its own.
+func cartOf(hash string, id int64) string {
+	return uuid.NewSHA1(uuid.NameSpaceURL, []byte(fmt.Sprintf("cart/%s/%d", hash, id))).String()
 }
 
 // orderRecord reads the record on an order in the double.
@@ -202,5 +214,124 @@ func TestAppOrdersPage(t *testing.T) {
 	}
 	if code, _, page := w.submit(t, 0, "/app/stores/storea1/settings/open", url.Values{"session": {sess}}, nil); code != http.StatusOK || !strings.Contains(page, "Save settings") {
 		t.Errorf("back to settings: %d", code)
+	}
+}
+
+// The merchant's "resend the link": for a waiting order the orders page
+// makes a verification link of that order's own cart, with the store's
+// key, for the merchant to send; passed, failed and reviewed orders get
+// none, and another store's session or order number gets nothing of this
+// store's. The page stays server-rendered and posted with the session.
+func TestAppOrdersPageVerificationLink(t *testing.T) {
+	w := newAppWorld(t, 1)
+	sessA := session(t, w.mustInstall(t, 0, "storea1"))
+	w.link(t, 0, "storea1", sessA, "test")
+	sessB := session(t, w.mustInstall(t, 0, "storeb2"))
+	w.link(t, 0, "storeb2", sessB, "test") // the same account: both stores take the new test key
+	seedOrders(t, w, "storea1")
+	seedOrders(t, w, "storeb2") // B has orders of the same numbers, of its own carts
+	const linkA, linkB = "/app/stores/storea1/orders/link", "/app/stores/storeb2/orders/link"
+	field := regexp.MustCompile(`<input type="text" id="shopper-link" readonly value="([^"]+)">`)
+	// newest is the verification the last link made, and the shopper its
+	// reference names in store hash (an error if it is not that store's).
+	newest := func(hash string) (verifier.Verification, proxy.Shopper, error) {
+		t.Helper()
+		page, err := w.verifier.Store.ListVerifications(context.Background(), w.account.ID, verifier.VerificationFilter{Mode: verifier.ModeTest, Limit: 1})
+		if err != nil || len(page.Items) == 0 {
+			t.Fatalf("the verifier's verifications: %v %d", err, len(page.Items))
+		}
+		sh, err := proxy.OpenRef(w.key, hash, page.Items[0].ExternalID)
+		return page.Items[0], sh, err
+	}
+
+	code, _, page := w.submit(t, 0, "/app/stores/storea1/orders", url.Values{"session": {sessA}}, nil)
+	if code != http.StatusOK {
+		t.Fatalf("orders page: %d", code)
+	}
+	for id, offered := range map[string]bool{"201": true, "204": true, "202": false, "203": false, "205": false} {
+		if got := strings.Contains(page, `aria-label="Verification link for order `+id+`"`); got != offered {
+			t.Errorf("order %s offers a link: %v, want %v", id, got, offered)
+		}
+	}
+
+	// A's waiting 201: a link of A's cart of 201, made with A's webhook.
+	code, h, page := w.submit(t, 0, linkA, url.Values{"session": {sessA}, "order_id": {"201"}}, nil)
+	m := field.FindStringSubmatch(page)
+	if code != http.StatusOK || m == nil || !strings.HasPrefix(m[1], w.verifier.URL+"/") ||
+		!strings.Contains(page, "Verification link for order #201 (a test link: the store is in test mode)") {
+		t.Fatalf("link for 201: %d %s", code, page)
+	}
+	if csp := h.Get("Content-Security-Policy"); strings.Contains(csp, "script-src") || h.Get("Cache-Control") != "no-store" {
+		t.Errorf("link page CSP %q, Cache-Control %q", csp, h.Get("Cache-Control"))
+	}
+	v, sh, err := newest("storea1")
+	if err != nil || sh.CartID != cartOf("storea1", 201) || sh.CustomerID != 0 || v.Mode != verifier.ModeTest ||
+		v.WebhookURL != appPublicURL+proxy.WebhookPath("storea1") {
+		t.Fatalf("201's link: %v shopper %+v, mode %v, webhook %s", err, sh, v.Mode, v.WebhookURL)
+	}
+	if _, err := proxy.OpenRef(w.key, "storeb2", v.ExternalID); err == nil {
+		t.Error("A's link opens as store B's")
+	}
+
+	// B's session asking for 201 gets B's own order's cart, never A's.
+	if code, _, page := w.submit(t, 0, linkB, url.Values{"session": {sessB}, "order_id": {"201"}}, nil); code != http.StatusOK || field.FindStringSubmatch(page) == nil {
+		t.Fatalf("store b's link for its 201: %d %s", code, page)
+	}
+	if _, sh, err := newest("storeb2"); err != nil || sh.CartID != cartOf("storeb2", 201) {
+		t.Fatalf("store b's 201 link: %v %+v, want b's cart", err, sh)
+	}
+
+	// Refusals: nothing made.
+	made := func() int {
+		page, err := w.verifier.Store.ListVerifications(context.Background(), w.account.ID, verifier.VerificationFilter{Mode: verifier.ModeTest, Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(page.Items)
+	}
+	before := made()
+	d := w.doubles["storea1"]
+	d.AddOrder(bigcommercetest.Order{ID: 207, StatusID: 11, CartID: cartOf("storea1", 207)}) // A's only
+	for name, c := range map[string]struct {
+		form   url.Values
+		header map[string]string
+		path   string
+		want   int
+		text   string
+	}{
+		"passed":           {url.Values{"session": {sessA}, "order_id": {"202"}}, nil, linkA, 422, "order 202 is passed: no link to send"},
+		"failed":           {url.Values{"session": {sessA}, "order_id": {"203"}}, nil, linkA, 422, "order 203 is failed: no link to send"},
+		"reviewed":         {url.Values{"session": {sessA}, "order_id": {"205"}}, nil, linkA, 422, "order 205 is reviewed: no link to send"},
+		"never guarded":    {url.Values{"session": {sessA}, "order_id": {"206"}}, nil, linkA, 422, "order 206 did not need verification"},
+		"not a number":     {url.Values{"session": {sessA}, "order_id": {"x"}}, nil, linkA, 422, "no such order"},
+		"b asks a's order": {url.Values{"session": {sessB}, "order_id": {"207"}}, nil, linkB, 422, "order 207 did not need verification"},
+		"b's session on a": {url.Values{"session": {sessB}, "order_id": {"201"}}, nil, linkA, 401, "open the app again"},
+		"no session":       {url.Values{"order_id": {"201"}}, nil, linkA, 401, "open the app again"},
+		"cross-site post":  {url.Values{"session": {sessA}, "order_id": {"201"}}, map[string]string{"Sec-Fetch-Site": "cross-site"}, linkA, 403, "own pages only"},
+		"foreign origin":   {url.Values{"session": {sessA}, "order_id": {"201"}}, map[string]string{"Origin": "https://evil.example"}, linkA, 403, "own pages only"},
+	} {
+		code, _, body := w.submit(t, 0, c.path, c.form, c.header)
+		if code != c.want || !strings.Contains(body, c.text) || field.MatchString(body) {
+			t.Errorf("%s: %d %s, want %d with %q and no link", name, code, body, c.want, c.text)
+		}
+	}
+	// 204 waits in the verifier's manual review but was placed without a
+	// storefront cart (as an order made in the control panel is).
+	d.AddOrder(bigcommercetest.Order{ID: 204, StatusID: bigcommerce.StatusManualVerificationRequired})
+	if code, _, body := w.submit(t, 0, linkA, url.Values{"session": {sessA}, "order_id": {"204"}}, nil); code != 422 || !strings.Contains(body, "was not placed from a storefront cart") {
+		t.Errorf("cartless 204: %d %s", code, body)
+	}
+	if n := made(); n != before {
+		t.Errorf("refused requests made %d verifications", n-before)
+	}
+
+	// Each link counts as a start of the cart: 5 an hour, as the shopper's.
+	for i := 2; i <= 5; i++ {
+		if code, _, _ := w.submit(t, 0, linkA, url.Values{"session": {sessA}, "order_id": {"201"}}, nil); code != http.StatusOK {
+			t.Fatalf("link %d: %d", i, code)
+		}
+	}
+	if code, _, body := w.submit(t, 0, linkA, url.Values{"session": {sessA}, "order_id": {"201"}}, nil); code != http.StatusTooManyRequests || !strings.Contains(body, "5 verifications started in the last hour") {
+		t.Errorf("sixth link: %d %s", code, body)
 	}
 }

@@ -92,7 +92,7 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	store.Get("/status", h.status)
 	store.Post("/verifications", h.start)
 	if o.app != nil {
-		routeApp(app, &appHandlers{app: o.app, log: log, proxies: trusted})
+		routeApp(app, &appHandlers{app: o.app, svc: svc, log: log, proxies: trusted})
 	}
 	return app, nil
 }

@@ -176,7 +176,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	tb.WaitText("ID verification: orders", "Waiting", "Passed", "Failed", "Approved by hand")
 	key("\t", "BUTTON") // Settings
 	key("\t", "BUTTON") // Refresh orders
-	for _, want := range []string{"Approve order 205", "Reject order 205", "Approve order 204", "Reject order 204", "Approve order 203"} {
+	for _, want := range []string{"Approve order 205", "Reject order 205", "Approve order 204", "Reject order 204", "Verification link for order 204", "Approve order 203"} {
 		key("\t", want)
 	}
 	tb.ShootHere("5-orders-768")
@@ -187,4 +187,14 @@ func TestSettingsPageInChromium(t *testing.T) {
 	if o, _ := w.doubles["storea1"].Order(203); o.StatusID != 11 {
 		t.Errorf("order 203 approved in the browser is in status %d, want 11 (chosen above; it was held from 1)", o.StatusID)
 	}
+
+	// Waiting 201's verification link, by keyboard: shown in a field to
+	// copy (the page runs no script); axe clean.
+	chromium.Eval[bool](tb, `(document.querySelector('button[aria-label="Verification link for order 201"]').focus(), true)`)
+	tb.Run(chromedp.KeyEvent("\r"))
+	tb.WaitText("Verification link for order #201 (a test link")
+	if link := chromium.Eval[string](tb, `document.getElementById("shopper-link").value`); !strings.HasPrefix(link, w.verifier.URL+"/") {
+		t.Errorf("the link field holds %q", link)
+	}
+	tb.ShootHere("6-order-link-768")
 }
