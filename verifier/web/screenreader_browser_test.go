@@ -90,10 +90,12 @@ func TestScreenReaderWalkInChromium(t *testing.T) {
 	press(desk)
 
 	desk.screen("front")
+	onFront := heard
 	arrive(en("front.title"))
 	desk.cameraOn()
-	// The card guide speaks what is wrong with the picture (a face, no card).
-	hear(en("guide.find"), en("guide.corners"), en("guide.closer"), en("guide.blur"), en("guide.glare"))
+	// The card guide speaks what is wrong with the picture (a face, no
+	// card), maybe before Orca was asked for the heading.
+	sr.WaitSaid(onFront, 60*time.Second, en("guide.find"), en("guide.corners"), en("guide.closer"), en("guide.blur"), en("guide.glare"))
 	desk.Run(chromedp.SetUploadFiles("#file-front", []string{writeFile(t, "front.jpg", front(t, foremanFace(t)))}))
 
 	desk.screen("back")
