@@ -32,8 +32,8 @@ const cpuSlowdown = 4
 // were seen, and the first error Chromium gave for the CPU slowdown and for
 // the network profile on a worker's session (nil: it took them).
 type workerThrottle struct {
-	mu            sync.Mutex
-	seen          int
+	mu             sync.Mutex
+	seen           int
 	cpuErr, netErr error
 }
 

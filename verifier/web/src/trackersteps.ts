@@ -88,14 +88,15 @@ export class Steps {
   private yaws: number[] = [];
   private exactYaw = NaN;
   // straight: the person's straight-ahead, as the server takes it
-  // (verifier/face/liveness StraightAhead, SettledStraightAhead): the
-  // median yaw of every face frame within the guide's
-  // straight_ahead_max_degrees of the camera, here of the frames tracked
-  // so far. A frame read on a reused box (Seen.exact false: its yaw reads
-  // 0–4° off the server's) counts with the yaw of the last frame the
-  // detector read, which the head was within 3° of (humantrack.ts, reuse) (the server's is over every frame sent: by the last cue the
-  // two are within 1° on the real person's walks, docs/end-user-flow.md).
-  // 0 until such a frame.
+  // (verifier/face/liveness, StraightAheadSoFar): the median yaw of the
+  // face frames so far within the guide's straight_ahead_max_degrees of
+  // the camera; the server judges each frame by the frames up to it, the
+  // page by the frames it tracked up to now. A frame read on a reused box
+  // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
+  // the yaw of the last frame the detector read, which the head was
+  // within 3° of (humantrack.ts, reuse). By the last cue the two are
+  // within 1.3° on the real person's walks (docs/end-user-flow.md). 0
+  // until such a frame.
   straight = 0;
   private eyes: { at: number; v: number }[] = [];
   private peaked = false;
