@@ -72,7 +72,7 @@ var checkoutPage = template.Must(template.New("checkout").Parse(`<!doctype html>
 {{if .Order}}<h1>Thank you for your order</h1>
 <p class="order">Order #{{.Order}}, ${{.Price}}, placed as a guest.</p>
 {{range .Problems}}<p role="alert">Demo: the platform could not deliver a webhook: {{.}}</p>{{end}}
-<p><a href="/">Back to the store</a> · <a href="/manage">the store's control panel</a></p>
+<p><a href="/">Back to the store</a>{{if .App}} · <a href="/manage">the store's control panel</a>{{end}}</p>
 {{else}}<h1>Checkout</h1>
 <p>{{.Item}}: ${{.Price}}. Demo: no payment is taken; the order is placed as a guest's.</p>
 <form method="post" action="/checkout"><button class="button" type="submit">Place order</button></form>{{end}}
@@ -81,6 +81,7 @@ var checkoutPage = template.Must(template.New("checkout").Parse(`<!doctype html>
 {{end}}</body></html>`))
 
 type checkoutView struct {
+	App         bool // the app store's, with its control panel below /manage
 	Item, Price string
 	Order       int64
 	Problems    []string
@@ -102,7 +103,7 @@ func (sf *Storefront) checkout(w http.ResponseWriter, r *http.Request, cart stri
 	}
 	item, price := sf.item(cart)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = checkoutPage.Execute(w, checkoutView{Item: item, Price: price})
+	_ = checkoutPage.Execute(w, checkoutView{App: sf.app != nil, Item: item, Price: price})
 }
 
 // PlaceOrder does what BigCommerce does when a guest places the session's
@@ -188,7 +189,7 @@ func (sf *Storefront) confirmation(w http.ResponseWriter, r *http.Request) {
 	sf.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = checkoutPage.Execute(w, checkoutView{Order: id, Price: sf.price(), Problems: problems, Scripts: sf.scripts(false), Inline: sf.confirmationScripts(id)})
+	_ = checkoutPage.Execute(w, checkoutView{App: sf.app != nil, Order: id, Price: sf.price(), Problems: problems, Scripts: sf.scripts(false), Inline: sf.confirmationScripts(id)})
 }
 
 // confirmationScripts are the script_tag scripts installed for the order
