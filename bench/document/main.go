@@ -23,11 +23,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/idgate/idgate/bench/internal/cputime"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/card"
@@ -145,9 +144,9 @@ func run(seed uint64, n int) error {
 					t.refused++
 					continue
 				}
-				start := cpu()
+				start := cputime.Thread()
 				p, _, err := r.ReadFront(c.Image)
-				ocrCPU = append(ocrCPU, cpu()-start)
+				ocrCPU = append(ocrCPU, cputime.Thread()-start)
 				if err != nil {
 					return err
 				}
@@ -243,23 +242,23 @@ func timing(seed uint64, r *tesseract.Reader, lics []license.License, backs []sy
 		if err != nil {
 			return err
 		}
-		start := cpu()
+		start := cputime.Thread()
 		// pdf417.Decode works on the calling goroutine: its CPU is this
 		// thread's.
 		if _, _, err := pdf417.Decode(context.Background(), img, nil); err != nil {
 			return fmt.Errorf("decode back %s: %w", c.Name, err)
 		}
-		dec = append(dec, cpu()-start)
+		dec = append(dec, cputime.Thread()-start)
 	}
 	// A clean flat card, read over and over, for a steady figure.
 	flat := cardtest.Scene{Aspect: card.ID1Aspect, Front: &cardtest.Front{Lines: cardtest.FrontLines(lics[0])}}.Card()
 	var steady []time.Duration
 	for range 10 {
-		start := cpu()
+		start := cputime.Thread()
 		if _, _, err := r.ReadFront(flat); err != nil {
 			return err
 		}
-		steady = append(steady, cpu()-start)
+		steady = append(steady, cputime.Thread()-start)
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	mo, po := stats(ocr)
@@ -272,25 +271,6 @@ func timing(seed uint64, r *tesseract.Reader, lics []license.License, backs []sy
 }
 
 func stats(d []time.Duration) (median, p95 time.Duration) {
-	if len(d) == 0 {
-		return 0, 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2].Round(time.Millisecond), s[min(len(s)-1, len(s)*95/100)].Round(time.Millisecond)
+	m, p := cputime.MedianP95(d)
+	return m.Round(time.Millisecond), p.Round(time.Millisecond)
 }
-
-// cpu is the calling thread's user plus system CPU time. run locks its
-// goroutine to its thread and Tesseract runs on the calling thread, so
-// the difference over a call is that call's CPU alone, without the
-// collector's work on other threads.
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// rusageThread is Linux's RUSAGE_THREAD.
-const rusageThread = 1

@@ -24,9 +24,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/idgate/idgate/bench/internal/cputime"
 	"github.com/idgate/idgate/verifier/license/tesseract"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
@@ -118,18 +118,18 @@ func main() {
 			if !slices.Contains(buckets, b) {
 				buckets = append(buckets, b)
 			}
-			t0 := cpu()
+			t0 := cputime.Thread()
 			m, err := rd.Read(img)
-			d := cpu() - t0
+			d := cputime.Thread() - t0
 			for _, k := range []string{mp.name, b} {
 				get(ours, k).add(lines, m, err, d)
 			}
 			if *dump != "" && (err != nil || strings.Join(m.Lines, "\n") != strings.Join(lines, "\n")) {
 				save(*dump, fmt.Sprintf("%s-%d", strings.ReplaceAll(mp.name, " ", ""), i), img, cam, lines, m, err)
 			}
-			t0 = cpu()
+			t0 = cputime.Thread()
 			m, err = readTesseract(tess, img)
-			d = cpu() - t0
+			d = cputime.Thread() - t0
 			if *dump != "" && i == 0 {
 				save(*dump, fmt.Sprintf("tesseract-%s-%d", strings.ReplaceAll(mp.name, " ", ""), i), img, cam, lines, m, err)
 			}
@@ -222,25 +222,6 @@ func bucket(s float64, edges []float64) string {
 }
 
 func quantiles(d []time.Duration) (med, p95 int64) {
-	if len(d) == 0 {
-		return 0, 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2].Milliseconds(), s[min(len(s)-1, len(s)*95/100)].Milliseconds()
+	m, p := cputime.MedianP95(d)
+	return m.Milliseconds(), p.Milliseconds()
 }
-
-// cpu is the calling thread's user plus system CPU time: main locks its
-// goroutine to its thread and Tesseract runs on the calling thread, so the
-// difference over a read is that read's CPU, without the collector's work
-// on other threads.
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// rusageThread is Linux's RUSAGE_THREAD.
-const rusageThread = 1

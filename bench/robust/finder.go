@@ -15,9 +15,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/idgate/idgate/bench/internal/cputime"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
@@ -311,9 +311,9 @@ func runFinder(samples []finderSample) ([]finderResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		start, cpu0 := time.Now(), threadCPU()
+		start, cpu0 := time.Now(), cputime.Thread()
 		c, err := card.AnalyzeFront(img)
-		r := finderResult{MS: float64(time.Since(start).Microseconds()) / 1000, CPUMS: float64((threadCPU() - cpu0).Microseconds()) / 1000,
+		r := finderResult{MS: float64(time.Since(start).Microseconds()) / 1000, CPUMS: float64((cputime.Thread() - cpu0).Microseconds()) / 1000,
 			Found: c.Aspect > 0, AspectOK: c.AspectOK}
 		for k, p := range c.Corners {
 			r.Corners[k] = [2]int{p.X, p.Y}
@@ -324,16 +324,6 @@ func runFinder(samples []finderSample) ([]finderResult, error) {
 		out[i] = r
 	}
 	return out, nil
-}
-
-// threadCPU is the calling thread's user plus system CPU time (Linux's
-// RUSAGE_THREAD); runFinder locks its goroutine to its thread.
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // runFinderAt builds finderDriver at commit and runs it on the samples
