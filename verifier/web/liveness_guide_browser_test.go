@@ -151,9 +151,7 @@ func liveTab(t *testing.T, e *env, w, h int, segs map[string][2]int) *tab {
 	tb := newTab(t, true)
 	tb.Shots = "liveness"
 	tb.Run(chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
-	if _, err := chromedp.Call(tb.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: liveCamera}); err != nil {
-		t.Fatal(err)
-	}
+	liveCameraOn(tb)
 	// The page's console and uncaught errors go to the test's log.
 	check(t, chromedp.Listen(tb.Ctx, func(ev any) {
 		switch ev := ev.(type) {
@@ -175,12 +173,26 @@ func liveTab(t *testing.T, e *env, w, h int, segs map[string][2]int) *tab {
 	tb.Open(c.URL)
 	tb.screen("live")
 	for name, s := range smartlive(t, segs) {
-		js, _ := json.Marshal(s)
-		if got := eval[int](tb, fmt.Sprintf(`idgateTestCamera.load(%q, %s)`, name, js)); got != len(s.URLs) {
-			t.Fatalf("segment %s: the camera loaded %d of %d frames", name, got, len(s.URLs))
-		}
+		tb.loadSegment(name, s)
 	}
 	return tb
+}
+
+// liveCameraOn gives tb's pages the test camera (testdata/livecamera.js).
+func liveCameraOn(tb *tab) {
+	tb.T.Helper()
+	if _, err := chromedp.Call(tb.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: liveCamera}); err != nil {
+		tb.T.Fatal(err)
+	}
+}
+
+// loadSegment gives the open page's test camera segment s as name.
+func (tb *tab) loadSegment(name string, s segment) {
+	tb.T.Helper()
+	js, _ := json.Marshal(s)
+	if got := eval[int](tb, fmt.Sprintf(`idgateTestCamera.load(%q, %s)`, name, js)); got != len(s.URLs) {
+		tb.T.Fatalf("segment %s: the camera loaded %d of %d frames", name, got, len(s.URLs))
+	}
 }
 
 // blockTracker gives the tab's pages no WebAssembly, as on a phone that

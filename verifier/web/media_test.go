@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/y4m"
+	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
@@ -49,41 +51,64 @@ func decode(t *testing.T, data []byte) image.Image {
 	return img
 }
 
-// livenessFrames is the fake camera's loop for a challenge asked in the
-// order blink, turn_left, turn_right. Chromium starts the file when the
-// page opens the camera; the page captures from about 1.3 s on. So:
-// Foreman facing the camera and talking (frames 36–64, back and forth,
-// 4.7 s), then the blink (66–68), his left turn (69–82) and his right turn
-// (83–94), then back through them to frame 36, so the loop has no jump.
-// The capture may start up to about 3 s late and still see every gesture
-// after it began. Every second frame at 15 fps is the scene in real time.
-func livenessFrames(t *testing.T) []image.Image {
+// foremanTalking is ten frames of Foreman facing the camera and talking
+// (36–54, every second frame: 15 fps in real time), for a fake camera
+// that only needs a face on it.
+func foremanTalking(t *testing.T) []image.Image {
 	t.Helper()
-	var nums []int
-	span := func(from, to int) {
-		step := 2
-		if to < from {
-			step = -2
-		}
-		for n := from; n != to; n += step {
-			nums = append(nums, n)
-		}
-	}
-	for range 2 {
-		span(36, 64)
-		span(64, 36)
-	}
-	span(36, 96)
-	span(96, 36)
-	cache := map[int]image.Image{}
-	out := make([]image.Image, len(nums))
-	for i, n := range nums {
-		if cache[n] == nil {
-			cache[n] = foreman(t, n)
-		}
-		out[i] = cache[n]
+	var out []image.Image
+	for n := 36; n <= 54; n += 2 {
+		out = append(out, foreman(t, n))
 	}
 	return out
+}
+
+// foremanOwn is Foreman's own order of gestures, and foremanSegments
+// each of them for the test camera (testdata/livecamera.js), cut from
+// his clip at its real frame times (30 fps): his blink (50–69: eyes open
+// for half a second, shut at 66–68, open again at 69 as his head starts
+// to turn, 8°), his left turn (70–82: +33° at 75, back to 1°) and his
+// right turn (83–94: −30° at 90, back to 4°). Each holds its last frame
+// until the next plays, so the three are one stretch of the clip, paused
+// where he waits for the next cue. "rest" is him facing the camera and
+// talking (36–64 and back, within 3.3° of straight; played over and over
+// while no cue is up). Yaws and eyes: verifier/face/liveness's Foreman
+// tests.
+var (
+	foremanOwn      = []liveness.Step{liveness.Blink, liveness.TurnLeft, liveness.TurnRight}
+	foremanSegments = map[string][]int{
+		"rest":                     append(frameRange(36, 64), frameRange(63, 37)...),
+		string(liveness.Blink):     frameRange(50, 69),
+		string(liveness.TurnLeft):  frameRange(70, 82),
+		string(liveness.TurnRight): frameRange(83, 94),
+	}
+)
+
+// frameRange is the frame numbers from to to, both included, either way.
+func frameRange(from, to int) []int {
+	step := 1
+	if to < from {
+		step = -1
+	}
+	var out []int
+	for n := from; n != to+step; n += step {
+		out = append(out, n)
+	}
+	return out
+}
+
+// foremanSegment is Foreman's frames nums as a test camera segment, each
+// shown 1/30 s after the one before (the clip's own rate).
+func foremanSegment(t *testing.T, nums []int) segment {
+	t.Helper()
+	var s segment
+	for i, n := range nums {
+		data, err := media(t).ForemanFrame(n)
+		check(t, err)
+		s.URLs = append(s.URLs, "data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(data))
+		s.At = append(s.At, i*1000/30)
+	}
+	return s
 }
 
 // writeY4M writes frames as the fake camera's y4m file (package y4m).

@@ -284,7 +284,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 		return c
 	}
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
-	writeY4M(t, y4m, 15, livenessFrames(t)[:10])
+	writeY4M(t, y4m, 15, foremanTalking(t))
 
 	// The page's own last attempt fails: the link is finished.
 	c := oneLeft(created{})

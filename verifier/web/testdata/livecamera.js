@@ -91,7 +91,10 @@
       track.requestFrame();
     };
     tick();
-    setInterval(tick, 33);
+    // Once the page stops the camera it draws no more: a page opens one
+    // per step and retry, and each left running would log its own
+    // segment changes and take the page's thread from the one in use.
+    const timer = setInterval(() => (track.readyState === "ended" ? clearInterval(timer) : tick()), 33);
     return stream;
   };
 })();
