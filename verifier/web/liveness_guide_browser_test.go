@@ -369,8 +369,8 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 				// How many of the frames the tracker keeps up with is a
 				// speed figure, which bench/pages measures under a fixed
 				// profile (tracked fps); on a shared machine it follows the
-				// load (60 of 112 at load 9, 42 of 69 at 29, against about 9
-				// in 10 idle), so here it only has to have run.
+				// load (60 of 112 and 52 of 64 at load 9, 42 of 69 at 29),
+				// so here it only has to have run.
 				if w.Tracked == 0 {
 					t.Errorf("order %v: none of the %d frames sent was tracked", order, w.Frames)
 				}
