@@ -67,6 +67,7 @@ func (o *outcome) String() string {
 func main() {
 	seed := flag.Uint64("seed", 1, "photo set seed")
 	photos := flag.Int("photos", 12, "photos per size")
+	real := flag.Bool("real", false, "read the real pictures (testdata/mrz/passporteye) instead of rendered photos")
 	dump := flag.String("dump", "", "directory to write the photos our reader refuses or misreads to (PNG), with what each reader read")
 	flag.Parse()
 	runtime.LockOSThread()
@@ -85,6 +86,12 @@ func main() {
 	defer tess.Close()
 	if err := tess.Set("tessedit_char_whitelist", ocrb.Charset); err != nil {
 		log.Fatal(err)
+	}
+	if *real {
+		if err := runReal(rd, tess); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	specimens := [][]string{
 		{"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"},
