@@ -36,7 +36,7 @@ func runReal(rd *reader.Reader, tess *tesseract.Reader) error {
 	var cpuOurs, cpuTheirs []time.Duration
 	talliedOurs, talliedTheirs := map[mrztest.Outcome]int{}, map[mrztest.Outcome]int{}
 	readable := 0
-	fmt.Println("MRZ real pictures (testdata/mrz/passporteye): ours | plain Tesseract (eng, whitelist) on the same zones")
+	fmt.Println("MRZ real pictures (testdata/mrz): ours | plain Tesseract (eng, whitelist) on the same zones")
 	for _, p := range photos {
 		img, err := mrztest.LoadGray(filepath.Join(dir, p.File))
 		if err != nil {
@@ -57,7 +57,7 @@ func runReal(rd *reader.Reader, tess *tesseract.Reader) error {
 		b := p.Judge(m, err)
 		talliedTheirs[b]++
 		note += wrongNote("tesseract", b, m)
-		fmt.Printf("  %-20s %-6s readable=%-5v ours %-7s | tesseract %-7s%s\n", p.File, p.Kind, p.Readable(), a, b, note)
+		fmt.Printf("  %-30s %-6s readable=%-5v ours %-7s | tesseract %-7s%s\n", p.File, p.Kind, p.Readable(), a, b, note)
 	}
 	for _, t := range []struct {
 		name string

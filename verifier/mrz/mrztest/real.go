@@ -14,14 +14,15 @@ import (
 )
 
 // RealSet is where the real pictures are, as test-data path elements
-// (internal/testkit.Data): specimen data pages and cards from PassportEye's
-// test images, fetched by make testdata (testdata/README.md).
-var RealSet = []string{"testdata", "mrz", "passporteye"}
+// (internal/testkit.Data): specimen data pages and cards from the test
+// images of open-source MRZ readers, fetched by make testdata
+// (testdata/README.md).
+var RealSet = []string{"testdata", "mrz"}
 
 // RealPhoto is one real picture of a data page or a card's zone side, with
 // the zone printed on it as typed by hand from the picture.
 type RealPhoto struct {
-	File  string   // the file's name in RealSet
+	File  string   // the file's path under RealSet
 	Kind  string   // photo, scan or render (real_zones.txt says which is which)
 	Lines []string // the zone as printed; none when the picture has none
 }

@@ -15,7 +15,7 @@ import (
 var knownWrong = map[string]string{
 	// A 268 px scan whose zone characters are about 5 px apart: the N of
 	// ALAAELDIN reads as M, and names carry no check digit.
-	"24_pass-egy.jpg": "N read as M in the given names (5 px character pitch)",
+	"passporteye/24_pass-egy.jpg": "N read as M in the given names (5 px character pitch)",
 }
 
 // minRight is how many of the real pictures the reader read right when
@@ -54,7 +54,7 @@ func TestReadRealPictures(t *testing.T) {
 		} else if got == mrztest.Wrong {
 			detail = "read " + strings.Join(m.Lines, " / ")
 		}
-		t.Logf("%-20s %-6s readable=%-5v %-7s %s", p.File, p.Kind, p.Readable(), got, detail)
+		t.Logf("%-30s %-6s readable=%-5v %-7s %s", p.File, p.Kind, p.Readable(), got, detail)
 		why, known := knownWrong[p.File]
 		switch {
 		case got == mrztest.Wrong && !known:
