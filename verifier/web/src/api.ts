@@ -2,12 +2,27 @@
 // page's own path is the only credential. Every call is same-origin and
 // sends no cookies.
 
-export type StepName = "license_front" | "license_back" | "liveness" | "phone";
+export type StepName = "license_front" | "license_back" | "passport_page" | "liveness" | "phone";
+
+// DocumentKind is a kind of identity document a link may accept
+// (accepted_documents; docs/documents.md).
+export type DocumentKind = "drivers_license" | "passport";
+
+// kinds are the kinds this page can capture: a newer server's kind that
+// it does not know is left out of the pick.
+export const kinds: DocumentKind[] = ["drivers_license", "passport"];
 
 export interface Session {
   // pending | started | review_offered | completed | manual_review
   status: string;
+  // steps are the picked document kind's steps (the first accepted
+  // kind's while none is picked), then liveness and the phone.
   steps: { name: StepName; done: boolean }[];
+  // documents are the kinds the link accepts, in the requester's order;
+  // document is the end user's pick, "" while a link accepting several
+  // has none (the pick screen, pick.ts).
+  documents: DocumentKind[];
+  document: DocumentKind | "";
   message: string;
   requested_fields: string[];
   // front_barcode_match: the printed front is read and checked against
@@ -120,6 +135,13 @@ export class API {
   back(img: Blob): Promise<unknown> {
     return this.call("POST", "/license/back", img);
   }
+  passportPage(img: Blob): Promise<unknown> {
+    return this.call("POST", "/passport/page", img);
+  }
+  // pick records the end user's document kind and answers the session.
+  pick(kind: DocumentKind): Promise<Session> {
+    return this.call("POST", "/document", json({ document: kind })).then(normalSession);
+  }
   challenge(): Promise<Challenge> {
     return this.call("POST", "/liveness").then(normalChallenge);
   }
@@ -181,9 +203,13 @@ export class API {
 }
 
 function normalSession(d: any): Session {
+  const documents: DocumentKind[] = Array.isArray(d.documents) ? d.documents.filter((k: any) => kinds.includes(k)) : [];
   return {
     status: String(d.status || ""),
     steps: Array.isArray(d.steps) ? d.steps.map((s: any) => ({ name: s.name, done: !!s.done })) : [],
+    // A server from before the kinds sends neither: the driver's license.
+    documents: documents.length > 0 ? documents : ["drivers_license"],
+    document: kinds.includes(d.document) ? d.document : "",
     message: typeof d.message === "string" ? d.message : "",
     requested_fields: Array.isArray(d.requested_fields) ? d.requested_fields.map(String) : [],
     front_barcode_match: !!d.front_barcode_match,

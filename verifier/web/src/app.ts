@@ -127,6 +127,7 @@ export class App {
 const screenStep: Record<string, StepName> = {
   front: "license_front",
   back: "license_back",
+  passport: "passport_page",
   live: "liveness",
   "live-capture": "liveness",
   "live-failed": "liveness",

@@ -13,6 +13,7 @@
 // pace real people keep (pacedStepMs).
 import { APIError, type Challenge, type LivenessAnswer } from "./api";
 import type { App } from "./app";
+import type { Other } from "./capture";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
 import { back } from "./finish";
@@ -49,10 +50,11 @@ const tailMs = 300;
 // loading before it paces without one.
 const trackerWaitMs = 20000;
 
-// retakeBack, given when the license steps are done, offers on the
-// step's first screen to photograph the back again (an accepted photo may
-// be replaced until submit; the back's step offers the front in turn).
-export function liveness(app: App, done: () => void, retakeBack?: () => void): void {
+// retake, given when the document's steps are done, offers on the step's
+// first screen to photograph the document's last side again (an accepted
+// photo may be replaced until submit; the license's back offers the front
+// in turn).
+export function liveness(app: App, done: () => void, retake?: Other): void {
   // A link whose attempts are used is normally completed (main.ts shows
   // the ended page); one whose completion failed says so at once: its
   // "Start the video" would open the camera only to be refused.
@@ -64,7 +66,7 @@ export function liveness(app: App, done: () => void, retakeBack?: () => void): v
     t("live.title"),
     h("p", null, t("live.hint")),
     h("p", { class: "note" }, t("live.needcam")),
-    h("div", { class: "actions" }, button(t("live.start"), () => void attempt(app, done)), retakeBack ? button(t("license.retakeback"), retakeBack, "sec") : null),
+    h("div", { class: "actions" }, button(t("live.start"), () => void attempt(app, done)), retake ? button(retake.label, retake.go, "sec") : null),
   );
 }
 

@@ -5,10 +5,12 @@ import { API } from "./api";
 import { App } from "./app";
 import { offer, submit } from "./finish";
 import { enterSteps, inSteps, watchBack } from "./history";
-import { langMenu, pickLang } from "./i18n";
+import { langMenu, pickLang, t } from "./i18n";
 import { license } from "./license";
 import { liveness } from "./liveness";
+import { passport } from "./passport";
 import { phone } from "./phone";
+import { canRepick, needsPick, pick } from "./pick";
 import { start } from "./start";
 import { testFlow } from "./testmode";
 
@@ -44,20 +46,30 @@ function boot(): void {
   void load();
 }
 
-// next goes to the first step not done yet, and to submit after the last.
+// next goes to the first step not done yet, and to submit after the last;
+// on a link accepting several kinds of document, to the pick first.
 function next(app: App): void {
+  if (needsPick(app.session)) return pick(app, () => next(app));
   const todo = app.session.steps.find((s) => !s.done);
   const mark = (name: string) => () => {
     for (const s of app.session.steps) if (s.name === name) s.done = true;
     next(app);
   };
+  // The first document step offers another document while none of its
+  // photos has been accepted; later steps offer to retake the last photo.
+  const another = canRepick(app.session) ? [{ label: t("pick.other"), go: () => pick(app, () => next(app)) }] : [];
+  const retakeFront = { label: t("license.retakefront"), go: () => license(app, "front", () => next(app)) };
+  const retakeBack = { label: t("license.retakeback"), go: () => license(app, "back", () => next(app), [retakeFront]) };
+  const retakePage = { label: t("passport.retake"), go: () => passport(app, () => next(app)) };
   switch (todo?.name) {
     case "license_front":
-      return license(app, "front", mark("license_front"));
+      return license(app, "front", mark("license_front"), another);
     case "license_back":
-      return license(app, "back", mark("license_back"), () => license(app, "front", () => next(app)));
+      return license(app, "back", mark("license_back"), [retakeFront]);
+    case "passport_page":
+      return passport(app, mark("passport_page"), another);
     case "liveness":
-      return liveness(app, mark("liveness"), () => license(app, "back", () => next(app), () => license(app, "front", () => next(app))));
+      return liveness(app, mark("liveness"), app.flowSteps().includes("passport_page") ? retakePage : retakeBack);
     case "phone":
       return phone(app, mark("phone"));
     case undefined:

@@ -1,13 +1,38 @@
 // The first screen: who asks, what is checked, what they receive (which
 // photos are kept is in every page's footer, web.go); on a computer, a QR code to continue on a phone
 // while this page follows the session.
+import type { Session } from "./api";
 import type { App } from "./app";
 import { button, h } from "./dom";
-import { currentLang, has, t } from "./i18n";
+import { currentLang, has, t, type Key } from "./i18n";
+
+// Which document the page speaks of: the link's one kind (or the one
+// picked), or either of the kinds it accepts.
+type Which = "license" | "passport" | "either";
+
+function which(s: Session): Which {
+  const kinds = s.document ? [s.document] : s.documents;
+  if (kinds.length > 1) return "either";
+  return kinds[0] === "passport" ? "passport" : "license";
+}
+
+const words: Record<Which, { check: Key; selfie: Key; fields: Key; time: Key }> = {
+  license: { check: "start.check.license", selfie: "start.check.selfie", fields: "start.shares.fields", time: "start.time" },
+  passport: { check: "start.check.passport", selfie: "start.check.selfie.passport", fields: "start.shares.fields.passport", time: "start.time.passport" },
+  either: { check: "start.check.either", selfie: "start.check.selfie.either", fields: "start.shares.fields.either", time: "start.time.either" },
+};
+
+// field names a requested field, in the words of the document (a
+// passport's number is not a license number).
+function field(f: string, w: Which): string {
+  for (const k of ["field." + w + "." + f, "field." + f]) if (has(k)) return t(k as Key);
+  return f.replace(/_/g, " ");
+}
 
 export function start(app: App, go: () => void): void {
   const s = app.session;
-  const fields = s.requested_fields.map((f) => (has("field." + f) ? t(("field." + f) as any) : f.replace(/_/g, " ")));
+  const w = which(s);
+  const fields = s.requested_fields.map((f) => field(f, w));
   const expires = formatDate(s.expires_at);
   const desktop = isDesktop();
   const hasPhone = s.steps.some((x) => x.name === "phone");
@@ -18,18 +43,18 @@ export function start(app: App, go: () => void): void {
     h(
       "ul",
       null,
-      h("li", null, t("start.check.license")),
-      s.front_barcode_match && h("li", null, t("start.check.front")),
-      h("li", null, t("start.check.selfie")),
+      h("li", null, t(words[w].check)),
+      s.front_barcode_match && w !== "passport" && h("li", null, t("start.check.front")),
+      h("li", null, t(words[w].selfie)),
       hasPhone && h("li", null, t("start.check.phone")),
       s.address_verification && h("li", null, t("start.check.address")),
       s.location_consistency && h("li", null, t("start.check.location")),
     ),
     h("h2", null, t("start.shares")),
-    h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t("start.shares.fields", { fields: fields.join(", ") })), hasPhone && h("li", null, t("start.shares.phone"))),
+    h("ul", null, h("li", null, t("start.shares.result")), fields.length > 0 && h("li", null, t(words[w].fields, { fields: fields.join(", ") })), hasPhone && h("li", null, t("start.shares.phone"))),
   );
   if (expires) body.push(h("p", { class: "note" }, t("start.expires", { date: expires })));
-  body.push(h("p", null, t("start.time")));
+  body.push(h("p", null, t(words[w].time)));
   let stopFollow = () => {};
   const startBtn = button(desktop ? t("start.here") : t("start.button"), () => {
     stopFollow();
