@@ -16,10 +16,11 @@ import (
 // hand, and orders held by someone else (no record of ours), are left as
 // they are. Where the store carries a guest's verification to their
 // account, an order naming a customer the shopper was not logged in as
-// gives that customer the outcome too (carryToAccount). Run before the cart is written: a failure here fails the
-// delivery, whose retry then finds the cart not yet written and settles
-// again (each step is idempotent).
-func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, sh Shopper, o bigcommerce.Outcome) error {
+// gives that customer the outcome too (carryToAccount), and o records
+// it (CarriedTo) for the cart's record. Run before the cart is written: a
+// failure here fails the delivery, whose retry then finds the cart not yet
+// written and settles again (each step is idempotent).
+func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, sh Shopper, o *bigcommerce.Outcome) error {
 	cartID := sh.CartID
 	if !st.OrderGuard {
 		return nil
@@ -41,12 +42,12 @@ func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, s
 		case prev.Review != nil:
 			continue
 		}
-		next := o
+		next := *o
 		next.HeldFrom = prev.HeldFrom
 		if err := p.SaveOutcome(ctx, bigcommerce.Order(order.ID), next); err != nil {
 			return err
 		}
-		if st.GuestToAccount && order.CustomerID > 0 && order.CustomerID != sh.CustomerID {
+		if st.GuestToAccount && order.CustomerID > 0 && order.CustomerID != sh.CustomerID && (o.CarriedTo == 0 || o.CarriedTo == order.CustomerID) {
 			// The shopper verified as a guest; their order names an
 			// account (made at checkout).
 			customer, err := p.LoadOutcome(ctx, bigcommerce.Customer(order.CustomerID))
@@ -57,8 +58,12 @@ func (s *Service) settleHeldOrders(ctx context.Context, p Platform, st *Store, s
 			case !errors.Is(err, bigcommerce.ErrNoOutcome) && !errors.Is(err, bigcommerce.ErrNotFound):
 				return err
 			}
-			if _, err := s.carryToAccount(ctx, p, st, order.CustomerID, &o, has); err != nil {
+			carried, err := s.carryToAccount(ctx, p, st, "", order.CustomerID, o, has)
+			if err != nil {
 				return err
+			}
+			if carried {
+				o.CarriedTo = order.CustomerID
 			}
 		}
 		if next.Verified(s.now()) {

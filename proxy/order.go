@@ -118,7 +118,7 @@ func (s *Service) GuardOrder(ctx context.Context, hash string, ev OrderEvent) (G
 			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 		}
 		loaded = true
-		if carried, err = s.carryToAccount(ctx, p, st, order.CustomerID, cartO, customerO); err != nil {
+		if carried, err = s.carryToAccount(ctx, p, st, order.CartID, order.CustomerID, cartO, customerO); err != nil {
 			return GuardResult{}, fmt.Errorf("guard order: %w: %w", ErrUpstream, err)
 		}
 	}

@@ -126,12 +126,12 @@ func (s *Service) ApplyWebhook(ctx context.Context, hash string, d Delivery) (Ap
 	now := s.now().UTC().Truncate(time.Second)
 	o := bigcommerce.Outcome{
 		VerificationID: b.RequestID, Status: status, Pass: decision.Pass,
-		Reasons: decision.Reasons, EvaluatedAt: now, Test: test,
+		Reasons: decision.Reasons, EvaluatedAt: now, Test: test, Guest: sh.CustomerID == 0,
 	}
 	if o.Pass {
 		o.ExpiresAt = now.Add(st.ApprovalTTL)
 	}
-	if err := s.settleHeldOrders(ctx, p, st, sh, o); err != nil {
+	if err := s.settleHeldOrders(ctx, p, st, sh, &o); err != nil {
 		return Applied{}, fmt.Errorf("apply webhook: %w: %w", ErrUpstream, err)
 	}
 	targets := []target{{cart, cartKey(st.Hash, sh.CartID)}}

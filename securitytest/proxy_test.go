@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,10 @@ type proxyOperation struct {
 	query        []string
 	ctype        string
 	example      []byte
+	// login: every security requirement names the customer token (only a
+	// logged-in customer may call it); ok: its success status.
+	login bool
+	ok    int
 }
 
 func proxyOperations(t *testing.T, g *target) []proxyOperation {
@@ -91,14 +96,21 @@ func proxyOperations(t *testing.T, g *target) []proxyOperation {
 					Example json.RawMessage `json:"example"`
 				} `json:"content"`
 			} `json:"requestBody"`
+			Responses map[string]json.RawMessage `json:"responses"`
 		} `json:"paths"`
 	}
 	g.must("GET", "/openapi.json", "", &doc)
 	var ops []proxyOperation
 	for path, item := range doc.Paths {
 		for method, o := range item {
-			op := proxyOperation{method: strings.ToUpper(method), path: path, auth: "public"}
+			op := proxyOperation{method: strings.ToUpper(method), path: path, auth: "public", login: len(o.Security) > 0}
+			for code := range o.Responses {
+				if n, err := strconv.Atoi(code); err == nil && n >= 200 && n < 300 && (op.ok == 0 || n < op.ok) {
+					op.ok = n
+				}
+			}
 			for _, s := range o.Security {
+				op.login = op.login && s["customerToken"] != nil
 				switch {
 				case s["storefrontOrigin"] != nil:
 					op.auth = "storefront"
@@ -282,13 +294,14 @@ func attackProxy(t *testing.T, env *proxytest.Env) {
 			if op.ctype != "" {
 				otherBody = []byte(`{"cart_id":"` + a.cart + `"}`)
 			}
-			ok := 200
-			if op.method == "POST" {
-				ok = 201
+			if op.login {
+				// An operation only a logged-in customer may call.
+				held("other store's cart", other, sendB(other, otherBody, "Origin", shopOrigin), expect{status: 401})
+			} else {
+				untouched("other store's cart", other, sendB(other, otherBody, "Origin", shopOrigin), op.ok, 429)
 			}
-			untouched("other store's cart", other, sendB(other, otherBody, "Origin", shopOrigin), ok, 429)
 			untouched("other store's cart with own customer token", other, sendB(other, otherBody, "Origin", shopOrigin,
-				proxyhttp.CustomerTokenHeader, env.CustomerJWT(b.hash, b.customer+1)), ok, 429)
+				proxyhttp.CustomerTokenHeader, env.CustomerJWT(b.hash, b.customer+1)), op.ok, 429)
 			for name, bad := range map[string]string{"cart id not a UUID": "../" + a.cart, "cart id empty": ""} {
 				path, bbody := op.url(b.hash, bad), body
 				if op.ctype != "" {

@@ -49,6 +49,7 @@ const (
 	cart1     = "5c7d3b8e-2f41-4c6a-9d0e-1a2b3c4d5e6f"
 	cart2     = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
 	guestCart = "1f2e3d4c-5b6a-4978-8a6b-5c4d3e2f1a0b"
+	laterCart = "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
 )
 
 // hiddenWidget: the widget is on the page and shows nothing.
@@ -63,9 +64,9 @@ func TestWidgetInChromium(t *testing.T) {
 	ln2, origin2 := proxytest.ListenStorefront(t)
 	hash := "idgatetest1"
 	// Orders of $50 or more need verification: the carts below are.
-	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin, origin2}, HoldCheckout: true,
+	env := proxytest.Start(t, proxytest.Options{Origins: []string{origin, origin2}, HoldCheckout: true, GuestToAccount: true,
 		Stores: []string{hash, "notlinked1"}, Unlinked: []string{"notlinked1"}, Triggers: proxy.Triggers{MinTotalCents: 5000}})
-	for _, c := range []string{cart1, cart2, guestCart} {
+	for _, c := range []string{cart1, cart2, guestCart, laterCart} {
 		env.Doubles[hash].AddCart(bigcommercetest.Cart{ID: c, Amount: "60"})
 	}
 	sf := proxytest.ServeStorefront(t, ln, env, hash)
@@ -177,6 +178,26 @@ func TestWidgetInChromium(t *testing.T) {
 	sf.SetShopper(guestCart, 0)
 	tb.Open(sf.URL + "/")
 	state(tb, "unverified")
+
+	// The guest verifies, then makes an account on a later visit: the
+	// widget remembered the guest's cart and the account takes the
+	// verification (the store carries guests' verifications), so the new
+	// customer's new cart is verified on load and the cart is forgotten.
+	guestID := proxytest.NewRequestID()
+	if resp := env.Deliver(hash, proxytest.Result(guestID, env.Ref(hash, proxy.Shopper{CartID: guestCart}), nil)); resp.StatusCode != 200 {
+		t.Fatalf("guest's passing webhook: %d", resp.StatusCode)
+	}
+	state(tb, "verified")
+	sf.SetShopper(laterCart, 43)
+	tb.Open(sf.URL + "/")
+	state(tb, "verified")
+	if mf := env.Doubles[hash].Metafields("customer", "43"); len(mf) != 1 || !strings.Contains(mf[0].Value, guestID) {
+		t.Fatalf("customer 43's records %+v, want the guest's verification %s", mf, guestID)
+	}
+	if left := chromium.Eval[int](tb, `Object.keys(localStorage).filter(k => k.startsWith("idgate:")).length`); left != 0 {
+		t.Fatalf("%d remembered carts left after carrying", left)
+	}
+	tb.Screenshot("6-guest-verification-carried-to-account")
 
 	// A cart under the store's $50 is not asked to verify: nothing shown,
 	// checkout free.

@@ -37,6 +37,15 @@ type Outcome struct {
 	// Review is the merchant's decision by hand on an order; it overrides
 	// the verification's.
 	Review *Review `json:"review,omitempty"`
+	// Guest marks a verification made without a login: only such a cart's
+	// outcome may later be carried to an account the shopper proves they
+	// are logged in as (proxy.CarryGuest); a logged-in shopper's cart
+	// outcome is their own account's already.
+	Guest bool `json:"guest,omitempty"`
+	// CarriedTo, on a cart's record, is the customer its verification was
+	// carried to: a guest's verification becomes one account's, never a
+	// second's.
+	CarriedTo int64 `json:"carried_to,omitempty"`
 }
 
 // Review is a control panel user's approval or rejection of an order.

@@ -1,7 +1,9 @@
 package http_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,5 +103,100 @@ func TestGuestVerificationCarriesToTheAccount(t *testing.T) {
 		if o, _ := ed.Order(601); o.StatusID != awaiting || (len(ed.Metafields("order", "601")) == 1) != c.guard {
 			t.Errorf("%s: order 601 status %d, records %d", c.name, o.StatusID, len(ed.Metafields("order", "601")))
 		}
+	}
+}
+
+// An account made after the order, or on a later visit: the widget sends
+// the cart it saw verified as a guest once the shopper is logged in, and
+// the account takes the verification (then skips on a later cart). Only a
+// verification made as a guest carries, to one account only, not over the
+// account's own newer one, not without a login, and not where the store
+// keeps guests apart; a repeated request answers the same.
+func TestGuestVerificationCarriesToAnAccountMadeLater(t *testing.T) {
+	clock := bigcommercetest.NewClock(time.Now())
+	env := proxytest.Start(t, proxytest.Options{GuestToAccount: true, Now: clock.Now})
+	d := env.Doubles[storeHash]
+	carry := func(e *proxytest.Env, cart, token string) (int, proxy.Carried, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, e.URL+"/proxy/v1/stores/"+storeHash+"/carry",
+			strings.NewReader(`{"cart_id":"`+cart+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		if token != "" {
+			req.Header.Set("Idgate-Customer-Token", token)
+		}
+		code, _, body := do(t, req)
+		var out proxy.Carried
+		if code == http.StatusOK {
+			if err := json.Unmarshal(body, &out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return code, out, string(body)
+	}
+	verify := func(e *proxytest.Env, sh proxy.Shopper, result map[string]any) string {
+		id := proxytest.NewRequestID()
+		deliverOK(t, e, storeHash, proxytest.Result(id, e.Ref(storeHash, sh), result))
+		clock.Advance(time.Minute)
+		return id
+	}
+	const later = "52525252-0000-4000-8000-0000000000ff"
+
+	g1 := "52525252-0000-4000-8000-000000000001"
+	id1 := verify(env, proxy.Shopper{CartID: g1}, nil)
+	if code, _, body := carry(env, g1, ""); code != http.StatusUnauthorized || !strings.Contains(body, "log in first") {
+		t.Errorf("no login: %d %s", code, body)
+	}
+	if code, out, body := carry(env, g1, env.CustomerJWT(storeHash, 90)); code != http.StatusOK || !out.Carried {
+		t.Fatalf("carry to 90: %d %s", code, body)
+	}
+	if rec := record(t, d, "customer", "90"); rec.VerificationID != id1 || !rec.Pass || rec.CarriedTo != 0 {
+		t.Fatalf("customer 90's record %+v, want %s", rec, id1)
+	}
+	if rec := record(t, d, "cart", g1); rec.CarriedTo != 90 || rec.VerificationID != id1 {
+		t.Fatalf("cart's record %+v, want carried to 90", rec)
+	}
+	if s := status(t, env, storeHash, later, env.CustomerJWT(storeHash, 90)); !s.Verified || !s.Customer {
+		t.Errorf("customer 90 on a later cart: %+v, want verified", s)
+	}
+	if code, out, _ := carry(env, g1, env.CustomerJWT(storeHash, 90)); code != http.StatusOK || !out.Carried {
+		t.Errorf("the same carry again: %d %+v", code, out)
+	}
+	if _, out, _ := carry(env, g1, env.CustomerJWT(storeHash, 91)); out.Carried || out.Reason != proxy.ReasonElsewhere {
+		t.Errorf("a second account: %+v", out)
+	}
+	if n := len(d.Metafields("customer", "91")); n != 0 {
+		t.Errorf("customer 91 has %d records", n)
+	}
+
+	// A logged-in shopper's cart, and a cart never verified, carry nothing.
+	g2 := "52525252-0000-4000-8000-000000000002"
+	verify(env, proxy.Shopper{CartID: g2, CustomerID: 92}, nil)
+	if _, out, _ := carry(env, g2, env.CustomerJWT(storeHash, 93)); out.Carried || out.Reason != proxy.ReasonNone {
+		t.Errorf("a logged-in shopper's cart: %+v", out)
+	}
+	if _, out, _ := carry(env, "52525252-0000-4000-8000-000000000003", env.CustomerJWT(storeHash, 93)); out.Carried || out.Reason != proxy.ReasonNone {
+		t.Errorf("an unverified cart: %+v", out)
+	}
+
+	// The account's own newer verification stands.
+	g4 := "52525252-0000-4000-8000-000000000004"
+	verify(env, proxy.Shopper{CartID: g4}, nil)
+	own := verify(env, proxy.Shopper{CartID: "52525252-0000-4000-8000-000000000005", CustomerID: 94}, map[string]any{"face_match_score": "no_match"})
+	if _, out, _ := carry(env, g4, env.CustomerJWT(storeHash, 94)); out.Carried || out.Reason != proxy.ReasonOlder {
+		t.Errorf("over the account's own newer one: %+v", out)
+	}
+	if rec := record(t, d, "customer", "94"); rec.VerificationID != own {
+		t.Errorf("customer 94's own record replaced: %+v", rec)
+	}
+	if rec := record(t, d, "cart", g4); rec.CarriedTo != 0 {
+		t.Errorf("cart marked carried though nothing carried: %+v", rec)
+	}
+
+	// A store that keeps guests apart.
+	apart := proxytest.Start(t, proxytest.Options{Now: clock.Now})
+	verify(apart, proxy.Shopper{CartID: g1}, nil)
+	if _, out, _ := carry(apart, g1, apart.CustomerJWT(storeHash, 95)); out.Carried || out.Reason != proxy.ReasonNotChosen {
+		t.Errorf("store without the choice: %+v", out)
 	}
 }

@@ -20,6 +20,7 @@ var domainErrors = []struct {
 }{
 	{proxy.ErrUnknownStore, httperr.NotFound, "no such store"},
 	{proxy.ErrOriginNotAllowed, httperr.OriginNotAllowed, "this origin is not a storefront of the store"},
+	{proxy.ErrLoginRequired, httperr.Unauthenticated, "log in first: a verification carries to the account the shopper is logged in as"},
 	{proxy.ErrCustomerToken, httperr.Unauthenticated, "the customer token is invalid or expired"},
 	{proxy.ErrWebhookAuth, httperr.Unauthenticated, "webhook authentication failed"},
 	{proxy.ErrInvalidInput, httperr.ValidationFailed, "the request is invalid"},

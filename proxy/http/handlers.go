@@ -26,32 +26,11 @@ func (h *handlers) status(c *fiber.Ctx) error {
 // start: POST /proxy/v1/stores/{hash}/verifications {"cart_id": UUID}.
 func (h *handlers) start(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationJSON) {
-		return httperr.New(httperr.UnsupportedMediaType, "send application/json")
+	cartID, err := cartBody(c, "a start request")
+	if err != nil {
+		return err
 	}
-	body := c.Body()
-	if len(body) > maxStartBody {
-		return httperr.New(httperr.PayloadTooLarge, "request body too large")
-	}
-	var in struct {
-		CartID string `json:"cart_id"`
-	}
-	if !json.Valid(body) {
-		return httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
-	}
-	if err := proxy.DecodeStrict(body, &in, "a start request"); err != nil {
-		return toHTTP(err)
-	}
-	// A member the proxy does not read is refused, as the verifier's API
-	// does: a widget sending one is out of date or not the widget.
-	var members map[string]json.RawMessage
-	_ = json.Unmarshal(body, &members)
-	for name := range members {
-		if name != "cart_id" {
-			return httperr.Validation(problem.Detail{Field: name, Code: "unknown_field", Message: "not a member of a start request"})
-		}
-	}
-	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), clientIP(h.proxies, c), in.CartID, c.Get(CustomerTokenHeader))
+	created, err := h.svc.Start(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), clientIP(h.proxies, c), cartID, c.Get(CustomerTokenHeader))
 	if err != nil {
 		return toHTTP(err)
 	}
@@ -62,6 +41,53 @@ func (h *handlers) start(c *fiber.Ctx) error {
 		out.QR = &code
 	}
 	return c.Status(fiber.StatusCreated).JSON(out)
+}
+
+// carry: POST /proxy/v1/stores/{hash}/carry {"cart_id": UUID}
+// Idgate-Customer-Token: <Current Customer JWT>. A cart the widget saw
+// verified as a guest, sent once the shopper is logged in (proxy.CarryGuest).
+func (h *handlers) carry(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	cartID, err := cartBody(c, "a carry request")
+	if err != nil {
+		return err
+	}
+	out, err := h.svc.CarryGuest(c.UserContext(), c.Params("hash"), c.Get(fiber.HeaderOrigin), cartID, c.Get(CustomerTokenHeader))
+	if err != nil {
+		return toHTTP(err)
+	}
+	return c.JSON(out)
+}
+
+// cartBody reads the widget's JSON body {"cart_id": ...}, what (e.g. "a
+// start request") naming it in errors. A member the proxy does not read is
+// refused, as the verifier's API does: a widget sending one is out of date
+// or not the widget.
+func cartBody(c *fiber.Ctx, what string) (string, error) {
+	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationJSON) {
+		return "", httperr.New(httperr.UnsupportedMediaType, "send application/json")
+	}
+	body := c.Body()
+	if len(body) > maxStartBody {
+		return "", httperr.New(httperr.PayloadTooLarge, "request body too large")
+	}
+	var in struct {
+		CartID string `json:"cart_id"`
+	}
+	if !json.Valid(body) {
+		return "", httperr.New(httperr.MalformedJSON, "the body is not valid JSON")
+	}
+	if err := proxy.DecodeStrict(body, &in, what); err != nil {
+		return "", toHTTP(err)
+	}
+	var members map[string]json.RawMessage
+	_ = json.Unmarshal(body, &members)
+	for name := range members {
+		if name != "cart_id" {
+			return "", httperr.Validation(problem.Detail{Field: name, Code: "unknown_field", Message: "not a member of " + what})
+		}
+	}
+	return in.CartID, nil
 }
 
 // started is the start answer: the verification, and its link as a QR code

@@ -91,6 +91,7 @@ func New(svc *proxy.Service, log *slog.Logger, opts ...Option) (*fiber.App, erro
 	store := app.Group(storePath, h.cors)
 	store.Get("/status", h.status)
 	store.Post("/verifications", h.start)
+	store.Post("/carry", h.carry)
 	if o.app != nil {
 		routeApp(app, &appHandlers{app: o.app, svc: svc, log: log, proxies: trusted})
 	}

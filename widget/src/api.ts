@@ -24,6 +24,16 @@ export interface Status {
   // true on the order confirmation page while the order guard holds the
   // order for this cart's verification.
   order_held: boolean;
+  // true when a logged-in customer was proven: a verified status without
+  // it is a guest's, which the widget remembers (remember.ts).
+  customer: boolean;
+}
+
+// Carried answers carry: whether the account now holds the guest's
+// verification, and when not, why (final either way).
+export interface Carried {
+  carried: boolean;
+  reason?: "not_chosen" | "none" | "elsewhere" | "older";
 }
 
 // QRCode is the link drawn by the proxy (internal/qr): a size×size grid,
@@ -125,4 +135,17 @@ export async function start(t: Target, cart: string, token: string): Promise<Sta
   });
   if (!r.ok) throw new HTTPError(r.status);
   return (await r.json()) as Started;
+}
+
+// carry asks the proxy to carry the verification a guest made on cart to
+// the account the token proves (proxy.CarryGuest).
+export async function carry(t: Target, cart: string, token: string): Promise<Carried> {
+  const h = headers(token);
+  h["Content-Type"] = "application/json";
+  const r = await fetch(base(t) + "/carry", {
+    method: "POST", mode: "cors", credentials: "omit", headers: h,
+    body: JSON.stringify({ cart_id: cart }),
+  });
+  if (!r.ok) throw new HTTPError(r.status);
+  return (await r.json()) as Carried;
 }

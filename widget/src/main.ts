@@ -3,8 +3,9 @@
 // <script src="https://PROXY/widget/v1/idgate.js?store=HASH&client=APP_CLIENT_ID">.
 // Bundled as an IIFE: it defines no globals and runs once per page even if
 // the script is included twice.
-import { cartId, customerToken, orderCartId, orderOnPage, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
+import { carry, cartId, customerToken, orderCartId, orderOnPage, HTTPError, start, status, type QRCode, type Status, type Target } from "./api";
 import { CheckoutHold } from "./checkout";
+import { forgetGuestCart, guestCart, rememberGuestCart } from "./remember";
 import { dir, mergeStrings, pickLang } from "./strings";
 import { View, type Mode } from "./view";
 
@@ -74,6 +75,7 @@ async function run(t: Target): Promise<void> {
     if (s.verified) mode = "verified";
     else if (!waiting) mode = s.state === "failed" ? "failed" : s.state === "expired" ? "expired" : "unverified";
     if (mode !== "pending") link = qr = undefined;
+    if (s.verified && !s.customer && cart) rememberGuestCart(t.store, cart);
     lastID = s.verification_id;
     holding = s.hold_checkout;
     orderHeld = s.order_held === true;
@@ -142,6 +144,7 @@ async function run(t: Target): Promise<void> {
   } catch {
     cart = null;
   }
+  if (token) await carryGuestCart(t, token);
   if (!cart) {
     view.host.remove(); // no cart, nothing to check out
     return;
@@ -150,6 +153,21 @@ async function run(t: Target): Promise<void> {
     if (document.visibilityState === "visible" && mode !== "verified") pollSoon();
   });
   await poll();
+}
+
+// carryGuestCart sends a cart this browser saw verified as a guest, now
+// that the shopper is logged in, so their account takes the verification
+// before the status is read. Any answer is final for that cart (forgotten);
+// a refused token, a limit or a failure leaves it for the next page.
+async function carryGuestCart(t: Target, token: string): Promise<void> {
+  const remembered = guestCart(t.store);
+  if (!remembered) return;
+  try {
+    await carry(t, remembered, token);
+    forgetGuestCart(t.store);
+  } catch (e) {
+    if (e instanceof HTTPError && e.status !== 401 && e.status !== 429 && e.status < 500) forgetGuestCart(t.store);
+  }
 }
 
 if (!document.querySelector("[" + MARK + "]")) {
