@@ -119,10 +119,14 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 
-	// license, mrz and rulesets are pure: nothing outside the standard library.
+	// license, mrz and rulesets are pure: nothing outside the standard
+	// library, but for mrz the license it answers the document port in
+	// (mrz.Document speaks license.Checks, license.Holder, ...).
 	for _, p := range []string{"verifier/license", "verifier/mrz", "rulesets"} {
-		if d := need(p).deps; len(d) > 0 {
-			t.Errorf("%s is pure but depends on %v", p, d)
+		for _, d := range need(p).deps {
+			if !(p == "verifier/mrz" && d == "verifier/license") {
+				t.Errorf("%s is pure but depends on %s", p, d)
+			}
 		}
 	}
 

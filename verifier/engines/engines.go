@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +27,8 @@ import (
 	"github.com/idgate/idgate/verifier/license/card/faceengine"
 	"github.com/idgate/idgate/verifier/license/pdf417"
 	"github.com/idgate/idgate/verifier/license/tesseract"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
+	"github.com/idgate/idgate/verifier/mrz/reader"
 )
 
 // Config sets up the engines; the zero value is ready to use.
@@ -54,6 +57,13 @@ type Config struct {
 	// FPS, MaxFrames and FrameSide shape the frame budget (0 = the
 	// defaults below).
 	FPS, MaxFrames, FrameSide int
+	// OCRBFont is the OCR-B font the passport's zone is read against (""
+	// = ocrb.DebianPath, from fonts-ocr-b): loaded on the first passport,
+	// so engines that read only licenses never need it.
+	OCRBFont string
+	// Now is the clock (nil = time.Now): the day a zone is read decides
+	// the centuries of its two-digit years (mrz.Document).
+	Now func() time.Time
 }
 
 // Defaults of Config.
@@ -87,6 +97,10 @@ type Engines struct {
 	waiting atomic.Int64
 	decoder pdf417.Decoder
 	budget  flow.FrameBudget
+	// The MRZ reader, loaded on the first passport (mrzReader).
+	mrzOnce sync.Once
+	mrz     *reader.Reader
+	mrzErr  error
 }
 
 var _ flow.Engines = (*Engines)(nil)
@@ -122,6 +136,12 @@ func Load(cfg Config) (*Engines, error) {
 		cfg.Liveness = liveness.Defaults
 		cfg.Liveness.MaxFramePixels = cfg.FrameSide * cfg.FrameSide
 	}
+	if cfg.OCRBFont == "" {
+		cfg.OCRBFont = ocrb.DebianPath
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if cfg.Thresholds == (match.Thresholds{}) {
 		cfg.Thresholds = match.Default
 	}
@@ -156,6 +176,20 @@ func Load(cfg Config) (*Engines, error) {
 		e.pool <- &worker{finder: faceengine.New(fa), live: live}
 	}
 	return e, nil
+}
+
+// mrzReader loads the OCR-B font and renders the reader's glyphs once
+// (about 30 ms; the reader is safe for concurrent use, so the workers
+// share it).
+func (e *Engines) mrzReader() (*reader.Reader, error) {
+	e.mrzOnce.Do(func() {
+		f, err := ocrb.Load(e.cfg.OCRBFont)
+		if err == nil {
+			e.mrz, err = reader.New(f)
+		}
+		e.mrzErr = err
+	})
+	return e.mrz, e.mrzErr
 }
 
 // run runs job on a free worker: it waits at most QueueWait for one (then

@@ -9,6 +9,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/mrz"
 )
 
 // ErrBusy: every engine worker stayed busy for the engines' bounded wait.
@@ -29,6 +30,9 @@ type Engines interface {
 	// Back reads and validates the PDF417 barcode on a photo of the
 	// license back.
 	Back(ctx context.Context, image []byte) (BackReport, error)
+	// Passport reads a photo of a passport's data page (ICAO 9303 TD3):
+	// the page, its portrait and its machine-readable zone.
+	Passport(ctx context.Context, image []byte) (PassportReport, error)
 	// NewChallenge draws a liveness challenge (random step order from rnd,
 	// crypto/rand when nil) issued at now, and the frame budget the client
 	// must keep to.
@@ -62,6 +66,12 @@ const (
 	ProblemBarcodeTooSmall   Problem = "barcode_too_small" // found, but its bars too narrow to read: move closer
 	ProblemBarcodeUnreadable Problem = "barcode_unreadable"
 	ProblemBarcodeInvalid    Problem = "barcode_invalid"
+
+	// The passport's data page (Passport).
+	ProblemPageNotFound     Problem = "page_not_found"    // no data page in the photo
+	ProblemMRZNotFound      Problem = "mrz_not_found"     // a page, but no machine-readable zone on it
+	ProblemMRZUnreadable    Problem = "mrz_unreadable"    // a check digit fails or a character is unsure: retake, never a guess
+	ProblemDocumentSpecimen Problem = "document_specimen" // a specimen's zone or a known sample number: not genuine
 )
 
 // FrontReport is the judgement of a front photo. Accepted exactly when
@@ -89,6 +99,25 @@ type FrontReport struct {
 type BackReport struct {
 	Problems []Problem
 	License  license.License
+}
+
+// PassportReport is the judgement of a photo of a passport's data page.
+// Accepted exactly when Problems is empty.
+type PassportReport struct {
+	Problems []Problem
+	// The license_appears_real evidence: the page found, its TD3
+	// proportions, a face on it; the zone's check digits valid is
+	// "Document != nil".
+	PageFound, ProportionsOK, FacePresent bool
+	// Measures, for the answer's checks and for calibration.
+	Aspect, Sharpness, Glare float64
+	// Headshot is the portrait cropped (JPEG, at most 400 px); nil when
+	// none was found.
+	Headshot []byte
+	// Portrait is the portrait's face descriptor; nil when none was found.
+	Portrait []float32
+	// Document is the parsed, validated zone; nil unless read.
+	Document *mrz.Document
 }
 
 // FrameBudget is what the client must send for a challenge.

@@ -113,8 +113,8 @@ func AnalyzeFront(img image.Image) (Card, error) {
 	}
 	c.Image = warpColor(img, Width, Height, toPhoto)
 	cardGray := raster.Luminance(c.Image)
-	c.Sharpness = sharpness(cardGray)
-	c.Glare = glare(cardGray)
+	c.Sharpness = SharpnessOf(cardGray)
+	c.Glare = GlareOf(cardGray)
 	if c.Sharpness < MinSharpness {
 		return c, fmt.Errorf("analyze front: sharpness %.3f below %.3f: %w", c.Sharpness, MinSharpness, ErrTooBlurred)
 	}

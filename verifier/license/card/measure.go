@@ -9,9 +9,10 @@ import (
 // the rounded corners would count as detail.
 const borderSkip = 12
 
-// sharpness is the standard deviation of the 4-neighbour Laplacian over
-// the standard deviation of the grey levels, inside the border.
-func sharpness(g *image.Gray) float64 {
+// SharpnessOf is the standard deviation of the 4-neighbour Laplacian over
+// the standard deviation of the grey levels, inside the border: Card's
+// Sharpness, and a passport page's (verifier/engines).
+func SharpnessOf(g *image.Gray) float64 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	var n, sumL, sumL2, sumI, sumI2 float64
 	for y := borderSkip; y < h-borderSkip; y++ {
@@ -40,8 +41,9 @@ func sharpness(g *image.Gray) float64 {
 // glareLevel is the luminance from which print counts as washed out.
 const glareLevel = 250
 
-// glare is the share of pixels inside the border at or above glareLevel.
-func glare(g *image.Gray) float64 {
+// GlareOf is the share of pixels inside the border at or above glareLevel:
+// Card's Glare, and a passport page's.
+func GlareOf(g *image.Gray) float64 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	var n, hot float64
 	for y := borderSkip; y < h-borderSkip; y++ {

@@ -13,6 +13,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"golang.org/x/image/draw"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
@@ -43,6 +44,13 @@ const pitchMM = 2.54
 // pxPerMM pixels per millimetre, light ground, dark print (no lines: a page
 // without its zone).
 func Page(f *ocrb.Font, format mrz.Format, lines []string, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
+	return PortraitPage(f, format, lines, nil, pxPerMM, r)
+}
+
+// PortraitPage is Page with face (a photo of a real face, in grey as the
+// page) printed as its portrait instead of a shaded head, for the face
+// engine to find; nil draws the shaded head.
+func PortraitPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Image, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
 	geo, ok := geometries[format]
 	if !ok {
 		return nil, fmt.Errorf("mrztest: format %v", format)
@@ -61,7 +69,7 @@ func Page(f *ocrb.Font, format mrz.Format, lines []string, pxPerMM float64, r *r
 			page.Pix[y*page.Stride+x] = uint8(v)
 		}
 	}
-	portrait(page, pxPerMM, geo, r)
+	portrait(page, pxPerMM, geo, face, r)
 	if err := fields(page, pxPerMM, geo); err != nil {
 		return nil, err
 	}
@@ -76,12 +84,20 @@ func Page(f *ocrb.Font, format mrz.Format, lines []string, pxPerMM float64, r *r
 	return page, nil
 }
 
-// portrait draws a shaded head and shoulders where the format puts the
-// portrait (left, above the zone): a dark mass the zone finder must not
-// take for text.
-func portrait(page *image.Gray, px float64, geo geometry, r *rand.Rand) {
+// portrait draws a shaded head and shoulders, or face, where the format
+// puts the portrait (left, above the zone): a dark mass the zone finder
+// must not take for text.
+func portrait(page *image.Gray, px float64, geo geometry, face image.Image, r *rand.Rand) {
 	x0, y0 := 5*px, 8*px
 	pw, ph := geo.w*0.26*px, (geo.h-geo.bottom-3*geo.lineGap-12)*px
+	if face != nil {
+		// The photo scaled to the portrait's width, its top at the box's.
+		b := face.Bounds()
+		h := math.Min(ph, pw*float64(b.Dy())/float64(b.Dx()))
+		dst := image.Rect(int(x0), int(y0), int(x0+pw), int(y0+h))
+		draw.CatmullRom.Scale(page, dst, face, b, draw.Src, nil)
+		return
+	}
 	bg := 150 + r.Float64()*60
 	for y := int(y0); y < int(y0+ph); y++ {
 		for x := int(x0); x < int(x0+pw); x++ {

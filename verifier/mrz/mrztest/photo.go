@@ -67,11 +67,17 @@ func Photo(page *image.Gray, c Camera, r *rand.Rand) (*image.Gray, error) {
 // Shot renders the page of format f carrying lines at the resolution the
 // camera sees it at, and photographs it.
 func Shot(f *ocrb.Font, format mrz.Format, lines []string, c Camera, r *rand.Rand) (*image.Gray, error) {
+	return PortraitShot(f, format, lines, nil, c, r)
+}
+
+// PortraitShot is Shot of the page printing face as its portrait
+// (PortraitPage).
+func PortraitShot(f *ocrb.Font, format mrz.Format, lines []string, face image.Image, c Camera, r *rand.Rand) (*image.Gray, error) {
 	geo, ok := geometries[format]
 	if !ok {
 		return nil, fmt.Errorf("mrztest: format %v", format)
 	}
-	page, err := Page(f, format, lines, c.PageFrac*float64(c.Width)/geo.w, r)
+	page, err := PortraitPage(f, format, lines, face, c.PageFrac*float64(c.Width)/geo.w, r)
 	if err != nil {
 		return nil, err
 	}

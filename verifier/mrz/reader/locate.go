@@ -22,6 +22,10 @@ type Zone struct {
 	// Angle is the zone's turn in the photo, degrees; Pitch the character
 	// pitch found in the photo, pixels.
 	Angle, Pitch float64
+	// CX and CY are the centre of the zone's ink in the photo, pixels:
+	// with Angle and Pitch they place the page around it (the format fixes
+	// where the zone sits on the page).
+	CX, CY float64
 }
 
 // Line is one zone line in the crop: the rows its ink covers and the

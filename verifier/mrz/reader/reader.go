@@ -59,13 +59,25 @@ func New(f *ocrb.Font) (*Reader, error) {
 // found but misread: take another photo). Each zone Zones finds is read
 // until one parses.
 func (r *Reader) Read(img *image.Gray) (*mrz.MRZ, error) {
+	m, _, err := r.ReadZone(img)
+	return m, err
+}
+
+// ReadZone is Read that also answers the zone: the one read, or when none
+// read, the first found (nil when none was): where the zone lies tells
+// where the page is.
+func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 	var last error = ErrNoZone
+	var first *Zone
 	for z, err := range Zones(img, MatchPitch) {
 		if err != nil {
 			if errors.Is(last, ErrNoZone) {
 				last = err
 			}
 			continue
+		}
+		if first == nil {
+			first = z
 		}
 		text, weakest := r.Text(z)
 		if weakest < MinMargin {
@@ -74,11 +86,11 @@ func (r *Reader) Read(img *image.Gray) (*mrz.MRZ, error) {
 		}
 		m, err := mrz.Parse(text)
 		if err == nil {
-			return m, nil
+			return m, z, nil
 		}
 		last = err
 	}
-	return nil, last
+	return nil, first, last
 }
 
 // Text reads a located zone with the glyph matcher, one line of text per

@@ -34,7 +34,7 @@ func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 			return nil, ErrNoZone
 		}
 	}
-	return &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found}, nil
+	return &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy}, nil
 }
 
 // cut samples the zone, with a margin of characters all round, upright,

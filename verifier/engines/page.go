@@ -1,0 +1,220 @@
+package engines
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+	"github.com/idgate/idgate/verifier/mrz/reader"
+)
+
+// The TD3 data page (Doc 9303 Part 4): 125 × 88 mm, its zone of two lines
+// of 44 characters 2.54 mm apart centred across it, the centre of the
+// zone's ink about 8.5 mm above the bottom edge (the lower baseline 5.5 mm
+// up, the upper 4.23 mm above it, capitals about 1.8 mm high). The zone,
+// read, fixes the page around it: its turn, its scale (the pitch) and its
+// place; the edges are then looked for where that puts them.
+const (
+	td3W, td3H = 125.0, 88.0
+	// TD3Aspect is the page's width over its height.
+	TD3Aspect = td3W / td3H
+	// zoneInkCentre is how far above the bottom edge the zone's ink is
+	// centred, mm.
+	zoneInkCentre = 8.5
+	pitchMM       = 2.54
+)
+
+// The page's edges, looked for across each side where the zone puts it.
+const (
+	// edgeSearch is how far either side of the predicted edge an edge is
+	// looked for, mm: issuers place the zone within about ±1 mm of the
+	// standard's position and the pitch read from the zone is within 1-2%
+	// (1.5 mm over the page's height); the bottom edge's search must stay
+	// clear of the zone's own ink 5.5 mm above it.
+	edgeSearch = 3.5
+	// edgeWindow is the strip averaged either side of an edge, mm.
+	edgeWindow = 1.0
+	// MinEdgeStep is the least difference in mean grey level, page side
+	// against outside, that makes an edge. The rendered pages against
+	// their desks step by 70-150 levels; the page's own print near its
+	// edge (guilloche, a level or two) far under it.
+	MinEdgeStep = 12.0
+	// PageAspectTolerance is how far the measured page's width over height
+	// may stray from TD3Aspect, relative: TD1's card (1.586) and ID-1
+	// stand 11.6% off, TD2 (105 × 74 mm, 1.419) cannot be told by shape
+	// and has 36 characters a line, which the reader does not take.
+	PageAspectTolerance = 0.06
+	// pageRes bounds the straightened page's resolution, px/mm: the
+	// portrait's face (about 20 mm) is then 160 px across, four times
+	// the 40 px the descriptor needs.
+	pageRes = 8.0
+	// The portrait's part of the page: the left 55 mm above the zone
+	// (the portrait, zone V, is 32-45 mm wide, 5-7 mm from the left edge).
+	portraitW, portraitH = 55.0, 70.0
+)
+
+// MinPageSharpness is the Sharpness (card.SharpnessOf on the page
+// straightened at up to pageRes) under which an unreadable zone is also
+// told too blurry, so the advice names the cause. It decides no
+// acceptance: the zone's reading does. Rendered 3 MP pages measured 0.71
+// sharp, 0.38 blurred by σ = 1.4 px and still read, 0.20 at σ = 5 px and
+// unreadable (TestPassportProblems).
+const MinPageSharpness = 0.25
+
+// The sides of the page, in pageEdges' order.
+const (
+	sideLeft = iota
+	sideTop
+	sideRight
+	sideBottom
+)
+
+// pageEdges is the page as its zone places it in the (turned) photo, and
+// where each of its edges was found.
+type pageEdges struct {
+	// zoneMap maps page millimetres, as the zone predicts them, to the
+	// photo's pixels.
+	zoneMap raster.Homography
+	// px is the photo's pixels per millimetre on the page.
+	px float64
+	// Offset is each side's edge, mm along its outward normal from where
+	// the zone predicts it; OK whether it was found; Step its grey step.
+	Offset [4]float64
+	OK     [4]bool
+	Step   [4]float64
+}
+
+// found: the page's three free edges (left, right, bottom) were found. The
+// top edge of a booklet's data page is often its fold, with the facing
+// page beyond, so it is not required; the proportions need it.
+func (p pageEdges) found() bool { return p.OK[sideLeft] && p.OK[sideRight] && p.OK[sideBottom] }
+
+// aspect is the measured page's width over height; 0 unless all four
+// edges were found.
+func (p pageEdges) aspect() float64 {
+	if !p.found() || !p.OK[sideTop] {
+		return 0
+	}
+	return (td3W + p.Offset[sideLeft] + p.Offset[sideRight]) / (td3H + p.Offset[sideTop] + p.Offset[sideBottom])
+}
+
+// findPage places the page around the zone z of g and looks for its four
+// edges.
+func findPage(g *image.Gray, z *reader.Zone) pageEdges {
+	s := z.Pitch / pitchMM
+	sin, cos := math.Sincos(z.Angle * math.Pi / 180)
+	// Page (x, y) mm → photo: the zone's ink centre at (W/2, H - centre),
+	// the page's x along the zone's lines.
+	cx, cy := td3W/2, td3H-zoneInkCentre
+	p := pageEdges{px: s, zoneMap: raster.Homography{
+		s * cos, -s * sin, z.CX - s*(cos*cx-sin*cy),
+		s * sin, s * cos, z.CY - s*(sin*cx+cos*cy),
+		0, 0, 1,
+	}}
+	for side := range 4 {
+		p.Offset[side], p.Step[side], p.OK[side] = p.edge(g, side)
+	}
+	return p
+}
+
+// edge looks for one side's edge: the grey level averaged along the
+// side's middle half at each distance across it, and the distance within
+// edgeSearch where the mean over edgeWindow inside differs most from the
+// mean outside. Samples outside the photo make no edge.
+func (p pageEdges) edge(g *image.Gray, side int) (offset, step float64, ok bool) {
+	const along = 40
+	dt := math.Max(0.1, 1/p.px) // a photo pixel, at most 0.1 mm
+	n := int((edgeSearch + edgeWindow) / dt)
+	profile := make([]float64, 2*n+1) // index i: offset (i-n)·dt outward
+	w, h := float64(g.Rect.Dx()), float64(g.Rect.Dy())
+	for i := range profile {
+		t := float64(i-n) * dt
+		sum := 0.0
+		for k := range along {
+			a := 0.25 + 0.5*(float64(k)+0.5)/along
+			var x, y float64
+			switch side {
+			case sideLeft:
+				x, y = -t, a*td3H
+			case sideRight:
+				x, y = td3W+t, a*td3H
+			case sideTop:
+				x, y = a*td3W, -t
+			case sideBottom:
+				x, y = a*td3W, td3H+t
+			}
+			px, py := p.zoneMap.Apply(x, y)
+			if px < 0 || py < 0 || px > w-1 || py > h-1 {
+				return 0, 0, false
+			}
+			sum += raster.Bilinear(g, px, py, 0)
+		}
+		profile[i] = sum / along
+	}
+	win := int(edgeWindow / dt)
+	mean := func(lo, hi int) float64 {
+		s := 0.0
+		for _, v := range profile[lo:hi] {
+			s += v
+		}
+		return s / float64(hi-lo)
+	}
+	for i := win; i+win < len(profile); i++ {
+		if d := math.Abs(mean(i-win, i) - mean(i, i+win)); d > step {
+			offset, step = float64(i-n)*dt, d
+		}
+	}
+	return offset, step, step >= MinEdgeStep
+}
+
+// pageMap maps millimetres of the page as its edges were found to the
+// photo: the zone's prediction moved and stretched to the found edges
+// (an edge not found stays where the zone puts it).
+func (p pageEdges) pageMap() raster.Homography {
+	off := p.Offset
+	for side, ok := range p.OK {
+		if !ok {
+			off[side] = 0
+		}
+	}
+	sx := (td3W + off[sideLeft] + off[sideRight]) / td3W
+	sy := (td3H + off[sideTop] + off[sideBottom]) / td3H
+	return raster.Homography{sx, 0, -off[sideLeft], 0, sy, -off[sideTop], 0, 0, 1}.Then(p.zoneMap)
+}
+
+// toPart maps the pixels of a w × h mm part of the page at (x0, y0),
+// sampled at res px/mm, to the photo.
+func (p pageEdges) toPart(x0, y0, res float64) raster.Homography {
+	return raster.Homography{1 / res, 0, x0 + 0.5/res, 0, 1 / res, y0 + 0.5/res, 0, 0, 1}.Then(p.pageMap())
+}
+
+// res is the straightened page's resolution: the photo's, at most pageRes.
+func (p pageEdges) res() float64 { return math.Min(p.px, pageRes) }
+
+// warp straightens a part of the page from the grey photo.
+func (p pageEdges) warp(g *image.Gray, x0, y0, w, h float64) *image.Gray {
+	res := p.res()
+	return raster.Warp(g, int(w*res), int(h*res), p.toPart(x0, y0, res), 0)
+}
+
+// warpColor straightens a part of the page from the colour photo, through
+// toPhoto (the turned copy's coordinates to the photo's), nearest pixel.
+func (p pageEdges) warpColor(photo image.Image, toPhoto raster.Homography, x0, y0, w, h float64) *image.RGBA {
+	res := p.res()
+	m := p.toPart(x0, y0, res).Then(toPhoto)
+	out := image.NewRGBA(image.Rect(0, 0, int(w*res), int(h*res)))
+	b := photo.Bounds()
+	for y := range out.Rect.Dy() {
+		for x := range out.Rect.Dx() {
+			sx, sy := m.Apply(float64(x), float64(y))
+			ix, iy := b.Min.X+int(math.Round(sx)), b.Min.Y+int(math.Round(sy))
+			if image.Pt(ix, iy).In(b) {
+				out.Set(x, y, photo.At(ix, iy))
+			} else {
+				out.SetRGBA(x, y, color.RGBA{A: 255})
+			}
+		}
+	}
+	return out
+}
