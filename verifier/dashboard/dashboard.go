@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/idgate/idgate/internal/bundle"
+	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/dashboard/npmbundle"
 	"github.com/idgate/idgate/verifier/ipintel"
 )
@@ -50,7 +51,9 @@ type Asset struct {
 
 // script is the app. It is told where the passphrase module (npm packages
 // bundled at build time, verifier/dashboard/npmbundle) is served, or ""
-// when this binary was built without it (src/crypto/npm.ts says so then).
+// when this binary was built without it (src/crypto/npm.ts says so then),
+// and which kinds of document a verification may accept
+// (verifier.AvailableDocuments: the template form offers only these).
 var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	url := ""
 	if a, err := passphraseAsset(); err == nil {
@@ -62,7 +65,12 @@ var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts", Define: map[string]string{"IDGATE_PASSPHRASE_URL": string(quoted)}})
+	kinds, err := json.Marshal(verifier.AvailableDocuments)
+	if err != nil {
+		return nil, err
+	}
+	return bundle.Build(bundle.Options{Sources: sources, Entry: "src/main.ts",
+		Define: map[string]string{"IDGATE_PASSPHRASE_URL": string(quoted), "IDGATE_DOCUMENTS": string(kinds)}})
 })
 
 // passphraseAsset is the passphrase module as an asset (the page loads it

@@ -14,6 +14,7 @@ export interface Template {
   location_consistency?: boolean;
   include_license_photo?: boolean;
   front_barcode_match?: boolean;
+  accepted_documents?: string[];
   encryption_key_mode?: string;
   encryption_key?: string;
   encryption_key_name?: string;
@@ -34,6 +35,19 @@ const beyond = ["dob", "sex", "document_type", "document_number", "document_disc
   "country", "vehicle_class", "restrictions", "endorsements", "height_cm", "weight_kg", "eye_color", "hair_color", "real_id",
   "under_18_until", "under_19_until", "under_21_until"];
 const label = (f: string) => f.replace(/_/g, " ");
+
+// The kinds of document a verification may accept, as the server was
+// built (verifier.AvailableDocuments, written in at build time by
+// dashboard.go), and the default: the driver's license alone, which a
+// template leaves out (docs/documents.md).
+declare const IDGATE_DOCUMENTS: string[];
+const availableDocuments: string[] = typeof IDGATE_DOCUMENTS !== "undefined" && Array.isArray(IDGATE_DOCUMENTS) ? IDGATE_DOCUMENTS : ["drivers_license"];
+const defaultDocuments = ["drivers_license"];
+const documentNames: Record<string, string> = {
+  drivers_license: "Driver's license or state ID",
+  passport: "Passport",
+  id_card: "ID card with a machine-readable zone",
+};
 
 export const page: Page = {
   path: "templates",
@@ -98,6 +112,15 @@ async function edit(ctx: PageContext, id: string | null): Promise<void> {
   const location = checkbox("location_consistency", "Location consistency", !!t?.location_consistency, "makes it at least Basic");
   const photo = checkbox("include_license_photo", "Include the license headshot in the result", !!t?.include_license_photo, "makes the request Full");
   const barcode = checkbox("front_barcode_match", "Front must match the barcode", !!t?.front_barcode_match, "makes the request Full; the printed front is read and compared with the barcode, field by field (front_barcode_match in the result; informational)");
+  // accepted_documents: a choice only where the server can capture more
+  // than one kind; the template's own order is kept (the end user's pick
+  // lists the kinds in it), kinds ticked anew follow it.
+  const accepted = t?.accepted_documents?.length ? t.accepted_documents : defaultDocuments;
+  const docs = new Map(availableDocuments.map((k) => [k, checkbox("accepted_documents", (documentNames[k] || label(k)) + " (" + k + ")", accepted.includes(k))]));
+  const docBox = availableDocuments.length > 1 ? h("fieldset", null, h("legend", null, "Documents accepted"),
+    h("p", { class: "hint" }, "The end user chooses one on the page when several are ticked. The driver's license alone is the default."),
+    [...docs.values()].map((c) => c.row)) : null;
+  const pickedDocuments = () => [...accepted.filter((k) => docs.get(k)?.input.checked), ...availableDocuments.filter((k) => !accepted.includes(k) && docs.get(k)!.input.checked)];
 
   const mode = h("select", { name: "encryption_key_mode" },
     h("option", { value: "" }, "Not set (each request says)"),
@@ -130,6 +153,7 @@ async function edit(ctx: PageContext, id: string | null): Promise<void> {
     field("Name", name),
     field("Message to the end user", message, "Shown on the first screen of the link; up to 1000 characters"),
     field("Link lifetime (days)", lifetime, "1 to 90"),
+    docBox,
     fieldBox("Name and address", nameAddress, "Any of these makes the request at least Basic."),
     fieldBox("Other license fields", beyond, "Any of these makes the request Full."),
     h("fieldset", null, h("legend", null, "Further checks"), phone.row, address.row, location.row, photo.row, barcode.row),
@@ -154,6 +178,8 @@ async function edit(ctx: PageContext, id: string | null): Promise<void> {
       else hdrs[l.slice(0, i).trim()] = l.slice(i + 1).trim();
     });
     if (!name.value.trim()) bad.push("Give the template a name.");
+    const documents = pickedDocuments();
+    if (docBox && !documents.length) bad.push("Tick at least one document.");
     if (bad.length) {
       showErrors(errors, bad);
       return;
@@ -166,6 +192,8 @@ async function edit(ctx: PageContext, id: string | null): Promise<void> {
       front_barcode_match: barcode.input.checked,
       rules: { require_external_id: ruleExt.input.checked, require_message_change: ruleMsg.input.checked },
     };
+    // The default is left out, as a template saved before the choice has it.
+    if (documents.join() !== defaultDocuments.join()) body.accepted_documents = documents;
     if (message.value) body.message = message.value;
     if (lifetime.value) body.lifetime_days = Number(lifetime.value);
     if (mode.value) body.encryption_key_mode = mode.value;
