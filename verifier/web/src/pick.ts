@@ -19,6 +19,11 @@ export function canRepick(s: Session): boolean {
   return s.documents.length > 1 && !s.steps.some((x) => x.done && x.name !== "liveness" && x.name !== "phone");
 }
 
+// documentName is a kind's name on the page.
+export function documentName(kind: DocumentKind): string {
+  return t(names[kind][0]);
+}
+
 const names: Record<DocumentKind, [Key, Key]> = {
   drivers_license: ["pick.drivers_license", "pick.drivers_license.hint"],
   passport: ["pick.passport", "pick.passport.hint"],

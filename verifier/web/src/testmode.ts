@@ -11,6 +11,7 @@ import { button, h, spinner } from "./dom";
 import { outcome } from "./finish";
 import { t, type Key } from "./i18n";
 import { phone } from "./phone";
+import { documentName } from "./pick";
 
 const outcomes: [string, Key][] = [
   ["verified", "test.o.verified"],
@@ -68,9 +69,14 @@ function testPage(app: App): void {
     const sel = h("select", { id, name }, ...choices.map(([value, ck]) => h("option", { value }, t(ck))));
     return { name, sel, row: h("p", { class: "field" }, h("label", { for: id }, t(key)), sel) };
   });
+  // A link accepting several kinds of document: which one the result
+  // names (document_type), the link's first by default.
+  const docs = app.session.documents;
+  const docSel = docs.length > 1 ? h("select", { id: "test-document", name: "document" }, ...docs.map((k) => h("option", { value: k }, documentName(k)))) : null;
   const go = async () => {
     const picked = list.querySelector<HTMLInputElement>("input[name=outcome]:checked");
     const pick: Record<string, string> = { outcome: picked ? picked.value : "verified" };
+    if (docSel) pick.document = docSel.value;
     for (const s of selects) pick[s.name] = s.sel.value;
     app.show("submitting", t("submit.title"), spinner(t("submit.working")));
     try {
@@ -84,6 +90,7 @@ function testPage(app: App): void {
     t("test.title"),
     h("p", null, t("test.intro")),
     !!app.session.message && h("figure", { class: "msg" }, h("figcaption", null, t("start.from")), h("blockquote", null, app.session.message)),
+    docSel && h("p", { class: "field" }, h("label", { for: "test-document" }, t("test.document")), docSel),
     list,
     walked && h("p", { class: "note" }, t(confirmed ? "test.phone.confirmed" : "test.phone.unconfirmed")),
     h("details", null, h("summary", null, t("test.checks")), ...selects.map((s) => s.row)),
