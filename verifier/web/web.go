@@ -197,7 +197,7 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 </head><body>{{template "langs" .}}
 {{if .Who.Name}}<header class="who">{{if .Who.Logo}}<img class="logo" src="{{.Who.Logo}}" alt="">{{end}}<span class="who-name">{{.Who.Name}}</span></header>{{end}}
 <main id="app" data-screen="{{.Screen}}"{{if .Who.Name}} data-requester="{{.Who.Name}}"{{end}}><h1>{{.Heading}}</h1>{{if .JS}}<noscript><p>{{.Body}}</p></noscript>{{else}}<p>{{.Body}}</p>{{end}}</main>
-<footer class="foot">{{if .Privacy}}<p><a href="{{.Who.Privacy}}" rel="noopener noreferrer" target="_blank">{{.Privacy}}</a></p>{{end}}<p>{{.Kept}}</p>{{if .Contact}}<p><a href="{{.Who.ContactHref}}" rel="noopener noreferrer" target="_blank">{{.Contact}}</a></p>{{end}}</footer>
+<footer class="foot">{{if .Privacy}}<p><a href="{{.Who.Privacy}}" rel="noopener noreferrer" target="_blank">{{.Privacy}}</a></p>{{end}}<p class="kept">{{.Kept}}</p>{{if .Contact}}<p><a href="{{.Who.ContactHref}}" rel="noopener noreferrer" target="_blank">{{.Contact}}</a></p>{{end}}</footer>
 </body></html>
 {{define "langs"}}<form class="langs" method="get"><svg class="globe" aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><circle cx="12" cy="12" r="10"/><path d="M2 12h20M12 2c3 3 4 6.5 4 10s-1 7-4 10c-3-3-4-6.5-4-10s1-7 4-10z"/></svg>
 <label for="lang">{{.Menu.Label}}</label> <select id="lang" name="lang">{{range .Menu.Options}}<option value="{{.Code}}" lang="{{.Code}}" dir="{{.Dir}}"{{if .Selected}} selected{{end}}>{{.Name}}</option>{{end}}</select> <button type="submit" class="sec">{{.Menu.Apply}}</button></form>{{end}}`))

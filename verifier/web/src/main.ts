@@ -11,7 +11,7 @@ import { liveness } from "./liveness";
 import { passport } from "./passport";
 import { phone } from "./phone";
 import { canRepick, needsPick, pick } from "./pick";
-import { start } from "./start";
+import { keptNote, start } from "./start";
 import { testFlow } from "./testmode";
 
 function boot(): void {
@@ -29,6 +29,7 @@ function boot(): void {
       return;
     }
     const s = app.session;
+    keptNote(s);
     if (s.status === "review_offered") return offer(app);
     if (s.status !== "pending" && s.status !== "started") return app.ended(s.status);
     if (!s.livemode) return testFlow(app);

@@ -16,11 +16,30 @@ function which(s: Session): Which {
   return kinds[0] === "passport" ? "passport" : "license";
 }
 
-const words: Record<Which, { check: Key; selfie: Key; fields: Key; time: Key }> = {
-  license: { check: "start.check.license", selfie: "start.check.selfie", fields: "start.shares.fields", time: "start.time" },
-  passport: { check: "start.check.passport", selfie: "start.check.selfie.passport", fields: "start.shares.fields.passport", time: "start.time.passport" },
-  either: { check: "start.check.either", selfie: "start.check.selfie.either", fields: "start.shares.fields.either", time: "start.time.either" },
+const words: Record<Which, { check: Key; selfie: Key; fields: Key; time: Key; kept: Key }> = {
+  license: { check: "start.check.license", selfie: "start.check.selfie", fields: "start.shares.fields", time: "start.time", kept: "start.kept" },
+  passport: {
+    check: "start.check.passport",
+    selfie: "start.check.selfie.passport",
+    fields: "start.shares.fields.passport",
+    time: "start.time.passport",
+    kept: "start.kept.passport",
+  },
+  either: {
+    check: "start.check.either",
+    selfie: "start.check.selfie.either",
+    fields: "start.shares.fields.either",
+    time: "start.time.either",
+    kept: "start.kept.either",
+  },
 };
+
+// keptNote words the footer's note of which photos are kept (web.go
+// writes the license's, knowing no link) for the link's document.
+export function keptNote(s: Session): void {
+  const p = document.querySelector("footer.foot p.kept");
+  if (p) p.textContent = t(words[which(s)].kept);
+}
 
 // field names a requested field, in the words of the document (a
 // passport's number is not a license number).
