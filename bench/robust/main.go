@@ -52,9 +52,10 @@ func main() {
 	onlyReplay := flag.Bool("only-replay", false, "run only the replay-cue evaluation")
 	onlyFinder := flag.Bool("only-finder", false, "run only the card finder's evaluation")
 	onlyBackRule := flag.Bool("only-backrule", false, "run only the back step's front rule, with and without")
+	onlyRealCards := flag.Bool("only-realcards", false, "run only the card finder on the real card photos (testdata/cards)")
 	flag.StringVar(&finderDump, "finder-dump", "", "write the card finder's evaluation photos and their true corners (truth.txt) into this directory and stop")
 	flag.Parse()
-	if err := run(!*noBaseline, *onlyReplay, *onlyFinder, *onlyBackRule); err != nil {
+	if err := run(!*noBaseline, *onlyReplay, *onlyFinder, *onlyBackRule, *onlyRealCards); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/robust:", err)
 		os.Exit(1)
 	}
@@ -79,7 +80,7 @@ func findData(root string) (dataSets, error) {
 	return dataSets{faces: faces, liveness: live}, nil
 }
 
-func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule bool) error {
+func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule, onlyRealCards bool) error {
 	start := time.Now()
 	root, err := modroot.Find()
 	if err != nil {
@@ -104,7 +105,13 @@ func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule bool) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if onlyRealCards {
+		return benchRealCards(root, dir, withBaseline)
+	}
 	if err := benchFinder(root, dir, withBaseline, faces); err != nil || onlyFinder {
+		return err
+	}
+	if err := benchRealCards(root, dir, withBaseline); err != nil {
 		return err
 	}
 	if err := benchBackRule(faces); err != nil {
