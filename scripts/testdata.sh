@@ -50,12 +50,25 @@ missing=0
 mkdir -p "$dest"
 part=$(mktemp "$dest/.testdata.XXXXXX")
 trap 'rm -f "$part"' EXIT
+# A set testdata/requested.txt lists is pinned but not in the mirror yet:
+# CI cannot download it, so its absence is a warning, not a failure.
+requested() {
+  local set
+  set=$(echo "$1" | cut -d/ -f1-2)
+  grep -qxF "$set" testdata/requested.txt 2>/dev/null
+}
+awaited=0
 while IFS=, read -r path repository commit source_path sha256; do
   [ "$path" = path ] && continue
   # MPEG clips are only the source of their frames (below).
   case $path in *.mpg) continue ;; esac
-  fetch "$path" "$repository" "$commit" "$source_path" "$sha256" || missing=$((missing + 1))
+  if ! fetch "$path" "$repository" "$commit" "$source_path" "$sha256"; then
+    if requested "$path"; then awaited=$((awaited + 1)); else missing=$((missing + 1)); fi
+  fi
 done < testdata/sources.csv
+if [ "$awaited" -gt 0 ]; then
+  echo "testdata: $awaited file(s) of sets not in the mirror yet (testdata/requested.txt) are missing; their tests SKIP" >&2
+fi
 
 # The Foreman frames are decoded from the pinned H.264 clip: the mirror has
 # them already; elsewhere ffmpeg decodes them (JPEG bytes then differ from

@@ -49,7 +49,8 @@ func FindData(repo string, elem ...string) (string, error) {
 }
 
 // Data is FindData for a test: the path of elem, or, when its data set is
-// absent, a skip (a failure under CI=true, where every set must be there).
+// absent, a skip (a failure under CI=true, where every set must be there,
+// except the sets testdata/requested.txt lists as not in CI's mirror yet).
 // The first skip in a package also writes one summary line to stderr and
 // to $IDGATE_SKIP_REPORT, which `make test` prints after the run: go test
 // hides a passing package's output.
@@ -59,12 +60,28 @@ func Data(t testing.TB, elem ...string) string {
 	if err == nil {
 		return path
 	}
-	if os.Getenv("CI") == "true" {
+	if os.Getenv("CI") == "true" && !requested(RepoRoot(t), elem[0]+"/"+elem[1]) {
 		t.Fatalf("testkit: %v; CI must have every data set", err)
 	}
 	reportSkip.Do(func() { summarizeSkip(RepoRoot(t), err) })
 	t.Skipf("testkit: SKIPPING — %v", err)
 	return ""
+}
+
+// requested reports whether set (kind/set) is listed in
+// testdata/requested.txt: pinned, but not in the mirror CI keeps yet, so
+// CI cannot have it and its tests skip there too.
+func requested(repo, set string) bool {
+	b, err := os.ReadFile(filepath.Join(repo, "testdata", "requested.txt"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == set {
+			return true
+		}
+	}
+	return false
 }
 
 // reportSkip: one summary line per test binary, that is per package.
