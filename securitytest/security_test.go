@@ -18,28 +18,14 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/e2ee"
-	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
 func TestAttackEveryOperation(t *testing.T) {
-	for _, b := range []struct {
-		name string
-		dsn  func(*testing.T) string
-	}{
-		{"sqlite", func(t *testing.T) string { return "sqlite:" + t.TempDir() + "/idgate.db" }},
-		{"postgres", func(t *testing.T) string { return testkit.PostgresURL(t) }},
-	} {
-		t.Run(b.name, func(t *testing.T) {
-			store, err := sqlstore.Open(t.Context(), b.dsn(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { store.Close() })
-			attack(t, start(t, store))
-		})
+	for _, b := range parts.Backends {
+		t.Run(b.Name, func(t *testing.T) { attack(t, start(t, b.Open(t))) })
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -68,13 +69,12 @@ func newFlow(t *testing.T, st *sqlstore.DB, log *slog.Logger, respond func(n int
 	clock := testkit.NewClock()
 	sealer := seal.Ephemeral()
 	r := webhooktest.NewReceiver(t, respond)
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: r.Pool, Now: clock.Now,
-		Secrets: verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: clock.Now}})
+	secrets := verifier.WebhookSecrets{Store: st, Sealer: sealer, Now: clock.Now}
 	return &flow{
 		t: t, st: st, clock: clock, receiver: r,
 		svc:     &verifier.Verifications{Store: st, Now: clock.Now, Plan: verifier.UnlimitedPlan, AllowLoopbackWebhooks: true},
 		account: newAccount(t, st),
-		worker:  webhook.NewWorker(st, sender, webhook.WorkerOptions{Now: clock.Now, Log: log}),
+		worker:  parts.Worker(st, r.Pool, secrets, clock.Now, webhook.WorkerOptions{Now: clock.Now, Log: log}),
 	}
 }
 

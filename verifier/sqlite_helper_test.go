@@ -1,25 +1,17 @@
 package verifier_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
 // openStore is the migrated store dsn names, closed when the test ends.
-func openStore(t testing.TB, dsn string) *sqlstore.DB {
-	t.Helper()
-	st, err := sqlstore.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
+func openStore(t testing.TB, dsn string) *sqlstore.DB { return parts.Open(t, dsn) }
 
 // openSQLiteStore is a migrated SQLite store in a temp dir and that dir.
 func openSQLiteStore(t testing.TB) (*sqlstore.DB, string) {
@@ -41,12 +33,5 @@ func sqliteAccount(t *testing.T, email string) (*sqlstore.DB, verifier.Account, 
 	t.Helper()
 	store, _ := openSQLiteStore(t)
 	clock := testkit.NewClock()
-	a, err := verifier.NewAccount(email, "correct horse battery", clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateAccount(context.Background(), a); err != nil {
-		t.Fatal(err)
-	}
-	return store, a, clock
+	return store, parts.Account(t, store, email, "correct horse battery", clock.Now()), clock
 }

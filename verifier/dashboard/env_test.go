@@ -110,7 +110,7 @@ func (e *env) endUser(c created, path, ct string, body []byte, want int) []byte 
 // and requested, so c ends in manual_review with its images kept.
 func (e *env) toReview(c created) {
 	e.t.Helper()
-	data := flowtest.Data{Repo: testkit.RepoRoot(e.t)}
+	data := flowtest.DataFor(e.t)
 	f, err := os.Open(testkit.Data(e.t, "testdata", "faces", "labeled", "sheldon", "sheldon2.png"))
 	if err != nil {
 		e.t.Fatal(err)

@@ -5,19 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/idgate/idgate/internal/seal"
-	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
 // exhaustRig is the flow on the real engines and a SQLite store, with an
@@ -35,24 +33,12 @@ type exhaustRig struct {
 func newExhaustRig(t *testing.T) *exhaustRig {
 	t.Helper()
 	eng := enginestest.Load(t, 1) // skips (or fails under CI) without the models
-	testkit.Data(t, "testdata", "liveness", "foreman")
-	ctx := context.Background()
-	store, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	r := &exhaustRig{t: t, store: store, now: time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC),
-		data: flowtest.Data{Repo: testkit.RepoRoot(t)}}
+	store := parts.OpenSQLite(t)
+	r := &exhaustRig{t: t, store: store, now: time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC), data: flowtest.DataFor(t)}
 	clock := func() time.Time { return r.now }
-	r.acct = uuid.NewString()
-	if err := store.CreateAccount(ctx, verifier.Account{ID: r.acct, Email: r.acct + "@example.com", PasswordHash: "x",
-		CreatedAt: r.now, UpdatedAt: r.now}); err != nil {
-		t.Fatal(err)
-	}
+	r.acct = parts.Account(t, store, "owner@example.com", "correct horse battery staple", r.now).ID
 	r.vs = &verifier.Verifications{Store: store, Now: clock, Plan: verifier.UnlimitedPlan}
-	r.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(seal.Ephemeral()),
-		Now: clock, Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}}
+	r.flow = parts.Flow(&flow.Flow{Engines: eng, Rand: &flowtest.OrderedRand{}}, store, seal.Ephemeral(), clock)
 	return r
 }
 

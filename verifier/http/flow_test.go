@@ -31,6 +31,7 @@ import (
 	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -57,8 +58,7 @@ func newFlowHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB, edit ...
 	sealer := seal.Ephemeral()
 	h := &flowHarness{fstore: store, sealer: sealer}
 	h.harness = newHarnessOn(t, store, append([]func(*Deps){func(d *Deps) {
-		h.flow = &flow.Flow{Engines: eng, Store: store, Verifications: store, Sealer: flow.SealWith(sealer), Now: d.Now,
-			Limits: flow.DefaultLimits, Rand: &flowtest.OrderedRand{}, IP: testIPIntel()}
+		h.flow = parts.Flow(&flow.Flow{Engines: eng, Rand: &flowtest.OrderedRand{}, IP: testIPIntel()}, store, sealer, d.Now)
 		d.Flow = h.flow
 		d.Config.FlowUploadLimit, d.Config.FlowChallengeLimit = DefaultFlowUploadLimit, DefaultFlowChallengeLimit
 		d.Config.WebhookAllowLoopback = true // the receiver below listens on loopback

@@ -38,10 +38,7 @@ func must[T any](v T, err error) func(testing.TB) T {
 	}
 }
 
-func testData(t testing.TB) flowtest.Data {
-	testkit.Data(t, "testdata", "liveness", "foreman") // skip (or fail under CI) when absent
-	return flowtest.Data{Repo: testkit.RepoRoot(t)}
-}
+func testData(t testing.TB) flowtest.Data { return flowtest.DataFor(t) }
 
 func foremanFace(t testing.TB) image.Image { return must(testData(t).ForemanFace())(t) }
 

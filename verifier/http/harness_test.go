@@ -12,7 +12,6 @@ import (
 	nethttp "net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/openapi"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
 // validator checks every response to a documented path against the OpenAPI
@@ -50,11 +50,8 @@ var t0 = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 // testPublicURL is the base of end users' links in tests.
 const testPublicURL = "https://verify.example.test"
 
-var testKey = verifier.SigningKey{ID: "test-1", Secret: []byte("0123456789abcdef0123456789abcdef")}
-
-func testTokens() verifier.TokenConfig {
-	return verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour, Keys: []verifier.SigningKey{testKey}}
-}
+// testKey signs the API's tokens (parts.Tokens).
+var testKey = parts.TokenKey
 
 type harness struct {
 	t     *testing.T
@@ -74,44 +71,22 @@ func newHarness(t *testing.T, edit ...func(*Deps)) *harness {
 	return newHarnessOn(t, openSQLite(t), edit...)
 }
 
-func openSQLite(t *testing.T) *sqlstore.DB {
-	return openStore(t, "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
-}
+// The stores and the backends' loop are verifiertest/parts' (shared with
+// verifiertest, which this package's tests cannot import).
+func openSQLite(t *testing.T) *sqlstore.DB { return parts.OpenSQLite(t) }
 
-func openPostgres(t *testing.T) *sqlstore.DB { return openStore(t, testkit.PostgresURL(t)) }
-
-// openStore is the migrated store dsn names, closed when the test ends.
-func openStore(t *testing.T, dsn string) *sqlstore.DB {
-	t.Helper()
-	store, err := sqlstore.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	return store
-}
-
-// backends are the two stores every lifecycle test runs on.
-var backends = []struct {
-	name string
-	open func(t *testing.T) *sqlstore.DB
-}{{"sqlite", openSQLite}, {"postgres", openPostgres}}
+func openPostgres(t *testing.T) *sqlstore.DB { return parts.OpenPostgres(t) }
 
 // onBothBackends runs fn as a parallel subtest per backend.
 func onBothBackends(t *testing.T, fn func(t *testing.T, open func(t *testing.T) *sqlstore.DB)) {
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			fn(t, b.open)
-		})
-	}
+	parts.OnBothBackends(t, fn)
 }
 
 // newHarnessOn serves on store (see newHarness).
 func newHarnessOn(t *testing.T, store verifier.Store, edit ...func(*Deps)) *harness {
 	t.Helper()
 	clock := testkit.ClockAt(t0)
-	auth, err := verifier.NewAuthenticator(store, testTokens(), clock.Now)
+	auth, err := verifier.NewAuthenticator(store, parts.Tokens(), clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,14 +215,7 @@ func (h *harness) send(method, path, ctype string, body []byte, headers ...strin
 // account creates an account directly in the store.
 func (h *harness) account(email, pw string) verifier.Account {
 	h.t.Helper()
-	a, err := verifier.NewAccount(email, pw, h.clock.Now())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := h.store.CreateAccount(context.Background(), a); err != nil {
-		h.t.Fatal(err)
-	}
-	return a
+	return parts.Account(h.t, h.store, email, pw, h.clock.Now())
 }
 
 // signIn returns a bearer token for the account through POST /auth.

@@ -19,6 +19,7 @@ import (
 	"github.com/idgate/idgate/internal/seal"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
@@ -56,8 +57,7 @@ func newWebhookHarness(t *testing.T, open func(t *testing.T) *sqlstore.DB) *webh
 // deliveryWorker is a worker on q that signs with secrets and trusts rcv's
 // certificate, on the harness clock.
 func (h *harness) deliveryWorker(q webhook.Queue, rcv *webhooktest.Receiver, secrets verifier.WebhookSecrets) *webhook.Worker {
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: rcv.Pool, Secrets: secrets, Now: h.clock.Now})
-	return webhook.NewWorker(q, sender, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
+	return parts.Worker(q, rcv.Pool, secrets, h.clock.Now, webhook.WorkerOptions{Now: h.clock.Now, Log: slog.New(slog.DiscardHandler)})
 }
 
 // deliver runs w once and returns the bodies rcv got, once it has want.

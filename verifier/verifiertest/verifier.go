@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,14 +18,10 @@ import (
 	"github.com/idgate/idgate/verifier/flow"
 	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 	"github.com/idgate/idgate/verifier/webhook"
 	"github.com/idgate/idgate/verifier/webhook/webhooktest"
 )
-
-// Tokens is the API token configuration of Start unless Options.Tokens
-// says otherwise.
-var Tokens = verifier.TokenConfig{Issuer: "idgate", Audience: "idgate-api", TTL: time.Hour,
-	Keys: []verifier.SigningKey{{ID: "k", Secret: []byte("0123456789abcdef0123456789abcdef")}}}
 
 // Options configure Start. The zero value is the API and the dashboard on
 // SQLite, on real time, with no flow and no webhook endpoints.
@@ -35,7 +30,7 @@ type Options struct {
 	Store *sqlstore.DB
 	// Now is every part's clock (default time.Now).
 	Now func() time.Time
-	// Tokens default to Tokens.
+	// Tokens default to parts.Tokens().
 	Tokens *verifier.TokenConfig
 	// Sealer seals secrets and flow sessions (default a fixed test key).
 	Sealer *seal.Sealer
@@ -70,7 +65,7 @@ type Verifier struct {
 func Start(t testing.TB, opts Options) *Verifier {
 	t.Helper()
 	if opts.Store == nil {
-		opts.Store = OpenSQLite(t)
+		opts.Store = parts.OpenSQLite(t)
 	}
 	v, err := New(opts)
 	if err != nil {
@@ -91,7 +86,8 @@ func New(opts Options) (*Verifier, error) {
 		opts.Now = time.Now
 	}
 	if opts.Tokens == nil {
-		opts.Tokens = &Tokens
+		tokens := parts.Tokens()
+		opts.Tokens = &tokens
 	}
 	if opts.Sealer == nil {
 		s, err := seal.New(bytes.Repeat([]byte{7}, 32))
@@ -130,23 +126,8 @@ func New(opts Options) (*Verifier, error) {
 	v := &Verifier{URL: base, Store: store, Sealer: opts.Sealer, Auth: auth, Now: opts.Now,
 		Secrets: verifier.WebhookSecrets{Store: store, Sealer: opts.Sealer, Now: opts.Now}}
 	d := vhttp.Deps{Store: store, Limiter: memory.New(opts.Now), Auth: auth, Now: opts.Now, Logger: opts.Logger, Config: cfg}
-	if f := opts.Flow; f != nil {
-		if f.Store == nil {
-			f.Store = store
-		}
-		if f.Verifications == nil {
-			f.Verifications = store
-		}
-		if f.Sealer == nil {
-			f.Sealer = flow.SealWith(opts.Sealer)
-		}
-		if f.Now == nil {
-			f.Now = opts.Now
-		}
-		if f.Limits == (flow.Limits{}) {
-			f.Limits = flow.DefaultLimits
-		}
-		d.Flow = f
+	if opts.Flow != nil {
+		d.Flow = parts.Flow(opts.Flow, store, opts.Sealer, opts.Now)
 	}
 	if opts.Webhooks {
 		d.Webhooks = vhttp.WebhookDeps{Queue: store, Secrets: v.Secrets}
@@ -170,30 +151,12 @@ func New(opts Options) (*Verifier, error) {
 // Close stops the server (not the store, which is the caller's).
 func (v *Verifier) Close() { v.stop() }
 
-// OpenSQLite is a migrated SQLite store in the test's directory, closed
-// when the test ends.
-func OpenSQLite(t testing.TB) *sqlstore.DB {
-	t.Helper()
-	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "idgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	return store
-}
-
 // Account creates an account in the store and signs it in through POST
 // /auth (after Start: it fails the test); it returns the account and the
 // Authorization header's value.
 func (v *Verifier) Account(email, password string) (verifier.Account, string) {
 	v.t.Helper()
-	a, err := verifier.NewAccount(email, password, v.Now())
-	if err != nil {
-		v.t.Fatal(err)
-	}
-	if err := v.Store.CreateAccount(context.Background(), a); err != nil {
-		v.t.Fatal(err)
-	}
+	a := parts.Account(v.t, v.Store, email, password, v.Now())
 	return a, v.SignIn(email, password)
 }
 
@@ -213,6 +176,5 @@ func (v *Verifier) SignIn(email, password string) string {
 // caller's to set).
 func (v *Verifier) RunWebhooks(roots *x509.CertPool, senderNow func() time.Time, opts webhook.WorkerOptions) {
 	v.t.Helper()
-	sender := webhook.NewSender(webhook.SenderOptions{AllowLoopback: true, RootCAs: roots, Secrets: v.Secrets, Now: senderNow})
-	webhooktest.RunWorker(v.t, webhook.NewWorker(v.Store, sender, opts), v.Store.OnWebhookEnqueued)
+	webhooktest.RunWorker(v.t, parts.Worker(v.Store, roots, v.Secrets, senderNow, opts), v.Store.OnWebhookEnqueued)
 }

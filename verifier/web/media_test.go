@@ -24,8 +24,7 @@ import (
 // face, license fronts with a face printed on them, PDF417 backs.
 func media(t *testing.T) flowtest.Data {
 	t.Helper()
-	testkit.Data(t, "testdata", "liveness", "foreman") // skips (fails under CI) when absent
-	return flowtest.Data{Repo: testkit.RepoRoot(t)}
+	return flowtest.DataFor(t)
 }
 
 // check fails the test on err.

@@ -16,6 +16,7 @@ import (
 	"net/textproto"
 	"os"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -28,6 +29,14 @@ import (
 
 // Data finds the shared test data under the module at repo.
 type Data struct{ Repo string }
+
+// DataFor is the data of this clone for a test, which is skipped (or
+// fails under CI) when Foreman's frames are not installed.
+func DataFor(t testing.TB) Data {
+	t.Helper()
+	testkit.Data(t, "testdata", "liveness", "foreman")
+	return Data{Repo: testkit.RepoRoot(t)}
+}
 
 func (d Data) read(elem ...string) ([]byte, error) {
 	path, err := testkit.FindData(d.Repo, elem...)
