@@ -8,6 +8,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
 // tunedEngines are the real engines drawing challenges with another
@@ -30,8 +31,8 @@ func (e tunedEngines) NewChallenge(rnd io.Reader, now time.Time) (liveness.Chall
 // challenge is judged with: the serving Defaults, and a tuned config's
 // own values when the engines run one.
 func TestChallengeAnswerCarriesGuide(t *testing.T) {
-	r := newExhaustRig(t)
-	_, tok := r.link()
+	r := newRig(t, parts.OpenSQLite(t))
+	_, tok, _ := r.licensed()
 	ch, err := r.flow.NewChallenge(context.Background(), tok)
 	if err != nil {
 		t.Fatal(err)
