@@ -28,7 +28,7 @@ func dataPage(t testing.TB, format mrz.Format, lines []string, face image.Image,
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := mrztest.PortraitShot(f, format, lines, face, cam, rand.New(rand.NewPCG(seed, 35)))
+	img, err := mrztest.PrintedShot(f, format, lines, face, mrztest.Print{}, cam, rand.New(rand.NewPCG(seed, 35)))
 	if err != nil {
 		t.Fatal(err)
 	}

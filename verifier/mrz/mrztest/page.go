@@ -19,6 +19,7 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/ocrb"
 )
@@ -44,13 +45,26 @@ const pitchMM = 2.54
 // pxPerMM pixels per millimetre, light ground, dark print (no lines: a page
 // without its zone).
 func Page(f *ocrb.Font, format mrz.Format, lines []string, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
-	return PortraitPage(f, format, lines, nil, pxPerMM, r)
+	return PrintedPage(f, format, lines, nil, Print{}, pxPerMM, r)
 }
 
-// PortraitPage is Page with face (a photo of a real face, in grey as the
+// Print is how the zone came out of the issuer's printer.
+type Print struct {
+	// Weight is added to every stroke's width, mm (negative: thinner):
+	// OCR-B's 0.35 mm stroke printed heavier or lighter, to the nearest
+	// page pixel.
+	Weight float64
+}
+
+// RandomPrint draws a print: strokes up to 0.07 mm (a fifth) heavier or
+// lighter.
+func RandomPrint(r *rand.Rand) Print { return Print{Weight: 0.14*r.Float64() - 0.07} }
+
+// PrintedPage is Page with face (a photo of a real face, in grey as the
 // page) printed as its portrait instead of a shaded head, for the face
-// engine to find; nil draws the shaded head.
-func PortraitPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Image, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
+// engine to find (nil draws the shaded head), and the zone printed as p
+// says.
+func PrintedPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Image, p Print, pxPerMM float64, r *rand.Rand) (*image.Gray, error) {
 	geo, ok := geometries[format]
 	if !ok {
 		return nil, fmt.Errorf("mrztest: format %v", format)
@@ -73,15 +87,63 @@ func PortraitPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Im
 	if err := fields(page, pxPerMM, geo); err != nil {
 		return nil, err
 	}
-	ink := image.NewUniform(color.Gray{uint8(20 + r.IntN(40))})
+	ink := uint8(20 + r.IntN(40))
 	left := (geo.w - float64(geo.chars)*pitchMM) / 2
+	// The zone is drawn black on white, weighted, then printed in ink
+	// over the ground.
+	layer := raster.New(w, h, 255)
 	for i, line := range lines {
 		base := geo.h - geo.bottom - float64(len(lines)-1-i)*geo.lineGap
-		if err := f.Draw(page, line, left*pxPerMM, base*pxPerMM, pitchMM*pxPerMM, ink); err != nil {
+		if err := f.Draw(layer, line, left*pxPerMM, base*pxPerMM, pitchMM*pxPerMM, image.Black); err != nil {
 			return nil, err
 		}
 	}
+	if k := int(math.Round(p.Weight / 2 * pxPerMM)); k != 0 && len(lines) > 0 {
+		top := int((geo.h - geo.bottom - float64(len(lines))*geo.lineGap) * pxPerMM)
+		weigh(layer, max(0, top), k)
+	}
+	for i, v := range layer.Pix {
+		if v < 255 {
+			a := float64(v) / 255
+			page.Pix[i] = uint8(float64(page.Pix[i])*a + float64(ink)*(1-a))
+		}
+	}
 	return page, nil
+}
+
+// weigh thickens the dark print of g's rows from top down by k pixels
+// each side (a minimum filter), or thins it by -k (a maximum filter),
+// along rows then columns.
+func weigh(g *image.Gray, top, k int) {
+	pick := func(a, b uint8) uint8 { return min(a, b) }
+	if k < 0 {
+		k, pick = -k, func(a, b uint8) uint8 { return max(a, b) }
+	}
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	tmp := make([]uint8, max(w, h))
+	for y := top; y < h; y++ {
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		for x := range row {
+			v := row[x]
+			for d := max(0, x-k); d <= min(w-1, x+k); d++ {
+				v = pick(v, row[d])
+			}
+			tmp[x] = v
+		}
+		copy(row, tmp[:w])
+	}
+	for x := 0; x < w; x++ {
+		for y := top; y < h; y++ {
+			v := g.Pix[y*g.Stride+x]
+			for d := max(top, y-k); d <= min(h-1, y+k); d++ {
+				v = pick(v, g.Pix[d*g.Stride+x])
+			}
+			tmp[y] = v
+		}
+		for y := top; y < h; y++ {
+			g.Pix[y*g.Stride+x] = tmp[y]
+		}
+	}
 }
 
 // portrait draws a shaded head and shoulders, or face, where the format

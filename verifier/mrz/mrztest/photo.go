@@ -23,6 +23,10 @@ type Camera struct {
 	Light         float64 // light falling off across the frame, 0 (even) to 0.5
 	Noise         float64 // sensor noise, standard deviation in grey levels
 	Quality       int     // JPEG quality
+	// Keystone is how much shorter the page's top edge shows than its
+	// bottom, a share of its width (the phone tilted back from square
+	// above the page); negative: the bottom edge shorter.
+	Keystone float64
 }
 
 // Photo takes the page with the camera: the page turned and scaled onto a
@@ -36,6 +40,28 @@ func Photo(page *image.Gray, c Camera, r *rand.Rand) (*image.Gray, error) {
 	cx := float64(c.Width)*(0.5+0.05*(r.Float64()*2-1)) - s*(pw/2*math.Cos(a)-ph/2*math.Sin(a))
 	cy := float64(c.Height)*(0.5+0.05*(r.Float64()*2-1)) - s*(pw/2*math.Sin(a)+ph/2*math.Cos(a))
 	toPage := raster.Affine(0, 1, -cx, -cy).Then(raster.Affine(-a, 1/s, 0, 0))
+	if c.Keystone != 0 {
+		// The page's corners in the frame, the top (or bottom) pair drawn
+		// together by half the keystone each.
+		toFrame := raster.Affine(a, s, cx, cy)
+		corners := [4]raster.Point{{X: 0, Y: 0}, {X: pw, Y: 0}, {X: pw, Y: ph}, {X: 0, Y: ph}}
+		var seen [4]raster.Point
+		for i, p := range corners {
+			seen[i].X, seen[i].Y = toFrame.Apply(p.X, p.Y)
+		}
+		k, i0, i1 := c.Keystone/2, 0, 1
+		if k < 0 {
+			k, i0, i1 = -k, 3, 2
+		}
+		dx, dy := seen[i1].X-seen[i0].X, seen[i1].Y-seen[i0].Y
+		seen[i0].X, seen[i0].Y = seen[i0].X+k*dx, seen[i0].Y+k*dy
+		seen[i1].X, seen[i1].Y = seen[i1].X-k*dx, seen[i1].Y-k*dy
+		m, err := raster.FromQuad(seen, corners)
+		if err != nil {
+			return nil, fmt.Errorf("mrztest: keystone: %w", err)
+		}
+		toPage = m
+	}
 	src := page
 	if s < 0.7 {
 		// The sensor averages the page: blur before sampling it down.
@@ -67,17 +93,17 @@ func Photo(page *image.Gray, c Camera, r *rand.Rand) (*image.Gray, error) {
 // Shot renders the page of format f carrying lines at the resolution the
 // camera sees it at, and photographs it.
 func Shot(f *ocrb.Font, format mrz.Format, lines []string, c Camera, r *rand.Rand) (*image.Gray, error) {
-	return PortraitShot(f, format, lines, nil, c, r)
+	return PrintedShot(f, format, lines, nil, Print{}, c, r)
 }
 
-// PortraitShot is Shot of the page printing face as its portrait
-// (PortraitPage).
-func PortraitShot(f *ocrb.Font, format mrz.Format, lines []string, face image.Image, c Camera, r *rand.Rand) (*image.Gray, error) {
+// PrintedShot is Shot of the page printing face as its portrait and its
+// zone as p says (PrintedPage).
+func PrintedShot(f *ocrb.Font, format mrz.Format, lines []string, face image.Image, p Print, c Camera, r *rand.Rand) (*image.Gray, error) {
 	geo, ok := geometries[format]
 	if !ok {
 		return nil, fmt.Errorf("mrztest: format %v", format)
 	}
-	page, err := PortraitPage(f, format, lines, face, c.PageFrac*float64(c.Width)/geo.w, r)
+	page, err := PrintedPage(f, format, lines, face, p, c.PageFrac*float64(c.Width)/geo.w, r)
 	if err != nil {
 		return nil, err
 	}
