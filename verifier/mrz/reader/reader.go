@@ -42,16 +42,20 @@ const MaxPixels = 50 << 20
 // in it changes after New.
 type Reader struct {
 	font   *ocrb.Font
-	glyphs *glyphSet
+	glyphs []*glyphSet // one per blurLevels
 }
 
-// New renders the templates from the OCR-B font.
+// New renders the templates from the OCR-B font, at every blur level.
 func New(f *ocrb.Font) (*Reader, error) {
-	g, err := newGlyphSet(f)
-	if err != nil {
-		return nil, err
+	r := &Reader{font: f}
+	for _, b := range blurLevels {
+		g, err := newGlyphSet(f, b)
+		if err != nil {
+			return nil, err
+		}
+		r.glyphs = append(r.glyphs, g)
 	}
-	return &Reader{font: f, glyphs: g}, nil
+	return r, nil
 }
 
 // Read finds, straightens and reads the zone of img and parses it: the
@@ -96,20 +100,43 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 // Text reads a located zone with the glyph matcher, one line of text per
 // zone line, and the weakest cell's margin (readLine): how far its
 // character's correlation stood above the next character's that is not its
-// look-alike.
+// look-alike. The templates are the blur level's that every fourth cell
+// matches best on average (pick): the level nearest the zone's own blur.
 func (r *Reader) Text(z *Zone) (text string, weakest float64) {
+	g := r.pick(z)
 	var out []byte
 	weakest = math.Inf(1)
 	for i, l := range z.Lines {
 		if i > 0 {
 			out = append(out, '\n')
 		}
-		for _, c := range r.glyphs.readLine(z.Crop, l) {
+		for _, c := range g.readLine(z.Crop, l) {
 			out = append(out, c.char)
 			weakest = math.Min(weakest, c.margin)
 		}
 	}
 	return string(out), weakest
+}
+
+// pick is the template set, of every blur level's, that a sample of the
+// zone's cells (every fourth) matches best on average. Measured on four
+// 2 MP photos of bench/mrz, CPU per page: 88 ms median with the sharp
+// templates alone, 132 ms with the sample, 318 ms reading the whole zone at
+// every level.
+func (r *Reader) pick(z *Zone) *glyphSet {
+	best, bestScore := r.glyphs[0], math.Inf(-1)
+	for _, g := range r.glyphs {
+		sum := 0.0
+		for _, l := range z.Lines {
+			for c := 0; c < l.Chars; c += 4 {
+				sum += g.match(z.Crop, l, c).score
+			}
+		}
+		if sum > bestScore {
+			best, bestScore = g, sum
+		}
+	}
+	return best
 }
 
 func checkSize(img *image.Gray) error {
