@@ -73,6 +73,7 @@ func main() {
 	only := flag.String("sizes", "", "the sizes to run, comma-separated (\"2 MP,12 MP\"; empty: all), to split a run across processes")
 	withTess := flag.Bool("tesseract", true, "read every photo with plain Tesseract too (the baseline; false for a quick run of ours alone)")
 	real := flag.Bool("real", false, "read the real pictures (testdata/mrz/passporteye) instead of rendered photos")
+	retry := flag.String("retry", "", "read again the photos a -dump run saved in this directory, and nothing else")
 	dump := flag.String("dump", "", "directory to write the photos our reader refuses or misreads to (PNG), with what each reader read")
 	flag.Parse()
 	runtime.LockOSThread()
@@ -83,6 +84,12 @@ func main() {
 	rd, err := reader.New(f)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *retry != "" {
+		if err := runRetry(rd, *retry); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	tess, err := tesseract.New("")
 	if err != nil {
