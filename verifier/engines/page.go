@@ -99,6 +99,30 @@ func (p pageEdges) aspect() float64 {
 	return (td3W + p.Offset[sideLeft] + p.Offset[sideRight]) / (td3H + p.Offset[sideTop] + p.Offset[sideBottom])
 }
 
+// MaxZoneShift is how far, mm, the zone may stand from where TD3 puts it
+// on the page its edges outline (ZoneInPlace): a zone printed elsewhere,
+// or a strip pasted on, is not the issuer's. Rendered 3 MP pages with the
+// zone where mrztest prints it measured 0.05 mm across and 0.3-0.5 mm up
+// (zoneInkCentre is rounded down); printed 3 mm right, 3.05 mm; 3 mm up,
+// 3.5; 1.8 mm left and down, 1.75 and 1.3 (2.2 off: out of place)
+// (TestPassportZonePlace). A real issuer's tolerance is not known to us
+// (no real data page), so the bound is wide; a shift beyond edgeSearch
+// leaves the page unfound.
+const MaxZoneShift = 2.0
+
+// zoneShift is how far the zone stands from where TD3 puts it on the page
+// as its edges were found, mm right and up; ok only when the page was
+// found. Across: half the difference of the side edges' offsets (a scale
+// error moves both alike); up: the bottom edge's offset alone (8.5 mm from
+// the zone, where the pitch's error stays under 0.2 mm; the top edge's,
+// 80 mm off, would add up to 1.5).
+func (p pageEdges) zoneShift() (x, y float64, ok bool) {
+	if !p.found() {
+		return 0, 0, false
+	}
+	return (p.Offset[sideLeft] - p.Offset[sideRight]) / 2, p.Offset[sideBottom], true
+}
+
 // findPage places the page around the zone z of g and looks for its four
 // edges.
 func findPage(g *image.Gray, z *reader.Zone) pageEdges {

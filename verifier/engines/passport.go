@@ -39,8 +39,11 @@ type PassportExam struct {
 	// ReadErr is the reader's error (nil when the zone read).
 	ReadErr error
 	// Page is where the page's edges were found.
-	Page    pageEdges
-	Timings PassportTimings
+	Page pageEdges
+	// ZoneShift is how far the zone stands from where TD3 puts it on the
+	// page found, mm right and up (zero when no page was found).
+	ZoneShift [2]float64
+	Timings   PassportTimings
 }
 
 // PassportTimings is the wall time of each step of a data-page
@@ -80,6 +83,10 @@ func (e *Engines) ExaminePassport(ctx context.Context, data []byte) (PassportExa
 		x.Page = findPage(grey, x.Zone)
 		x.PageFound, x.Aspect = x.Page.found(), x.Page.aspect()
 		x.ProportionsOK = x.Aspect > 0 && math.Abs(x.Aspect/TD3Aspect-1) <= PageAspectTolerance
+		if sx, sy, ok := x.Page.zoneShift(); ok {
+			x.ZoneShift = [2]float64{sx, sy}
+			x.ZoneInPlace = math.Hypot(sx, sy) <= MaxZoneShift
+		}
 		pageGrey := x.Page.warp(grey, 0, 0, td3W, td3H)
 		x.Sharpness, x.Glare = card.SharpnessOf(pageGrey), card.GlareOf(pageGrey)
 		x.Timings.Page = time.Since(start)

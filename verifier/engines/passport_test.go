@@ -24,11 +24,17 @@ import (
 // when set, changes the photo before it is encoded.
 func dataPage(t testing.TB, format mrz.Format, lines []string, face image.Image, cam mrztest.Camera, seed uint64, edit func(*image.Gray)) []byte {
 	t.Helper()
+	return printedPage(t, format, lines, face, mrztest.Print{}, cam, seed, edit)
+}
+
+// printedPage is dataPage with the zone printed as p says.
+func printedPage(t testing.TB, format mrz.Format, lines []string, face image.Image, p mrztest.Print, cam mrztest.Camera, seed uint64, edit func(*image.Gray)) []byte {
+	t.Helper()
 	f, err := ocrb.Load(ocrb.DebianPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := mrztest.PrintedShot(f, format, lines, face, mrztest.Print{}, cam, rand.New(rand.NewPCG(seed, 35)))
+	img, err := mrztest.PrintedShot(f, format, lines, face, p, cam, rand.New(rand.NewPCG(seed, 35)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +71,7 @@ func TestPassportAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rep.Problems) != 0 || !rep.PageFound || !rep.ProportionsOK || !rep.FacePresent || rep.Document == nil {
+		if len(rep.Problems) != 0 || !rep.PageFound || !rep.ProportionsOK || !rep.ZoneInPlace || !rep.FacePresent || rep.Document == nil {
 			t.Errorf("%s: %+v", c.name, rep)
 			continue
 		}
@@ -170,5 +176,38 @@ func TestPassportRefusesACardZone(t *testing.T) {
 	}
 	if rep.Document != nil || !slices.Contains(rep.Problems, flow.ProblemMRZNotFound) {
 		t.Errorf("%+v", rep)
+	}
+}
+
+// The zone's physical check: where TD3 puts it on the page found, it is in
+// place; printed 3 mm off (across or up) it is not, and the photo is still
+// accepted (the check is evidence for license_appears_real, not something
+// a retake fixes).
+func TestPassportZonePlace(t *testing.T) {
+	e := loaded(t)
+	face := labeledFace(t, "howard/howard1.png")
+	for _, c := range []struct {
+		name    string
+		shift   [2]float64
+		cam     mrztest.Camera
+		inPlace bool
+	}{
+		{"in place", [2]float64{}, camera(2, 0.5), true},
+		{"in place, tilted and blurred", [2]float64{}, camera(-8, 1.2), true},
+		{"3 mm right", [2]float64{3, 0}, camera(2, 0.5), false},
+		{"3 mm up", [2]float64{0, 3}, camera(-3, 0.5), false},
+		{"2.5 mm left and down", [2]float64{-1.8, -1.8}, camera(4, 0.5), false},
+	} {
+		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(11), face, mrztest.Print{Shift: c.shift}, c.cam, 12, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: shift %.2f, %.2f mm, page offsets %.1f", c.name, x.ZoneShift[0], x.ZoneShift[1], x.Page.Offset)
+		if len(x.Problems) != 0 || x.ZoneInPlace != c.inPlace {
+			t.Errorf("%s: problems %v, zone in place %v (shift %.2f, %.2f mm), want %v", c.name, x.Problems, x.ZoneInPlace, x.ZoneShift[0], x.ZoneShift[1], c.inPlace)
+		}
+		if d := math.Hypot(x.ZoneShift[0]-c.shift[0], x.ZoneShift[1]-c.shift[1]); d > 0.7 {
+			t.Errorf("%s: measured %.2f, %.2f mm, printed %.1f, %.1f off", c.name, x.ZoneShift[0], x.ZoneShift[1], c.shift[0], c.shift[1])
+		}
 	}
 }

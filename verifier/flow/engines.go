@@ -109,6 +109,10 @@ type PassportReport struct {
 	// proportions, a face on it; the zone's check digits valid is
 	// "Document != nil".
 	PageFound, ProportionsOK, FacePresent bool
+	// ZoneInPlace: the zone stands where TD3 puts it on the page found
+	// (the zone's physical check; with the check digits, the evidence
+	// docs/documents.md calls BarcodeValid for a passport).
+	ZoneInPlace bool
 	// Measures, for the answer's checks and for calibration.
 	Aspect, Sharpness, Glare float64
 	// Headshot is the portrait cropped (JPEG, at most 400 px); nil when

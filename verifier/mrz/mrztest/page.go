@@ -54,6 +54,9 @@ type Print struct {
 	// OCR-B's 0.35 mm stroke printed heavier or lighter, to the nearest
 	// page pixel.
 	Weight float64
+	// Shift moves the zone from where the format puts it, mm right and
+	// up: a zone printed (or pasted) out of its place.
+	Shift [2]float64
 }
 
 // RandomPrint draws a print: strokes up to 0.07 mm (a fifth) heavier or
@@ -88,18 +91,18 @@ func PrintedPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Ima
 		return nil, err
 	}
 	ink := uint8(20 + r.IntN(40))
-	left := (geo.w - float64(geo.chars)*pitchMM) / 2
+	left := (geo.w-float64(geo.chars)*pitchMM)/2 + p.Shift[0]
 	// The zone is drawn black on white, weighted, then printed in ink
 	// over the ground.
 	layer := raster.New(w, h, 255)
 	for i, line := range lines {
-		base := geo.h - geo.bottom - float64(len(lines)-1-i)*geo.lineGap
+		base := geo.h - geo.bottom - float64(len(lines)-1-i)*geo.lineGap - p.Shift[1]
 		if err := f.Draw(layer, line, left*pxPerMM, base*pxPerMM, pitchMM*pxPerMM, image.Black); err != nil {
 			return nil, err
 		}
 	}
 	if k := int(math.Round(p.Weight / 2 * pxPerMM)); k != 0 && len(lines) > 0 {
-		top := int((geo.h - geo.bottom - float64(len(lines))*geo.lineGap) * pxPerMM)
+		top := int((geo.h - geo.bottom - float64(len(lines))*geo.lineGap - p.Shift[1]) * pxPerMM)
 		weigh(layer, max(0, top), k)
 	}
 	for i, v := range layer.Pix {
