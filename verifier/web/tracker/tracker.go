@@ -32,8 +32,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models"
 )
 
-//go:generate go run github.com/evanw/esbuild/cmd/esbuild --log-level=warning --bundle --format=iife --global-name=idgateHuman --minify --target=es2020 --platform=browser --legal-comments=none --charset=utf8 --outfile=gen/human.js human.ts
-//go:generate cp ../../../node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm ../../../node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm gen/
+//go:generate go run github.com/idgate/idgate/internal/bundle/cmd/npmgen -global idgateHuman human.ts @tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm @tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm
 
 //go:embed gen
 var gen embed.FS
