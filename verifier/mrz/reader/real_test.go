@@ -13,15 +13,18 @@ import (
 // printed, each with what goes wrong. The test fails when one is read
 // right or refused (take it off) and when any other is read wrong.
 var knownWrong = map[string]string{
-	// A 268 px scan whose zone characters are about 5 px apart: the N of
-	// ALAAELDIN reads as M, and names carry no check digit.
-	"passporteye/24_pass-egy.jpg": "N read as M in the given names (5 px character pitch)",
+	// Since 5856667 (templates blurred as the zone is): the last filler
+	// but one of the personal number read as K. K's value, 20, like A's
+	// (10) and U's (30), is 0 modulo 10, so no check digit can see a filler
+	// read as one of them. (24_pass-egy.jpg's N read as M, wrong before,
+	// is read right since.)
+	"passporteye/100_pass-cze.jpg": "a filler read as K in the personal number",
 }
 
-// minRight is how many of the real pictures the reader read right when
-// the set was last extended (main at 86fcd83): 17 of the 31 whose zone
-// parses. Fewer is a regression on real pictures; more, raise it.
-const minRight = 17
+// minRight is how many of the real pictures the reader read right at
+// main 4f3ec68 (after 5856667): 18 of the 31 whose zone parses. Fewer is a
+// regression on real pictures; more, raise it.
+const minRight = 18
 
 // TestReadRealPictures runs the reader on every real picture of a data
 // page or card in the set (specimens photographed, scanned or drawn by
