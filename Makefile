@@ -21,7 +21,7 @@ lint:
 # builds and starts them first (it schedules packages in the order given):
 # started last, in alphabetical order, the browser walks ran alone at the
 # end with a core idle (docs/testing.md, CI time).
-SLOW_FIRST = ./verifier/web ./systemtest ./bench/liveness ./verifier/license/pdf417 ./verifier/http ./securitytest ./cmd/idgate
+SLOW_FIRST = ./verifier/web ./systemtest ./bench/liveness ./verifier/license/pdf417 ./verifier/http ./securitytest ./verifier/flow ./cmd/idgate
 
 ## test-go: go vet and go test; afterwards, one line per package whose tests skipped for absent test data
 test-go:

@@ -12,6 +12,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/openapi"
+	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
@@ -40,7 +41,11 @@ func attempt(r *rig, tok string, pass bool) flow.LivenessAnswer {
 // result's bytes. The link then refuses a sixth attempt and a submit as any
 // completed link does (verifier/http answers those 410).
 func TestLastFailedLivenessAttemptCompletes(t *testing.T) {
-	r := newRig(t, parts.OpenSQLite(t))
+	parts.OnBothBackends(t, testLastFailedLivenessAttemptCompletes)
+}
+
+func testLastFailedLivenessAttemptCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
+	r := newRig(t, open(t))
 	ctx := context.Background()
 	id, tok, lic := r.licensed()
 	for left := 4; left >= 1; left-- {

@@ -1,13 +1,17 @@
 package flow_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"image"
+	"image/png"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/idgate/idgate/internal/seal"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/engines/enginestest"
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -36,7 +40,10 @@ type rig struct {
 // parts.Backends).
 func newRig(t *testing.T, store *sqlstore.DB) *rig {
 	t.Helper()
-	eng := enginestest.Load(t, 1) // skips (or fails under CI) without the models
+	// Two workers, as verifier/http's tests have: the tests on both
+	// backends run in parallel, and a request waits for a free worker only
+	// engines.DefaultQueueWait before it is refused as busy.
+	eng := enginestest.Load(t, 2) // skips (or fails under CI) without the models
 	r := &rig{t: t, store: store, now: time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC), data: flowtest.DataFor(t)}
 	clock := func() time.Time { return r.now }
 	r.acct = parts.Account(t, store, "owner@example.com", "correct horse battery staple", r.now).ID
@@ -78,6 +85,36 @@ func (r *rig) foremanFace() image.Image {
 		r.t.Fatal(err)
 	}
 	return face
+}
+
+// labeledFace is a face of the labelled set (testdata/faces/labeled/path),
+// someone other than Foreman.
+func (r *rig) labeledFace(path string) image.Image {
+	r.t.Helper()
+	f, err := os.Open(testkit.Data(r.t, "testdata", "faces", "labeled", path))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer f.Close()
+	face, err := png.Decode(f)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return face
+}
+
+// delivered is the verification's one webhook delivery, due with its
+// result's bytes (the worker and its sender are verifier/webhook's tests).
+func (r *rig) delivered(id string) {
+	r.t.Helper()
+	v := r.verification(id)
+	hist, err := r.store.History(context.Background(), id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if len(hist) != 1 || !bytes.Equal(hist[0].Payload, v.Result) || hist[0].URL != v.WebhookURL {
+		r.t.Fatalf("deliveries of %s %+v, want one of its result", v.Status, hist)
+	}
 }
 
 // licenseSteps passes the front (front) and the back (a rendered PDF417,
