@@ -43,6 +43,10 @@ func main() {
 // most of the program's time; its own figures need none of them).
 var onlyLiveness = flag.Bool("only-liveness", false, "measure the liveness step's budget only")
 
+// onlyLevers measures the tracker's levers alone (levers.go), which make
+// bench does not run: they are the evidence for the tracker's choices.
+var onlyLevers = flag.Bool("levers", false, "measure the face tracker's levers only")
+
 func run() error {
 	flag.Parse()
 	ctx := context.Background()
@@ -54,6 +58,9 @@ func run() error {
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		return fmt.Errorf("chromium: %w", err)
+	}
+	if *onlyLevers {
+		return leverBench(ctx, dir, path)
 	}
 	if *onlyLiveness {
 		return liveness(ctx, dir, path)

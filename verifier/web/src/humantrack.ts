@@ -5,7 +5,7 @@
 // of the very canvas whose pixels are sent, so what it saw is what the
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
-import { eyeAspect, pose, type Pose } from "./facepose";
+import { eyeAspect, pose, type Mesh, type Pose } from "./facepose";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -20,7 +20,7 @@ export interface Files {
 export type Frame = HTMLCanvasElement | ImageBitmap;
 
 // The parts of Human's API the page uses.
-interface HumanFace {
+export interface HumanFace {
   box: [number, number, number, number];
   mesh: [number, number, number][];
   score: number;
@@ -107,11 +107,11 @@ const detectorBox = 1.4;
 const stillDegrees = 3;
 const reuseMs = 1000;
 
-// track is a tracker on Human's library lib, once its detector is in
-// (the mesh and iris models follow: Tracker.mesh, .iris); ctx is a 2D
-// context of a 64×64 canvas, to read the face's light.
-export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tracker<Frame>> {
-  const human = new lib.Human({
+// humanConfig is Human's configuration for the tracker: the detector
+// alone at first (track loads the mesh and iris models after it), the box
+// reused only when a detect() asks it (reuse, below).
+export function humanConfig(files: Files): object {
+  return {
     backend: "wasm",
     // A map by file name: TensorFlow.js asks for the SIMD build where the
     // browser has SIMD, else the plain one. It wants an entry for the
@@ -123,7 +123,7 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
     debug: false,
     async: true,
     warmup: "none",
-      // Set on every detect() (reuse above): 0 runs the detector, anything
+    // Set on every detect() (reuse above): 0 runs the detector, anything
     // larger lets Human reuse the last box, which it does until the face is
     // lost (the skip limits below are never reached: reuseMs decides).
     cacheSensitivity: 0,
@@ -145,7 +145,14 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
     object: { enabled: false },
     segmentation: { enabled: false },
     gesture: { enabled: false },
-  });
+  };
+}
+
+// track is a tracker on Human's library lib, once its detector is in
+// (the mesh and iris models follow: Tracker.mesh, .iris); ctx is a 2D
+// context of a 64×64 canvas, to read the face's light.
+export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tracker<Frame>> {
+  const human = new lib.Human(humanConfig(files));
   // The detector alone first (BlazeFace, 335 KB of the 4.6 MB): the first
   // guidance (no face, closer, centre, dark) needs only its box. Then the
   // mesh (1.3 MB: the head's pose, for the turns and "look straight"),
@@ -202,11 +209,7 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
         lastYaw = NaN;
         return { face: null, pose: null, eyes: NaN, light: 0, exact: !reuse };
       }
-      // The mesh's depth is in units of the square crop it was computed
-      // on: Human's box is that crop, re-centred on the mesh and clamped to
-      // the frame, so its longer side is the crop's unless the crop
-      // overflows the frame both ways.
-      const m = { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
+      const m = meshOf(f);
       // The face is the mesh's extent (the box is the model's crop, about
       // twice as wide, clamped to the frame).
       let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
@@ -223,6 +226,14 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
       return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact: !reuse };
     },
   };
+}
+
+// meshOf is the face's mesh as facepose.ts reads it. The mesh's depth is
+// in units of the square crop it was computed on: Human's box is that
+// crop, re-centred on the mesh and clamped to the frame, so its longer
+// side is the crop's unless the crop overflows the frame both ways.
+export function meshOf(f: HumanFace): Mesh {
+  return { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
 }
 
 // meanLuma is the mean luma of a 64×64 RGBA crop, 0..255.

@@ -1,0 +1,168 @@
+package main
+
+// Where a box carried from the last frame goes wrong, measured on the
+// server's own pipeline (Go, no browser): the mesh of frame i cropped from
+// a box other than frame i's detector box, beside the server's reading of
+// frame i. The mesh's depth, and so the yaw, depends on the crop; the
+// server crops every frame at its detector's box (BlazeFace's, ×1.4,
+// square). On every 2nd frame (the 1st with the detector):
+//
+//	kept box            Human's cache: the last mesh's box (the last
+//	                    detector box's size, re-centred on the last mesh)
+//	last detector box   the previous frame's detector box: what any box
+//	                    carried from the last frame can at best be
+//	                    without predicting the motion
+//	fitted, same frame  a box fitted to the detector's from the mesh's
+//	                    landmarks (least squares over these clips),
+//	                    from frame i's own mesh: the fit's own error
+//	fitted, last mesh   the same from the previous frame's mesh: what
+//	                    "our own" box from the last mesh would do
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/idgate/idgate/verifier/face/blazeface"
+	"github.com/idgate/idgate/verifier/face/facemesh"
+	facelive "github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/pose"
+	"github.com/idgate/idgate/verifier/face/tensor"
+	"github.com/idgate/idgate/verifier/imgio"
+)
+
+// boxFrame is one frame as the server sees it: its image, detector box
+// and mesh on that box.
+type boxFrame struct {
+	img  *tensor.Tensor
+	det  blazeface.Face
+	mesh facemesh.Mesh
+	ok   bool
+}
+
+// landmarks the fit reads: nose tip, the eyes' corners, the mouth, the
+// cheeks, forehead and chin (facepose.ts's and pose.go's points among
+// them).
+var fitPoints = []int{1, 33, 133, 263, 362, 13, 14, 234, 454, 10, 152}
+
+func features(m *facemesh.Mesh, axis int) []float64 {
+	f := []float64{1}
+	for _, i := range fitPoints {
+		f = append(f, m.Points[i][axis])
+	}
+	return f
+}
+
+// fitBox fits the detector box's centre (x, y) and half side from the
+// same frame's mesh.
+type fitBox struct{ cx, cy, half *mat.VecDense }
+
+func (b fitBox) of(m *facemesh.Mesh) blazeface.Face {
+	dot := func(w *mat.VecDense, f []float64) float64 { return mat.Dot(w, mat.NewVecDense(len(f), f)) }
+	fx, fy := features(m, 0), features(m, 1)
+	cx, cy := dot(b.cx, fx), dot(b.cy, fy)
+	half := dot(b.half, append(fx, fy[1:]...))
+	return blazeface.Face{Min: blazeface.Point{X: cx - half, Y: cy - half}, Max: blazeface.Point{X: cx + half, Y: cy + half}}
+}
+
+func leastSquares(rows [][]float64, y []float64) *mat.VecDense {
+	a := mat.NewDense(len(rows), len(rows[0]), nil)
+	for i, r := range rows {
+		a.SetRow(i, r)
+	}
+	var w mat.VecDense
+	if err := w.SolveVec(a, mat.NewVecDense(len(y), y)); err != nil {
+		panic(err)
+	}
+	return &w
+}
+
+func boxLevers(an *facelive.Analyzer, clips []clip) error {
+	frames := map[string][]boxFrame{}
+	var rx, ry, rh [][]float64
+	var yx, yy, yh []float64
+	for _, c := range clips {
+		for _, data := range c.frames {
+			img, err := imgio.Decode(data, imgio.Limits{MaxPixels: 1 << 22})
+			if err != nil {
+				return err
+			}
+			bf := boxFrame{img: img}
+			dets, err := an.Detector.Detect(img)
+			if err != nil {
+				return err
+			}
+			if len(dets) > 0 {
+				bf.det = dets[0]
+				if bf.mesh, err = an.Mesher.Run(img, bf.det); err != nil {
+					return err
+				}
+				bf.ok = bf.mesh.Score >= an.Cfg.MinMeshScore
+			}
+			if bf.ok {
+				fx, fy := features(&bf.mesh, 0), features(&bf.mesh, 1)
+				rx, ry, rh = append(rx, fx), append(ry, fy), append(rh, append(fx, fy[1:]...))
+				yx = append(yx, (bf.det.Min.X+bf.det.Max.X)/2)
+				yy = append(yy, (bf.det.Min.Y+bf.det.Max.Y)/2)
+				yh = append(yh, (bf.det.Max.X-bf.det.Min.X)/2)
+			}
+			frames[c.name] = append(frames[c.name], bf)
+		}
+	}
+	fit := fitBox{leastSquares(rx, yx), leastSquares(ry, yy), leastSquares(rh, yh)}
+	variants := []struct {
+		name string
+		box  func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face
+	}{
+		{"kept box (Human's skipFrames)", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
+			return blazeface.Face{Min: pm.Min, Max: pm.Max}
+		}},
+		{"last frame's detector box", func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det }},
+		{"fitted from the same frame's mesh", func(_, cur boxFrame, _ *facemesh.Mesh) blazeface.Face { return fit.of(&cur.mesh) }},
+		{"fitted from the last frame's mesh", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face { return fit.of(pm) }},
+	}
+	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame (Go, same frames):")
+	for _, v := range variants {
+		var diffs []float64
+		var peaks []string
+		worst := math.Inf(-1)
+		for _, c := range clips {
+			fs := frames[c.name]
+			yaws := make([]float64, len(fs))
+			var prevMesh facemesh.Mesh
+			for i, f := range fs {
+				yaws[i] = math.NaN()
+				if !f.ok {
+					continue
+				}
+				m := f.mesh
+				if i%2 == 1 && fs[i-1].ok {
+					got, err := an.Mesher.Run(f.img, v.box(fs[i-1], f, &prevMesh))
+					if err != nil {
+						return err
+					}
+					m = got
+					diffs = append(diffs, math.Abs(pose.Estimate(&m).Yaw-pose.Estimate(&f.mesh).Yaw))
+				}
+				prevMesh = m
+				yaws[i] = pose.Estimate(&m).Yaw
+			}
+			for _, t := range c.turns {
+				sp, pp := math.Inf(-1), math.Inf(-1)
+				for i := t.from; i <= t.to && i < len(fs); i++ {
+					if fs[i].ok {
+						sp = math.Max(sp, float64(t.side)*pose.Estimate(&fs[i].mesh).Yaw)
+						pp = math.Max(pp, float64(t.side)*yaws[i])
+					}
+				}
+				peaks = append(peaks, fmt.Sprintf("%+.1f", pp-sp))
+				worst = math.Max(worst, pp-sp)
+			}
+		}
+		fmt.Printf("  %-36s yaw off the server's on the carried frames: median %.1f° p90 %.1f° max %.1f° (%d frames); turn peaks %s (worst %+.1f°)\n",
+			v.name, median64or0(diffs), pct(diffs, 0.9), pct(diffs, 1), len(diffs), strings.Join(peaks, " "), worst)
+	}
+	return nil
+}

@@ -1,0 +1,574 @@
+package main
+
+// The tracker's levers (go run ./bench/pages -levers): what each way of
+// doing less per frame costs and what it does to the page's readings
+// against the server's. The page's tracker (its Human configuration and
+// pose code: levers.ts) runs on the page's thread of a tab at Chromium's
+// 4× CPU slowdown over the real clips' frames (../shared/testdata/liveness/
+// real via var/testdata, and Foreman), each frame as the lever's plan
+// says: with the detector or on the box Human keeps from the last frame's
+// mesh (its skipFrames idea: the last detector box's size, re-centred on
+// the last mesh), with the eyelids or without; the server's analyser
+// (verifier/face/liveness, the detector on every frame) reads the same
+// JPEGs. Printed per lever: ms per frame (the tracker alone, nothing else
+// on the thread), the yaw's disagreement per frame and at each turn's
+// peak, where the page decides "done" (trackersteps.ts: the server's
+// angle + margin), and the eyelids' disagreement.
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/gif"
+	"image/jpeg"
+	"io/fs"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/bundle"
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face"
+	facelive "github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/web/tracker"
+)
+
+//go:embed levers.ts
+var leversTS []byte
+
+// clip is a sequence of frames as the page would track them, about 10 a
+// second (the rate the tracker keeps at best), with its labelled turns.
+type clip struct {
+	name   string
+	frames [][]byte
+	// turns: index ranges (inclusive) of the frames of each labelled
+	// turn, and its side (+1 the person's left: yaw > 0).
+	turns []turnSpan
+}
+
+type turnSpan struct {
+	from, to, side int
+}
+
+// lever is one way of tracking a clip: the detector on every det-th
+// frame, the eyelids on every eyes-th (0: never); blinks: run on the
+// blink clips (the eyelids' disagreement), else on the turn clips (the
+// yaw's).
+type lever struct {
+	name      string
+	det, eyes int
+	blinks    bool
+}
+
+var levers = []lever{
+	{"detector every frame (today's turns)", 1, 0, false},
+	{"detector every 2nd frame", 2, 0, false},
+	{"detector every 3rd frame", 3, 0, false},
+	{"detector and eyelids every frame", 1, 1, true},
+	{"detector every 2nd, eyelids every frame (today's blink)", 2, 1, true},
+	{"detector and eyelids every 2nd frame", 2, 2, true},
+}
+
+func leverBench(ctx context.Context, dir, chrome string) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	clips, err := leverClips(root)
+	if err != nil {
+		return fmt.Errorf("levers: %w (make testdata)", err)
+	}
+	// The server's readings.
+	_, an, err := facelive.Load("", face.DefaultOptions, facelive.Defaults)
+	if err != nil {
+		return err
+	}
+	server := map[string][]reading{}
+	for _, c := range clips {
+		for _, f := range c.frames {
+			s, err := an.Frame(facelive.Frame{Data: f})
+			if err != nil {
+				return err
+			}
+			server[c.name] = append(server[c.name], reading{found: s.Faces > 0, yaw: s.Pose.Yaw, eyes: s.Eyes.Mean()})
+		}
+	}
+	if err := boxLevers(an, clips); err != nil {
+		return err
+	}
+	if os.Getenv("LEVERS_GO_ONLY") != "" {
+		return nil
+	}
+	srv, err := leverServer(root)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(filepath.Join(dir, "levers-profile")))
+	defer cancelAlloc()
+	tab, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	tctx, cancelT := context.WithTimeout(tab, 30*time.Minute)
+	defer cancelT()
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URL)); err != nil {
+		return err
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`window.idgateLeversReady === true`, chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
+		return fmt.Errorf("levers: the page's tracker did not start: %w", err)
+	}
+	if _, err := chromedp.Call(tctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpuSlowdown}); err != nil {
+		return err
+	}
+	fmt.Printf("tracker levers: the page's tracker on the page's thread at %d× CPU slowdown, beside the server's analyser on the same frames (%s)\n", cpuSlowdown, clipNames(clips))
+	// track runs a lever's plan over a clip and returns its readings and
+	// each frame's ms (the first frame, a new face, not timed).
+	track := func(l lever, c clip) ([]reading, []float64, []bool, error) {
+		urls := make([]string, len(c.frames))
+		for i, f := range c.frames {
+			urls[i] = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(f)
+		}
+		if _, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`L.decode(%s)`, jsonOf(urls)), chromedp.EvalAwaitPromise)); err != nil {
+			return nil, nil, nil, err
+		}
+		det, eyes := make([]bool, len(urls)), make([]bool, len(urls))
+		for i := range urls {
+			det[i] = i%l.det == 0
+			eyes[i] = l.eyes > 0 && i%l.eyes == 0
+		}
+		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][4]any](fmt.Sprintf(`L.run(%s, %s).then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, jsonOf(det), jsonOf(eyes)), chromedp.EvalAwaitPromise))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		var rs []reading
+		var ms []float64
+		for _, g := range got {
+			t, _ := g[0].(float64)
+			rs = append(rs, reading{found: g[1] == true, yaw: num(g[2]), eyes: num(g[3])})
+			ms = append(ms, t)
+		}
+		ms[0] = math.NaN()
+		return rs, ms, det, nil
+	}
+	// A warm-up pass (TensorFlow.js's first runs of each model are slower).
+	if _, _, _, err := track(levers[len(levers)-1], clips[0]); err != nil {
+		return err
+	}
+	for _, l := range levers {
+		page := map[string][]reading{}
+		var ms, detMs, reuseMs []float64
+		for _, c := range clips {
+			if (len(c.turns) == 0) != l.blinks {
+				continue
+			}
+			rs, t, det, err := track(l, c)
+			if err != nil {
+				return err
+			}
+			page[c.name] = rs
+			for i := 1; i < len(t); i++ {
+				ms = append(ms, t[i])
+				if det[i] {
+					detMs = append(detMs, t[i])
+				} else {
+					reuseMs = append(reuseMs, t[i])
+				}
+			}
+		}
+		printLever(l, clips, server, page, ms, detMs, reuseMs)
+	}
+	return nil
+}
+
+func clipNames(clips []clip) string {
+	var s []string
+	for _, c := range clips {
+		s = append(s, fmt.Sprintf("%s %d", c.name, len(c.frames)))
+	}
+	return strings.Join(s, ", ")
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func num(v any) float64 {
+	if f, ok := v.(float64); ok {
+		return f
+	}
+	return math.NaN()
+}
+
+// reading is one frame's face as one side read it.
+type reading struct {
+	found     bool
+	yaw, eyes float64
+}
+
+// printLever prints a lever's cost and disagreement. Turn frames are those
+// the server reads 8° or more from the clip's straight-ahead (the median
+// of its frames under 20°); the peak is each labelled turn's furthest yaw
+// in its direction, page minus server (> 0: the page saw the turn further
+// than the server will: with the page's 1° margin (trackersteps.ts) a
+// peak over by more than 1° can end a step the server finds short).
+func printLever(l lever, clips []clip, server, page map[string][]reading, ms, detMs, reuseMs []float64) {
+	var still, turning, eyeDiff []float64
+	var peaks []string
+	worst := math.Inf(-1)
+	missed := 0
+	var blinks []string
+	for _, c := range clips {
+		s, p := server[c.name], page[c.name]
+		if p == nil {
+			continue
+		}
+		straight := straightOf(s)
+		if l.blinks {
+			blinks = append(blinks, blinkSeen(s, p, straight))
+		}
+		for i := range s {
+			if !s[i].found || !p[i].found {
+				if s[i].found != p[i].found {
+					missed++
+				}
+				continue
+			}
+			d := math.Abs(p[i].yaw - s[i].yaw)
+			if math.Abs(s[i].yaw-straight) >= 8 {
+				turning = append(turning, d)
+			} else {
+				still = append(still, d)
+			}
+			if !math.IsNaN(p[i].eyes) && math.Abs(s[i].yaw-straight) <= 20 {
+				eyeDiff = append(eyeDiff, math.Abs(p[i].eyes-s[i].eyes))
+			}
+		}
+		for _, t := range c.turns {
+			sp, pp := math.Inf(-1), math.Inf(-1)
+			for i := t.from; i <= t.to && i < len(s); i++ {
+				if s[i].found {
+					sp = math.Max(sp, float64(t.side)*s[i].yaw)
+				}
+				if p[i].found {
+					pp = math.Max(pp, float64(t.side)*p[i].yaw)
+				}
+			}
+			peaks = append(peaks, fmt.Sprintf("%+.1f", pp-sp))
+			worst = math.Max(worst, pp-sp)
+		}
+	}
+	fmt.Printf("  %-56s %4.0f ms a frame (%4.1f fps; median with the detector %3.0f ms, on a kept box %3.0f ms)", l.name, mean(ms), 1000/mean(ms), median64or0(detMs), median64or0(reuseMs))
+	fmt.Printf("; yaw off the server's: still median %.1f° p90 %.1f°", median64or0(still), pct(still, 0.9))
+	if !l.blinks {
+		fmt.Printf(", turning median %.1f° p90 %.1f° max %.1f°; turn peaks page−server %s (worst %+.1f°)",
+			median64or0(turning), pct(turning, 0.9), pct(turning, 1), strings.Join(peaks, " "), worst)
+	}
+	if len(eyeDiff) > 0 {
+		fmt.Printf("; eye ratio off median %.3f p90 %.3f (%d frames); blinks (clip: page closed/server closed) %s", median64or0(eyeDiff), pct(eyeDiff, 0.9), len(eyeDiff), strings.Join(blinks, " "))
+	}
+	fmt.Printf("; face found by one side only %d\n", missed)
+}
+
+// blinkSeen says whether each side saw the eyes closed on the clip: the
+// server below its close ratio (0.65) of the open eyes (the median of its
+// frames within 20° of straight-ahead), the page below that ratio less
+// its margin (trackersteps.ts, blinkMargin), on the frames the page read
+// the eyelids on. "p" or "-" for the page, then "s" or "-" for the server;
+// "p-" is the page calling done a blink the server would refuse.
+func blinkSeen(s, p []reading, straight float64) string {
+	var se, pe []float64
+	for i := range s {
+		if s[i].found && math.Abs(s[i].yaw-straight) <= 20 {
+			se = append(se, s[i].eyes)
+			if p[i].found && !math.IsNaN(p[i].eyes) {
+				pe = append(pe, p[i].eyes)
+			}
+		}
+	}
+	if len(se) == 0 || len(pe) == 0 {
+		return "none"
+	}
+	sb, pb := median64(se), median64(pe)
+	out := []byte("--")
+	for _, v := range pe {
+		if v < (facelive.Defaults.CloseRatio-0.05)*pb {
+			out[0] = 'p'
+		}
+	}
+	for _, v := range se {
+		if v < facelive.Defaults.CloseRatio*sb {
+			out[1] = 's'
+		}
+	}
+	return string(out)
+}
+
+// straightOf is the median yaw of the server's face frames within 20°.
+func straightOf(s []reading) float64 {
+	var v []float64
+	for _, r := range s {
+		if r.found && math.Abs(r.yaw) <= 20 {
+			v = append(v, r.yaw)
+		}
+	}
+	return median64or0(v)
+}
+
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+func median64or0(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return median64(v)
+}
+
+// pct is the q-quantile of v (nearest rank).
+func pct(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[int(math.Min(float64(len(s)-1), math.Ceil(q*float64(len(s)))-1+1e-9))]
+}
+
+// leverServer serves the harness page: levers.ts bundled with the page's
+// sources as the global L, and the tracker's files under /assets/.
+func leverServer(root string) (*httptest.Server, error) {
+	set, err := tracker.Files()
+	if err != nil {
+		return nil, err
+	}
+	web := filepath.Join(root, "verifier", "web")
+	src := fstest.MapFS{"levers.ts": {Data: leversTS}}
+	names, err := fs.Glob(os.DirFS(web), "src/*.ts")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(web, n))
+		if err != nil {
+			return nil, err
+		}
+		src[n] = &fstest.MapFile{Data: b}
+	}
+	js, err := bundle.Build(bundle.Options{Sources: src, Entry: "levers.ts", GlobalName: "L"})
+	if err != nil {
+		return nil, fmt.Errorf("levers: %w", err)
+	}
+	files, err := json.Marshal(set.Config)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><script src="/levers.js"></script><script src="%s"></script>
+<script>L.start(window.idgateHuman, %s).then(() => (window.idgateLeversReady = true), (e) => (window.idgateLeversReady = String(e)));</script>`, set.Config.Lib, files)
+	})
+	mux.HandleFunc("GET /levers.js", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Write(js.JS)
+	})
+	mux.HandleFunc("GET /assets/{name}", func(w http.ResponseWriter, r *http.Request) {
+		f, ok := set.Files[r.PathValue("name")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", f.ContentType)
+		w.Write(f.JS)
+	})
+	return httptest.NewServer(mux), nil
+}
+
+// leverClips are the real clips at about 10 frames a second: smartlive
+// (flipped: a mirrored preview) frames 1–118, its prompted session, with
+// its left turn (35–50), partial right turn (70–82) and right turn
+// (95–104), and the blink at the GIF's own frame times (his eyes are shut
+// for 70 ms, 10.8–11.4 s); intel_hp_female (held right, then her left
+// turn 8–15); Foreman 36–96 (facing, blink, both turns; every 3rd of
+// 30 fps frames); the six GRID clips (blinks).
+func leverClips(root string) ([]clip, error) {
+	find := func(elem ...string) (string, error) { return testkit.FindData(root, elem...) }
+	var clips []clip
+	smart, err := find("testdata", "liveness", "real", "smartlive.gif")
+	if err != nil {
+		return nil, err
+	}
+	// Three phases of the 10 fps sampling (0, 33 and 67 ms): each turn's
+	// frames, and which of them the detector runs on, differ.
+	for _, phase := range []time.Duration{0, 33, 67} {
+		var at []time.Duration
+		for n := 1; n <= 118; n++ {
+			at = append(at, time.Duration(n-1)*100*time.Millisecond+phase*time.Millisecond)
+		}
+		fr, err := gifAt(smart, true, at, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		clips = append(clips, clip{name: fmt.Sprintf("smartlive+%dms", phase), frames: fr, turns: []turnSpan{{34, 49, 1}, {69, 81, -1}, {94, 103, -1}}})
+	}
+	fr, err := gifAt(smart, true, nil, 10500*time.Millisecond, 11600*time.Millisecond)
+	if err != nil {
+		return nil, err
+	}
+	clips = append(clips, clip{name: "smartlive blink", frames: fr})
+	intel, err := find("testdata", "liveness", "real", "intel_hp_female.gif")
+	if err != nil {
+		return nil, err
+	}
+	var at []time.Duration
+	for n := 1; n <= 19; n++ {
+		at = append(at, time.Duration(n-1)*100*time.Millisecond)
+	}
+	if fr, err = gifAt(intel, false, at, 0, 0); err != nil {
+		return nil, err
+	}
+	clips = append(clips, clip{name: "intel_hp_female", frames: fr, turns: []turnSpan{{7, 14, 1}}})
+	// Foreman at 30 fps, every 3rd frame from 36, 37 and 38: his left
+	// turn 70–80 and right turn 84–92 (verifier/face/liveness's labels).
+	for start := 36; start <= 38; start++ {
+		var fm [][]byte
+		var left, right turnSpan
+		for n := start; n <= 96; n += 3 {
+			p, err := find("testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n))
+			if err != nil {
+				return nil, err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			k := len(fm)
+			if n >= 68 && n <= 82 {
+				if left.side == 0 {
+					left = turnSpan{k, k, 1}
+				}
+				left.to = k
+			}
+			if n >= 83 && n <= 93 {
+				if right.side == 0 {
+					right = turnSpan{k, k, -1}
+				}
+				right.to = k
+			}
+			fm = append(fm, b)
+		}
+		clips = append(clips, clip{name: fmt.Sprintf("foreman from %d", start), frames: fm, turns: []turnSpan{left, right}})
+	}
+	for _, g := range []string{"grid_bbaf2n", "grid_brbk7n", "grid_lbax4n", "grid_pwij3p", "grid_id2_swwp2s", "grid_sbwe5n"} {
+		var gf [][]byte
+		for n := 1; n <= 30; n++ {
+			p, err := find("testdata", "liveness", "real", g, fmt.Sprintf("f%03d.jpg", n))
+			if err != nil {
+				return nil, err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			gf = append(gf, b)
+		}
+		clips = append(clips, clip{name: g, frames: gf})
+	}
+	return clips, nil
+}
+
+// gifAt decodes a GIF as a browser plays it (a delay under 2/100 s
+// shown for 1/10 s) and returns, as JPEGs, the frame on screen at each
+// time of at, or, with at nil, every frame shown from..to at its own
+// time; flipped mirrors each left to right.
+func gifAt(path string, flipped bool, at []time.Duration, from, to time.Duration) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		return nil, err
+	}
+	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
+	var out [][]byte
+	var t time.Duration
+	k := 0
+	for i, fr := range g.Image {
+		prev := image.NewRGBA(canvas.Bounds())
+		copy(prev.Pix, canvas.Pix)
+		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
+		d := g.Delay[i]
+		if d < 2 {
+			d = 10
+		}
+		next := t + time.Duration(d)*10*time.Millisecond
+		take := 0
+		if at == nil {
+			if next > from && t <= to {
+				take = 1
+			}
+		} else {
+			for k < len(at) && at[k] < next {
+				take++
+				k++
+			}
+		}
+		for ; take > 0; take-- {
+			b, err := jpegOf(canvas, flipped)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+		}
+		t = next
+		switch g.Disposal[i] {
+		case gif.DisposalBackground:
+			draw.Draw(canvas, fr.Bounds(), image.Transparent, image.Point{}, draw.Src)
+		case gif.DisposalPrevious:
+			canvas = prev
+		}
+	}
+	return out, nil
+}
+
+func jpegOf(img *image.RGBA, flipped bool) ([]byte, error) {
+	src := img
+	if flipped {
+		w := img.Bounds().Dx()
+		src = image.NewRGBA(img.Bounds())
+		for y := range img.Bounds().Dy() {
+			s, d := img.Pix[y*img.Stride:], src.Pix[y*src.Stride:]
+			for x := range w {
+				copy(d[4*(w-1-x):4*(w-x)], s[4*x:4*x+4])
+			}
+		}
+	}
+	var b bytes.Buffer
+	err := jpeg.Encode(&b, src, &jpeg.Options{Quality: 90})
+	return b.Bytes(), err
+}
