@@ -17,6 +17,8 @@ package main
 //	                    from frame i's own mesh: the fit's own error
 //	fitted, last mesh   the same from the previous frame's mesh: what
 //	                    "our own" box from the last mesh would do
+//	kept size, centre   Human's kept box's size (the last detector box's)
+//	fitted              at the centre fitted from the last mesh
 
 import (
 	"fmt"
@@ -67,16 +69,19 @@ func (b fitBox) of(m *facemesh.Mesh) blazeface.Face {
 	return blazeface.Face{Min: blazeface.Point{X: cx - half, Y: cy - half}, Max: blazeface.Point{X: cx + half, Y: cy + half}}
 }
 
-func leastSquares(rows [][]float64, y []float64) *mat.VecDense {
+func leastSquares(rows [][]float64, y []float64) (*mat.VecDense, error) {
+	if len(rows) <= len(fitPoints)*2 {
+		return nil, fmt.Errorf("levers: %d face frames, too few to fit a box", len(rows))
+	}
 	a := mat.NewDense(len(rows), len(rows[0]), nil)
 	for i, r := range rows {
 		a.SetRow(i, r)
 	}
 	var w mat.VecDense
 	if err := w.SolveVec(a, mat.NewVecDense(len(y), y)); err != nil {
-		panic(err)
+		return nil, fmt.Errorf("levers: fitting the box: %w", err)
 	}
-	return &w
+	return &w, nil
 }
 
 func boxLevers(an *facelive.Analyzer, clips []clip) error {
@@ -111,7 +116,17 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 			frames[c.name] = append(frames[c.name], bf)
 		}
 	}
-	fit := fitBox{leastSquares(rx, yx), leastSquares(ry, yy), leastSquares(rh, yh)}
+	var fit fitBox
+	var err error
+	for _, f := range []struct {
+		w    **mat.VecDense
+		rows [][]float64
+		y    []float64
+	}{{&fit.cx, rx, yx}, {&fit.cy, ry, yy}, {&fit.half, rh, yh}} {
+		if *f.w, err = leastSquares(f.rows, f.y); err != nil {
+			return err
+		}
+	}
 	variants := []struct {
 		name string
 		box  func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face
@@ -122,6 +137,11 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 		{"last frame's detector box", func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det }},
 		{"fitted from the same frame's mesh", func(_, cur boxFrame, _ *facemesh.Mesh) blazeface.Face { return fit.of(&cur.mesh) }},
 		{"fitted from the last frame's mesh", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face { return fit.of(pm) }},
+		{"kept size, centre fitted from last mesh", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
+			f := fit.of(pm)
+			cx, cy, half := (f.Min.X+f.Max.X)/2, (f.Min.Y+f.Max.Y)/2, (pm.Max.X-pm.Min.X)/2
+			return blazeface.Face{Min: blazeface.Point{X: cx - half, Y: cy - half}, Max: blazeface.Point{X: cx + half, Y: cy + half}}
+		}},
 	}
 	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame (Go, same frames):")
 	for _, v := range variants {

@@ -103,7 +103,12 @@ const detectorBox = 1.4;
 // still and the eyelids need frames. So reused, the eyelids read as with
 // the detector (median 0.022 from the server's eye ratio, against 0.023),
 // but the yaw 0–4° off the server's (median 1.5°), too far for
-// straight-ahead.
+// straight-ahead. Nor on every other frame of a turn, the lever that would
+// bring a turn's frames to about 11 a second at 4× (bench/pages -levers,
+// docs/end-user-flow.md): Human's kept box is the last detector box's
+// size re-centred on the last mesh, and on 16 real turns the page then saw
+// 6 peaks 1.1–6.0° further than the server (1 of 16, by 1.3°, with the
+// detector on every frame), past the 1° the page's "done" allows.
 const stillDegrees = 3;
 const reuseMs = 1000;
 
