@@ -7,6 +7,7 @@ import type { DocumentKind, Session } from "./api";
 import type { App } from "./app";
 import { h } from "./dom";
 import { t, type Key } from "./i18n";
+import { keptNote } from "./start";
 
 // needsPick: the link accepts several kinds and none is picked yet.
 export function needsPick(s: Session): boolean {
@@ -48,6 +49,7 @@ export function pick(app: App, done: () => void): void {
       app.fail(e, () => pick(app, done));
       return;
     }
+    keptNote(app.session);
     done();
   };
   app.show("pick", t("pick.title"), h("p", null, t("pick.hint")), h("div", { class: "actions picks" }, ...choices));
