@@ -17,7 +17,10 @@
 // from the same signals in the same run. A step after a failed one counts
 // as not passed. A replay showing the asked order (what an active check
 // cannot stop) is measured apart. Then the descriptor distances of the
-// same-person check, and the passive models' scores (antispoof, liveness)
+// same-person check, and across poses (poses.go: each person's farthest
+// own pair and nearest other person, the tilt clip included when make
+// testdata brought it, and pose-aware rules tried on live stretches and
+// on splices of two people), and the passive models' scores (antispoof, liveness)
 // on real live frames against the attack frames, and the straight-ahead
 // each real turn was judged from under both rules (straight.go). Sequences either way
 // from what their class should be are listed with their reasons.
@@ -285,6 +288,12 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	}
 	fmt.Printf("descriptor distance (bound %.2f): same person up to %.2f in Foreman's live sequences, %.2f in the real windows; two people spliced at least %.2f (Foreman), %.2f (real)\n",
 		liveness.Defaults.SameDistance, same[false], same[true], cross[false], cross[true])
+	ppl, err := people(root, an, src, sigs)
+	if err != nil {
+		return err
+	}
+	acrossPoses(ppl)
+	poseRulesTried(ppl)
 	straightGaps(js, sigs)
 	if err := passive(eng, src, js); err != nil {
 		return err
