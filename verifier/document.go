@@ -77,7 +77,7 @@ func checkDocuments(fe *fieldErrors, kinds []DocumentKind) {
 	const field = "accepted_documents"
 	switch {
 	case len(kinds) == 0:
-		fe.add(field, "invalid_value", "list at least one of %s", kindList(DocumentKinds))
+		fe.add(field, "invalid_value", "list at least one of %s", KindList(DocumentKinds))
 		return
 	case len(kinds) > len(DocumentKinds):
 		// One detail, not one per item, for an oversized list.
@@ -89,17 +89,18 @@ func checkDocuments(fe *fieldErrors, kinds []DocumentKind) {
 		item := fmt.Sprintf("%s[%d]", field, i)
 		switch {
 		case !slices.Contains(DocumentKinds, k):
-			fe.add(item, "invalid_value", "%q is not a document kind: one of %s", k, kindList(DocumentKinds))
+			fe.add(item, "invalid_value", "%q is not a document kind: one of %s", k, KindList(DocumentKinds))
 		case seen[k]:
 			fe.add(item, "duplicate", "%q is listed twice", k)
 		case !slices.Contains(AvailableDocuments, k):
-			fe.add(item, "not_available", "%s cannot be verified yet; available: %s", k, kindList(AvailableDocuments))
+			fe.add(item, "not_available", "%s cannot be verified yet; available: %s", k, KindList(AvailableDocuments))
 		}
 		seen[k] = true
 	}
 }
 
-func kindList(kinds []DocumentKind) string {
+// KindList is kinds as the messages name them: "drivers_license, passport".
+func KindList(kinds []DocumentKind) string {
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = string(k)

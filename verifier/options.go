@@ -119,6 +119,16 @@ type Settings struct {
 	SiteOrigin string `json:"site_origin,omitempty"`
 }
 
+// Documents are the kinds the verification accepts, in the order given:
+// AcceptedDocuments, or the default (the driver's license alone) when the
+// option was not set.
+func (s Settings) Documents() []DocumentKind {
+	if len(s.AcceptedDocuments) == 0 {
+		return []DocumentKind{DriversLicense}
+	}
+	return s.AcceptedDocuments
+}
+
 // CollectsPersonalData: requested fields, phone verification or the license
 // photo. Without any of them the encryption mode is ignored (treated as
 // none), as docs/decisions.md says.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -36,6 +37,10 @@ type Outcome struct {
 	// carries nothing says).
 	License  Document
 	Document DocumentEvidence
+	// DocumentType is the kind of document the end user was to show
+	// (document_type); empty is DriversLicense, the one kind before the
+	// end user could pick.
+	DocumentType DocumentKind
 	// FaceMatch compares the selfie with the license photo
 	// (face.Analyzer.Compare).
 	FaceMatch match.Result
@@ -145,7 +150,11 @@ type Payload struct {
 	// Livemode is false in a test verification's result (mode.go), true
 	// otherwise; always present, so a receiver can refuse test results by
 	// testing one member.
-	Livemode     bool               `json:"livemode"`
+	Livemode bool `json:"livemode"`
+	// DocumentType is the kind of document the members below were read
+	// from (docs/documents.md): always present, drivers_license unless
+	// the verification accepted another kind and the end user picked it.
+	DocumentType DocumentKind       `json:"document_type"`
 	Verification ResultVerification `json:"verification"`
 	// LicenseData is exactly the requested fields, each null when the
 	// license does not carry it; {} when none were requested.
@@ -273,10 +282,15 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 	}
 	ages, expiry := doc.Check(now.In(ageZone)), doc.Check(now.In(expiryZone))
 	fm := o.FaceMatch
+	kind := o.DocumentType
+	if kind == "" {
+		kind = DriversLicense
+	}
 	p := Payload{
-		RequestID:  v.ID,
-		ExternalID: v.ExternalID,
-		Livemode:   v.Mode.Livemode(),
+		RequestID:    v.ID,
+		ExternalID:   v.ExternalID,
+		Livemode:     v.Mode.Livemode(),
+		DocumentType: kind,
 		Verification: ResultVerification{
 			LicenseAppearsReal:            o.Document.AppearsReal(),
 			LicenseExpired:                expiry.Expired,
@@ -336,6 +350,9 @@ func BuildResult(v Verification, o Outcome, now time.Time) (Payload, Status, err
 
 // check refuses outcomes no engine can produce.
 func (o Outcome) check() error {
+	if o.DocumentType != "" && !slices.Contains(DocumentKinds, o.DocumentType) {
+		return fmt.Errorf("%w: document type %q", ErrInvalidOutcome, o.DocumentType)
+	}
 	fm := o.FaceMatch
 	if o.LivenessExhausted {
 		if fm != (match.Result{}) || o.Live || o.ReviewRequested {
@@ -480,6 +497,7 @@ func sealingSession(ctx context.Context, keys Store, accountID string, s Setting
 // the verdicts and whether each optional check ran.
 func (o Outcome) LogValue() slog.Value {
 	return slog.GroupValue(
+		slog.String("document_type", string(o.DocumentType)),
 		slog.String("face_match_score", string(o.FaceMatch.Tier)),
 		slog.Float64("face_match_confidence", o.FaceMatch.Confidence),
 		slog.Bool("review_requested", o.ReviewRequested),
@@ -504,6 +522,7 @@ func (p Payload) LogValue() slog.Value {
 	sort.Strings(fields)
 	return slog.GroupValue(
 		slog.String("request_id", p.RequestID),
+		slog.String("document_type", string(p.DocumentType)),
 		slog.String("face_match_score", string(p.Verification.FaceMatchScore)),
 		slog.Any("license_data_fields", fields),
 		slog.Bool("phone_verification", p.PhoneVerification != nil),

@@ -379,8 +379,14 @@ func TestBuildResultShape(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := decode(t, raw)
-			if got := keysOf(m); !reflect.DeepEqual(got, tc.top) {
-				t.Errorf("members = %v, want %v", got, tc.top)
+			// Every result names its document's kind (document_type).
+			top := append([]string{"document_type"}, tc.top...)
+			sort.Strings(top)
+			if got := keysOf(m); !reflect.DeepEqual(got, top) {
+				t.Errorf("members = %v, want %v", got, top)
+			}
+			if m["document_type"] != "drivers_license" {
+				t.Errorf("document_type = %v, want drivers_license", m["document_type"])
 			}
 			if m["request_id"] != v.ID {
 				t.Errorf("request_id = %v, want %s", m["request_id"], v.ID)

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/idgate/idgate/verifier"
@@ -66,14 +67,94 @@ var Kinds = []DocumentKind{DriversLicense}
 // Steps are a license link's steps in order, without the phone.
 var Steps = append(slices.Clone(DriversLicense.Steps), StepLiveness)
 
-// kind is the session's document kind: the driver's license, the one kind
-// the flow captures so far. With a second kind, the end user's pick among
-// the verification's accepted_documents becomes a session member
-// (docs/documents.md), absent on every session stored before it.
-func (s *Session) kind() DocumentKind { return DriversLicense }
+// kind is the kind whose steps the session captured: the kind its
+// document member names (set by the end user's pick and by the first
+// document step passed), the driver's license when none (every session
+// stored before the member). A session whose document steps have not
+// passed captures nothing, whatever its kind.
+func (s *Session) kind() DocumentKind {
+	if s.Document == "" {
+		return DriversLicense
+	}
+	return kindOf(s.Document)
+}
+
+// kindOf is the flow's kind of that name; a kind this version does not
+// capture (named by a session or verification a newer version wrote) is
+// its name with no steps, capturing nothing.
+func kindOf(name verifier.DocumentKind) DocumentKind {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return DocumentKind{Name: name, capture: func(*Session) Capture { return Capture{} }}
+}
+
+// kindOfStep is the kind a document step belongs to; false for liveness
+// and the phone, which every kind shares.
+func kindOfStep(step Step) (DocumentKind, bool) {
+	for _, k := range Kinds {
+		if slices.Contains(k.Steps, step) {
+			return k, true
+		}
+	}
+	return DocumentKind{}, false
+}
+
+// chosen is the session's document kind on a link accepting accepted (in
+// order): the end user's pick; on a link accepting one kind, that kind,
+// which needs no pick (every session stored before the pick existed is a
+// license link's, so it reads as drivers_license). False while a link
+// accepting several has no pick; then k is the first accepted, the kind
+// whose steps the page lists and the result names (docs/documents.md).
+func (s *Session) chosen(accepted []verifier.DocumentKind) (DocumentKind, bool) {
+	if s.Document != "" {
+		return s.kind(), true
+	}
+	return kindOf(accepted[0]), len(accepted) == 1
+}
+
+// documentStepPassed reports whether any document step has passed, which
+// fixes the session's kind.
+func (s *Session) documentStepPassed() bool {
+	for _, k := range Kinds {
+		for _, st := range k.Steps {
+			if s.Done(st) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// steps are the link's steps in order: the session's document's (while a
+// link accepting several kinds has no pick, the first accepted kind's),
+// liveness, and the phone when offered.
+func (f *Flow) steps(v verifier.Verification, s *Session) ([]Step, error) {
+	st, err := verifier.ParseSettings(v.Options)
+	if err != nil {
+		return nil, fmt.Errorf("steps: %w", err)
+	}
+	k, _ := s.chosen(st.Documents())
+	steps := append(slices.Clone(k.Steps), StepLiveness)
+	if f.phoneOffered(v) {
+		steps = append(steps, StepPhone)
+	}
+	return steps, nil
+}
 
 // capture is the document the session's steps captured.
 func (s *Session) capture() Capture { return s.kind().capture(s) }
+
+// outcome is the document's part of the verification outcome of s on a
+// link accepting accepted: what its steps captured, under the kind's name.
+func (s *Session) outcome(accepted []verifier.DocumentKind) verifier.Outcome {
+	o := s.capture().outcome()
+	k, _ := s.chosen(accepted)
+	o.DocumentType = k.Name
+	return o
+}
 
 // outcome is the document's part of the verification outcome.
 func (c Capture) outcome() verifier.Outcome {

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/idgate/idgate/verifier"
 )
@@ -30,7 +31,11 @@ func (f *Flow) exhausted(s *Session) bool {
 // so a completion that failed once (the store down) is retried rather
 // than leaving the link stuck.
 func (f *Flow) completeExhausted(ctx context.Context, v verifier.Verification, s Session) (SubmitAnswer, error) {
-	o := s.capture().outcome()
+	settings, err := verifier.ParseSettings(v.Options)
+	if err != nil {
+		return SubmitAnswer{}, fmt.Errorf("%s: %w", ActionLivenessExhausted, err)
+	}
+	o := s.outcome(settings.Documents())
 	o.LivenessExhausted = true
 	return f.completeWith(ctx, v, s, ActionLivenessExhausted, o)
 }

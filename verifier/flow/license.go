@@ -88,11 +88,12 @@ func (f *Flow) Back(ctx context.Context, token string, image []byte, clientIP st
 	return out, err
 }
 
-// upload is the shape of both license steps: resolve the link, answer a
+// upload is the shape of every document step's photo: resolve the link,
+// refuse a step of a kind the session does not show (stepKind), answer a
 // retried request from memory, check the image, judge it (judge returns
 // how to set the step's outcome on the session, or the problems), store
-// the outcome, mark
-// the verification started on success. out receives the answer.
+// the outcome and the kind it fixes, mark the verification started on
+// success. out receives the answer.
 func (f *Flow) upload(ctx context.Context, token string, step Step, image []byte, out any,
 	judge func(v verifier.Verification) (func(*Session), []Problem, any, error)) error {
 	v, err := f.link(ctx, token)
@@ -105,6 +106,14 @@ func (f *Flow) upload(ctx context.Context, token string, step Step, image []byte
 	}
 	if s.Phase != PhaseCollecting {
 		return fmt.Errorf("%s: %w: the steps were submitted", step, ErrOutOfOrder)
+	}
+	st, err := verifier.ParseSettings(v.Options)
+	if err != nil {
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	kind, err := s.stepKind(st.Documents(), step)
+	if err != nil {
+		return err
 	}
 	digest := sha256.Sum256(image)
 	if r, ok := s.replay(step, digest); ok {
@@ -128,8 +137,12 @@ func (f *Flow) upload(ctx context.Context, token string, step Step, image []byte
 		if cur.Phase != PhaseCollecting {
 			return fmt.Errorf("%s: %w: the steps were submitted meanwhile", step, ErrOutOfOrder)
 		}
+		if _, err := cur.stepKind(st.Documents(), step); err != nil {
+			return err // the pick changed meanwhile
+		}
 		if set != nil {
 			set(cur)
+			cur.Document = kind // a passed step fixes the kind
 		}
 		cur.remember(step, reply)
 		return nil

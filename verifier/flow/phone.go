@@ -165,15 +165,6 @@ func newPhoneCode(v verifier.Verification) (string, error) {
 	return phone.NewCode(nil)
 }
 
-// steps are the link's steps in order: its document's, liveness, and the
-// phone when offered.
-func (f *Flow) steps(v verifier.Verification) []Step {
-	if f.phoneOffered(v) {
-		return append(append([]Step(nil), Steps...), StepPhone)
-	}
-	return Steps
-}
-
 func (f *Flow) phoneView(p *PhoneState, now time.Time) *PhoneView {
 	l := f.phoneLimits()
 	view := &PhoneView{SendsLeft: l.Sends, AttemptsLeft: l.WrongCodes}

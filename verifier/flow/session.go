@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"time"
 
+	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/license"
@@ -55,6 +56,13 @@ type Session struct {
 	VerificationID string `json:"verification_id"`
 	AccountID      string `json:"account_id"`
 	Phase          Phase  `json:"phase"`
+	// Document is the kind of document the end user shows: their pick on
+	// a link accepting several kinds (POST /v/{token}/document), or the
+	// kind of the first document step passed, which fixes it. Absent on a
+	// link accepting one kind until a step passes, and on every session
+	// stored before the member: those are license links'
+	// (documents.go, chosen).
+	Document verifier.DocumentKind `json:"document,omitempty"`
 
 	Front *FrontDone `json:"front,omitempty"`
 	Back  *BackDone  `json:"back,omitempty"`

@@ -37,9 +37,12 @@ func (f *Flow) Submit(ctx context.Context, token, clientIP string) (SubmitAnswer
 	default:
 		return SubmitAnswer{}, fmt.Errorf("submit: %w", ErrOutOfOrder)
 	}
-	steps := f.steps(v)
+	steps, err := f.steps(v, &s)
+	if err != nil {
+		return SubmitAnswer{}, err
+	}
 	if !s.ready(steps) {
-		return SubmitAnswer{}, fmt.Errorf("submit: %w: license front, license back and liveness (and the phone, when asked) must pass first", ErrOutOfOrder)
+		return SubmitAnswer{}, fmt.Errorf("submit: %w: the document's steps and liveness (and the phone, when asked) must pass first", ErrOutOfOrder)
 	}
 	m, err := f.Engines.Compare(s.capture().Portrait, s.Live.Selfie)
 	if err != nil {
@@ -136,10 +139,18 @@ func (f *Flow) complete(ctx context.Context, v verifier.Verification, a Action, 
 	if s.Test != nil { // a test link in review_offered (testmode.go)
 		return f.finishTest(ctx, v, *s.Test, s.Phone, a, review)
 	}
-	if s.Match == nil || !s.ready(f.steps(v)) {
+	steps, err := f.steps(v, &s)
+	if err != nil {
+		return SubmitAnswer{}, err
+	}
+	if s.Match == nil || !s.ready(steps) {
 		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, ErrOutOfOrder)
 	}
-	o := s.capture().outcome()
+	settings, err := verifier.ParseSettings(v.Options)
+	if err != nil {
+		return SubmitAnswer{}, fmt.Errorf("%s: %w", a, err)
+	}
+	o := s.outcome(settings.Documents())
 	o.FaceMatch, o.ReviewRequested, o.Live = *s.Match, review, true
 	return f.completeWith(ctx, v, s, a, o)
 }

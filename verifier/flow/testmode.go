@@ -72,6 +72,10 @@ type TestPick struct {
 	Address Indicator   `json:"address,omitempty"`
 	// Location is location_consistency.
 	Location Indicator `json:"location,omitempty"`
+	// Document is the kind the result names (document_type), one the
+	// link accepts; empty is the kind chosen on the link (its pick or
+	// its only kind; the first accepted while none is picked).
+	Document verifier.DocumentKind `json:"document,omitempty"`
 }
 
 // ErrNotTestLink: test/complete on a live verification's link (404: the
@@ -132,6 +136,16 @@ func (f *Flow) TestComplete(ctx context.Context, token string, p TestPick) (Subm
 	if err := p.check(); err != nil {
 		return SubmitAnswer{}, err
 	}
+	st, err := verifier.ParseSettings(v.Options)
+	if err != nil {
+		return SubmitAnswer{}, fmt.Errorf("test complete: %w", err)
+	}
+	if p.Document == "" {
+		k, _ := s.chosen(st.Documents())
+		p.Document = k.Name
+	} else if err := checkPick(p.Document, st.Documents()); err != nil {
+		return SubmitAnswer{}, err
+	}
 	if done != nil {
 		return *done, nil
 	}
@@ -188,6 +202,7 @@ func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	today := license.DateOf(now.UTC())
 	l := FixtureIdentity(today)
 	o := verifier.Outcome{
+		DocumentType:    p.Document,
 		Document:        verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true, BarcodeValid: true},
 		FaceMatch:       testMatch(p.Outcome),
 		ReviewRequested: review,

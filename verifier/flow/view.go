@@ -14,8 +14,17 @@ type View struct {
 	// Status is the verification's (pending, started, completed,
 	// manual_review, expired or canceled), or review_offered while the end
 	// user chooses.
-	Status string     `json:"status"`
-	Steps  []StepView `json:"steps"`
+	Status string `json:"status"`
+	// Steps are the chosen document's (while a link accepting several
+	// kinds has no pick, the first accepted kind's), liveness, then the
+	// phone on links that have it.
+	Steps []StepView `json:"steps"`
+	// Documents are the kinds the link accepts (accepted_documents, in
+	// order), and Document the end user's: their pick, the link's only
+	// kind, or "" while a link accepting several has no pick (the page
+	// then asks, POST /v/{token}/document).
+	Documents []verifier.DocumentKind `json:"documents"`
+	Document  verifier.DocumentKind   `json:"document"`
 	// Message is the account holder's message to the end user.
 	Message string `json:"message"`
 	// RequestedFields are the license fields the account holder will
@@ -96,7 +105,15 @@ func (f *Flow) Session(ctx context.Context, token string) (View, error) {
 			view.Status, view.ReviewAvailable = StatusReviewOffered, true
 		}
 	}
-	for _, step := range f.steps(v) {
+	view.Documents = st.Documents()
+	if k, ok := s.chosen(view.Documents); ok {
+		view.Document = k.Name
+	}
+	steps, err := f.steps(v, &s)
+	if err != nil {
+		return View{}, err
+	}
+	for _, step := range steps {
 		view.Steps = append(view.Steps, StepView{Name: step, Done: finished || s.Done(step)})
 	}
 	if f.phoneOffered(v) && !finished && live {

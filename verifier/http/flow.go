@@ -78,6 +78,21 @@ func (s *Server) flowSession(c *fiber.Ctx) error {
 	return c.JSON(view)
 }
 
+// flowPick is the end user's choice of document on a link accepting
+// several kinds; the answer is the session, as GET session answers it.
+func (s *Server) flowPick(c *fiber.Ctx) error {
+	var req flow.PickRequest
+	if err := s.flowJSON(c, &req); err != nil {
+		return err
+	}
+	view, err := s.flow.Pick(c.UserContext(), c.Params("token"), req.Document)
+	if err != nil {
+		return err
+	}
+	view.UnreachableLinkHost = unreachableHost(s.cfg.PublicURL)
+	return c.JSON(view)
+}
+
 func (s *Server) flowFront(c *fiber.Ctx) error {
 	ans, err := s.flow.Front(c.UserContext(), c.Params("token"), c.Body())
 	if err != nil {

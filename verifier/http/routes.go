@@ -149,6 +149,7 @@ func (s *Server) routeTable() []audience {
 			// answer without calling on.
 			{prefix, "/v/:token/", std, nil, flowHeaders, withFlow},
 			{"GET", "/v/:token/session", std, nil, s.flowSession, withFlow},
+			{"POST", "/v/:token/document", std, mw(uploads, requireJSON), s.flowPick, withFlow},
 			{"POST", "/v/:token/license/front", photo, mw(uploads), s.flowFront, withFlow},
 			{"POST", "/v/:token/license/back", photo, mw(uploads), s.flowBack, withFlow},
 			{"POST", "/v/:token/liveness", std, mw(challenges), s.flowChallenge, withFlow},

@@ -76,7 +76,9 @@ function table(o: Record<string, unknown>): HTMLElement {
 export function resultView(r: Record<string, unknown>): HTMLElement {
   const out = h("div", { class: "result" });
   const ver = (r.verification || {}) as Record<string, unknown>;
-  out.append(h("h3", null, "Checks"), table(ver));
+  // document_type: the kind the license_* checks were read from (absent from results stored before it: a license).
+  const doc = ({ drivers_license: "Driver's license or state ID", passport: "Passport", id_card: "ID card" } as Record<string, string>)[String(r.document_type)];
+  out.append(h("p", { class: "doctype" }, "Document: " + (doc || (r.document_type ? String(r.document_type).replace(/_/g, " ") : "Driver's license or state ID"))), h("h3", null, "Checks"), table(ver));
   for (const k of ["address_verification", "location_consistency", "phone_verification"]) {
     if (r[k] && typeof r[k] === "object") out.append(h("h3", null, labels[k] || k.replace(/_/g, " ")), table(r[k] as Record<string, unknown>));
   }
