@@ -69,7 +69,7 @@ var DocumentKinds = []DocumentKind{DriversLicense, Passport, IDCard}
 // AvailableDocuments are the kinds the flow captures today (flow.Kinds;
 // a test holds the two equal). A verification may accept only these: one
 // accepting a kind the page cannot capture would strand the end user.
-var AvailableDocuments = []DocumentKind{DriversLicense}
+var AvailableDocuments = []DocumentKind{DriversLicense, Passport}
 
 // checkDocuments validates accepted_documents: at least one kind, each
 // known, listed once and available (docs/documents.md).

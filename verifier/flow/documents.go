@@ -59,10 +59,32 @@ func captureLicense(s *Session) Capture {
 	return c
 }
 
+// Passport is the passport (ICAO 9303 TD3): one photo of its data page,
+// which gives the page's checks, the portrait and the machine-readable
+// zone together.
+var Passport = DocumentKind{Name: verifier.Passport, Steps: []Step{StepPassportPage}, capture: capturePassport}
+
+// capturePassport: the page found stands where the license's card does,
+// and the zone's check digits where its barcode's structure does
+// (docs/documents.md); a passport has no printed zone read, so
+// front_barcode_match, when asked, compares nothing: unreadable.
+func capturePassport(s *Session) Capture {
+	var c Capture
+	if p := s.Passport; p != nil {
+		c.Evidence = verifier.DocumentEvidence{CardFound: p.PageFound, ProportionsOK: p.ProportionsOK, FacePresent: p.FacePresent,
+			BarcodeValid: p.Document != nil}
+		c.Headshot, c.Portrait = p.Headshot, p.Portrait
+		if p.Document != nil {
+			c.Document = *p.Document
+		}
+	}
+	return c
+}
+
 // Kinds are every kind the flow captures: verifier.AvailableDocuments, the
 // kinds a verification may accept, names exactly these (a test holds them
 // equal).
-var Kinds = []DocumentKind{DriversLicense}
+var Kinds = []DocumentKind{DriversLicense, Passport}
 
 // Steps are a license link's steps in order, without the phone.
 var Steps = append(slices.Clone(DriversLicense.Steps), StepLiveness)

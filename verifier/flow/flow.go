@@ -53,9 +53,11 @@ type Ref struct {
 // ReviewImage names an image kept for manual review.
 type ReviewImage string
 
-// The review images: the license front photo and the liveness selfie.
+// The review images: the license front photo, the passport's data page
+// and the liveness selfie.
 const (
 	ReviewLicenseFront ReviewImage = "license_front"
+	ReviewPassportPage ReviewImage = "passport_page"
 	ReviewSelfie       ReviewImage = "selfie"
 )
 

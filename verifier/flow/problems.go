@@ -28,6 +28,11 @@ var sentences = map[Problem]string{
 	ProblemBarcodeUnreadable: "The barcode could not be read. Move closer, avoid glare and hold still.",
 	ProblemBarcodeInvalid:    "The barcode does not hold valid license data. Make sure you photograph a driver's license or ID card.",
 
+	ProblemPageNotFound:     "We could not find your passport's photo page. Open the passport at the page with your photo, lay it flat and fit the whole page in the frame.",
+	ProblemMRZNotFound:      "We could not find the two lines of letters and <<< at the bottom of the photo page. Fit the whole page in the frame, with the bottom edge visible.",
+	ProblemMRZUnreadable:    "We could not read the two lines at the bottom of the photo page. Take another photo: hold still, avoid glare and fill the frame with the page.",
+	ProblemDocumentSpecimen: "This is a sample passport, not a real one. Photograph your own passport.",
+
 	ProblemFramesCount:       "The camera sent too few or too many frames. Start the check again and keep your face in view.",
 	ProblemFrameTooLarge:     "A camera frame was too large. Start the check again.",
 	ProblemFrameNotJPEG:      "A camera frame could not be read. Start the check again.",
@@ -38,6 +43,25 @@ var sentences = map[Problem]string{
 	ProblemPhoneNotMobile:     "This number cannot receive text messages. Enter a mobile number.",
 	ProblemPhoneUndeliverable: "We cannot send a text message to this number. Enter another mobile number.",
 	ProblemCodeFormat:         "The code has six digits. Enter the six digits from the text message.",
+}
+
+// stepSentences are the sentences a step words its own way: the image
+// problems the license's steps share with the passport's, about a
+// passport.
+var stepSentences = map[Step]map[Problem]string{
+	StepPassportPage: {
+		ProblemGlare:      "Light is reflecting off the photo page. Tilt the passport slightly or move away from direct light.",
+		ProblemNoPortrait: "We could not find your photo on the page. Photograph the page with your photo, the whole page in the frame.",
+	},
+}
+
+// StepSentence is the human sentence for p on step: the step's own
+// wording where it has one, else Sentence's.
+func StepSentence(step Step, p Problem) string {
+	if s, ok := stepSentences[step][p]; ok {
+		return s
+	}
+	return Sentence(p)
 }
 
 // Sentence is the human sentence for p; an unknown code (a newer engine)

@@ -18,6 +18,7 @@ type Step string
 const (
 	StepLicenseFront Step = "license_front"
 	StepLicenseBack  Step = "license_back"
+	StepPassportPage Step = "passport_page"
 	StepLiveness     Step = "liveness"
 )
 
@@ -66,7 +67,9 @@ type Session struct {
 
 	Front *FrontDone `json:"front,omitempty"`
 	Back  *BackDone  `json:"back,omitempty"`
-	Live  *LiveDone  `json:"live,omitempty"`
+	// Passport is the passport's one step, its data page (passport.go).
+	Passport *PassportDone `json:"passport,omitempty"`
+	Live     *LiveDone     `json:"live,omitempty"`
 	// Phone is the phone step, on links that have it (phone.go).
 	Phone *PhoneState `json:"phone,omitempty"`
 
@@ -95,7 +98,8 @@ type Session struct {
 	Finish       Action `json:"finish,omitempty"`
 	FinishStatus string `json:"finish_status,omitempty"`
 
-	// Client IPs recorded at the barcode step and at submit (through
+	// Client IPs recorded at the step that reads the document (the
+	// license's barcode, the passport's data page) and at submit (through
 	// trusted proxies), for IP intelligence.
 	BackIP   string `json:"back_ip,omitempty"`
 	SubmitIP string `json:"submit_ip,omitempty"`
@@ -151,6 +155,8 @@ func (s *Session) Done(step Step) bool {
 		return s.Front != nil
 	case StepLicenseBack:
 		return s.Back != nil
+	case StepPassportPage:
+		return s.Passport != nil
 	case StepLiveness:
 		return s.Live != nil
 	case StepPhone:
@@ -218,6 +224,6 @@ func (s *Session) remember(step Step, r Reply) {
 // holds what is kept, and the review images are stored apart.
 func (s *Session) finish(a Action, status string) {
 	s.Phase, s.Finish, s.FinishStatus = PhaseFinished, a, status
-	s.Front, s.Back, s.Live, s.Challenge, s.Voided, s.Replies, s.Phone = nil, nil, nil, nil, nil, nil, nil
+	s.Front, s.Back, s.Passport, s.Live, s.Challenge, s.Voided, s.Replies, s.Phone = nil, nil, nil, nil, nil, nil, nil, nil
 	s.BackIP, s.SubmitIP = "", ""
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/match"
 	"github.com/idgate/idgate/verifier/ipintel"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/mrz"
 )
 
 // Test mode (docs/test-mode.md): behind a test verification's link the tester picks
@@ -224,6 +225,11 @@ func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	l.Under19Until = l.DOB.AddYears(19)
 	l.Under21Until = l.DOB.AddYears(21)
 	o.License, o.FrontPrinted = l, testFront(l)
+	if p.Document == verifier.Passport {
+		// The same person's passport, read today: no printed zone is
+		// read on a live data page either (front_barcode_match: unreadable).
+		o.License, o.FrontPrinted = FixturePassport(l, today), nil
+	}
 	switch p.Phone {
 	case "", IndicatorPresent, IndicatorNegative:
 		ph := TestPhone
@@ -319,6 +325,19 @@ func FixtureIdentity(today license.Date) license.License {
 		VehicleClass: "D", Restrictions: "NONE", Endorsements: "NONE",
 		ComplianceType: "F",
 	}
+}
+
+// FixturePassport is the fixture identity's passport (TD3) as its zone
+// reads on today: names, birth and expiry dates and sex of l, number
+// T00000022 (no specimen's), issued by the USA; a passport carries no
+// address, so the address and location checks of a live passport do not
+// run (the test pick's indicators still say how they come out).
+func FixturePassport(l license.License, today license.Date) mrz.Document {
+	date := func(d license.Date) mrz.Date { return mrz.Date{Year: d.Year % 100, Month: int(d.Month), Day: d.Day} }
+	m := mrz.MRZ{Format: mrz.TD3, DocumentCode: "P", IssuingState: "USA", Nationality: "USA",
+		Surname: l.LastName, GivenNames: strings.TrimSpace(l.FirstNames + " " + l.MiddleNames),
+		DocumentNumber: "T00000022", BirthDate: date(l.DOB), Sex: string(l.Sex), ExpiryDate: date(l.ExpiryDate)}
+	return mrz.Document{MRZ: m, Read: today}
 }
 
 // TestPhone is phone_verification of a test verification that asked for

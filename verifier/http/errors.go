@@ -65,7 +65,7 @@ func toHTTP(err error) error {
 	if errors.As(err, &pe) {
 		details := make([]problem.Detail, len(pe.Problems))
 		for i, p := range pe.Problems {
-			details[i] = problem.Detail{Field: string(pe.Step), Code: string(p), Message: flow.Sentence(p)}
+			details[i] = problem.Detail{Field: string(pe.Step), Code: string(p), Message: flow.StepSentence(pe.Step, p)}
 		}
 		return httperr.Validation(details...)
 	}

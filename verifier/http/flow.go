@@ -109,6 +109,14 @@ func (s *Server) flowBack(c *fiber.Ctx) error {
 	return c.JSON(ans)
 }
 
+func (s *Server) flowPassportPage(c *fiber.Ctx) error {
+	ans, err := s.flow.PassportPage(c.UserContext(), c.Params("token"), c.Body(), s.clientIP(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(ans)
+}
+
 func (s *Server) flowChallenge(c *fiber.Ctx) error {
 	ans, err := s.flow.NewChallenge(c.UserContext(), c.Params("token"))
 	if err != nil {

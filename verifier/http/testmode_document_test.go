@@ -2,6 +2,7 @@ package http
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/verifier/sqlstore"
@@ -30,6 +31,22 @@ func testTestCompleteDocument(t *testing.T, open func(t *testing.T) *sqlstore.DB
 	h.pick(tok, `{"outcome":"verified"}`, 200)
 	if dt := resultDocumentType(t, h.get(h.test, v.ID)); dt != "drivers_license" {
 		t.Errorf("document_type %q, want drivers_license", dt)
+	}
+	// A test link accepting both: the tester's passport, under 21 and
+	// expired, read from the fixture's zone.
+	both := h.create(h.test, `{"accepted_documents":["drivers_license","passport"],"encryption_key_mode":"none",
+		"requested_fields":["last_name","document_number","country","address_city"]}`)
+	h.pick(token(t, both), `{"outcome":"under_21","document":"passport"}`, 200)
+	res := h.get(h.test, both.ID).Result
+	if dt := resultDocumentType(t, h.get(h.test, both.ID)); dt != "passport" || !strings.Contains(string(res), `"over_21":false`) ||
+		!strings.Contains(string(res), `"license_data":{"address_city":null,"country":"USA","document_number":"T00000022","last_name":"SAMPLE"}`) {
+		t.Errorf("test passport: %s", res)
+	}
+	expired := h.create(h.test, `{"accepted_documents":["passport"],"encryption_key_mode":"none"}`)
+	h.pick(token(t, expired), `{"outcome":"license_expired"}`, 200) // the link's only kind
+	if res := h.get(h.test, expired.ID).Result; !strings.Contains(string(res), `"document_type":"passport"`) ||
+		!strings.Contains(string(res), `"license_expired":true`) {
+		t.Errorf("expired test passport: %s", res)
 	}
 	other := h.create(h.test, `{"encryption_key_mode":"none"}`)
 	h.pick(token(t, other), `{"outcome":"under_21","document":"drivers_license"}`, 200)

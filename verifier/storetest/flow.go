@@ -224,6 +224,14 @@ func RunFlow(t *testing.T, newStore func(t *testing.T) FlowStore) {
 		if got, err := s.ReviewImages(ctx, other.ID, v.ID); err != nil || len(got) != 0 {
 			t.Fatalf("another account's ReviewImages = %q, %v; want none", got, err)
 		}
+		// A passport's data page is kept under its own name (migration 13).
+		pv := fresh(t)
+		if err := s.PutReviewImage(ctx, pv.AccountID, pv.ID, flow.ReviewPassportPage, []byte("page-1"), base); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.ReviewImages(ctx, pv.AccountID, pv.ID); err != nil || len(got) != 1 || !bytes.Equal(got[flow.ReviewPassportPage], []byte("page-1")) {
+			t.Fatalf("passport page ReviewImages = %q, %v", got, err)
+		}
 		if err := s.UpdateFlowSession(ctx, v.AccountID, v.ID, base, func([]byte) ([]byte, error) { return []byte("s"), nil }); err != nil {
 			t.Fatal(err)
 		}

@@ -103,8 +103,11 @@ async function one(ctx: PageContext, id: string): Promise<void> {
       h("a", { href: "#/requests/" + encodeURIComponent(id) }, "See the request")));
     return;
   }
+  const passport = v.result?.document_type === "passport";
   const [front, selfie] = await Promise.all([
-    image(ctx, id, "license_front", "License photo", "The front of the license the end user photographed"),
+    passport
+      ? image(ctx, id, "passport_page", "Passport photo page", "The passport's photo page the end user photographed")
+      : image(ctx, id, "license_front", "License photo", "The front of the license the end user photographed"),
     image(ctx, id, "selfie", "Selfie", "A frame of the end user's liveness video"),
   ]);
   const s = ver(v);

@@ -31,6 +31,7 @@ let seq = 0;
 
 function imageKind(doc: Record<string, unknown>): ReviewImageKind | null {
   if ("license_front" in doc) return "license_front";
+  if ("passport_page" in doc) return "passport_page";
   if ("selfie" in doc) return "selfie";
   return null;
 }

@@ -1,0 +1,70 @@
+package flow
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/mrz"
+)
+
+// PassportDone is an accepted data page: the page and its portrait found,
+// the zone read with every check digit holding.
+type PassportDone struct {
+	PageFound     bool      `json:"page_found"`
+	ProportionsOK bool      `json:"proportions_ok"`
+	FacePresent   bool      `json:"face_present"`
+	Headshot      []byte    `json:"headshot,omitempty"`
+	Portrait      []float32 `json:"portrait,omitempty"`
+	// Document is the zone as read, with the day it was read (which
+	// decides its years' centuries).
+	Document *mrz.Document `json:"document,omitempty"`
+}
+
+// PassportAnswer is the answer to an accepted data page. Like the
+// license's, it says nothing of what the zone holds.
+type PassportAnswer struct {
+	Accepted bool           `json:"accepted"`
+	Checks   PassportChecks `json:"checks"`
+}
+
+// PassportChecks are the checks the data page passed (license_appears_real's
+// inputs): the page, its TD3 proportions, a face on it, the zone's check
+// digits.
+type PassportChecks struct {
+	PageFound     bool `json:"page_found"`
+	ProportionsOK bool `json:"proportions_ok"`
+	FacePresent   bool `json:"face_present"`
+	MRZValid      bool `json:"mrz_valid"`
+}
+
+// PassportPage judges a photo of a passport's data page: the page, its
+// portrait and its machine-readable zone in one step. Problems the user
+// can fix (a specimen's zone included) are a *ProblemsError; an accepted
+// page replaces any earlier one, keeps the photo, sealed, for manual
+// review under its own name, and records the client IP (for IP
+// intelligence, as the license's barcode step does). An expired passport
+// is accepted: expiry is a result field.
+func (f *Flow) PassportPage(ctx context.Context, token string, image []byte, clientIP string) (PassportAnswer, error) {
+	var out PassportAnswer
+	err := f.upload(ctx, token, StepPassportPage, image, &out, func(v verifier.Verification) (func(*Session), []Problem, any, error) {
+		rep, err := f.Engines.Passport(ctx, image)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("passport page: %w", err)
+		}
+		if len(rep.Problems) > 0 {
+			return nil, rep.Problems, nil, nil
+		}
+		if rep.Document == nil {
+			return nil, nil, nil, fmt.Errorf("passport page: accepted without its zone")
+		}
+		done := &PassportDone{PageFound: rep.PageFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent,
+			Headshot: rep.Headshot, Portrait: rep.Portrait, Document: rep.Document}
+		if err := f.keepForReview(ctx, v, ReviewPassportPage, image); err != nil {
+			return nil, nil, nil, err
+		}
+		return func(s *Session) { s.Passport, s.BackIP = done, clientIP }, nil, PassportAnswer{Accepted: true,
+			Checks: PassportChecks{PageFound: rep.PageFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent, MRZValid: true}}, nil
+	})
+	return out, err
+}

@@ -1,0 +1,60 @@
+package flow
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/mrz"
+)
+
+// TestPassportCapture: an accepted data page, sealed into the session and
+// read back, is the passport's capture: the page's checks as the license's
+// evidence (the zone's check digits as the barcode's), the portrait, and
+// the zone as the document, which the result reads through the port; a
+// finished session drops it.
+func TestPassportCapture(t *testing.T) {
+	read := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	doc := mrz.NewDocument(mrz.MRZ{Format: mrz.TD3, DocumentCode: "P", IssuingState: "D", Nationality: "D", Surname: "MUSTER",
+		GivenNames: "ANNA", DocumentNumber: "C4KX72F95", BirthDate: mrz.Date{Year: 8, Month: 6, Day: 30}, Sex: "F",
+		ExpiryDate: mrz.Date{Year: 34, Month: 1, Day: 2}}, read)
+	s := Session{Document: verifier.Passport, Passport: &PassportDone{PageFound: true, ProportionsOK: true, FacePresent: true,
+		Headshot: []byte{0xff, 0xd8, 0xff}, Portrait: []float32{0.5}, Document: &doc}}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Session
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !back.Done(StepPassportPage) || back.Done(StepLicenseFront) || !back.documentStepPassed() {
+		t.Fatalf("steps done after a round trip: %s", raw)
+	}
+	c := back.capture()
+	want := verifier.DocumentEvidence{CardFound: true, ProportionsOK: true, FacePresent: true, BarcodeValid: true}
+	if c.Evidence != want || len(c.Portrait) != 1 || len(c.Headshot) != 3 || c.Printed != nil {
+		t.Fatalf("capture %+v", c)
+	}
+	checks := c.Document.Check(read)
+	if checks.Age != 18 || !checks.Over18 || checks.Over21 || checks.Expired {
+		t.Errorf("checks %+v", checks)
+	}
+	f, err := c.Document.Fields([]string{"last_name", "dob", "country"})
+	if err != nil || f["last_name"] != "MUSTER" || f["dob"] != "2008-06-30" || f["country"] != "DEU" {
+		t.Errorf("fields %v, %v", f, err)
+	}
+	o := back.outcome([]verifier.DocumentKind{verifier.DriversLicense, verifier.Passport})
+	if o.DocumentType != verifier.Passport || o.License == nil || !o.Document.AppearsReal() {
+		t.Errorf("outcome %+v", o)
+	}
+	back.finish(ActionSubmit, "completed")
+	if back.Passport != nil || back.Document != verifier.Passport {
+		t.Errorf("finished session keeps %+v (the kind is no personal data)", back)
+	}
+	// A page not read has no document: no check digits passed.
+	if c := (&Session{Document: verifier.Passport, Passport: &PassportDone{PageFound: true}}).capture(); c.Document != nil || c.Evidence.BarcodeValid {
+		t.Errorf("page without its zone captured %+v", c)
+	}
+}
