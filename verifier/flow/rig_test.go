@@ -18,6 +18,7 @@ import (
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/openapi"
 	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
@@ -114,6 +115,23 @@ func (r *rig) delivered(id string) {
 	}
 	if len(hist) != 1 || !bytes.Equal(hist[0].Payload, v.Result) || hist[0].URL != v.WebhookURL {
 		r.t.Fatalf("deliveries of %s %+v, want one of its result", v.Status, hist)
+	}
+}
+
+// documented fails the test unless result matches the OpenAPI document's
+// Result schema (what GET /verification and the webhook carry).
+func documented(t *testing.T, result []byte) {
+	t.Helper()
+	doc, err := openapi.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(result, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Components.Schemas["Result"].Value.VisitJSON(m); err != nil {
+		t.Errorf("result does not match the OpenAPI document: %v\n%s", err, result)
 	}
 }
 
