@@ -1,30 +1,32 @@
-package http
+package flow_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/address"
 	"github.com/idgate/idgate/verifier/address/lob"
 	"github.com/idgate/idgate/verifier/address/lob/lobtest"
+	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/phone/twilio"
 	"github.com/idgate/idgate/verifier/phone/twilio/twiliotest"
+	"github.com/idgate/idgate/verifier/verifiertest/parts"
 )
 
-// TestFlowNamesAtAddress: with address and phone verification, the names
-// at the address come from Identity Match on the number the end user
-// verified (the Twilio double, every call checked against Lookup v2's
-// document) and deliverability from Lob (its double, checked against
-// Lob's): the holder's own record gives name_at_address true, a household
-// member's last_name_at_address true, a record elsewhere both false, no
-// record both null. A link whose number was not verified, or that did not
-// ask for phone verification, never asks Twilio and keeps them null. Only
-// the name and the address leave, never the birth date or the document
-// number.
-func TestFlowNamesAtAddress(t *testing.T) {
+// With address and phone verification, the names at the address come from
+// Identity Match on the number the end user verified (the Twilio double,
+// every call checked against Lookup v2's document) and deliverability from
+// Lob (its double, checked against Lob's): the holder's own record gives
+// name_at_address true, a household member's last_name_at_address true, a
+// record elsewhere both false, no record both null. A link whose number
+// was not verified, or that did not ask for phone verification, never asks
+// Twilio and keeps them null. Only the name and the address leave, never
+// the birth date or the document number.
+func TestNamesAtAddress(t *testing.T) {
 	ld, err := lobtest.New(lobtest.Options{Dir: testkit.Data(t, "testdata", "lob"), APIKey: "live_flowtest",
 		OnViolation: func(m string) { t.Error(m) }})
 	if err != nil {
@@ -35,33 +37,57 @@ func TestFlowNamesAtAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, tw := phoneHarness(t, openSQLite, func(dp *Deps) {
-		dp.Flow.Address = lc
-		dp.Flow.Subscribers = dp.Flow.Phone.(address.SubscriberMatcher)
-	})
+	const sid, token = "AC00000000000000000000000000000001", "flowtest-auth-token"
+	tw, err := twiliotest.New(twiliotest.Options{Dir: testkit.Data(t, "testdata", "twilio"), AccountSID: sid,
+		AuthToken: token, OnViolation: func(msg string) { t.Error(msg) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tw.Close)
+	tc, err := twilio.New(twilio.Config{AccountSID: sid, AuthToken: token, VerifyServiceSID: "VA00000000000000000000000000000001",
+		VerifyURL: tw.URL, LookupURL: tw.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, parts.OpenSQLite(t))
+	r.flow.Phone, r.flow.Subscribers, r.flow.Address = tc, tc, lc
+	ctx := context.Background()
+
 	const both = `{"address_verification":true,"phone_verification":true,"encryption_key_mode":"none"}`
 	// complete walks a link to completed, verifying number (or entering
 	// five wrong codes when verify is false), and returns the license read
 	// and address_verification as JSON.
 	complete := func(body, number string, verify bool, photo uint64) (license.License, string) {
 		t.Helper()
-		v, tok := h.link(body)
-		lic := h.steps(tok, frontPhoto(t, foremanFace(t), photo))
+		id, tok := r.create(body)
+		lic := r.licenseSteps(tok, r.front(r.foremanFace(), photo))
+		if ans := r.answer(tok, r.foreman()); !ans.Passed {
+			t.Fatalf("Foreman's answer failed: %+v", ans)
+		}
 		if number != "" {
-			h.ok(h.sendCode(tok, number), 200, nil)
+			if _, err := r.flow.PhoneSend(ctx, tok, flow.PhoneRequest{PhoneNumber: number, Locale: "en"}); err != nil {
+				t.Fatal(err)
+			}
 			msgs := tw.Messages()
 			code := msgs[len(msgs)-1].Code
+			if !verify {
+				code = wrongCode(code)
+			}
 			for range 5 {
-				if verify {
-					h.ok(h.enterCode(tok, code), 200, nil)
+				a, err := r.flow.PhoneCheck(ctx, tok, code)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Verified {
 					break
 				}
-				h.ok(h.enterCode(tok, wrongCode(code)), 200, nil)
 			}
 		}
-		h.ok(h.post(tok, "/submit", "", nil), 200, nil)
+		if done, err := r.flow.Submit(ctx, tok, "203.0.113.9"); err != nil || done.Status != "completed" {
+			t.Fatalf("submit %+v, %v", done, err)
+		}
 		var m map[string]json.RawMessage
-		if err := json.Unmarshal(h.get(h.bearer, v.ID).Result, &m); err != nil {
+		if err := json.Unmarshal(r.verification(id).Result, &m); err != nil {
 			t.Fatal(err)
 		}
 		return lic, string(m["address_verification"])
@@ -113,4 +139,12 @@ func TestFlowNamesAtAddress(t *testing.T) {
 	if s := q.Encode(); strings.Contains(s, "DateOfBirth") || strings.Contains(s, "NationalId") || strings.Contains(s, lic.DocumentNumber) {
 		t.Errorf("more than the name and address went to Twilio: %s", s)
 	}
+}
+
+// wrongCode is a six-digit code other than code.
+func wrongCode(code string) string {
+	if code == "000000" {
+		return "000001"
+	}
+	return "000000"
 }
