@@ -70,6 +70,8 @@ func fitsIn(t *testing.T, tb *tab, lang, screen, size string) fits {
 }
 
 // The start page, the license front (no camera: the upload offered), the
+// pick of a link accepting the license and the passport and the
+// passport's data-page step (the upload offered), the
 // selfie step, the phone step, Done and an ended link's page in every
 // language of the table at 360×640: nothing wider than the screen or clipped, <html lang> and
 // dir set (right to left in Arabic, with the heading and lists mirrored),
@@ -93,6 +95,12 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 	e.endUser(atLive, "/license/back", "image/jpeg", back(t), 200)
 	atPhone := e.create(`{"phone_verification":true,"encryption_key_mode":"none"}`)
 	e.throughAPI(atPhone, foremanFace(t))
+	// A link accepting both kinds per language: picking the passport fixes
+	// that link's pick.
+	toPick := map[string]created{}
+	for _, lang := range web.Langs() {
+		toPick[lang] = e.create(`{"accepted_documents":["drivers_license","passport"]}`)
+	}
 	e.signInTest()
 	toDone := map[string]created{}
 	for _, lang := range web.Langs() {
@@ -125,6 +133,16 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 		tb.screen("front")
 		tb.Wait(`!!document.querySelector(".status .alert")`)
 		check(lang, "front")
+		tb.Open(toPick[lang].URL)
+		if text, want := tb.screen("start"), web.T(lang, "start.check.either"); !strings.Contains(text, want) {
+			t.Errorf("%s start of a link accepting both: no %q in %q", lang, want, text)
+		}
+		clickFirst()
+		check(lang, "pick")
+		eval[bool](tb, `(document.querySelector("main button.pick[data-kind=passport]").click(), true)`)
+		tb.screen("passport")
+		tb.Wait(`!!document.querySelector(".status .alert")`)
+		check(lang, "passport")
 		tb.Open(atLive.URL)
 		check(lang, "live")
 		tb.Open(atPhone.URL)
