@@ -29,12 +29,13 @@ import (
 // temporary worktree and run on the same files.
 const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 
-// finderPreviousCommit is main before the finder's edge thresholds
-// followed the table's texture (texture.go): its speed and rates are
-// printed beside today's, so each step of the finder's rework shows what
-// it changed (46e271114e69 before per-line edge profiles and far cards:
-// 141/200 right, 1 wrong quad, CPU median 97 ms).
-const finderPreviousCommit = "8463aa31b11ff090797787857cf4070a90f6f617"
+// finderPreviousCommit is main at the start of the finder's last session
+// of work: its speed and rates are printed beside today's, so each step
+// of the finder's rework shows what it changed (earlier steps: 46e271114e69
+// before per-line edge profiles and far cards, 141/200 right, 1 wrong
+// quad; 8463aa31b11f before the texture-following thresholds, 162/200, 1
+// wrong quad).
+const finderPreviousCommit = "84300a1b07d957d2a9efefd7ba8d83037d81f23f"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.

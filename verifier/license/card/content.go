@@ -73,13 +73,21 @@ func (wk *work) stock(toWork raster.Homography) ([3]float32, bool) {
 // hasPortrait reports whether the outline shows a portrait at one of its
 // short ends: enough of portraitCore differs from the card's stock.
 func (wk *work) hasPortrait(toWork raster.Homography, stock [3]float32) bool {
+	sh := wk.printShares(toWork, stock)
+	return max(sh[0], sh[1]) >= minPortrait
+}
+
+// printShares is the share of portraitCore at each short end that
+// differs from the stock (print).
+func (wk *work) printShares(toWork raster.Homography, stock [3]float32) [2]float64 {
 	pc := portraitCore
-	for _, left := range []bool{true, false} {
+	var ends [2]float64
+	for e := range ends {
 		print, n := 0, 0
 		for v := pc.v0 * cardGH; v < pc.v1*cardGH; v++ {
 			for s := pc.u0 * cardGW; s < pc.u1*cardGW; s++ {
 				u := s
-				if !left {
+				if e == 1 {
 					u = cardGW - s
 				}
 				col, ok := wk.colour(toWork.Apply(u, v))
@@ -92,11 +100,11 @@ func (wk *work) hasPortrait(toWork raster.Homography, stock [3]float32) bool {
 				}
 			}
 		}
-		if n > 0 && float64(print) >= minPortrait*float64(n) {
-			return true
+		if n > 0 {
+			ends[e] = float64(print) / float64(n)
 		}
 	}
-	return false
+	return ends
 }
 
 // stockMatch is how near (colour distance) a colour beyond a side must be
@@ -205,38 +213,58 @@ func (wk *work) oneSurround(o outline, centre raster.Point) bool {
 		if v < 0 {
 			continue
 		}
-		var table, all [][3]float32
-		for _, p := range wk.across(o.corners[k], o.corners[(k+1)%4], centre, 3) {
-			all = append(all, p.out)
-			if min(p.in[0], p.in[1], p.in[2]) < saturated {
-				table = append(table, p.out)
-			}
+		if m, ok := wk.beyond(o.corners[k], o.corners[(k+1)%4], centre); ok {
+			meds = append(meds, m)
 		}
-		if 4*len(table) < len(all) {
-			table = all // saturated all along: a light card brightly lit, not a hotspot
-		}
-		if len(table) == 0 {
-			continue
-		}
-		var m [3]float32
-		for c := range m {
-			ch := make([]float32, len(table))
-			for i, col := range table {
-				ch[i] = col[c]
-			}
-			slices.Sort(ch)
-			m[c] = ch[len(ch)/2]
-		}
-		meds = append(meds, m)
 	}
 	for i := range meds {
 		for j := i + 1; j < len(meds); j++ {
-			if colourDist(meds[i], meds[j]) > maxSurround && !sameLitSurface(meds[i], meds[j]) {
+			if !oneSurface(meds[i], meds[j]) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// oneSurface reports whether two colours beyond an outline's sides can be
+// the one table around it (oneSurround).
+func oneSurface(a, b [3]float32) bool {
+	return colourDist(a, b) <= maxSurround || sameLitSurface(a, b)
+}
+
+// beyond is the median colour, in each channel, of the strip 3 px beyond
+// the side a→b (away from centre), leaving out the table beside a part
+// of the card saturated by glare (see oneSurround); ok false when none of
+// the strip lies on the photo.
+func (wk *work) beyond(a, b, centre raster.Point) (m [3]float32, ok bool) {
+	var table, all [][3]float32
+	for _, p := range wk.across(a, b, centre, 3) {
+		all = append(all, p.out)
+		if min(p.in[0], p.in[1], p.in[2]) < saturated {
+			table = append(table, p.out)
+		}
+	}
+	if 4*len(table) < len(all) {
+		table = all // saturated all along: a light card brightly lit, not a hotspot
+	}
+	return median(table)
+}
+
+// median is the median of the colours in each channel; ok false for none.
+func median(cols [][3]float32) (m [3]float32, ok bool) {
+	if len(cols) == 0 {
+		return m, false
+	}
+	ch := make([]float32, len(cols))
+	for c := range m {
+		for i, col := range cols {
+			ch[i] = col[c]
+		}
+		slices.Sort(ch)
+		m[c] = ch[len(ch)/2]
+	}
+	return m, true
 }
 
 // sameLitSurface reports whether two colours can be one surface under

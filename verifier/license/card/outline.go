@@ -55,6 +55,16 @@ const (
 	// on a white border) is not taken as running off it.
 	cornerRadius = 3.18 / 85.60
 	frameRunUp   = 0.13
+	// runOffMin is fullFrameMin for an outline with one side on the
+	// photo's edge whose sides meeting it show their edge right up to
+	// the frame, rounded corner's stretch included (runsOff): a hand-held
+	// card running off the photo by 1–4% of its width, which shows no
+	// side there (bench/robust: two cards covering 0.43 and 0.48 of the
+	// photo, their corners 3.3% and 4.0% off when taken at the frame). A
+	// card cut at an angle shows a corner inside the photo and its side
+	// ends before the frame: without that test one such card, cut by 9%
+	// of its width, was accepted.
+	runOffMin = 0.4
 )
 
 // outline is a candidate: four lines (top, right, bottom, left in no
