@@ -122,8 +122,12 @@ type finderSample struct {
 	want                  [4]raster.Point // true corners, beyond the frame for a cut card
 	refuse, tooSmall      bool
 	// cut marks a card partly off the photo (see finderSamples).
-	cut  bool
-	data []byte
+	cut bool
+	// extra marks the photos added after the first 200 (finderExtra):
+	// the first set's figures are printed on their own, comparable with
+	// earlier runs.
+	extra bool
+	data  []byte
 }
 
 // finderFrameW is the evaluation photos' width: 1280 px (1.2 MP at 4:3),
@@ -131,7 +135,7 @@ type finderSample struct {
 // either way.
 const finderFrameW = 1280
 
-// finderSamples renders the set, seeded: every design on every surface in
+// finderSamples renders the set (the first 200, then finderExtra), seeded: every design on every surface in
 // three hand-held poses (level-ish, sideways or upside down, and a vertical
 // card), each with a random perspective, lighting and blur; every design
 // as a flat scan, a tight crop, a card filling a 16:9 frame's height, a
@@ -246,6 +250,30 @@ func finderSamples(faces []labeled) ([]finderSample, error) {
 			return nil, err
 		}
 		out[len(out)-1].tooSmall = true
+	}
+	// finderExtra: cards running off the photo, drawn from their own
+	// seed after the first set so its photos stay as they were. Every
+	// design held upright with its far end 1–4% of its width beyond the
+	// frame, lying across the frame with one short end beyond it, and
+	// upright at a slant with a corner cut off (usually "cut by the
+	// frame": right refused or found at its true corners).
+	rng = rand.New(rand.NewPCG(31, 2027))
+	first := len(out)
+	for _, d := range cardtest.Designs {
+		sf := func() cardtest.Surface { return cardtest.Surfaces[rng.IntN(len(cardtest.Surfaces))] }
+		for _, s := range []cardtest.Scene{
+			{FrameW: finderFrameW, CardW: uni(0.74, 0.77) * finderFrameW, RotationDeg: 90 + uni(-3, 3), Vertical: true},
+			{FrameW: finderFrameW, CardW: uni(0.95, 0.985) * finderFrameW, RotationDeg: uni(-2, 2)},
+			{FrameW: finderFrameW, CardW: uni(0.74, 0.8) * finderFrameW, RotationDeg: 90 + []float64{-1, 1}[rng.IntN(2)]*uni(8, 14), Vertical: true},
+		} {
+			s.Design, s.Surface, s.Light = d, sf(), light()
+			if err := add(s, "runs off the frame"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i := first; i < len(out); i++ {
+		out[i].extra = true
 	}
 	return out, nil
 }
@@ -424,6 +452,9 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 		tallies, wrong := map[string]*tally{}, map[string]*tally{}
 		var keys []string
 		for i, s := range samples {
+			if s.extra {
+				continue
+			}
 			key := g.key(s)
 			if key == "" {
 				key = "(refusals)"
@@ -449,7 +480,20 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	total, wrong := tally{noBefore: before == nil}, tally{noBefore: before == nil}
 	var errsBefore, errsAfter, msBefore, msAfter []float64
 	var misses []string
+	extra, extraWrong := tally{noBefore: before == nil}, tally{noBefore: before == nil}
 	for i, s := range samples {
+		if s.extra {
+			b := finderResult{}
+			if before != nil {
+				b = before[i]
+			}
+			extra.add(s.ok(b), s.ok(after[i]))
+			extraWrong.add(s.outcome(b) == "wrong", s.outcome(after[i]) == "wrong")
+			if !s.ok(after[i]) {
+				misses = append(misses, fmt.Sprintf("  #%d (extra) %s / %s / %s: %s (corner error %.1f%%) %s", i, s.design, s.surface, s.kind, s.outcome(after[i]), 100*s.cornerError(after[i]), after[i].Error))
+			}
+			continue
+		}
 		b := finderResult{}
 		if before != nil {
 			b = before[i]
@@ -473,17 +517,33 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	fmt.Printf("worst corner of found cards, %% of the card's width: median %s, 95th %s, max %s\n",
 		beforeAfter(errsBefore, errsAfter, 0.5, 100), beforeAfter(errsBefore, errsAfter, 0.95, 100), beforeAfter(errsBefore, errsAfter, 1, 100))
 	fmt.Printf("wall time per photo, ms: median %s, max %s\n", beforeAfter(msBefore, msAfter, 0.5, 1), beforeAfter(msBefore, msAfter, 1, 1))
-	fmt.Printf("CPU per photo (the finder's thread), ms: median %s, max %s\n", beforeAfter(cpuOf(before), cpuOf(after), 0.5, 1), beforeAfter(cpuOf(before), cpuOf(after), 1, 1))
+	fmt.Printf("CPU per photo (the finder's thread), ms: median %s, max %s\n", beforeAfter(cpuOf(samples, before), cpuOf(samples, after), 0.5, 1), beforeAfter(cpuOf(samples, before), cpuOf(samples, after), 1, 1))
 	if previous != nil {
 		prev, prevWrong := tally{}, tally{}
 		var msPrev []float64
 		for i, s := range samples {
+			if s.extra {
+				continue
+			}
 			prev.add(s.ok(previous[i]), s.ok(after[i]))
 			prevWrong.add(s.outcome(previous[i]) == "wrong", s.outcome(after[i]) == "wrong")
 			msPrev = append(msPrev, previous[i].MS)
 		}
 		fmt.Printf("against %s (previous step): right %s, wrong quads %s, CPU median %s ms, wall median %s ms\n", finderPreviousCommit[:12],
-			prev, prevWrong, beforeAfter(cpuOf(previous), cpuOf(after), 0.5, 1), beforeAfter(msPrev, msAfter, 0.5, 1))
+			prev, prevWrong, beforeAfter(cpuOf(samples, previous), cpuOf(samples, after), 0.5, 1), beforeAfter(msPrev, msAfter, 0.5, 1))
+	}
+	fmt.Printf("\nthe first %d photos above; %d more (finderExtra: cards running off the photo, %d of them cut by more than %.0f%% of their width)\n",
+		len(samples)-extra.n, extra.n, countCut(samples), 100*finderTolerance)
+	fmt.Printf("%-26s %s  %s\n", "runs off the frame", extra, extraWrong)
+	if previous != nil {
+		prev, prevWrong := tally{}, tally{}
+		for i, s := range samples {
+			if s.extra {
+				prev.add(s.ok(previous[i]), s.ok(after[i]))
+				prevWrong.add(s.outcome(previous[i]) == "wrong", s.outcome(after[i]) == "wrong")
+			}
+		}
+		fmt.Printf("against %s (previous step): right %s, wrong quads %s\n", finderPreviousCommit[:12], prev, prevWrong)
 	}
 	fmt.Printf("load average at the end: %s\n", loadAverage())
 	if len(misses) > 0 {
@@ -493,11 +553,24 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	return nil
 }
 
-// cpuOf lists the results' CPU times.
-func cpuOf(rs []finderResult) []float64 {
+// countCut counts the extra photos whose card is cut by the frame.
+func countCut(samples []finderSample) int {
+	n := 0
+	for _, s := range samples {
+		if s.extra && s.cut {
+			n++
+		}
+	}
+	return n
+}
+
+// cpuOf lists the results' CPU times on the first set's photos.
+func cpuOf(samples []finderSample, rs []finderResult) []float64 {
 	var out []float64
-	for _, r := range rs {
-		out = append(out, r.CPUMS)
+	for i, r := range rs {
+		if !samples[i].extra {
+			out = append(out, r.CPUMS)
+		}
 	}
 	return out
 }

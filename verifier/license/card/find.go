@@ -61,7 +61,7 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 		}
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
-	best = wk.outermost(cands, best)
+	best = wk.outermost(cands, wk.clearest(cands, best))
 	return wk.toPhoto(orderCorners(wk.refine(*best))), nil
 }
 
@@ -97,6 +97,46 @@ func (o outline) rank() float64 {
 		r += 2
 	}
 	return r
+}
+
+// nearOutline is how far (a share of best's long side) the corners of an
+// outline may lie from best's to count as the same card seen along other
+// lines (clearest).
+const nearOutline = 0.1
+
+// clearest returns, among the accepted outlines with the same sides on the
+// frame whose every corner lies within nearOutline of best's, the one whose
+// weakest seen side is the strongest edge, or best: the ranking's area
+// prefers the larger of two such outlines, and a grain line of a wood
+// table just beyond a light card's side, crossing it at a slant, made a
+// larger outline with one side 91% edge where the card's own edge showed
+// 100% (the card 7.4% off).
+func (wk *work) clearest(cands []outline, best *outline) *outline {
+	weakest := func(o *outline) float64 {
+		w := 1.0
+		for _, v := range o.support {
+			if v >= 0 {
+				w = min(w, v)
+			}
+		}
+		return w
+	}
+	size := max(dist(best.corners[0], best.corners[1]), dist(best.corners[1], best.corners[2]))
+	out := best
+	for i := range cands {
+		o := &cands[i]
+		if o.frameSides() != best.frameSides() || weakest(o) <= weakest(out) || !isID1(o.aspect) {
+			continue
+		}
+		near := true
+		for k, c := range orderCorners(o.corners) {
+			near = near && dist(c, orderCorners(best.corners)[k]) <= nearOutline*size
+		}
+		if near && wk.accept(*o) {
+			out = o
+		}
+	}
+	return out
 }
 
 // isID1 reports whether an outline's aspect is ID-1's within

@@ -84,3 +84,26 @@ func TestAnalyzeFrontFullFrameRefusals(t *testing.T) {
 		t.Errorf("badge on a 3:2 table: aspect %.3f (ok %v), coverage %.2f, %v; want the badge, not ID-1", c.Aspect, c.AspectOK, c.Coverage, err)
 	}
 }
+
+// A vertical card held so that its far end runs off the photo by 1–4% of
+// its width shows no side there: it is found with the frame for that side
+// (its sides run up to the frame), its corners within 5% of the true ones
+// beyond the frame. The finder before took the portrait's column for the
+// card (41–46% off: wrong quadrilaterals) or answered "too small".
+func TestAnalyzeFrontRunsOffTheFrame(t *testing.T) {
+	for i, s := range []cardtest.Scene{
+		{FrameW: 1280, CardW: 950, RotationDeg: 90, Surface: cardtest.White, Design: cardtest.Designs[1]},
+		{FrameW: 1280, CardW: 980, RotationDeg: 88, Surface: cardtest.Cloth, Design: cardtest.Designs[2]},
+		{FrameW: 1280, CardW: 960, RotationDeg: 92, Surface: cardtest.DarkTable, Design: cardtest.Designs[0]},
+	} {
+		s.Vertical, s.Aspect, s.Seed = true, card.ID1Aspect, uint64(400+i)
+		img, want := s.Render()
+		name := s.Design.Name + " on " + s.Surface.String()
+		c, err := card.AnalyzeFront(img)
+		if err != nil || !c.AspectOK {
+			t.Errorf("%s: %v (aspect %.3f)", name, err, c.Aspect)
+			continue
+		}
+		assertCornersWithin(t, name, c.Corners, want, s.CardW, 0.05)
+	}
+}
