@@ -104,13 +104,21 @@ func (o outline) rank() float64 {
 // lines (clearest).
 const nearOutline = 0.1
 
+// minCrossing is the least angle between a side of best and the same side
+// of another outline for clearest to weigh them: 3°, above the Hough
+// transform's 1° bins and the fit's spread, below the grain line's 10°.
+const minCrossing = 3 * math.Pi / 180
+
 // clearest returns, among the accepted outlines with the same sides on the
-// frame whose every corner lies within nearOutline of best's, the one whose
+// frame whose every corner lies within nearOutline of best's and one of
+// whose sides crosses best's at a slant (minCrossing), the one whose
 // weakest seen side is the strongest edge, or best: the ranking's area
 // prefers the larger of two such outlines, and a grain line of a wood
-// table just beyond a light card's side, crossing it at a slant, made a
+// table just beyond a light card's side, crossing it at 10°, made a
 // larger outline with one side 91% edge where the card's own edge showed
-// 100% (the card 7.4% off).
+// 100% (the card 7.4% off). Lines parallel to best's sides are left to
+// the ranking: an accent line printed along a card's edge is a clearer
+// edge than the card's own against a grey cloth (TestAnalyzeFrontDesigns).
 func (wk *work) clearest(cands []outline, best *outline) *outline {
 	weakest := func(o *outline) float64 {
 		w := 1.0
@@ -128,11 +136,14 @@ func (wk *work) clearest(cands []outline, best *outline) *outline {
 		if o.frameSides() != best.frameSides() || weakest(o) <= weakest(out) || !isID1(o.aspect) {
 			continue
 		}
-		near := true
-		for k, c := range orderCorners(o.corners) {
-			near = near && dist(c, orderCorners(best.corners)[k]) <= nearOutline*size
+		near, slant := true, 0.0
+		oc, bc := orderCorners(o.corners), orderCorners(best.corners)
+		for k := range 4 {
+			near = near && dist(oc[k], bc[k]) <= nearOutline*size
+			a := math.Atan2(oc[(k+1)%4].Y-oc[k].Y, oc[(k+1)%4].X-oc[k].X) - math.Atan2(bc[(k+1)%4].Y-bc[k].Y, bc[(k+1)%4].X-bc[k].X)
+			slant = max(slant, math.Abs(math.Remainder(a, 2*math.Pi)))
 		}
-		if near && wk.accept(*o) {
+		if near && slant >= minCrossing && wk.accept(*o) {
 			out = o
 		}
 	}
