@@ -524,7 +524,7 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	fmt.Printf("worst corner of found cards, %% of the card's width: median %s, 95th %s, max %s\n",
 		beforeAfter(errsBefore, errsAfter, 0.5, 100), beforeAfter(errsBefore, errsAfter, 0.95, 100), beforeAfter(errsBefore, errsAfter, 1, 100))
 	fmt.Printf("wall time per photo, ms: median %s, max %s\n", beforeAfter(msBefore, msAfter, 0.5, 1), beforeAfter(msBefore, msAfter, 1, 1))
-	fmt.Printf("CPU per photo (the finder's thread), ms: median %s, max %s\n", beforeAfter(cpuOf(samples, before), cpuOf(samples, after), 0.5, 1), beforeAfter(cpuOf(samples, before), cpuOf(samples, after), 1, 1))
+	fmt.Printf("CPU per photo (the finder's thread), ms: median %s, max %s\n", beforeAfter(cpuOf(firstSet(samples, before)), cpuOf(firstSet(samples, after)), 0.5, 1), beforeAfter(cpuOf(firstSet(samples, before)), cpuOf(firstSet(samples, after)), 1, 1))
 	if previous != nil {
 		prev, prevWrong := tally{}, tally{}
 		var msPrev []float64
@@ -537,7 +537,7 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 			msPrev = append(msPrev, previous[i].MS)
 		}
 		fmt.Printf("against %s (previous step): right %s, wrong quads %s, CPU median %s ms, wall median %s ms\n", finderPreviousCommit[:12],
-			prev, prevWrong, beforeAfter(cpuOf(samples, previous), cpuOf(samples, after), 0.5, 1), beforeAfter(msPrev, msAfter, 0.5, 1))
+			prev, prevWrong, beforeAfter(cpuOf(firstSet(samples, previous)), cpuOf(firstSet(samples, after)), 0.5, 1), beforeAfter(msPrev, msAfter, 0.5, 1))
 	}
 	fmt.Printf("\nthe first %d photos above; %d more (finderExtra: cards running off the photo, %d of them cut by more than %.0f%% of their width, and white borders again)\n",
 		len(samples)-extra, extra, countCut(samples), 100*finderTolerance)
@@ -581,12 +581,21 @@ func countCut(samples []finderSample) int {
 	return n
 }
 
-// cpuOf lists the results' CPU times on the first set's photos.
-func cpuOf(samples []finderSample, rs []finderResult) []float64 {
+// cpuOf lists the results' CPU times.
+func cpuOf(rs []finderResult) []float64 {
 	var out []float64
+	for _, r := range rs {
+		out = append(out, r.CPUMS)
+	}
+	return out
+}
+
+// firstSet keeps the results of the first set's photos (not extra).
+func firstSet(samples []finderSample, rs []finderResult) []finderResult {
+	var out []finderResult
 	for i, r := range rs {
 		if !samples[i].extra {
-			out = append(out, r.CPUMS)
+			out = append(out, r)
 		}
 	}
 	return out
