@@ -136,7 +136,32 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 			second = math.Max(second, scores[t])
 		}
 	}
-	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], margin: scores[best] - second}
+	// The blind margin: how far it stands above the best character of the
+	// same check-digit value modulo 10 (the filler, 0, A, K and U are all
+	// 0): the check digits cannot see one read as another.
+	blind := math.Inf(-1)
+	for t := range scores {
+		if t != best && sameDigitValue(g.chars[t], g.chars[best]) {
+			blind = math.Max(blind, scores[t])
+		}
+	}
+	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], margin: scores[best] - second, blind: scores[best] - blind}
+}
+
+// sameDigitValue: a and b add the same to every check digit (their values,
+// 0-9, A-Z 10-35 and the filler 0, equal modulo 10: the weights 7, 3, 1
+// are prime to 10).
+func sameDigitValue(a, b byte) bool {
+	v := func(c byte) int {
+		switch {
+		case c >= '0' && c <= '9':
+			return int(c - '0')
+		case c >= 'A' && c <= 'Z':
+			return int(c-'A') + 10
+		}
+		return 0
+	}
+	return v(a)%10 == v(b)%10
 }
 
 // cellRead is what the matcher read in one cell.
@@ -144,6 +169,7 @@ type cellRead struct {
 	char          byte
 	dx            int     // the shift across it matched at, grid pixels
 	score, margin float64 // its correlation, and how far above the next unrelated character
+	blind         float64 // how far above the next character the check digits cannot tell from it
 }
 
 // twins are the look-alike pairs of verifier/mrz's correction.
