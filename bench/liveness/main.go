@@ -12,7 +12,7 @@
 // and per step (passed, and passed where it was labelled), and the share
 // of attacks that pass per class, under liveness.SyntheticSetDefaults (the
 // configuration before the real set), liveness.Defaults with the
-// straight-ahead of the whole stream (before #30's rule) and
+// straight-ahead of the whole stream (before the causal rule) and
 // liveness.Defaults (each frame judged from the straight-ahead so far) side by side,
 // from the same signals in the same run. A step after a failed one counts
 // as not passed. A replay showing the asked order (what an active check
@@ -116,7 +116,7 @@ var configs = []struct {
 	cfg  liveness.Config
 }{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults, whole stream", wholeStream()}, {"Defaults (now)", soFar()}}
 
-// wholeStream is Defaults as they were before #30's straight-ahead so far:
+// wholeStream is Defaults as they were before the straight-ahead so far (the causal rule):
 // every frame judged from the median over the whole stream.
 func wholeStream() liveness.Config { c := liveness.Defaults; c.StraightAheadSoFar = false; return c }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // posed is one described frame of a person: the same-person check
-// across poses (issue #30) is measured on these.
+// across poses (docs/engines.md, "Same person across poses") is measured on these.
 type posed struct {
 	name string        // clip and frame
 	t    time.Duration // in the clip

@@ -11,7 +11,7 @@ import (
 // summary over Foreman's), how far the turn reached past straight-ahead
 // as the end-user page measures it live (the median of the frames so far:
 // verifier/web/src/trackersteps.ts, Steps.settle) and as the server
-// measures it from the whole stream (the rule before #30's change), and
+// measures it from the whole stream (the rule before the causal one), and
 // the gap between the two baselines at the turn's peak. Under the
 // so-far rule the server's straight-ahead is the page's on the same
 // frames: what is left between them on a real walk is the page's

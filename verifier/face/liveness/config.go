@@ -161,7 +161,7 @@ type Config struct {
 //     the phone capture's first 500 ms read −3 to −8°, his rest between
 //     steps −6 to −11°; a blink window that begins mid-turn (−29°) had
 //     its straight-ahead clamped to −20°.
-//   - straight-ahead so far (issue #30, after the above): each frame is
+//   - straight-ahead so far (after the above): each frame is
 //     judged from that median over the frames up to it, not over the
 //     whole stream, because the end-user page can only take it so
 //     (trackersteps.ts, Steps.settle), and a turn it calls done 1° past
