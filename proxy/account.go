@@ -94,7 +94,8 @@ func (a *App) LinkAccount(ctx context.Context, hash, sealed string, r LinkReques
 	case err != nil:
 		return nil, fmt.Errorf("link account: %w: %w", ErrUpstream, err)
 	}
-	key, err := a.Accounts.CreateIntegrationKey(ctx, s, StorefrontHosts(st))
+	hosts := StorefrontHosts(st)
+	key, err := a.Accounts.CreateIntegrationKey(ctx, s, hosts)
 	if err != nil {
 		return nil, fmt.Errorf("link account: %w: %w", ErrUpstream, err)
 	}
@@ -109,7 +110,7 @@ func (a *App) LinkAccount(ctx context.Context, hash, sealed string, r LinkReques
 		}
 	}
 	link := func(st *Store) error {
-		st.IntegrationKey, st.WebhookSecret = key, secret
+		st.IntegrationKey, st.WebhookSecret, st.KeyHosts = key, secret, hosts
 		st.VerifierAccountID, st.VerifierAccountEmail = s.ID, s.Email
 		st.TestMode = s.Test
 		return nil

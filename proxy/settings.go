@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,14 @@ type Settings struct {
 	// order names (Store.GuestToAccount).
 	GuestToAccount bool
 	TestMode       bool
+	// Storefronts are the storefront's addresses besides the store's own
+	// URL (always one): its custom domains, as origins. The widget and the
+	// integration key must allow each (Store.AllowedOrigins, KeyHosts).
+	Storefronts []string
 }
+
+// MaxStorefronts bounds the addresses a store lists besides its own.
+const MaxStorefronts = 10
 
 // MaxReuseDays bounds ReuseDays: a year.
 const MaxReuseDays = 365
@@ -41,7 +49,45 @@ func SettingsOf(st *Store) Settings {
 		Ruleset: st.Ruleset, HoldCheckout: st.HoldCheckout,
 		OrderGuard: st.OrderGuard, TestMode: st.TestMode, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
 		ReuseDays: int(st.ApprovalTTL / (24 * time.Hour)), GuestToAccount: st.GuestToAccount,
+		Storefronts: otherStorefronts(st),
 	}
+}
+
+// otherStorefronts are the store's allowed origins but its URL's.
+func otherStorefronts(st *Store) []string {
+	own, _ := Origin(st.URL)
+	var out []string
+	for _, o := range st.AllowedOrigins {
+		if o != own {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// storefrontOrigins checks the settings page's addresses and answers the
+// store's allowed origins: its URL's first, then each address, once. An
+// address is an https origin (a path, query or fragment is refused, not
+// cut: the merchant may have pasted the wrong thing).
+func storefrontOrigins(st *Store, addresses []string) ([]string, error) {
+	if len(addresses) > MaxStorefronts {
+		return nil, &InputError{Field: "storefronts", Message: fmt.Sprintf("list at most %d addresses besides the store's own", MaxStorefronts)}
+	}
+	own, err := Origin(st.URL)
+	if err != nil {
+		return nil, fmt.Errorf("store URL: %w", err)
+	}
+	out := []string{own}
+	for _, a := range addresses {
+		o, err := Origin(a)
+		if err != nil || !strings.EqualFold(strings.TrimSuffix(strings.TrimSpace(a), "/"), o) {
+			return nil, &InputError{Field: "storefronts", Message: fmt.Sprintf("%q: want an address such as https://www.example.com, with nothing after the name", a)}
+		}
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // SaveSettings applies the settings page's choices to the store the sealed
@@ -62,6 +108,11 @@ func (a *App) SaveSettings(ctx context.Context, hash, sealed string, in Settings
 		return nil, fmt.Errorf("save settings: %w", &InputError{Field: "release_status", Message: "choose where verified orders go from the statuses offered"})
 	}
 	st, err := a.Registry.Update(ctx, hash, func(st *Store) error {
+		origins, err := storefrontOrigins(st, in.Storefronts)
+		if err != nil {
+			return err
+		}
+		st.AllowedOrigins = origins
 		st.Ruleset, st.HoldCheckout, st.OrderGuard, st.TestMode = in.Ruleset, in.HoldCheckout, in.OrderGuard, in.TestMode
 		st.Triggers, st.ReleaseStatus = in.Triggers, in.ReleaseStatus
 		st.ApprovalTTL = time.Duration(in.ReuseDays) * 24 * time.Hour

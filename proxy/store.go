@@ -97,8 +97,15 @@ type Store struct {
 	ReleaseStatus     int
 	CheckoutSelectors []string
 	// AllowedOrigins are the storefront origins (scheme://host[:port]) the
-	// widget runs on; CORS allows exactly these.
+	// widget runs on; CORS allows exactly these. The store's URL's origin
+	// is one; a custom domain is another (the settings page's addresses).
 	AllowedOrigins []string
+	// KeyHosts are the hosts the integration key was made for, when the
+	// settings page made it (LinkAccount): an address added since is not
+	// on the key's allowlist, so the verifier refuses its shoppers, until
+	// the merchant makes a new key (the page says so: HostsOffKey). Empty
+	// for a key made by hand.
+	KeyHosts []string
 	ApprovalTTL    time.Duration
 	// GuestToAccount carries a guest's verification to the customer
 	// account their order names (an account made at checkout): the order
@@ -121,6 +128,22 @@ type Store struct {
 // Linked reports whether the store can start verifications: it has the
 // verifier account's integration key and webhook signing secret.
 func (s *Store) Linked() bool { return s.IntegrationKey != "" && s.WebhookSecret != "" }
+
+// HostsOffKey are the storefront's hosts that the integration key the
+// settings page made does not allow (none when the key was made by hand,
+// whose allowlist the proxy does not know).
+func (s *Store) HostsOffKey() []string {
+	if !s.Linked() || len(s.KeyHosts) == 0 {
+		return nil
+	}
+	var off []string
+	for _, h := range StorefrontHosts(s) {
+		if !slices.Contains(s.KeyHosts, h) {
+			off = append(off, h)
+		}
+	}
+	return off
+}
 
 // HasUser reports whether the control panel user id may use the app.
 func (s *Store) HasUser(id int64) bool { return slices.Contains(s.Users, id) }

@@ -214,6 +214,7 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 		HoldCheckout: c.FormValue("hold_checkout") == "1", OrderGuard: c.FormValue("order_guard") == "1",
 		TestMode: c.FormValue("test_mode") == "1", GuestToAccount: c.FormValue("guest_to_account") == "1",
 	}
+	in.Storefronts = strings.Fields(strings.ReplaceAll(c.FormValue("storefronts"), ",", " "))
 	in.Triggers.ShipToCountries = proxy.SplitList(c.FormValue("ship_to_countries"))
 	in.Triggers.ShipToStates = proxy.SplitList(c.FormValue("ship_to_states"))
 	if t := strings.TrimSpace(c.FormValue("min_total")); t != "" {
@@ -257,8 +258,10 @@ func settingsForm(c *fiber.Ctx) (proxy.Settings, string) {
 type pageData struct {
 	Action, LinkAction string
 	Session            string
-	// StoreDomains are the hosts the integration key is made for.
-	StoreDomains string
+	// StoreDomains are the hosts the integration key is made for;
+	// StoreURL the store's own address, always one of them; Storefronts
+	// the others, one a line; OffKey those the key does not allow yet.
+	StoreDomains, StoreURL, Storefronts, OffKey string
 	Linked       bool
 	// IntegrationKey is the store's key, publishable; AccountEmail the
 	// verifier account it was made on (empty when linked by hand), Email
@@ -307,6 +310,7 @@ func (h *appHandlers) renderPage(c *fiber.Ctx, status int, st *proxy.Store, s pr
 	d := pageData{
 		Action: appPath(settingsPath, st.Hash), LinkAction: appPath(linkPath, st.Hash),
 		Session: h.app.SealSession(s), StoreDomains: strings.Join(proxy.StorefrontHosts(st), ", "),
+		StoreURL: st.URL, Storefronts: strings.Join(in.Storefronts, "\n"), OffKey: strings.Join(st.HostsOffKey(), ", "),
 		Linked: st.Linked(), IntegrationKey: st.IntegrationKey, AccountEmail: st.VerifierAccountEmail, Email: email,
 		JustLinked: p.linked, LinkError: p.linkError, TestKey: st.TestMode,
 		Settings: in, Face: string(in.Ruleset.MinFaceMatch), Saved: p.saved, Error: p.formErr,

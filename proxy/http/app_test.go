@@ -311,6 +311,7 @@ func TestAppInstallLinkAndSettings(t *testing.T) {
 	if code, st := appStatus(t, w, 0, "storea1"); code != http.StatusOK || !st.Active {
 		t.Fatalf("linked store's status %d %+v: want active", code, st)
 	}
+	customDomains(t, w, sess)
 	// Which orders: the triggers are saved and shown back, tidied.
 	f := settingsForm(sess)
 	f.Set("min_total", "50")
@@ -525,5 +526,64 @@ func TestAppStoresReachEveryInstance(t *testing.T) {
 	}
 	if code, _ := appStatus(t, w, 0, "storea1"); code != http.StatusNotFound {
 		t.Errorf("instance 0 after uninstall on 1: %d, want 404", code)
+	}
+}
+
+// customDomains: a store on its own domain lists it on the settings page.
+// The widget is then answered there at once, but the key the page made
+// does not allow it, so the verifier refuses its shoppers and the page
+// says so until the merchant makes a new key; then they verify. What is
+// not an https address, and too many, are refused and change nothing.
+func customDomains(t *testing.T, w *appWorld, sess string) {
+	t.Helper()
+	const www, bare = "https://www.shop-a.example", "https://shop-a.example"
+	start := func(origin string) int {
+		req, _ := http.NewRequest(http.MethodPost, w.proxies[0]+"/proxy/v1/stores/storea1/verifications", strings.NewReader(`{"cart_id":"`+cartA+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		code, _, _ := do(t, req)
+		return code
+	}
+	if code, _, _ := get(t, w.proxies[0]+"/proxy/v1/stores/storea1/status?cart_id="+cartA, www, ""); code != http.StatusForbidden {
+		t.Fatalf("an address not listed: %d, want 403", code)
+	}
+	f := settingsForm(sess)
+	f.Set("storefronts", www+"\n"+bare+"/\n"+www)
+	code, page := w.post(t, 0, "storea1", f)
+	if code != http.StatusOK || !strings.Contains(page, ">"+www+"\n"+bare+"</textarea>") ||
+		!strings.Contains(page, "Shoppers at www.shop-a.example, shop-a.example cannot verify yet") {
+		t.Fatalf("save the addresses: %d %s", code, page)
+	}
+	st, err := w.registry.Store(context.Background(), "storea1")
+	if err != nil || strings.Join(st.AllowedOrigins, " ") != "https://store-storea1.mybigcommerce.com "+www+" "+bare {
+		t.Fatalf("saved origins: %v %+v", err, st.AllowedOrigins)
+	}
+	if code, _, _ := get(t, w.proxies[0]+"/proxy/v1/stores/storea1/status?cart_id="+cartA, www, ""); code != http.StatusOK {
+		t.Fatalf("status on the custom domain: %d", code)
+	}
+	if code := start(www); code != http.StatusServiceUnavailable {
+		t.Fatalf("a start on an address the key does not allow: %d, want 503 (the verifier refused)", code)
+	}
+	page = w.link(t, 0, "storea1", sess, "test")
+	if strings.Contains(page, "cannot verify yet") {
+		t.Errorf("after a new key the page still says an address is off it")
+	}
+	if code := start(www); code != http.StatusCreated {
+		t.Fatalf("a start on the custom domain after the new key: %d", code)
+	}
+	for name, v := range map[string]string{
+		"http":      "http://www.shop-a.example",
+		"a path":    www + "/cart.php",
+		"no scheme": "www.shop-a.example",
+		"eleven":    strings.Repeat("https://a.example https://b.example https://c.example https://d.example ", 3)[:11*18],
+	} {
+		f := settingsForm(sess)
+		f.Set("storefronts", v)
+		if code, page := w.post(t, 0, "storea1", f); code != http.StatusUnprocessableEntity || !strings.Contains(page, "Not saved:") {
+			t.Errorf("%s: %d, want 422 with the reason on the page", name, code)
+		}
+	}
+	if st, _ := w.registry.Store(context.Background(), "storea1"); len(st.AllowedOrigins) != 3 {
+		t.Errorf("a refused address changed the origins: %+v", st.AllowedOrigins)
 	}
 }

@@ -55,6 +55,7 @@ type entry struct {
 	ReleaseStatus      int              `json:"release_status,omitempty"`
 	CheckoutSelectors  []string         `json:"checkout_selectors"`
 	AllowedOrigins     []string         `json:"allowed_origins"`
+	KeyHosts           []string         `json:"key_hosts,omitempty"`
 	ApprovalTTL        string           `json:"approval_ttl"`
 	GuestToAccount     bool             `json:"guest_to_account,omitempty"`
 	AppInstalled       bool             `json:"app_installed,omitempty"`
@@ -260,7 +261,7 @@ func open(e *entry, sealer *seal.Sealer) (*proxy.Store, error) {
 		Hash: e.Hash, URL: e.URL, APIBaseURL: e.APIBaseURL, AppClientID: e.AppClientID,
 		IntegrationKey: e.IntegrationKey, WebhookHeader: e.WebhookHeader, Ruleset: e.Ruleset,
 		HoldCheckout: e.HoldCheckout, TestMode: e.TestMode, OrderGuard: e.OrderGuard, CheckoutSelectors: e.CheckoutSelectors, AllowedOrigins: e.AllowedOrigins,
-		AppInstalled: e.AppInstalled, Users: e.Users, Triggers: e.Triggers, ReleaseStatus: e.ReleaseStatus,
+		KeyHosts: e.KeyHosts, AppInstalled: e.AppInstalled, Users: e.Users, Triggers: e.Triggers, ReleaseStatus: e.ReleaseStatus,
 		VerifierAccountID: e.VerifierAccount, VerifierAccountEmail: e.VerifierEmail, GuestToAccount: e.GuestToAccount,
 	}
 	if e.ApprovalTTL != "" {
@@ -315,7 +316,7 @@ func sealEntry(sealer *seal.Sealer, st *proxy.Store) (entry, error) {
 		Hash: st.Hash, URL: st.URL, APIBaseURL: st.APIBaseURL, AppClientID: st.AppClientID,
 		IntegrationKey: st.IntegrationKey, WebhookHeader: st.WebhookHeader, Ruleset: st.Ruleset,
 		HoldCheckout: st.HoldCheckout, TestMode: st.TestMode, OrderGuard: st.OrderGuard, CheckoutSelectors: st.CheckoutSelectors, AllowedOrigins: st.AllowedOrigins,
-		ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
+		KeyHosts: st.KeyHosts, ApprovalTTL: st.ApprovalTTL.String(), AppInstalled: st.AppInstalled, Users: st.Users, Triggers: st.Triggers, ReleaseStatus: st.ReleaseStatus,
 		VerifierAccount: st.VerifierAccountID, VerifierEmail: st.VerifierAccountEmail, GuestToAccount: st.GuestToAccount,
 	}
 	for _, sec := range secrets(&e, st) {
