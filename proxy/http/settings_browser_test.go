@@ -141,6 +141,7 @@ func TestSettingsPageInChromium(t *testing.T) {
 	tb.Run(chromedp.KeyEvent("Texas"))
 	key("\t", "release_status=0")
 	key(kb.ArrowDown, "release_status=11")
+	key("\t", "storefronts")
 	key("\t", "reuse_days")
 	key(kb.ArrowDown, "reuse_days")
 	key("\t", "guest_to_account=1")
