@@ -98,6 +98,7 @@ func (d Document) License() license.License {
 		Sex:            license.Sex(d.MRZ.Sex),
 		DocumentNumber: d.MRZ.DocumentNumber,
 		Country:        Country(d.MRZ.IssuingState),
+		Nationality:    Country(d.MRZ.Nationality),
 	}
 }
 

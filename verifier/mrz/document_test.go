@@ -122,6 +122,7 @@ func TestDocumentFields(t *testing.T) {
 	want := map[string]any{
 		"first_names": "JOHANNA MARIA", "last_name": "VAN DER BERG", "dob": "1964-08-12", "sex": "F",
 		"document_number": "C4J6R0H11", "expiry_date": "2031-01-01", "country": "DEU",
+		"nationality": "DEU",
 	}
 	for _, n := range names {
 		if want[n] == nil {

@@ -32,7 +32,7 @@ interface PassphraseKey { id: string; name: string; created_at: string }
 // address make a request at least Basic, anything else Full.
 const nameAddress = ["first_names", "middle_names", "last_name", "name_suffix", "address_line1", "address_line2", "address_city", "address_state", "address_postal_code"];
 const beyond = ["dob", "sex", "document_type", "document_number", "document_discriminator", "issue_date", "expiry_date", "issuing_jurisdiction",
-  "country", "vehicle_class", "restrictions", "endorsements", "height_cm", "weight_kg", "eye_color", "hair_color", "real_id",
+  "country", "nationality", "vehicle_class", "restrictions", "endorsements", "height_cm", "weight_kg", "eye_color", "hair_color", "real_id",
   "under_18_until", "under_19_until", "under_21_until"];
 const label = (f: string) => f.replace(/_/g, " ");
 
