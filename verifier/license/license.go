@@ -72,10 +72,10 @@ type License struct {
 	IssuingJurisdiction string `json:"issuing_jurisdiction"`
 	// Country is the ISO 3166 alpha-3 code of the issuing country (DCG, or
 	// the IIN's country).
-	Country      string `json:"country"`
+	Country string `json:"country"`
 	// Nationality is the holder's, ISO 3166-1 alpha-3 (a travel document's
 	// zone: passports, ID cards); an AAMVA card carries none.
-	Nationality string `json:"nationality,omitempty"`
+	Nationality  string `json:"nationality,omitempty"`
 	VehicleClass string `json:"vehicle_class,omitempty"`
 	Restrictions string `json:"restrictions,omitempty"`
 	Endorsements string `json:"endorsements,omitempty"`
