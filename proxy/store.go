@@ -105,8 +105,8 @@ type Store struct {
 	// on the key's allowlist, so the verifier refuses its shoppers, until
 	// the merchant makes a new key (the page says so: HostsOffKey). Empty
 	// for a key made by hand.
-	KeyHosts []string
-	ApprovalTTL    time.Duration
+	KeyHosts    []string
+	ApprovalTTL time.Duration
 	// GuestToAccount carries a guest's verification to the customer
 	// account their order names (an account made at checkout): the order
 	// guard, or a result settling a held order, writes the cart's outcome

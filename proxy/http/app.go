@@ -262,7 +262,7 @@ type pageData struct {
 	// StoreURL the store's own address, always one of them; Storefronts
 	// the others, one a line; OffKey those the key does not allow yet.
 	StoreDomains, StoreURL, Storefronts, OffKey string
-	Linked       bool
+	Linked                                      bool
 	// IntegrationKey is the store's key, publishable; AccountEmail the
 	// verifier account it was made on (empty when linked by hand), Email
 	// the link form's e-mail. No secret of the account is ever here.
