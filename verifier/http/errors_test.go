@@ -8,6 +8,7 @@ import (
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/problem"
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/flow"
 )
 
 // TestDomainErrorTable: wrapped domain errors reach their public code; the
@@ -25,6 +26,12 @@ func TestDomainErrorTable(t *testing.T) {
 		{fmt.Errorf("get: %w", verifier.ErrNotFound), httperr.NotFound},
 		{fmt.Errorf("create account: %w", verifier.ErrConflict), httperr.Conflict},
 		{fmt.Errorf("cancel: %w", verifier.ErrInvalidTransition), httperr.Conflict},
+		// The liveness answer's refusals (the flow's tests bring them about).
+		{fmt.Errorf("answer: %w", flow.ErrChallengeUnknown), httperr.NotFound},
+		{fmt.Errorf("answer: %w", flow.ErrChallengeVoided), httperr.Conflict},
+		{fmt.Errorf("answer: %w", flow.ErrChallengeUsed), httperr.Conflict},
+		{fmt.Errorf("answer: %w", flow.ErrChallengeExpired), httperr.Conflict},
+		{fmt.Errorf("challenge: %w", flow.ErrNoAttemptsLeft), httperr.RateLimited},
 	}
 	for _, c := range cases {
 		var e *httperr.Error

@@ -11,11 +11,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"image"
-	"image/jpeg"
 	nethttp "net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,7 +162,8 @@ func (h *flowHarness) delivered(want int) [][]byte {
 // TestFlowCompletes walks a link from the first request to completed with
 // real data: a card carrying Foreman's face, a rendered PDF417, Foreman's
 // frames for a challenge drawn in their order; the webhook carries the
-// same bytes as GET, the review images are kept sealed.
+// same bytes as GET (verifier/flow's TestReviewImagesSealedAndPurged
+// keeps the review images sealed and purges them after the retention).
 func TestFlowCompletes(t *testing.T) {
 	onBothBackends(t, testFlowCompletes)
 }
@@ -273,50 +271,8 @@ func testFlowCompletes(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		t.Errorf("webhook body differs from GET's result:\n%s\n%s", bodies[0], got.Result)
 	}
 
-	// The review images are kept, sealed under the server key (mode none).
-	imgs, err := h.fstore.ReviewImages(context.Background(), h.acct.ID, v.ID)
-	if err != nil || len(imgs) != 2 {
-		t.Fatalf("review images %d, %v", len(imgs), err)
-	}
-	if open, err := h.flow.OpenReviewImage(v.ID, flow.ReviewLicenseFront, imgs[flow.ReviewLicenseFront]); err != nil || !bytes.Equal(open, front) {
-		t.Errorf("the sealed license front does not open to the upload (%v)", err)
-	}
-	if bytes.Contains(imgs[flow.ReviewLicenseFront], front[:64]) {
-		t.Error("the license front is stored in plain")
-	}
-	selfie, err := h.flow.OpenReviewImage(v.ID, flow.ReviewSelfie, imgs[flow.ReviewSelfie])
-	if err != nil || !bytes.HasPrefix(selfie, []byte{0xFF, 0xD8, 0xFF}) {
-		t.Errorf("the selfie does not open to a JPEG (%v)", err)
-	}
 	if s := h.session(tok); s.Status != "completed" || !s.Steps[2].Done || s.Message != "" {
 		t.Errorf("finished session %+v", s)
-	}
-
-	// The scheduled purge leaves it alone until the retention has passed;
-	// then license_data, license_photo and the review images go, the
-	// verdicts stay.
-	h.clock.Advance(29 * 24 * time.Hour)
-	if n, err := h.flow.PurgeDue(context.Background(), verifier.DefaultPIIRetention); err != nil || n != 0 {
-		t.Fatalf("purge before retention: %d, %v", n, err)
-	}
-	h.clock.Advance(2 * 24 * time.Hour)
-	if n, err := h.flow.PurgeDue(context.Background(), verifier.DefaultPIIRetention); err != nil || n != 1 {
-		t.Fatalf("purge after retention: %d, %v", n, err)
-	}
-	purged := h.get(h.resign(h.acct), v.ID)
-	var after map[string]json.RawMessage
-	if err := json.Unmarshal(purged.Result, &after); err != nil {
-		t.Fatal(err)
-	}
-	if purged.PIIPurgedAt == nil || !purged.PIIPurgedAt.Equal(h.clock.Now()) || string(after["license_data"]) != "{}" ||
-		after["license_photo"] != nil || !bytes.Contains(after["verification"], []byte(`"webcam_appears_live":true`)) {
-		t.Errorf("purged verification %+v: %s", purged, purged.Result)
-	}
-	if imgs, err := h.fstore.ReviewImages(context.Background(), h.acct.ID, v.ID); err != nil || len(imgs) != 0 {
-		t.Errorf("review images after the purge: %d, %v", len(imgs), err)
-	}
-	if _, err := h.fstore.GetFlowSession(context.Background(), v.ID); !errors.Is(err, verifier.ErrNotFound) {
-		t.Errorf("session after the purge: %v", err)
 	}
 }
 
@@ -463,10 +419,6 @@ func testFlowRefuses(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		foreign := h.challenge(otherTok)
 		first := h.challenge(tok)
 		second := h.challenge(tok)
-		if first.ChallengeID == second.ChallengeID || strings.Join(stepsOf(second), ",") != "blink,turn_left,turn_right" ||
-			second.FrameBudget.MinFrames < 1 || second.FrameBudget.MaxFrames < second.FrameBudget.MinFrames || second.ExpiresIn <= 0 {
-			t.Fatalf("challenges %+v %+v", first, second)
-		}
 		frames, ms := foremanAnswer(t)
 		expectError(t, h.answer(tok, foreign.ChallengeID, frames, ms), 404, "NOT_FOUND")
 		expectError(t, h.answer(tok, first.ChallengeID, frames, ms), 409, "CONFLICT") // voided by the second
@@ -476,23 +428,6 @@ func testFlowRefuses(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		}
 		if got := detailCodes(t, h.answer(tok, second.ChallengeID, frames, ms[:3]), "liveness"); strings.Join(got, ",") != "timestamps_invalid" {
 			t.Errorf("timestamps short: %v", got)
-		}
-		// Frames that pass the budget's byte and header checks but that the
-		// engines cannot use are the client's fault too (422), not a 500,
-		// and leave the challenge unused.
-		var wide bytes.Buffer
-		if err := jpeg.Encode(&wide, image.NewGray(image.Rect(0, 0, 1280, 720)), nil); err != nil {
-			t.Fatal(err)
-		}
-		for want, frame := range map[string][]byte{
-			"frame_too_large": wide.Bytes(),
-			"frame_not_jpeg":  append([]byte{0xff, 0xd8, 0xff, 0xe0}, make([]byte, 64)...),
-		} {
-			odd := slices.Clone(frames)
-			odd[3] = frame
-			if got := detailCodes(t, h.answer(tok, second.ChallengeID, odd, ms), "liveness"); strings.Join(got, ",") != want {
-				t.Errorf("%s: %v", want, got)
-			}
 		}
 		h.clock.Advance(3 * time.Minute)
 		expectError(t, h.answer(tok, second.ChallengeID, frames, ms), 409, "CONFLICT") // expired
@@ -504,29 +439,6 @@ func testFlowRefuses(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		if r.header.Get("Retry-After") == "" {
 			t.Error("429 without Retry-After")
 		}
-	})
-
-	t.Run("attempts", func(t *testing.T) {
-		_, tk := h.link(`{}`)
-		h.flow.Limits.LivenessAttempts = 1
-		defer func() { h.flow.Limits.LivenessAttempts = flow.DefaultLimits.LivenessAttempts }()
-		ch := h.challenge(tk)
-		h.clock.Advance(5 * time.Second)
-		frames, ms := foremanAnswer(t)
-		var ans flow.LivenessAnswer
-		h.ok(h.answer(tk, ch.ChallengeID, frames, ms), 200, &ans)
-		if ans.AttemptsLeft != 0 {
-			t.Fatalf("attempts left %d", ans.AttemptsLeft)
-		}
-		// The same answer again is a retry: the same verdict, no attempt.
-		var again flow.LivenessAnswer
-		h.ok(h.answer(tk, ch.ChallengeID, frames, ms), 200, &again)
-		if again.Passed != ans.Passed || again.AttemptsLeft != 0 {
-			t.Fatalf("retry %+v, first %+v", again, ans)
-		}
-		// Different frames on the answered challenge: used.
-		expectError(t, h.answer(tk, ch.ChallengeID, frames[1:], ms[1:]), 409, "CONFLICT")
-		expectError(t, h.post(tk, "/liveness", "", nil), 429, "RATE_LIMITED")
 	})
 
 	t.Run("ended links", func(t *testing.T) {
@@ -551,14 +463,6 @@ func TestFlowBodyLimit(t *testing.T) {
 	h := newFlowHarness(t, openSQLite, func(d *Deps) { d.Config.FlowBodyLimit = 64 << 10 })
 	_, tok := h.link(`{}`)
 	expectError(t, h.post(tok, "/license/front", "image/jpeg", make([]byte, 100<<10)), 413, "PAYLOAD_TOO_LARGE")
-}
-
-func stepsOf(ch flow.ChallengeAnswer) []string {
-	out := make([]string, len(ch.Steps))
-	for i, s := range ch.Steps {
-		out[i] = string(s)
-	}
-	return out
 }
 
 // TestFlowBusy: with the only engine worker held, a request that needs it
