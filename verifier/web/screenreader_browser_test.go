@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/internal/testkit/screenreader"
 	"github.com/idgate/idgate/verifier/web"
 )
@@ -139,7 +140,15 @@ func tabTo(tb *tab, sr *screenreader.Session, want string) {
 	tb.T.Helper()
 	var order []string
 	for range 15 {
+		// Wait for the Tab to land before reading the focus: under load
+		// Chromium takes the key late, and a second Tab sent meanwhile
+		// moved the focus past the control before Orca could say it. A Tab
+		// from the page's last control leaves the page (for the browser's
+		// own parts) without changing document.activeElement: after 5 s
+		// the walk reads the focus as it is and tabs on.
+		eval[bool](tb, `(window.__tabFrom = document.activeElement, true)`)
 		sr.Key("Tab")
+		_, _ = chromium.Until[bool](tb.Tab, `document.activeElement !== window.__tabFrom || !document.hasFocus()`, 5*time.Second)
 		f := eval[focused](tb, focusNow)
 		order = append(order, f.Name)
 		if strings.Contains(f.Name, want) {

@@ -36,9 +36,13 @@ const words: Record<Which, { check: Key; selfie: Key; fields: Key; time: Key; ke
 
 // keptNote words the footer's note of which photos are kept (web.go
 // writes the license's, knowing no link) for the link's document.
+// Only a different text is written: replacing the text node, even with
+// the same words, is a change a screen reader may follow away from the
+// heading that has just taken focus.
 export function keptNote(s: Session): void {
   const p = document.querySelector("footer.foot p.kept");
-  if (p) p.textContent = t(words[which(s)].kept);
+  const text = t(words[which(s)].kept);
+  if (p && p.textContent !== text) p.textContent = text;
 }
 
 // field names a requested field, in the words of the document (a
