@@ -587,12 +587,24 @@ func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
 	e := start(t)
 	tb, shoot, camera := guideTab(t, e)
 	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
-	e.roomy.Set(4) // 32 s a step: the shots below took 8.5 s at load 22
+	// 96 s a step: the shots below took 8.5 s at load 22, and at load 20
+	// the page's own tracker took 23 s to load after the worker was lost.
+	e.roomy.Set(12)
 	camera("rest", "{}")
 	tb.click("Start the video")
 	tb.Wait(`document.querySelector(".stage") && document.querySelector(".stage").dataset.step === "0"`)
 	if n := eval[int](tb, `(idgateTestCamera.workers.forEach((w) => w.terminate()), idgateTestCamera.workers.length)`); n != 1 {
 		t.Fatalf("the page started %d workers, not its tracker's one", n)
+	}
+	// The head turns once the page's own tracker reads its pose: the
+	// straight-ahead it measures turns from is the frames it tracked (as
+	// the server's is the frames before each), and a head already turned
+	// when it starts would be its straight-ahead (0° turned).
+	posed := eval[int](tb, `+(document.querySelector(".stage").dataset.posed || 0)`)
+	if _, err := chromium.Until[bool](tb.Tab, fmt.Sprintf(`(() => { const s = document.querySelector(".stage");
+		return !!s && s.dataset.trackerIn === "page" && +(s.dataset.posed || 0) >= %d; })()`, posed+3), 90*time.Second); err != nil {
+		t.Fatalf("the page's own tracker never read the head's pose after its worker was lost: %v (%s)", err,
+			eval[string](tb, `JSON.stringify(document.querySelector(".stage").dataset)`))
 	}
 	// The step's time runs while the page is shot: plain screenshots here,
 	// axe once the blink is asked for.

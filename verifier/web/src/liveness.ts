@@ -333,8 +333,9 @@ class Recorder {
 // tracker is free, so it never idles until the next frame is taken.
 // Tracked and sent frame counts, the longest gap between frames, where
 // the tracker runs and the straight-ahead it read go on the stage
-// (data-tracked, data-frames, data-eyes, data-gap, data-tracker-in,
-// data-straight) for the tests and the benchmark.
+// (data-tracked, data-posed: those with the head's pose, data-frames,
+// data-eyes, data-gap, data-tracker-in, data-straight) for the tests and
+// the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
   const looks = [0, 1].map(() => {
@@ -352,6 +353,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let endAt = Infinity;
   let busy = false;
   let tracked = 0;
+  let posed = 0;
   let eyes = 0;
   const advance = (now: number) => {
     if (step + 1 >= ch.steps.length) {
@@ -367,6 +369,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     tracked++;
     if (!isNaN(s.eyes)) eyes++;
     ui.stage.dataset.tracked = String(tracked);
+    if (s.pose) ui.stage.dataset.posed = String(++posed);
     ui.stage.dataset.eyes = String(eyes);
     steps.settle(s);
     ui.stage.dataset.straight = steps.straight.toFixed(1);
