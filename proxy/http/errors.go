@@ -33,7 +33,8 @@ var domainErrors = []struct {
 }
 
 // toHTTP maps a service error to the error body. The verifier's refusals
-// keep their meaning (quota, rate limit); other upstream failures are 503.
+// keep their meaning (quota, rate limit, a storefront its key does not
+// allow: 409); other upstream failures are 503.
 func toHTTP(err error) error {
 	var he *httperr.Error
 	if errors.As(err, &he) {
@@ -66,6 +67,13 @@ func toHTTP(err error) error {
 			return httperr.New(httperr.QuotaExceeded, "the store's verification allowance is used up")
 		case http.StatusTooManyRequests:
 			return httperr.New(httperr.RateLimited, "too many verifications started; try again later")
+		case http.StatusForbidden:
+			// The storefront is the store's (the proxy checked), but the
+			// key was made before it was added (proxy.Store.HostsOffKey):
+			// a retry cannot help, the merchant's new key does.
+			if refused.Code == string(httperr.OriginNotAllowed) {
+				return httperr.New(httperr.Conflict, "this storefront is not on the store's verification key yet; the store owner renews the key in the idgate app's settings")
+			}
 		}
 	}
 	if errors.Is(err, proxy.ErrUpstream) {
