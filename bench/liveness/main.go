@@ -5,7 +5,9 @@
 // as filmed and mirrored) and every labelled window of the real set
 // (real.go: a phone capture following prompts, a webcam turn, GRID
 // speakers blinking, as a camera at 10 and 15 fps would deliver them,
-// doubled frames included), with attacks built from both (a still or
+// doubled frames included) and the real faces at rest of testdata/people
+// (people.go: five more GRID speakers, asked for steps they do not do,
+// which must be refused), with attacks built from them (a still or
 // moved photo, a photo turned, a replay of another order, another person
 // spliced in, a second person in view, a screen replay) — the share of
 // live sequences that pass on the first attempt, per clip, per session
@@ -134,6 +136,11 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 		return err
 	}
 	src := &source{foreman: foreman, faces: faces, real: filepath.Dir(filepath.Dir(real)), cache: map[string][]byte{}}
+	if people, err := testkit.FindData(root, peopleSet...); err == nil {
+		src.people = filepath.Dir(filepath.Dir(people))
+	} else {
+		fmt.Println("  (testdata/people is not here: make testdata brings it; measured without its clips)")
+	}
 	seqs, err := buildSet(src)
 	if err != nil {
 		return err
@@ -212,7 +219,7 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 		row(fmt.Sprintf("  step %s where labelled", st), stepsPassed(foremanLive, st, true))
 	}
 	row("real live windows", passed(realLive))
-	for _, c := range realClips {
+	for _, c := range src.realClips() {
 		if len(c.windows) > 0 {
 			row("  "+c.name, passed(func(j judged) bool { return realLive(j) && j.seq.clip == c.name }))
 		}
@@ -222,6 +229,12 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	for _, st := range []liveness.Step{liveness.Blink, liveness.TurnLeft, liveness.TurnRight} {
 		row(fmt.Sprintf("  step %s passed", st), stepsPassed(realLive, st, false))
 		row(fmt.Sprintf("  step %s where labelled", st), stepsPassed(realLive, st, true))
+	}
+	row("real faces not doing the step asked, passed", passed(func(j judged) bool { return j.seq.class == realIdle }))
+	for _, c := range src.realClips() {
+		if len(c.idle) > 0 {
+			row("  "+c.name, passed(func(j judged) bool { return j.seq.class == realIdle && j.seq.clip == c.name }))
+		}
 	}
 	fmt.Printf("  (%d real captures left out, their frames on either side of the 70 ms blink: %s)\n", len(src.missed), strings.Join(src.missed, "; "))
 	for _, class := range attackClasses {

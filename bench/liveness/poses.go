@@ -19,8 +19,9 @@ type posed struct {
 	s    liveness.Signal
 }
 
-// people are the described frames of each person of the real set,
-// Foreman and, when make testdata brought it, the tilt clip
+// people are the described frames of each person of the real sets
+// (testdata/people's when make testdata brought it), Foreman and, when it
+// brought it, the tilt clip
 // (testdata/tilt: a woman tilting her head ±31°, labelled in
 // verifier/face/liveness/tilt_test.go). GRID's pwij3p and id2_swwp2s are
 // one speaker (their frames 0.18 apart at the nearest): one person here.
@@ -50,7 +51,7 @@ func people(root string, an *liveness.Analyzer, src *source, sigs map[string]liv
 			return nil, err
 		}
 	}
-	for _, c := range realClips {
+	for _, c := range src.realClips() {
 		frames, err := src.clip(c)
 		if err != nil {
 			return nil, err
@@ -103,7 +104,8 @@ func pose(s liveness.Signal) string {
 // and still stop another person.
 func acrossPoses(ppl map[string][]posed) {
 	fmt.Printf("same-person check across poses (descriptor distance, bound %.2f):\n", liveness.Defaults.SameDistance)
-	for _, who := range []string{"foreman", "smartlive", "intel_hp_female", "grid_bbaf2n", "grid_brbk7n", "grid_lbax4n", "grid_pwij3p", "grid_sbwe5n", "tilt"} {
+	for _, who := range []string{"foreman", "smartlive", "intel_hp_female", "grid_bbaf2n", "grid_brbk7n", "grid_lbax4n", "grid_pwij3p", "grid_sbwe5n",
+		"grid_lbbc2a", "grid_lrwp9a", "grid_lwbsza", "grid_sbia1a", "grid_swiz3n", "tilt"} {
 		fs := ppl[who]
 		if len(fs) == 0 {
 			continue

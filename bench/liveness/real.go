@@ -51,6 +51,12 @@ type realClip struct {
 	// windows are the labelled live windows: what a person was doing
 	// and where.
 	windows []window
+	// idle are windows in which the person does not do the steps asked
+	// (at and shut unset): a real face at rest, which must be refused.
+	idle []window
+	// inPeople: the clip is in testdata/people (people.go), not in
+	// liveness/real.
+	inPeople bool
 }
 
 // span10 is a range of 10 fps frame numbers, from 1.
@@ -129,7 +135,11 @@ func (s *source) clip(c realClip) ([]realFrame, error) {
 	if f, ok := s.clips[c.name]; ok {
 		return f, nil
 	}
-	f, err := loadClip(s.real, c)
+	dir := s.real
+	if c.inPeople {
+		dir = s.people
+	}
+	f, err := loadClip(dir, c)
 	if err != nil {
 		return nil, err
 	}
@@ -230,43 +240,68 @@ func capture(frames []realFrame, from, to time.Duration, fps, phase float64) ([]
 //
 // A capture whose frames all miss a blink's shut eyes (smartliveShut) is
 // not a person blinking on camera and is left out, and named in missed,
-// as set.go's sampled leaves out Foreman's.
+// as set.go's sampled leaves out Foreman's. Idle windows (a real face
+// not doing what is asked) are sequences of class realIdle, at the same
+// rates.
 func realSequences(src *source) (out []sequence, missed []string, err error) {
-	for _, c := range realClips {
+	for _, c := range src.realClips() {
 		frames, err := src.clip(c)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, w := range c.windows {
 			for _, r := range realRates(c, w) {
-				got, err := capture(frames, w.span.start(), w.span.end()+50*time.Millisecond, r.fps, r.phase)
+				got, err := captureWindow(frames, c, w, r)
 				if err != nil {
-					return nil, nil, fmt.Errorf("%s %s: %w", c.name, w.name, err)
-				}
-				if r.double > 0 {
-					got = doubleEvery(got, r.double)
-				}
-				if r.stall != (span10{}) {
-					got = without(got, w.span.start(), r.stall)
+					return nil, nil, err
 				}
 				if w.shut != [2]time.Duration{} && !slices.ContainsFunc(got, func(f realFrame) bool { return f.src >= w.shut[0] && f.src <= w.shut[1] }) {
 					missed = append(missed, fmt.Sprintf("%s %s, %s", c.name, w.name, r.name))
 					continue
 				}
-				seq := sequence{name: fmt.Sprintf("%s %s, %s", c.name, w.name, r.name), class: "live", steps: w.steps,
-					fps: r.fps, clip: c.name}
-				for _, f := range got {
-					seq.frames = append(seq.frames, frameRef{data: f.data})
-					seq.times = append(seq.times, f.t)
-				}
+				seq := realSequence(c, w, r, got, "live")
 				for _, at := range w.at {
 					seq.labels = append(seq.labels, seq.indexes(at.start()-w.span.start(), at.end()-w.span.start()))
 				}
 				out = append(out, seq)
 			}
 		}
+		for _, w := range c.idle {
+			for _, r := range realRates(c, w) {
+				got, err := captureWindow(frames, c, w, r)
+				if err != nil {
+					return nil, nil, err
+				}
+				out = append(out, realSequence(c, w, r, got, realIdle))
+			}
+		}
 	}
 	return out, missed, nil
+}
+
+// captureWindow is window w of clip c as rate r delivers it.
+func captureWindow(frames []realFrame, c realClip, w window, r rate) ([]realFrame, error) {
+	got, err := capture(frames, w.span.start(), w.span.end()+50*time.Millisecond, r.fps, r.phase)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", c.name, w.name, err)
+	}
+	if r.double > 0 {
+		got = doubleEvery(got, r.double)
+	}
+	if r.stall != (span10{}) {
+		got = without(got, w.span.start(), r.stall)
+	}
+	return got, nil
+}
+
+// realSequence is a captured window as a sequence of class, unlabelled.
+func realSequence(c realClip, w window, r rate, got []realFrame, class string) sequence {
+	seq := sequence{name: fmt.Sprintf("%s %s, %s", c.name, w.name, r.name), class: class, steps: w.steps, fps: r.fps, clip: c.name}
+	for _, f := range got {
+		seq.frames = append(seq.frames, frameRef{data: f.data})
+		seq.times = append(seq.times, f.t)
+	}
+	return seq
 }
 
 type rate struct {

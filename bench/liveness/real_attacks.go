@@ -23,7 +23,7 @@ import (
 // limit of an active check, measured apart.
 func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	clips := map[string][]realFrame{}
-	for _, c := range realClips {
+	for _, c := range src.realClips() {
 		f, err := src.clip(c)
 		if err != nil {
 			return nil, err
@@ -124,7 +124,11 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	out = append(out, own)
 	// Another person spliced in: a GRID clip whose second half is
 	// another speaker's, in the same studio framing.
-	for _, c := range []struct{ a, b string }{{"grid_bbaf2n", "grid_lbax4n"}, {"grid_brbk7n", "grid_sbwe5n"}, {"grid_pwij3p", "grid_bbaf2n"}, {"grid_lbax4n", "grid_id2_swwp2s"}} {
+	splices := []struct{ a, b string }{{"grid_bbaf2n", "grid_lbax4n"}, {"grid_brbk7n", "grid_sbwe5n"}, {"grid_pwij3p", "grid_bbaf2n"}, {"grid_lbax4n", "grid_id2_swwp2s"}}
+	if src.people != "" {
+		splices = append(splices, peopleSplices...)
+	}
+	for _, c := range splices {
 		seq := sequence{name: fmt.Sprintf("%s frames 1–15, %s 16–30", c.a, c.b), class: attackSplice,
 			steps: []liveness.Step{liveness.Blink}, fps: 10, clip: c.a}
 		for i := range 30 {

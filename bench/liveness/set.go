@@ -153,6 +153,9 @@ type source struct {
 	foreman string // directory of f001.jpg…
 	faces   string // faces/labeled
 	real    string // liveness/real
+	// people is testdata/people (people.go), "" when make testdata has
+	// not brought it: its clips are then left out.
+	people string
 	// missed names the real captures left out of the set, their frames
 	// falling on either side of a blink (realSequences).
 	missed []string
