@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// FuzzPhotos: any bytes sent as a front or back photo are judged, never
-// an error (nothing here is the server's fault) and never a panic; an
-// accepted front always carries its headshot and descriptor.
+// FuzzPhotos: any bytes sent as a front or back photo, or an ID card's
+// back, are judged, never an error (nothing here is the server's fault)
+// and never a panic; an accepted front always carries its headshot and
+// descriptor, an accepted card back its document.
 func FuzzPhotos(f *testing.F) {
 	f.Add(encodeJPEG(f, image.NewGray(image.Rect(0, 0, 64, 48))))
 	f.Add(pngHeader(3, 2))
@@ -29,6 +30,13 @@ func FuzzPhotos(f *testing.F) {
 		}
 		if len(back.Problems) == 0 && back.License.DocumentNumber == "" && back.License.LastName == "" {
 			t.Fatalf("accepted back without a license: %+v", back)
+		}
+		card, err := e.IDCardBack(context.Background(), data)
+		if err != nil {
+			t.Fatalf("id card back: %v", err)
+		}
+		if len(card.Problems) == 0 && card.Document == nil {
+			t.Fatalf("accepted card back without a document: %+v", card)
 		}
 	})
 }

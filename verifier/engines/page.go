@@ -5,34 +5,71 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/reader"
 )
+
+// layout is the side of a document that carries the zone: its size and
+// where its zone stands. The zone, read, fixes the document around it: its
+// turn, its scale (the pitch) and its place; the edges are then looked for
+// where that puts them. The passport's data page and the ID card's back
+// are placed alike, each by its own layout.
+type layout struct {
+	format mrz.Format
+	// w, h: the side's size, mm.
+	w, h float64
+	// inkCentre is how far above the bottom edge the zone's ink is
+	// centred, mm (the zone is centred across).
+	inkCentre float64
+	// search is how far either side of the predicted edge an edge is
+	// looked for, mm: issuers place the zone within about ±1 mm of the
+	// standard's position and the pitch read from the zone is within 1-2%
+	// (1.5 mm over a data page's height, 1 mm over a card's); the bottom
+	// edge's search, with its edgeWindow, must stay clear of the zone's own
+	// ink above it.
+	search float64
+	// need are the edges that must be found for the side to be found.
+	need [4]bool
+	// missing is the problem of a photo where the side is not found.
+	missing flow.Problem
+}
 
 // The TD3 data page (Doc 9303 Part 4): 125 × 88 mm, its zone of two lines
 // of 44 characters 2.54 mm apart centred across it, the centre of the
 // zone's ink about 8.5 mm above the bottom edge (the lower baseline 5.5 mm
-// up, the upper 4.23 mm above it, capitals about 1.8 mm high). The zone,
-// read, fixes the page around it: its turn, its scale (the pitch) and its
-// place; the edges are then looked for where that puts them.
+// up, the upper 4.23 mm above it, capitals about 1.8 mm high). The top
+// edge of a booklet's data page is often its fold, with the facing page
+// beyond, so it is not required (the proportions need it); the bottom
+// edge's search ends 1 mm short of the zone's ink 5.5 mm up.
+var td3Page = layout{format: mrz.TD3, w: td3W, h: td3H, inkCentre: 8.5, search: 3.5,
+	need: [4]bool{sideLeft: true, sideRight: true, sideBottom: true}, missing: flow.ProblemPageNotFound}
+
+// The TD1 card (Doc 9303 Part 5; ID-1, ISO/IEC 7810): 85.6 × 53.98 mm, its
+// zone of three lines of 30 characters on the back, 4.23 mm apart, the
+// lowest baseline 4.5 mm above the bottom edge as mrztest prints it
+// (Part 5 places the zone within a band, not to the tenth of a
+// millimetre), so the ink is centred 4.23 mm higher than a data page's
+// two-line zone would be over the same baseline: 9.6 mm (the measured
+// shift, TestIDCardBackZonePlace, is as small as TD3's). A card's four
+// edges are all free, so all four must be found; the bottom edge's search
+// ends 0.5 mm short of the ink.
+var td1Card = layout{format: mrz.TD1, w: td1W, h: td1H, inkCentre: 9.6, search: 3.0,
+	need: [4]bool{true, true, true, true}, missing: flow.ProblemCardNotFound}
+
 const (
 	td3W, td3H = 125.0, 88.0
-	// TD3Aspect is the page's width over its height.
+	td1W, td1H = 85.6, 53.98
+	// TD3Aspect is the data page's width over its height.
 	TD3Aspect = td3W / td3H
-	// zoneInkCentre is how far above the bottom edge the zone's ink is
-	// centred, mm.
-	zoneInkCentre = 8.5
-	pitchMM       = 2.54
+	// TD1Aspect is the card's width over its height (ID-1).
+	TD1Aspect = td1W / td1H
+	pitchMM   = 2.54
 )
 
-// The page's edges, looked for across each side where the zone puts it.
+// The edges, looked for across each side where the zone puts them.
 const (
-	// edgeSearch is how far either side of the predicted edge an edge is
-	// looked for, mm: issuers place the zone within about ±1 mm of the
-	// standard's position and the pitch read from the zone is within 1-2%
-	// (1.5 mm over the page's height); the bottom edge's search must stay
-	// clear of the zone's own ink 5.5 mm above it.
-	edgeSearch = 3.5
 	// edgeWindow is the strip averaged either side of an edge, mm.
 	edgeWindow = 1.0
 	// MinEdgeStep is the least difference in mean grey level, page side
@@ -40,10 +77,11 @@ const (
 	// their desks step by 70-150 levels; the page's own print near its
 	// edge (guilloche, a level or two) far under it.
 	MinEdgeStep = 12.0
-	// PageAspectTolerance is how far the measured page's width over height
-	// may stray from TD3Aspect, relative: TD1's card (1.586) and ID-1
-	// stand 11.6% off, TD2 (105 × 74 mm, 1.419) cannot be told by shape
-	// and has 36 characters a line, which the reader does not take.
+	// PageAspectTolerance is how far the measured side's width over height
+	// may stray from its layout's (TD3Aspect, TD1Aspect), relative: TD1's
+	// card (1.586) and TD3's page (1.420) stand 11.6% apart, TD2 (105 × 74
+	// mm, 1.419) cannot be told from TD3 by shape and has 36 characters a
+	// line, which the reader does not take.
 	PageAspectTolerance = 0.06
 	// pageRes bounds the straightened page's resolution, px/mm: the
 	// portrait's face (about 20 mm) is then 160 px across, four times
@@ -70,9 +108,10 @@ const (
 	sideBottom
 )
 
-// pageEdges is the page as its zone places it in the (turned) photo, and
-// where each of its edges was found.
+// pageEdges is the page (or card) as its zone places it in the (turned)
+// photo, and where each of its edges was found.
 type pageEdges struct {
+	lay *layout
 	// zoneMap maps page millimetres, as the zone predicts them, to the
 	// photo's pixels.
 	zoneMap raster.Homography
@@ -85,10 +124,18 @@ type pageEdges struct {
 	Step   [4]float64
 }
 
-// found: the page's three free edges (left, right, bottom) were found. The
-// top edge of a booklet's data page is often its fold, with the facing
-// page beyond, so it is not required; the proportions need it.
-func (p pageEdges) found() bool { return p.OK[sideLeft] && p.OK[sideRight] && p.OK[sideBottom] }
+// found: the edges its layout needs were found.
+func (p pageEdges) found() bool {
+	if p.lay == nil {
+		return false
+	}
+	for side, need := range p.lay.need {
+		if need && !p.OK[side] {
+			return false
+		}
+	}
+	return true
+}
 
 // aspect is the measured page's width over height; 0 unless all four
 // edges were found.
@@ -96,26 +143,27 @@ func (p pageEdges) aspect() float64 {
 	if !p.found() || !p.OK[sideTop] {
 		return 0
 	}
-	return (td3W + p.Offset[sideLeft] + p.Offset[sideRight]) / (td3H + p.Offset[sideTop] + p.Offset[sideBottom])
+	return (p.lay.w + p.Offset[sideLeft] + p.Offset[sideRight]) / (p.lay.h + p.Offset[sideTop] + p.Offset[sideBottom])
 }
 
 // MaxZoneShift is how far, mm, the zone may stand from where TD3 puts it
 // on the page its edges outline (ZoneInPlace): a zone printed elsewhere,
 // or a strip pasted on, is not the issuer's. Rendered 3 MP pages with the
 // zone where mrztest prints it measured 0.05 mm across and 0.3-0.5 mm up
-// (zoneInkCentre is rounded down); printed 3 mm right, 3.05 mm; 3 mm up,
+// (td3Page.inkCentre is rounded down); printed 3 mm right, 3.05 mm; 3 mm up,
 // 3.5; 1.8 mm left and down, 1.75 and 1.3 (2.2 off: out of place)
 // (TestPassportZonePlace). A real issuer's tolerance is not known to us
-// (no real data page), so the bound is wide; a shift beyond edgeSearch
-// leaves the page unfound.
+// (no real data page), so the bound is wide; a shift beyond the layout's search
+// leaves the page unfound. The card's zone is placed the same way and held
+// to the same bound (TestIDCardBackZonePlace).
 const MaxZoneShift = 2.0
 
 // zoneShift is how far the zone stands from where TD3 puts it on the page
 // as its edges were found, mm right and up; ok only when the page was
 // found. Across: half the difference of the side edges' offsets (a scale
 // error moves both alike); up: the bottom edge's offset alone (8.5 mm from
-// the zone, where the pitch's error stays under 0.2 mm; the top edge's,
-// 80 mm off, would add up to 1.5).
+// a data page's zone, 9.6 from a card's, where the pitch's error stays
+// under 0.2 mm; the top edge's, 44-80 mm off, would add up to 1.5).
 func (p pageEdges) zoneShift() (x, y float64, ok bool) {
 	if !p.found() {
 		return 0, 0, false
@@ -123,15 +171,15 @@ func (p pageEdges) zoneShift() (x, y float64, ok bool) {
 	return (p.Offset[sideLeft] - p.Offset[sideRight]) / 2, p.Offset[sideBottom], true
 }
 
-// findPage places the page around the zone z of g and looks for its four
-// edges.
-func findPage(g *image.Gray, z *reader.Zone) pageEdges {
+// findPage places the side of layout lay around the zone z of g and looks
+// for its four edges.
+func findPage(g *image.Gray, z *reader.Zone, lay *layout) pageEdges {
 	s := z.Pitch / pitchMM
 	sin, cos := math.Sincos(z.Angle * math.Pi / 180)
-	// Page (x, y) mm → photo: the zone's ink centre at (W/2, H - centre),
-	// the page's x along the zone's lines.
-	cx, cy := td3W/2, td3H-zoneInkCentre
-	p := pageEdges{px: s, zoneMap: raster.Homography{
+	// Side (x, y) mm → photo: the zone's ink centre at (W/2, H - centre),
+	// the side's x along the zone's lines.
+	cx, cy := lay.w/2, lay.h-lay.inkCentre
+	p := pageEdges{lay: lay, px: s, zoneMap: raster.Homography{
 		s * cos, -s * sin, z.CX - s*(cos*cx-sin*cy),
 		s * sin, s * cos, z.CY - s*(sin*cx+cos*cy),
 		0, 0, 1,
@@ -144,12 +192,12 @@ func findPage(g *image.Gray, z *reader.Zone) pageEdges {
 
 // edge looks for one side's edge: the grey level averaged along the
 // side's middle half at each distance across it, and the distance within
-// edgeSearch where the mean over edgeWindow inside differs most from the
+// the layout's search where the mean over edgeWindow inside differs most from the
 // mean outside. Samples outside the photo make no edge.
 func (p pageEdges) edge(g *image.Gray, side int) (offset, step float64, ok bool) {
 	const along = 40
 	dt := math.Max(0.1, 1/p.px) // a photo pixel, at most 0.1 mm
-	n := int((edgeSearch + edgeWindow) / dt)
+	n := int((p.lay.search + edgeWindow) / dt)
 	profile := make([]float64, 2*n+1) // index i: offset (i-n)·dt outward
 	w, h := float64(g.Rect.Dx()), float64(g.Rect.Dy())
 	for i := range profile {
@@ -160,13 +208,13 @@ func (p pageEdges) edge(g *image.Gray, side int) (offset, step float64, ok bool)
 			var x, y float64
 			switch side {
 			case sideLeft:
-				x, y = -t, a*td3H
+				x, y = -t, a*p.lay.h
 			case sideRight:
-				x, y = td3W+t, a*td3H
+				x, y = p.lay.w+t, a*p.lay.h
 			case sideTop:
-				x, y = a*td3W, -t
+				x, y = a*p.lay.w, -t
 			case sideBottom:
-				x, y = a*td3W, td3H+t
+				x, y = a*p.lay.w, p.lay.h+t
 			}
 			px, py := p.zoneMap.Apply(x, y)
 			if px < 0 || py < 0 || px > w-1 || py > h-1 {
@@ -202,8 +250,8 @@ func (p pageEdges) pageMap() raster.Homography {
 			off[side] = 0
 		}
 	}
-	sx := (td3W + off[sideLeft] + off[sideRight]) / td3W
-	sy := (td3H + off[sideTop] + off[sideBottom]) / td3H
+	sx := (p.lay.w + off[sideLeft] + off[sideRight]) / p.lay.w
+	sy := (p.lay.h + off[sideTop] + off[sideBottom]) / p.lay.h
 	return raster.Homography{sx, 0, -off[sideLeft], 0, sy, -off[sideTop], 0, 0, 1}.Then(p.zoneMap)
 }
 

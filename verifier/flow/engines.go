@@ -33,6 +33,9 @@ type Engines interface {
 	// Passport reads a photo of a passport's data page (ICAO 9303 TD3):
 	// the page, its portrait and its machine-readable zone.
 	Passport(ctx context.Context, image []byte) (PassportReport, error)
+	// IDCardBack reads a photo of the back of an ID card with a machine-readable
+	// zone (ICAO 9303 TD1, 3 × 30): the card and its zone.
+	IDCardBack(ctx context.Context, image []byte) (IDCardBackReport, error)
 	// NewChallenge draws a liveness challenge (random step order from rnd,
 	// crypto/rand when nil) issued at now, and the frame budget the client
 	// must keep to.
@@ -67,7 +70,8 @@ const (
 	ProblemBarcodeUnreadable Problem = "barcode_unreadable"
 	ProblemBarcodeInvalid    Problem = "barcode_invalid"
 
-	// The passport's data page (Passport).
+	// The passport's data page (Passport) and the ID card's back
+	// (IDCardBack, with card_not_found for a photo without the card).
 	ProblemPageNotFound     Problem = "page_not_found"    // no data page in the photo
 	ProblemMRZNotFound      Problem = "mrz_not_found"     // a page, but no machine-readable zone on it
 	ProblemMRZUnreadable    Problem = "mrz_unreadable"    // a check digit fails or a character is unsure: retake, never a guess
@@ -121,6 +125,20 @@ type PassportReport struct {
 	// Portrait is the portrait's face descriptor; nil when none was found.
 	Portrait []float32
 	// Document is the parsed, validated zone; nil unless read.
+	Document *mrz.Document
+}
+
+// IDCardBackReport is the judgement of a photo of an ID card's back (its
+// TD1 zone). Accepted exactly when Problems is empty. The card's portrait
+// is on its front (FrontReport), not here.
+type IDCardBackReport struct {
+	Problems []Problem
+	// CardFound: the card's edges found around the zone; ProportionsOK: all four found and
+	// within 6 % of ID-1's 85.6 × 53.98; ZoneInPlace: the zone where TD1 puts it on that card.
+	CardFound, ProportionsOK, ZoneInPlace bool
+	// Measures, for the answer's checks and for calibration.
+	Aspect, Sharpness, Glare float64
+	// Document is the parsed, validated TD1 zone; nil unless read.
 	Document *mrz.Document
 }
 
