@@ -51,11 +51,16 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	rbl := []liveness.Step{liveness.TurnRight, liveness.Blink, liveness.TurnLeft}
 
 	// A still photo: one real frame sent for 4 s at 15 fps.
-	for _, c := range []struct {
+	type still struct {
 		clip  string
 		at    time.Duration
 		steps []liveness.Step
-	}{{"smartlive", time.Second, bl}, {"grid_lbax4n", 400 * time.Millisecond, lbr}, {"intel_hp_female", 750 * time.Millisecond, rbl}} {
+	}
+	stills := []still{{"smartlive", time.Second, bl}, {"grid_lbax4n", 400 * time.Millisecond, lbr}, {"intel_hp_female", 750 * time.Millisecond, rbl}}
+	if src.people != "" {
+		stills = append(stills, still{"clm_cap12", 25 * time.Second, rbl}, still{"grid_swiz3n", 500 * time.Millisecond, bl})
+	}
+	for _, c := range stills {
 		img, err := frameAt(c.clip, c.at)
 		if err != nil {
 			return nil, err
@@ -72,11 +77,16 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	}
 	// A photo moved in front of the camera: one real frame shifted,
 	// zoomed and rotated a few degrees to and fro over 4 s.
-	for _, c := range []struct {
+	type move struct {
 		clip               string
 		at                 time.Duration
 		shift, zoom, angle float64
-	}{{"smartlive", time.Second, 25, 0.12, 5}, {"grid_brbk7n", 400 * time.Millisecond, 20, 0.10, 4}, {"grid_pwij3p", 500 * time.Millisecond, 30, 0.15, 6}} {
+	}
+	moves := []move{{"smartlive", time.Second, 25, 0.12, 5}, {"grid_brbk7n", 400 * time.Millisecond, 20, 0.10, 4}, {"grid_pwij3p", 500 * time.Millisecond, 30, 0.15, 6}}
+	if src.people != "" {
+		moves = append(moves, move{"clm_cap13", 3 * time.Second, 20, 0.10, 4})
+	}
+	for _, c := range moves {
 		img, err := frameAt(c.clip, c.at)
 		if err != nil {
 			return nil, err
@@ -97,16 +107,22 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	}
 	// A replay of the same person's clip for other orders: the phone
 	// session (left, right, blink), the webcam turn (left), the GRID
-	// blinks.
-	replays := []struct {
+	// blinks, and (testdata/people) the webcam man's blinks.
+	type replay struct {
 		seq    sequence
 		orders [][]liveness.Step
-	}{
+	}
+	replays := []replay{
 		{session("smartlive session, as prompted, 15 fps"), [][]liveness.Step{lbr, rbl,
 			{liveness.TurnRight, liveness.TurnLeft, liveness.Blink}, {liveness.Blink, liveness.TurnRight, liveness.TurnLeft}}},
 		{session("intel_hp_female turn_left from turned right, 15 fps"), [][]liveness.Step{{liveness.TurnRight}, {liveness.Blink}}},
 		{session("grid_bbaf2n session, 10 fps"), [][]liveness.Step{bl, {liveness.TurnLeft}}},
 		{session("grid_id2_swwp2s session, 10 fps"), [][]liveness.Step{{liveness.TurnRight}}},
+	}
+	if src.people != "" {
+		replays = append(replays,
+			replay{session("clm_cap12 blink, 10 fps"), [][]liveness.Step{{liveness.TurnLeft}, {liveness.Blink, liveness.TurnRight}}},
+			replay{session("clm_cap13 blink, 10 fps"), [][]liveness.Step{{liveness.TurnRight}}})
 	}
 	for _, r := range replays {
 		for _, order := range r.orders {
