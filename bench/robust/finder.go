@@ -34,8 +34,10 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // of the finder's rework shows what it changed (earlier steps: 46e271114e69
 // before per-line edge profiles and far cards, 141/200 right, 1 wrong
 // quad; 8463aa31b11f before the texture-following thresholds, 162/200, 1
-// wrong quad).
-const finderPreviousCommit = "84300a1b07d957d2a9efefd7ba8d83037d81f23f"
+// wrong quad; 84300a1b07d9 before the run-off and grain-line rules,
+// 177/200, 0 wrong quads, 5 on the extra 36; ac76b0706960, this one, 181,
+// 0 and 4).
+const finderPreviousCommit = "ac76b0706960a1b90c548b8810d93cd2b4fccd51"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.

@@ -153,13 +153,19 @@ type crossing struct{ in, out [3]float32 }
 // across samples 24 crossings along the middle 80% of a→b, off pixels
 // either side, leaving out those off the photo.
 func (wk *work) across(a, b, centre raster.Point, off float64) []crossing {
-	n := outward(a, b, centre)
+	return wk.acrossAt(a, b, centre, off, 0.1, 0.9, 24)
+}
+
+// acrossAt samples n crossings of a→b from t0 to t1 of the way, off
+// pixels either side (in towards centre), leaving out those off the photo.
+func (wk *work) acrossAt(a, b, centre raster.Point, off, t0, t1 float64, n int) []crossing {
+	nv := outward(a, b, centre)
 	var out []crossing
-	for i := range 24 {
-		t := 0.1 + 0.8*(float64(i)+0.5)/24
+	for i := range n {
+		t := t0 + (t1-t0)*(float64(i)+0.5)/float64(n)
 		x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
-		in, ok1 := wk.colour(x-off*n.X, y-off*n.Y)
-		col, ok2 := wk.colour(x+off*n.X, y+off*n.Y)
+		in, ok1 := wk.colour(x-off*nv.X, y-off*nv.Y)
+		col, ok2 := wk.colour(x+off*nv.X, y+off*nv.Y)
 		if ok1 && ok2 {
 			out = append(out, crossing{in, col})
 		}

@@ -62,6 +62,9 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	best = wk.outermost(cands, wk.clearest(cands, best))
+	if wk.insideCard(lines, *best) {
+		return [4]raster.Point{}, ErrUnsureOutline
+	}
 	return wk.toPhoto(orderCorners(wk.refine(*best))), nil
 }
 
@@ -296,7 +299,8 @@ func (wk *work) accept(o outline) bool {
 			return false
 		}
 	}
-	return (o.area >= fullFrameMin || o.frameSides() == 1 && o.area >= runOffMin && wk.runsOff(o)) && math.Abs(o.aspect/ID1Aspect-1) <= AspectTolerance && wk.hasPortrait(toWork, stock)
+	return (o.area >= fullFrameMin || o.frameSides() == 1 && o.area >= runOffMin && wk.runsOff(o)) && math.Abs(o.aspect/ID1Aspect-1) <= AspectTolerance &&
+		wk.frameIsCard(o) && wk.hasPortrait(toWork, stock)
 }
 
 // runsOff reports whether the sides meeting o's frame side show their
