@@ -4,8 +4,9 @@
 // plain Tesseract (eng, the only model Debian packages; restricted to the
 // zone's characters) on the same zones, straightened by the same finder,
 // both parsed by verifier/mrz, whose check digits decide. Photos are
-// rendered (verifier/mrz/mrztest: TD3 and TD1 pages, the ICAO specimens
-// among them; 75 per size by default) at 2-12 MP, the page 25-90% of the
+// rendered (verifier/mrz/mrztest: TD3 data pages and TD1 card sides, told
+// apart per size too, the ICAO specimens among them; 75 per size by
+// default) at 2-12 MP, the page 25-90% of the
 // frame, turned up to 10°, seen up to 10° off square (keystone), blurred,
 // lit unevenly, noisy, JPEG 60-95, its zone printed up to a fifth heavier
 // or lighter. Per size and per stroke width, and over every photo whose
@@ -149,7 +150,8 @@ func main() {
 			t0 := cputime.Thread()
 			m, err := rd.Read(img)
 			d := cputime.Thread() - t0
-			keys := []string{mp.name, b}
+			kind := map[mrz.Format]string{mrz.TD3: "TD3 page", mrz.TD1: "TD1 card"}[format]
+			keys := []string{mp.name, b, kind + " " + mp.name}
 			if stroke >= 1 {
 				keys = append(keys, target)
 			}
@@ -176,6 +178,13 @@ func main() {
 	fmt.Println("MRZ photos, ours (glyph matcher) | plain Tesseract (eng, whitelist) on the same zones")
 	for _, k := range sizes {
 		fmt.Printf("  %-14s ours %s | tesseract %s\n", k, ours[k], get(theirs, k))
+	}
+	// The passport's pages and the ID card's backs apart, per size.
+	for _, kind := range []string{"TD3 page", "TD1 card"} {
+		for _, size := range sizes {
+			k := kind + " " + size
+			fmt.Printf("  %-14s ours %s | tesseract %s\n", k, get(ours, k), get(theirs, k))
+		}
 	}
 	slices.Sort(buckets)
 	for _, k := range append(buckets, target) {

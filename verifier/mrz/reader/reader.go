@@ -94,7 +94,9 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 			first = z
 		}
 		text, weakest := r.Text(z)
-		if weakest < MinMargin {
+		// Not "weakest < MinMargin": a cell matched outside the crop has no
+		// margin (NaN), and is not sure either.
+		if !(weakest >= MinMargin) {
 			last = fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, MinMargin, ErrUnsure)
 			continue
 		}

@@ -15,27 +15,53 @@ func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 		return nil, ErrNoZone
 	}
 	crop := cut(img, c, found, pitch)
-	xs, ys := darkPoints(crop, int(pitch), 18)
+	xs, ys := inkPoints(crop, pitch)
 	if len(xs) < 100 {
 		return nil, ErrNoZone
 	}
 	if d := sharpestAngle(xs, ys, -1, 1, 0.05); math.Abs(d) >= 0.05 {
 		c.angle += d
 		crop = cut(img, c, found, pitch)
-		xs, ys = darkPoints(crop, int(pitch), 18)
+		xs, ys = inkPoints(crop, pitch)
 	}
 	lines := lineRows(crop, xs, ys, c.lines, pitch)
 	if lines == nil {
 		return nil, ErrNoZone
 	}
-	for i := range lines {
-		lines[i].Chars = c.chars
-		if !fitCells(&lines[i], xs, ys, crop.Rect.Dx(), pitch) {
-			return nil, ErrNoZone
-		}
+	if !fitLines(lines, c.chars, xs, ys, crop.Rect.Dx(), pitch) {
+		return nil, ErrNoZone
 	}
 	return &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy}, nil
 }
+
+// inkPoints are the crop's dark points (darkPoints over a pitch around
+// each) less those in runs along a row of maxRun pitches or longer: print
+// is strokes, at most a character or two wide when blurred, while the
+// page's edge and the desk beyond it, when the page fills the frame and
+// the crop takes them in, darken whole rows (they outnumbered a zone
+// line's ink and hid it from lineRows).
+func inkPoints(crop *image.Gray, pitch float64) (xs, ys []float64) {
+	xs, ys = darkPoints(crop, int(pitch), 18)
+	long := int(maxRun * pitch)
+	n := 0
+	for i := 0; i < len(xs); {
+		// The run from i: same row, neighbouring columns (darkPoints
+		// lists them row by row, left to right).
+		j := i + 1
+		for j < len(xs) && ys[j] == ys[i] && xs[j] == xs[j-1]+1 {
+			j++
+		}
+		if j-i < long {
+			n += copy(xs[n:], xs[i:j])
+			copy(ys[n-(j-i):], ys[i:j])
+		}
+		i = j
+	}
+	return xs[:n], ys[:n]
+}
+
+// maxRun: a run of dark points this many pitches long is not print.
+const maxRun = 3
 
 // cut samples the zone, with a margin of characters all round, upright,
 // its characters pitch pixels apart. A zone shrunk by more than 1.5 is
@@ -129,10 +155,41 @@ func lineRows(crop *image.Gray, xs, ys []float64, n int, pitch float64) []Line {
 	return lines
 }
 
+// fitLines fits each line's cells (fitCells). A zone's lines share their
+// cells (one font, one left margin, printed in one pass), so a line whose
+// fit strays from the line with the widest ink, or finds none, takes that
+// line's cells: blur can split a line's ink where a faint filler stands
+// (its cluster then starts mid-line, and its cells ran past the crop) or
+// leave too little of it to fit (measured on bench/mrz's 12 MP photos: two
+// TD3 pages defocused by 3.3-3.5 px, refused before). False when no line
+// fits.
+func fitLines(lines []Line, chars int, xs, ys []float64, w int, pitch float64) bool {
+	ref, widest := -1, 0
+	for i := range lines {
+		lines[i].Chars = chars
+		if span, ok := fitCells(&lines[i], xs, ys, w, pitch); ok && span > widest {
+			ref, widest = i, span
+		} else if !ok {
+			lines[i].Pitch = 0
+		}
+	}
+	if ref < 0 {
+		return false
+	}
+	r := lines[ref]
+	for i := range lines {
+		if l := &lines[i]; l.Pitch == 0 || math.Abs(l.X0-r.X0) > 0.5*r.Pitch {
+			l.X0, l.Pitch = r.X0, r.Pitch
+		}
+	}
+	return true
+}
+
 // fitCells finds the line's cells: the pitch (within 12% of the crop's)
 // and left edge whose cell boundaries cross the least ink, the first and
-// last boundaries bracketing the line's ink.
-func fitCells(l *Line, xs, ys []float64, w int, pitch float64) bool {
+// last boundaries bracketing the line's ink. span is the width of that
+// ink, pixels.
+func fitCells(l *Line, xs, ys []float64, w int, pitch float64) (span int, ok bool) {
 	prof := make([]float64, w+1)
 	for i := range xs {
 		if y := int(ys[i]); y >= l.Top && y <= l.Bottom {
@@ -158,7 +215,7 @@ func fitCells(l *Line, xs, ys []float64, w int, pitch float64) bool {
 		}
 	}
 	if left < 0 || right-left < int(pitch)*l.Chars/2 {
-		return false
+		return 0, false
 	}
 	at := func(x float64) float64 {
 		if x < 0 || x >= float64(w) {
@@ -179,7 +236,7 @@ func fitCells(l *Line, xs, ys []float64, w int, pitch float64) bool {
 		}
 		fitWith(l, at, left, right, pitch, n, slack, &best)
 	}
-	return !math.IsInf(best, 1)
+	return right - left, !math.IsInf(best, 1)
 }
 
 // fitWith searches the pitches and left edges whose last boundary falls
