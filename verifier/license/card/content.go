@@ -236,7 +236,31 @@ func (wk *work) oneSurround(o outline, centre raster.Point) bool {
 // oneSurface reports whether two colours beyond an outline's sides can be
 // the one table around it (oneSurround).
 func oneSurface(a, b [3]float32) bool {
-	return colourDist(a, b) <= maxSurround || sameLitSurface(a, b)
+	return colourDist(a, b) <= maxSurround || sameLitSurface(a, b) || clippedLitSurface(a, b) || clippedLitSurface(b, a)
+}
+
+// clippedLitSurface reports whether a, saturated in a channel, can be b
+// more brightly lit: some gain up to maxLightRatio brings b's channels
+// to a's where a is not saturated (within maxChromaShift of a's sum) and
+// to saturation where it is. A white table under a light ramp clips at
+// its bright end and shifts its chromaticity there, which sameLitSurface
+// does not judge: bench/robust's dark cards on white and light laminate
+// had their table (254, 254, 253) beyond one side and (232, 222, 208)
+// beyond another, 60.3 apart (maxSurround 60), and were refused.
+func clippedLitSurface(a, b [3]float32) bool {
+	if max(a[0], a[1], a[2]) < saturated || min(b[0], b[1], b[2]) < 10 {
+		return false
+	}
+	lo, hi := float32(1), float32(maxLightRatio)
+	tol := maxChromaShift * (a[0] + a[1] + a[2])
+	for c := range a {
+		if a[c] >= saturated {
+			lo = max(lo, (saturated-tol)/b[c])
+			continue
+		}
+		lo, hi = max(lo, (a[c]-tol)/b[c]), min(hi, (a[c]+tol)/b[c])
+	}
+	return lo <= hi
 }
 
 // beyond is the median colour, in each channel, of the strip 3 px beyond
