@@ -20,13 +20,15 @@ import (
 	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
-// beforeCommit is main before the tracker's per-frame work was cut and
-// its models moved into a worker (BlazeFace, the mesh and the iris model
-// on every frame, on the page's thread, between the recorder's frames):
-// the "before" rows run that commit's page script, built here from its
-// sources with the same tracker files, in place of today's (the server
-// and everything else are today's), so no old code is kept in the tree.
-const beforeCommit = "46e271114e69d9a87571a2e2117e50f0fe10baee"
+// beforeCommit is main before the tracker's own detector-and-mesh step
+// (Human's BlazeFace and mesh on every frame of a turn; earlier steps:
+// 46e271114e69, every model on every frame, before the per-frame work was
+// cut and the worker): the "before" row runs that commit's page script on
+// the page's thread (no Worker, as today's on-the-page row), built here
+// from its sources with the same tracker files, in place of today's (the
+// server and everything else are today's), so no old code is kept in the
+// tree.
+const beforeCommit = "ac76b0706960a1b90c548b8810d93cd2b4fccd51"
 
 // beforeScript builds the end-user page's script at beforeCommit.
 func beforeScript(root string, set *tracker.Set) ([]byte, error) {

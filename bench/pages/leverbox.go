@@ -19,6 +19,11 @@ package main
 //	                    "our own" box from the last mesh would do
 //	kept size, centre   Human's kept box's size (the last detector box's)
 //	fitted              at the centre fitted from the last mesh
+//
+// and, the detector on every 3rd frame, its box carried unmoved over the
+// two frames after it (a box up to two frames old, 200 ms at these
+// clips' 10 frames a second: what the page's own step carries when
+// tracking falls behind the recorder).
 
 import (
 	"fmt"
@@ -127,25 +132,29 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 			return err
 		}
 	}
+	// every: the detector runs on every every-th frame; the frames
+	// between carry a box (prev is the frame the detector last ran on).
 	variants := []struct {
-		name string
-		box  func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face
+		name  string
+		every int
+		box   func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face
 	}{
-		{"kept box (Human's skipFrames)", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
+		{"kept box (Human's skipFrames)", 2, func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
 			return blazeface.Face{Min: pm.Min, Max: pm.Max}
 		}},
-		{"last frame's detector box", func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det }},
-		{"fitted from the same frame's mesh", func(_, cur boxFrame, _ *facemesh.Mesh) blazeface.Face { return fit.of(&cur.mesh) }},
-		{"fitted from the last frame's mesh", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face { return fit.of(pm) }},
-		{"kept size, centre fitted from last mesh", func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
+		{"last frame's detector box", 2, func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det }},
+		{"detector every 3rd, its box carried", 3, func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det }},
+		{"fitted from the same frame's mesh", 2, func(_, cur boxFrame, _ *facemesh.Mesh) blazeface.Face { return fit.of(&cur.mesh) }},
+		{"fitted from the last frame's mesh", 2, func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face { return fit.of(pm) }},
+		{"kept size, centre fitted from last mesh", 2, func(_, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
 			f := fit.of(pm)
 			cx, cy, half := (f.Min.X+f.Max.X)/2, (f.Min.Y+f.Max.Y)/2, (pm.Max.X-pm.Min.X)/2
 			return blazeface.Face{Min: blazeface.Point{X: cx - half, Y: cy - half}, Max: blazeface.Point{X: cx + half, Y: cy + half}}
 		}},
 	}
-	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame (Go, same frames):")
+	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame, or from the last two on every 3rd (Go, same frames):")
 	for _, v := range variants {
-		var diffs []float64
+		var diffs, moved []float64
 		var peaks []string
 		worst := math.Inf(-1)
 		for _, c := range clips {
@@ -158,13 +167,18 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 					continue
 				}
 				m := f.mesh
-				if i%2 == 1 && fs[i-1].ok {
-					got, err := an.Mesher.Run(f.img, v.box(fs[i-1], f, &prevMesh))
+				if d := i - i%v.every; d < i && fs[d].ok {
+					got, err := an.Mesher.Run(f.img, v.box(fs[d], f, &prevMesh))
 					if err != nil {
 						return err
 					}
 					m = got
 					diffs = append(diffs, math.Abs(pose.Estimate(&m).Yaw-pose.Estimate(&f.mesh).Yaw))
+					// How far the face moved from the detector's frame, by
+					// the two meshes' centres, in the carried box's sides.
+					b := v.box(fs[d], f, &prevMesh)
+					moved = append(moved, math.Hypot((m.Min.X+m.Max.X-fs[d].mesh.Min.X-fs[d].mesh.Max.X)/2,
+						(m.Min.Y+m.Max.Y-fs[d].mesh.Min.Y-fs[d].mesh.Max.Y)/2)/(b.Max.X-b.Min.X))
 				}
 				prevMesh = m
 				yaws[i] = pose.Estimate(&m).Yaw
@@ -181,8 +195,22 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 				worst = math.Max(worst, pp-sp)
 			}
 		}
-		fmt.Printf("  %-36s yaw off the server's on the carried frames: median %.1f° p90 %.1f° max %.1f° (%d frames); turn peaks %s (worst %+.1f°)\n",
+		fmt.Printf("  %-36s yaw off the server's on the carried frames: median %.1f° p90 %.1f° max %.1f° (%d frames); turn peaks %s (worst %+.1f°)",
 			v.name, median64or0(diffs), pct(diffs, 0.9), pct(diffs, 1), len(diffs), strings.Join(peaks, " "), worst)
+		// The yaw's error against how far the face moved since the
+		// detector's frame (a bound on the move is what the page can
+		// check before it trusts a carried box).
+		fmt.Printf("; face moved median %.3f p90 %.3f max %.3f of the box", median64or0(moved), pct(moved, 0.9), pct(moved, 1))
+		for _, bound := range []float64{0.03, 0.05, 0.08} {
+			var under []float64
+			for k, mv := range moved {
+				if mv <= bound {
+					under = append(under, diffs[k])
+				}
+			}
+			fmt.Printf("; moved ≤ %.2f: %d frames, yaw off p90 %.1f° max %.1f°", bound, len(under), pct(under, 0.9), pct(under, 1))
+		}
+		fmt.Println()
 	}
 	return nil
 }

@@ -60,6 +60,9 @@ type clip struct {
 	turns []turnSpan
 }
 
+// clipFrameMs is how far apart a clip's frames were taken.
+const clipFrameMs = 100
+
 type turnSpan struct {
 	from, to, side int
 }
@@ -67,20 +70,24 @@ type turnSpan struct {
 // lever is one way of tracking a clip: the detector on every det-th
 // frame, the eyelids on every eyes-th (0: never); blinks: run on the
 // blink clips (the eyelids' disagreement), else on the turn clips (the
-// yaw's).
+// yaw's); own: the page's tracker itself (its own step: the detector's
+// box carried unmoved to the frame after, meshstep.ts) instead of Human's
+// kept box.
 type lever struct {
 	name      string
 	det, eyes int
 	blinks    bool
+	own       bool
 }
 
 var leverPlans = []lever{
-	{"detector every frame (today's turns)", 1, 0, false},
-	{"detector every 2nd frame", 2, 0, false},
-	{"detector every 3rd frame", 3, 0, false},
-	{"detector and eyelids every frame", 1, 1, true},
-	{"detector every 2nd, eyelids every frame (today's blink)", 2, 1, true},
-	{"detector and eyelids every 2nd frame", 2, 2, true},
+	{"detector every frame (the turns before)", 1, 0, false, false},
+	{"detector every 2nd frame", 2, 0, false, false},
+	{"detector every 3rd frame", 3, 0, false, false},
+	{"own step, detector every 2nd (today's turns)", 2, 0, false, true},
+	{"detector and eyelids every frame", 1, 1, true, false},
+	{"detector every 2nd, eyelids every frame (today's blink)", 2, 1, true, false},
+	{"detector and eyelids every 2nd frame", 2, 2, true, false},
 }
 
 func leverBench(ctx context.Context, dir, chrome string) error {
@@ -147,7 +154,11 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 			det[i] = i%l.det == 0
 			eyes[i] = l.eyes > 0 && i%l.eyes == 0
 		}
-		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][4]any](fmt.Sprintf(`L.run(%s, %s).then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, jsonOf(det), jsonOf(eyes)), chromedp.EvalAwaitPromise))
+		call := fmt.Sprintf(`L.run(%s, %s)`, jsonOf(det), jsonOf(eyes))
+		if l.own {
+			call = fmt.Sprintf(`L.runTracker(%s, %d)`, jsonOf(det), clipFrameMs)
+		}
+		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][4]any](call+`.then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, chromedp.EvalAwaitPromise))
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -166,6 +177,9 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 		return err
 	}
 	for _, l := range leverPlans {
+		if !strings.Contains(l.name, *leverNamed) {
+			continue
+		}
 		page := map[string][]reading{}
 		var ms, detMs, reuseMs []float64
 		for _, c := range clips {

@@ -1,8 +1,10 @@
 // The levers' harness (levers.go): the page's tracker configuration
 // (humantrack.ts) and pose code (facepose.ts) driven frame by frame on the
 // page's thread, each frame with or without the detector and the eyelids
-// as a lever's plan says, timed one detect() at a time.
-import { humanConfig, meshOf, type Files, type HumanFace, type HumanLib } from "./src/humantrack";
+// as a lever's plan says, timed one detect() at a time; and the page's
+// tracker itself (humantrack.ts's track, its own step on the pose-only
+// frames: meshstep.ts), asked as the page asks during a turn.
+import { humanConfig, meshOf, track, type Files, type Frame, type HumanFace, type HumanLib, type Tracker } from "./src/humantrack";
 import { eyeAspect, pose } from "./src/facepose";
 
 interface Human {
@@ -11,6 +13,7 @@ interface Human {
 }
 
 let human: Human | null = null;
+let tracker: Tracker<Frame> | null = null;
 const frames: HTMLCanvasElement[] = [];
 
 // start loads Human with every model the page loads, one after the other.
@@ -20,6 +23,11 @@ export async function start(lib: HumanLib, files: Files): Promise<void> {
   await h.load({ face: { mesh: { enabled: true } } });
   await h.load({ face: { iris: { enabled: true } } });
   human = h;
+  const probe = document.createElement("canvas");
+  probe.width = probe.height = 64;
+  const t = await track(lib, files, probe.getContext("2d", { willReadFrequently: true })!);
+  if (!(await t.mesh) || !(await t.iris)) throw new Error("levers: the tracker's models did not load");
+  tracker = t;
 }
 
 // decode draws JPEG data URLs into canvases, off the clock.
@@ -56,6 +64,21 @@ export async function run(det: boolean[], eyes: boolean[]): Promise<Reading[]> {
     }
     const m = meshOf(f);
     out.push([ms, true, pose(m).yaw, eyes[i] ? eyeAspect(m) : NaN]);
+  }
+  return out;
+}
+
+// runTracker tracks the decoded frames in order with the page's tracker,
+// asking the detector's own box on frame i when det[i] (else letting it
+// carry the last frame's box) and the pose alone; frames are taken at
+// msApart (the clips' rate).
+export async function runTracker(det: boolean[], msApart: number): Promise<Reading[]> {
+  const out: Reading[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const t0 = performance.now();
+    const s = await tracker!.see(frames[i], { eyes: false, exact: det[i], at: i * msApart });
+    const ms = performance.now() - t0;
+    out.push(s.pose ? [ms, true, s.pose.yaw, NaN] : [ms, false, NaN, NaN]);
   }
   return out;
 }

@@ -7,8 +7,9 @@ package main
 // frames a second the face tracker follows while the page records; for
 // today's page with its tracker in a worker and on the page's own thread
 // (the page without Worker, as on a browser that has none), side by side
-// with the page before the per-frame work was cut and the worker
-// (before.go; the ratios are printed) and with the page paced without the
+// with the page before the tracker's own detector-and-mesh step, on the
+// page's thread too (before.go; the ratios are printed for the on-the-page
+// row) and with the page paced without the
 // tracker (its files blocked: what a phone that cannot load them gets),
 // whose first guidance is its first cue. Chromium does not slow a worker
 // down (workers.go: the probe printed first says whether it does); the
@@ -140,7 +141,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		// page's thread.
 		inPage bool
 	}{{"tracked, in a worker", true, today.Body, false, false}, {"tracked, on the page", true, today.Body, false, true},
-		{"tracked, before " + beforeCommit[:7], true, before, true, false}, {"paced (tracker blocked)", false, nil, false, false}}
+		{"tracked, on the page, before " + beforeCommit[:7], true, before, true, true}, {"paced (tracker blocked)", false, nil, false, false}}
 	// The modes take turns, run by run, each round in the other order, so
 	// that a change in the machine's load, or going first, weighs on each
 	// alike; round -1 is a warm-up, not counted (the browser's first tab
@@ -232,6 +233,8 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			if !net {
 				fmt.Printf(" (Chromium refused the worker Fast 4G)")
 			}
+		}
+		if mode.inPage && !mode.before {
 			fmt.Printf("; ÷ before: first guidance %.2f×, head pose %.2f×, tracked %.2f× (turns %.2f×, lead-in and blink %.2f×, eyelids %.2f×)",
 				f.first/old.first, f.posed/old.posed, f.fps/old.fps, f.turns/old.turns, f.still/old.still, f.eyes/old.eyes)
 		}
@@ -335,7 +338,7 @@ func liveRun(alloc context.Context, link string, tracked, inPage bool, script []
 	// 50 ms a sampler notes the frames tracked so far (and with eyelids)
 	// and which cue is up; each interval counts for the phase it began in.
 	// The challenge's order is random, so the rates are kept by phase (the
-	// turns, where the detector runs on every frame; the lead-in and the
+	// turns, where the pose alone is asked; the lead-in and the
 	// blink, where the eyelids are asked) rather than over a window that
 	// holds different steps from run to run.
 	const sampler = `(() => { const log = (window.idgateBenchLog = []); const id = setInterval(() => {

@@ -47,6 +47,10 @@ var onlyLiveness = flag.Bool("only-liveness", false, "measure the liveness step'
 // run measures them last).
 var onlyLevers = flag.Bool("levers", false, "measure the face tracker's levers only")
 
+// leverNamed keeps the browser's levers whose names contain it (each
+// takes minutes at 4×).
+var leverNamed = flag.String("lever", "", "measure only the levers whose names contain this")
+
 func run() error {
 	flag.Parse()
 	ctx := context.Background()

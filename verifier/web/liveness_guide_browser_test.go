@@ -214,6 +214,9 @@ type walk struct {
 	Frames  int `json:"frames"`
 	Tracked int `json:"tracked"`
 	Eyes    int `json:"eyes"`
+	// Carried: tracked frames read on a box from an earlier frame (the
+	// turns' carried detector box, the blink's box Human kept).
+	Carried int `json:"carried"`
 	// Repeats: how many times the camera played a segment again; Stall:
 	// the longest the camera went without a new frame (ms).
 	Repeats int `json:"repeats"`
@@ -257,7 +260,7 @@ func walkStep(t *testing.T, tb *tab, start string) (string, walk) {
 	// The last numbers before the page leaves the capture screen.
 	for {
 		raw, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector(".stage");
-			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
+			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,8 +360,8 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 			e.order.Queue(order...)
 			end, w := walkStep(t, tb, button)
 			took := cueTimes(w)
-			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids); cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
-				order, attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Eyes, took, w.Repeats, w.Stall, w.Sent)
+			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids, %d on a box from an earlier frame); cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
+				order, attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Eyes, w.Carried, took, w.Repeats, w.Stall, w.Sent)
 			if w.Answer.Passed {
 				// The page's pace is judged where the page was not starved.
 				for i, st := range order {

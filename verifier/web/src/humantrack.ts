@@ -6,6 +6,7 @@
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
 import { eyeAspect, pose, type Mesh, type Pose } from "./facepose";
+import { findBox, meshOn, type Box, type Meshed, type StepHuman, type Tensor } from "./meshstep";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -22,12 +23,13 @@ export type Frame = HTMLCanvasElement | ImageBitmap;
 // The parts of Human's API the page uses.
 export interface HumanFace {
   box: [number, number, number, number];
+  // boxRaw: the box as a share of the frame, unclamped.
+  boxRaw?: [number, number, number, number];
   mesh: [number, number, number][];
   score: number;
 }
-interface Human {
+interface Human extends StepHuman {
   load(config?: object): Promise<void>;
-  detect(input: Frame, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
 }
 // Human's library as its script defines it (the global idgateHuman).
 export interface HumanLib {
@@ -63,6 +65,12 @@ export interface Need {
   // exact asks for the detector's own box on this frame, as the server
   // crops every frame (see reuse below): where the yaw decides something.
   exact: boolean;
+  // at is when the frame was taken (ms, on any one clock the caller
+  // keeps). Given, a frame that needs the pose alone is tracked by the
+  // tracker's own step (meshstep.ts), which, unless exact is asked, may
+  // read it on the detector box of the frame tracked just before (carry,
+  // below).
+  at?: number;
 }
 
 // Tracker is what the page uses: F is the page's canvas, the core tracks
@@ -103,14 +111,37 @@ const detectorBox = 1.4;
 // still and the eyelids need frames. So reused, the eyelids read as with
 // the detector (median 0.022 from the server's eye ratio, against 0.023),
 // but the yaw 0–4° off the server's (median 1.5°), too far for
-// straight-ahead. Nor on every other frame of a turn, the lever that would
-// bring a turn's frames to about 11 a second at 4× (bench/pages -levers,
-// docs/end-user-flow.md): Human's kept box is the last detector box's
-// size re-centred on the last mesh, and on 16 real turns the page then saw
-// 6 peaks 1.1–6.0° further than the server (1 of 16, by 1.3°, with the
-// detector on every frame), past the 1° the page's "done" allows.
+// straight-ahead. Nor on every other frame of a turn: Human's kept box is
+// the last detector box's size re-centred on the last mesh, and on 16 real
+// turns the page then saw 6 peaks 1.1–6.0° further than the server (1 of
+// 16, by 1.3°, with the detector on every frame), past the 1° the page's
+// "done" allows (bench/pages -levers, docs/end-user-flow.md). The turns
+// carry the detector's own box instead (carry, below).
 const stillDegrees = 3;
 const reuseMs = 1000;
+
+// Carrying the detector's box to the next frame (the tracker's own step,
+// meshstep.ts). The server crops every frame at its own detector box; the
+// mesh on the previous frame's detector box, unmoved, reads the yaw as
+// the server's pipeline does within 0.7° at the peaks of 16 real turns,
+// at 10 frames a second (100 ms apart), but two frames on (200 ms apart)
+// 2 of the 16 peaks read 1.2–1.9° further than the server's, past the 1°
+// the page's "done" allows (bench/pages -levers, the Go rows; 2026-11-29).
+// So a box is carried only to the frame taken next, at most carryMs after
+// the detector's frame (the page's recorder takes one every 83 ms), and
+// only once: then the detector runs again. Nor is it trusted where the
+// face has moved more than carryMove of the box's side since (the two
+// meshes' centres): on those clips a face moved at most 0.065 of it in
+// 100 ms, and a face that jumps (a jerk, a camera that skips) would
+// leave the mesh a crop it was not made for; the detector then runs on
+// that frame.
+const carryMs = 110;
+const carryMove = 0.1;
+
+// minScore is the least score of a face, the detector's and the mesh
+// model's alike, as Human takes it (face.detector.minConfidence): the own
+// step keeps Human's.
+const minScore = 0.3;
 
 // humanConfig is Human's configuration for the tracker: the detector
 // alone at first (track loads the mesh and iris models after it), the box
@@ -135,7 +166,7 @@ export function humanConfig(files: Files): object {
     filter: { enabled: false },
     face: {
       enabled: true,
-      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 1e9, skipTime: 1e12, minConfidence: 0.3, return: false },
+      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 1e9, skipTime: 1e12, minConfidence: minScore, return: false },
       // The mesh and iris models load after the detector (below).
       mesh: { enabled: false, modelPath: files.models.mesh },
       iris: { enabled: false, modelPath: files.models.iris },
@@ -181,23 +212,78 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
   };
   const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
   const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
-  const lightOf = (frame: Frame, x: number, y: number, w: number, h: number) => {
-    ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
-    return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
-  };
   // The last frame the detector ran on (its time and yaw), and the last
   // yaw seen, NaN without a mesh.
   let detAt = -Infinity;
   let detYaw = NaN;
   let lastYaw = NaN;
+  // humanKept: Human's last detect() ran the mesh and found a face, so
+  // Human keeps a box to reuse; the tracker's own step leaves it none.
+  let humanKept = false;
+  // kept: the detector's box of the frame the own step tracked last, when
+  // that frame was taken and the centre of its face (the mesh's extent);
+  // null once carried, or after any other frame.
+  let kept: { box: Box; at: number; centre: [number, number] } | null = null;
+  const lightOf = (frame: Frame, x: number, y: number, w: number, h: number) => {
+    ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
+    return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
+  };
+  // own is the tracker's own step on a pose-only frame: the detector's
+  // box, or the last frame's carried; a carried box that finds no face
+  // gives way to the detector on the same frame.
+  const own = async (frame: Frame, need: Need, at: number): Promise<Seen> => {
+    const input = (await human.image(frame, true)).tensor;
+    if (!input) throw new Error("face tracker: no input");
+    try {
+      const from = !need.exact && kept !== null && at > kept.at && at - kept.at <= carryMs ? kept : null;
+      const carry = from && from.box;
+      let box = carry;
+      let m = box && (await meshOn(human, input, box));
+      const moved = (got: Meshed) => {
+        const c = centreOf(extentOf(got.points));
+        return Math.hypot(c[0] - from!.centre[0], c[1] - from!.centre[1]) / got.side;
+      };
+      if (!m || !(m.score >= minScore) || moved(m) > carryMove) {
+        box = await findBox(human, input);
+        m = box && (await meshOn(human, input, box));
+      }
+      const exact = m !== null && box !== carry;
+      kept = exact && box && m ? { box, at, centre: centreOf(extentOf(m.points)) } : null;
+      if (!m || !(m.score >= minScore)) {
+        lastYaw = NaN;
+        return { face: null, pose: null, eyes: NaN, light: 0, exact: true };
+      }
+      return seenOf(frame, m, false, exact);
+    } finally {
+      human.tf.dispose(input as Tensor);
+    }
+  };
+  // seenOf is what a frame's mesh says; eyes whether its eyelids count.
+  const seenOf = (frame: Frame, m: Mesh, eyes: boolean, exact: boolean): Seen => {
+    // The face is the mesh's extent (the box is the model's crop, about
+    // twice as wide).
+    const { x, y, w, h } = extentOf(m.points);
+    const p = pose(m);
+    lastYaw = p.yaw;
+    return { face: { x, y, w, h }, pose: p, eyes: eyes ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact };
+  };
   return {
     mesh,
     iris,
     async see(frame, need) {
       const withMesh = meshIn;
       const withIris = withMesh && need.eyes && irisIn;
+      if (withMesh && !withIris && need.at !== undefined) {
+        const run = own(frame, need, need.at);
+        detecting = run;
+        humanKept = false;
+        return run.finally(() => {
+          if (detecting === run) detecting = null;
+        });
+      }
+      kept = null;
       const now = performance.now();
-      const reuse = withMesh && !need.exact && now - detAt < reuseMs && Math.abs(lastYaw - detYaw) <= stillDegrees;
+      const reuse = withMesh && humanKept && !need.exact && now - detAt < reuseMs && Math.abs(lastYaw - detYaw) <= stillDegrees;
       const run = human.detect(frame, { cacheSensitivity: reuse ? 1e9 : 0, face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
       detecting = run;
       const r = await run.finally(() => {
@@ -210,25 +296,14 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
         const [x, y] = [bx + (bw - w) / 2, by + (bh - h) / 2];
         return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true };
       }
+      humanKept = withMesh && !!f;
       if (!f || !f.mesh || f.mesh.length < 468) {
         lastYaw = NaN;
         return { face: null, pose: null, eyes: NaN, light: 0, exact: !reuse };
       }
-      const m = meshOf(f);
-      // The face is the mesh's extent (the box is the model's crop, about
-      // twice as wide, clamped to the frame).
-      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-      for (const p of f.mesh) {
-        x0 = Math.min(x0, p[0]);
-        y0 = Math.min(y0, p[1]);
-        x1 = Math.max(x1, p[0]);
-        y1 = Math.max(y1, p[1]);
-      }
-      const [x, y, w, h] = [x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)];
-      const p = pose(m);
-      lastYaw = p.yaw;
-      if (!reuse) [detAt, detYaw] = [now, p.yaw];
-      return { face: { x, y, w, h }, pose: p, eyes: withIris ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact: !reuse };
+      const seen = seenOf(frame, meshOf(f), withIris, !reuse);
+      if (!reuse) [detAt, detYaw] = [now, seen.pose!.yaw];
+      return seen;
     },
   };
 }
@@ -240,6 +315,19 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
 export function meshOf(f: HumanFace): Mesh {
   return { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
 }
+
+// extentOf is the bounding box of a mesh's points (at least 1 px a side).
+function extentOf(points: ArrayLike<ArrayLike<number>>): { x: number; y: number; w: number; h: number } {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    [x0, x1] = [Math.min(x0, p[0]), Math.max(x1, p[0])];
+    [y0, y1] = [Math.min(y0, p[1]), Math.max(y1, p[1])];
+  }
+  return { x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
+}
+
+const centreOf = (e: { x: number; y: number; w: number; h: number }): [number, number] => [e.x + e.w / 2, e.y + e.h / 2];
 
 // meanLuma is the mean luma of a 64×64 RGBA crop, 0..255.
 function meanLuma(px: Uint8ClampedArray): number {

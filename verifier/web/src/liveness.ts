@@ -329,11 +329,13 @@ class Recorder {
 // done or its time is up, then tailMs more; within the frame budget. The
 // tracker reads a copy of a frame as it was sent; frames taken while it
 // is busy are sent untracked (the recording keeps its rate), but the
-// latest of them waits in a second copy and is tracked the moment the
+// latest of them (the first, where the next is to carry the detector's
+// box: carryNext) waits in a second copy and is tracked the moment the
 // tracker is free, so it never idles until the next frame is taken.
 // Tracked and sent frame counts, the longest gap between frames, where
 // the tracker runs and the straight-ahead it read go on the stage
-// (data-tracked, data-posed: those with the head's pose, data-frames,
+// (data-tracked, data-posed: those with the head's pose, data-carried:
+// those on a box from an earlier frame, data-frames,
 // data-eyes, data-gap, data-tracker-in, data-straight) for the tests and
 // the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
@@ -352,9 +354,15 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let askedAt = 0;
   let endAt = Infinity;
   let busy = false;
+  // carryNext: the frame being tracked runs the detector for the pose
+  // alone, so the next one tracked is the frame taken just after it, read
+  // on its box (humantrack.ts, carry): while busy the first frame taken
+  // waits, not the latest.
+  let carryNext = false;
   let tracked = 0;
   let posed = 0;
   let eyes = 0;
+  let carried = 0;
   const advance = (now: number) => {
     if (step + 1 >= ch.steps.length) {
       endAt = Math.min(endAt, now + tailMs);
@@ -370,6 +378,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     if (!isNaN(s.eyes)) eyes++;
     ui.stage.dataset.tracked = String(tracked);
     if (s.pose) ui.stage.dataset.posed = String(++posed);
+    if (s.pose && !s.exact) ui.stage.dataset.carried = String(++carried);
     ui.stage.dataset.eyes = String(eyes);
     steps.settle(s);
     ui.stage.dataset.straight = steps.straight.toFixed(1);
@@ -404,6 +413,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
         return void rec.shot().then(resolve);
       }
       if (busy) {
+        if (carryNext && waiting) return;
         looks[1 - cur].ctx.drawImage(rec.canvas, 0, 0);
         waiting = { at, during: step };
         return;
@@ -418,11 +428,17 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       const kind = during < 0 ? "" : ch.steps[during];
       // Eyelids on the lead-in (the blink baseline) and on blink steps,
       // while the head is near enough straight-ahead for them to count;
-      // turns need only the pose. The detector's own box where the yaw
-      // decides (the lead-in and the turns) and on every other frame of
-      // the blink: those frames' yaws make straight-ahead (Steps.settle;
-      // a reused box reads the yaw 0–4° off the server's).
-      const need = { eyes: (during < 0 || kind === "blink") && steps.eyesCount(last), exact: kind !== "blink" || tracked % 2 === 0 };
+      // turns need only the pose. The detector's own box on the lead-in
+      // (the person's straight-ahead) and on every other frame of the
+      // blink: those frames' yaws make straight-ahead (Steps.settle; a
+      // box Human kept reads the yaw 0–4° off the server's). A step's
+      // frames that need the pose alone take the detector on every other
+      // frame, its box carried unmoved to the frame after, which reads the
+      // yaw as the server's pipeline does (humantrack.ts, carry).
+      const withEyes = (during < 0 || kind === "blink") && steps.eyesCount(last);
+      const poseOnly = during >= 0 && !withEyes;
+      const need = { eyes: withEyes, exact: poseOnly ? !carryNext : kind !== "blink" || tracked % 2 === 0, at };
+      carryNext = poseOnly && need.exact;
       // The waiting frame is tracked from a task of its own: a detect()
       // on the WebAssembly backend rarely yields to the event loop, and the
       // recorder's timer, whose frames must keep their rate (the server
