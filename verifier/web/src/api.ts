@@ -2,15 +2,15 @@
 // page's own path is the only credential. Every call is same-origin and
 // sends no cookies.
 
-export type StepName = "license_front" | "license_back" | "passport_page" | "liveness" | "phone";
+export type StepName = "license_front" | "license_back" | "passport_page" | "id_card_front" | "id_card_back" | "liveness" | "phone";
 
 // DocumentKind is a kind of identity document a link may accept
 // (accepted_documents; docs/documents.md).
-export type DocumentKind = "drivers_license" | "passport";
+export type DocumentKind = "drivers_license" | "passport" | "id_card";
 
 // kinds are the kinds this page can capture: a newer server's kind that
 // it does not know is left out of the pick.
-export const kinds: DocumentKind[] = ["drivers_license", "passport"];
+export const kinds: DocumentKind[] = ["drivers_license", "passport", "id_card"];
 
 export interface Session {
   // pending | started | review_offered | completed | manual_review
@@ -137,6 +137,12 @@ export class API {
   }
   passportPage(img: Blob): Promise<unknown> {
     return this.call("POST", "/passport/page", img);
+  }
+  idCardFront(img: Blob): Promise<unknown> {
+    return this.call("POST", "/id_card/front", img);
+  }
+  idCardBack(img: Blob): Promise<unknown> {
+    return this.call("POST", "/id_card/back", img);
   }
   // pick records the end user's document kind and answers the session.
   pick(kind: DocumentKind): Promise<Session> {

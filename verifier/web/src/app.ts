@@ -128,6 +128,8 @@ const screenStep: Record<string, StepName> = {
   front: "license_front",
   back: "license_back",
   passport: "passport_page",
+  idfront: "id_card_front",
+  idback: "id_card_back",
   live: "liveness",
   "live-capture": "liveness",
   "live-failed": "liveness",

@@ -134,8 +134,9 @@ const svgNS = "http://www.w3.org/2000/svg";
 // guide runs the loop on video until stopped, captured, or the video
 // leaves the page. loading is the back's barcode reader (null on the
 // front): the back guides from its first frame and reads barcodes once the
-// reader has loaded; if it fails to load, the back only guides.
-export function guide(video: HTMLVideoElement, side: "front" | "back", loading: Promise<BarcodeReader> | null, capture: Capture): Guide {
+// reader has loaded; if it fails to load, the back only guides. find
+// replaces the words for no card in view (which name a license).
+export function guide(video: HTMLVideoElement, side: "front" | "back", loading: Promise<BarcodeReader> | null, capture: Capture, find?: Key): Guide {
   let reader: BarcodeReader | null = null;
   loading?.then((r) => (reader = r)).catch(() => undefined);
   const overlay = document.createElementNS(svgNS, "svg");
@@ -174,7 +175,7 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     shown = a;
     shownAt = now;
     say.dataset.advice = a;
-    say.textContent = t(words[a]);
+    say.textContent = t(a === "find" && find ? find : words[a]);
     if (!performance.getEntriesByName("idgate:guide:" + side).length) performance.mark("idgate:guide:" + side);
   };
 

@@ -1,5 +1,5 @@
 // One document photo step (the license's front and back, the passport's
-// data page): the rear camera with a guide framed to the document and a
+// data page, the ID card's front and back): the rear camera with a guide framed to the document and a
 // shutter, or a file input when the camera is unavailable; the photo is
 // downscaled here, checked by the server, and its retake reasons shown in
 // plain words. Where the step has live guidance (autocapture.ts: the
@@ -18,7 +18,7 @@ import { fromFile, fromVideo, toJPEG } from "./image";
 export interface PhotoStep {
   // screen names the screen (data-screen), the file input (file-<screen>),
   // the stage's class (the guide's shape, app.css) and the timeline's marks.
-  screen: "front" | "back" | "passport";
+  screen: "front" | "back" | "passport" | "idfront" | "idback";
   title: Key;
   hint: Key;
   // frame names the guide for assistive technology; fallback says, when
@@ -34,6 +34,9 @@ export interface PhotoStep {
   // back's barcode reader, loading.
   live?: "front" | "back";
   reader?: Promise<BarcodeReader> | null;
+  // find is the live guidance's words when no card is in view, where the
+  // step names its document its own way (the ID card's front).
+  find?: Key;
   // problems is a prefix tried before "problem." for the server's codes,
   // where the step words a shared code its own way ("problem.passport.").
   problems?: string;
@@ -136,7 +139,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
     live?.stop();
     live?.overlay.remove();
     live?.words.remove();
-    live = guide(video, step.live, step.reader ?? null, (frame) => void (frame ? (video.pause(), toJPEG(frame, 0.9).then(send)) : shoot()));
+    live = guide(video, step.live, step.reader ?? null, (frame) => void (frame ? (video.pause(), toJPEG(frame, 0.9).then(send)) : shoot()), step.find);
     stage.append(live.overlay);
     stage.after(live.words);
     autoNote.hidden = false;

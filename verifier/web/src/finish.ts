@@ -9,7 +9,9 @@ import { t } from "./i18n";
 export async function submit(app: App): Promise<void> {
   // The face match's wait: say what is compared, once (the heading used
   // to repeat the spinner's words).
-  app.show("submitting", t("submit.title"), spinner(t(app.flowSteps().includes("passport_page") ? "submit.matching.passport" : "submit.matching")));
+  const steps = app.flowSteps();
+  const matching = steps.includes("passport_page") ? "submit.matching.passport" : steps.includes("id_card_front") ? "submit.matching.idcard" : "submit.matching";
+  app.show("submitting", t("submit.title"), spinner(t(matching)));
   let r: { status: string };
   try {
     r = await app.api.submit();

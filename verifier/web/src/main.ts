@@ -7,6 +7,7 @@ import { offer, submit } from "./finish";
 import { enterSteps, inSteps, watchBack } from "./history";
 import { langMenu, pickLang, t } from "./i18n";
 import { license } from "./license";
+import { idCard } from "./idcard";
 import { liveness } from "./liveness";
 import { passport } from "./passport";
 import { phone } from "./phone";
@@ -62,6 +63,11 @@ function next(app: App): void {
   const retakeFront = { label: t("license.retakefront"), go: () => license(app, "front", () => next(app)) };
   const retakeBack = { label: t("license.retakeback"), go: () => license(app, "back", () => next(app), [retakeFront]) };
   const retakePage = { label: t("passport.retake"), go: () => passport(app, () => next(app)) };
+  const retakeCardFront = { label: t("license.retakefront"), go: () => idCard(app, "front", () => next(app)) };
+  const retakeCardBack = { label: t("license.retakeback"), go: () => idCard(app, "back", () => next(app), [retakeCardFront]) };
+  // The liveness step offers to retake the document's last photo.
+  const steps = app.flowSteps();
+  const retakeLast = steps.includes("passport_page") ? retakePage : steps.includes("id_card_back") ? retakeCardBack : retakeBack;
   switch (todo?.name) {
     case "license_front":
       return license(app, "front", mark("license_front"), another);
@@ -69,8 +75,12 @@ function next(app: App): void {
       return license(app, "back", mark("license_back"), [retakeFront]);
     case "passport_page":
       return passport(app, mark("passport_page"), another);
+    case "id_card_front":
+      return idCard(app, "front", mark("id_card_front"), another);
+    case "id_card_back":
+      return idCard(app, "back", mark("id_card_back"), [retakeCardFront]);
     case "liveness":
-      return liveness(app, mark("liveness"), app.flowSteps().includes("passport_page") ? retakePage : retakeBack);
+      return liveness(app, mark("liveness"), retakeLast);
     case "phone":
       return phone(app, mark("phone"));
     case undefined:

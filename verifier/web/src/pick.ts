@@ -28,6 +28,7 @@ export function documentName(kind: DocumentKind): string {
 const names: Record<DocumentKind, [Key, Key]> = {
   drivers_license: ["pick.drivers_license", "pick.drivers_license.hint"],
   passport: ["pick.passport", "pick.passport.hint"],
+  id_card: ["pick.id_card", "pick.id_card.hint"],
 };
 
 // pick shows one button per accepted kind, in the requester's order; a

@@ -7,13 +7,14 @@ import { button, h } from "./dom";
 import { currentLang, has, t, type Key } from "./i18n";
 
 // Which document the page speaks of: the link's one kind (or the one
-// picked), or either of the kinds it accepts.
-type Which = "license" | "passport" | "either";
+// picked), either of the license and the passport, or any of the kinds
+// it accepts (words that name no document).
+type Which = "license" | "passport" | "id_card" | "either" | "any";
 
 function which(s: Session): Which {
   const kinds = s.document ? [s.document] : s.documents;
-  if (kinds.length > 1) return "either";
-  return kinds[0] === "passport" ? "passport" : "license";
+  if (kinds.length > 1) return kinds.length === 2 && kinds.includes("drivers_license") && kinds.includes("passport") ? "either" : "any";
+  return kinds[0] === "passport" ? "passport" : kinds[0] === "id_card" ? "id_card" : "license";
 }
 
 const words: Record<Which, { check: Key; selfie: Key; fields: Key; time: Key; kept: Key }> = {
@@ -25,12 +26,26 @@ const words: Record<Which, { check: Key; selfie: Key; fields: Key; time: Key; ke
     time: "start.time.passport",
     kept: "start.kept.passport",
   },
+  id_card: {
+    check: "start.check.idcard",
+    selfie: "start.check.selfie.idcard",
+    fields: "start.shares.fields.idcard",
+    time: "start.time.idcard",
+    kept: "start.kept.idcard",
+  },
   either: {
     check: "start.check.either",
     selfie: "start.check.selfie.either",
     fields: "start.shares.fields.either",
     time: "start.time.either",
     kept: "start.kept.either",
+  },
+  any: {
+    check: "start.check.any",
+    selfie: "start.check.selfie.either",
+    fields: "start.shares.fields.any",
+    time: "start.time.any",
+    kept: "start.kept.any",
   },
 };
 
@@ -48,7 +63,7 @@ export function keptNote(s: Session): void {
 // field names a requested field, in the words of the document (a
 // passport's number is not a license number).
 function field(f: string, w: Which): string {
-  for (const k of ["field." + w + "." + f, "field." + f]) if (has(k)) return t(k as Key);
+  for (const k of ["field." + (w === "id_card" ? "idcard" : w) + "." + f, "field." + f]) if (has(k)) return t(k as Key);
   return f.replace(/_/g, " ");
 }
 
@@ -66,8 +81,9 @@ export function start(app: App, go: () => void): void {
     h(
       "ul",
       null,
-      h("li", null, t(words[w].check)),
-      s.front_barcode_match && w !== "passport" && h("li", null, t("start.check.front")),
+      h("li", null, t(words[w].check, { documents: s.documents.map((k) => t(("pick." + k) as Key)).join(" · ") })),
+      // Only a license's printed front is read (an ID card's is not).
+      s.front_barcode_match && w !== "passport" && w !== "id_card" && h("li", null, t("start.check.front")),
       h("li", null, t(words[w].selfie)),
       hasPhone && h("li", null, t("start.check.phone")),
       s.address_verification && h("li", null, t("start.check.address")),
