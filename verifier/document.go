@@ -53,10 +53,10 @@ type DocumentKind string
 
 // The kinds. DriversLicense is every AAMVA card: a driver's license or a
 // state (or provincial) ID card, read from the front photo and the PDF417
-// barcode on the back. Passport (ICAO 9303 TD3) and IDCard (TD1: a card
-// with a machine-readable zone, such as a passport card or a national ID)
-// are named so a request for them is told they are not available yet,
-// rather than that they do not exist.
+// barcode on the back. Passport (ICAO 9303 TD3) is read from its data
+// page; IDCard (TD1: a card with a machine-readable zone, such as a
+// passport card or a national ID) from its front (the portrait) and its
+// back (the zone).
 const (
 	DriversLicense DocumentKind = "drivers_license"
 	Passport       DocumentKind = "passport"
@@ -69,7 +69,7 @@ var DocumentKinds = []DocumentKind{DriversLicense, Passport, IDCard}
 // AvailableDocuments are the kinds the flow captures today (flow.Kinds;
 // a test holds the two equal). A verification may accept only these: one
 // accepting a kind the page cannot capture would strand the end user.
-var AvailableDocuments = []DocumentKind{DriversLicense, Passport}
+var AvailableDocuments = []DocumentKind{DriversLicense, Passport, IDCard}
 
 // checkDocuments validates accepted_documents: at least one kind, each
 // known, listed once and available (docs/documents.md).

@@ -76,8 +76,10 @@ func TestTemplateDocumentsInChromium(t *testing.T) {
 	// Reopened, the form shows what is stored; the license ticked again
 	// comes after the passport, the template's first kind.
 	tb.page("#/templates/"+id, "Edit template")
-	if got := eval[[]bool](tb, `[...document.querySelectorAll("input[name=accepted_documents]")].map(c => c.checked)`); !slices.Equal(got, []bool{false, true}) {
-		t.Fatalf("reopened, the choices are ticked %v, want license off, passport on", got)
+	want := make([]bool, len(avail)) // only the passport ticked
+	want[slices.Index(avail, "passport")] = true
+	if got := eval[[]bool](tb, `[...document.querySelectorAll("input[name=accepted_documents]")].map(c => c.checked)`); !slices.Equal(got, want) {
+		t.Fatalf("reopened, the choices are ticked %v, want %v: the passport alone", got, want)
 	}
 	tb.fill("Driver's license", "on")
 	save("[passport drivers_license]")
@@ -87,4 +89,10 @@ func TestTemplateDocumentsInChromium(t *testing.T) {
 	tb.WaitText("The template was not saved", "Tick at least one document.")
 	tb.fill("Driver's license", "on")
 	save("absent")
+	if !slices.Contains(avail, "id_card") {
+		return
+	}
+	// The ID card, ticked beside the license, follows it.
+	tb.fill("ID card", "on")
+	save("[drivers_license id_card]")
 }

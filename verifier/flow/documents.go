@@ -84,7 +84,7 @@ func capturePassport(s *Session) Capture {
 // Kinds are every kind the flow captures: verifier.AvailableDocuments, the
 // kinds a verification may accept, names exactly these (a test holds them
 // equal).
-var Kinds = []DocumentKind{DriversLicense, Passport}
+var Kinds = []DocumentKind{DriversLicense, Passport, IDCard}
 
 // Steps are a license link's steps in order, without the phone.
 var Steps = append(slices.Clone(DriversLicense.Steps), StepLiveness)

@@ -53,11 +53,13 @@ type Ref struct {
 // ReviewImage names an image kept for manual review.
 type ReviewImage string
 
-// The review images: the license front photo, the passport's data page
-// and the liveness selfie.
+// The review images: the license front photo, the passport's data page,
+// the ID card's front and the liveness selfie: each document's photo with
+// its portrait, which a reviewer compares with the selfie.
 const (
 	ReviewLicenseFront ReviewImage = "license_front"
 	ReviewPassportPage ReviewImage = "passport_page"
+	ReviewIDCardFront  ReviewImage = "id_card_front"
 	ReviewSelfie       ReviewImage = "selfie"
 )
 

@@ -9,7 +9,8 @@ import (
 	"github.com/idgate/idgate/verifier"
 )
 
-// FrontAnswer is the answer to an accepted license front.
+// FrontAnswer is the answer to an accepted card front (the license's, the
+// ID card's).
 type FrontAnswer struct {
 	Accepted bool        `json:"accepted"`
 	Checks   FrontChecks `json:"checks"`
@@ -40,29 +41,39 @@ type BackChecks struct {
 // a *ProblemsError; an accepted front replaces any earlier one and keeps
 // the photo, sealed, for manual review.
 func (f *Flow) Front(ctx context.Context, token string, image []byte) (FrontAnswer, error) {
+	return f.cardFront(ctx, token, StepLicenseFront, ReviewLicenseFront, image, true, func(s *Session, d *FrontDone) { s.Front = d })
+}
+
+// cardFront is the front of an ID-1 card with a portrait (the license's,
+// the ID card's), judged by Engines.Front: the card, its portrait and,
+// when the step reads one (printed) and front_barcode_match was asked, its
+// printed personal-data zone. keep stores the accepted front on the
+// session; the photo is kept for manual review as review.
+func (f *Flow) cardFront(ctx context.Context, token string, step Step, review ReviewImage, image []byte, printed bool,
+	keep func(*Session, *FrontDone)) (FrontAnswer, error) {
 	var out FrontAnswer
-	err := f.upload(ctx, token, StepLicenseFront, image, &out, func(v verifier.Verification) (func(*Session), []Problem, any, error) {
+	err := f.upload(ctx, token, step, image, &out, func(v verifier.Verification) (func(*Session), []Problem, any, error) {
 		st, err := verifier.ParseSettings(v.Options)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("license front: %w", err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", step, err)
 		}
 		front := f.Engines.Front
-		if st.FrontBarcodeMatch {
+		if printed && st.FrontBarcodeMatch {
 			front = f.Engines.FrontPrinted
 		}
 		rep, err := front(ctx, image)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("license front: %w", err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", step, err)
 		}
 		if len(rep.Problems) > 0 {
 			return nil, rep.Problems, nil, nil
 		}
 		done := &FrontDone{CardFound: rep.CardFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent,
 			Headshot: rep.Headshot, Portrait: rep.Portrait, Printed: rep.Printed}
-		if err := f.keepForReview(ctx, v, ReviewLicenseFront, image); err != nil {
+		if err := f.keepForReview(ctx, v, review, image); err != nil {
 			return nil, nil, nil, err
 		}
-		return func(s *Session) { s.Front = done }, nil, FrontAnswer{Accepted: true,
+		return func(s *Session) { keep(s, done) }, nil, FrontAnswer{Accepted: true,
 			Checks: FrontChecks{CardFound: rep.CardFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent}}, nil
 	})
 	return out, err

@@ -46,12 +46,28 @@ var sentences = map[Problem]string{
 }
 
 // stepSentences are the sentences a step words its own way: the image
-// problems the license's steps share with the passport's, about a
-// passport.
+// problems the license's steps share with the passport's and the ID
+// card's, about that document, and the zone's, which the passport's words
+// place on its photo page, about the card's back.
 var stepSentences = map[Step]map[Problem]string{
 	StepPassportPage: {
 		ProblemGlare:      "Light is reflecting off the photo page. Tilt the passport slightly or move away from direct light.",
 		ProblemNoPortrait: "We could not find your photo on the page. Photograph the page with your photo, the whole page in the frame.",
+	},
+	StepIDCardFront: {
+		ProblemCardNotFound: "We could not find your ID card in the photo. Lay it on a plain, dark surface and fit all four corners in the frame.",
+		ProblemCardTooSmall: "Your ID card is too small in the photo. Hold the camera closer so the card fills most of the frame.",
+		ProblemGlare:        "Light is reflecting off your ID card. Tilt it slightly or move away from direct light.",
+		ProblemAspect:       "The card does not have the shape of an ID card. Photograph the whole card straight from above.",
+		ProblemNoPortrait:   "We could not find the photo on your ID card. Photograph the front side, with your photo visible.",
+	},
+	StepIDCardBack: {
+		ProblemCardNotFound:     "We could not find the back of your ID card in the photo. Lay it on a plain, dark surface and fit all four corners in the frame.",
+		ProblemCardTooSmall:     "Your ID card is too small in the photo. Hold the camera closer so the card fills most of the frame.",
+		ProblemGlare:            "Light is reflecting off your ID card. Tilt it slightly or move away from direct light.",
+		ProblemMRZNotFound:      "We could not find the three lines of letters and <<< on the back of your ID card. Turn the card over and fit the whole back in the frame.",
+		ProblemMRZUnreadable:    "We could not read the three lines on the back of your ID card. Take another photo: hold still, avoid glare and fill the frame with the card.",
+		ProblemDocumentSpecimen: "This is a sample ID card, not a real one. Photograph your own ID card.",
 	},
 }
 

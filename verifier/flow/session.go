@@ -19,6 +19,8 @@ const (
 	StepLicenseFront Step = "license_front"
 	StepLicenseBack  Step = "license_back"
 	StepPassportPage Step = "passport_page"
+	StepIDCardFront  Step = "id_card_front"
+	StepIDCardBack   Step = "id_card_back"
 	StepLiveness     Step = "liveness"
 )
 
@@ -69,7 +71,11 @@ type Session struct {
 	Back  *BackDone  `json:"back,omitempty"`
 	// Passport is the passport's one step, its data page (passport.go).
 	Passport *PassportDone `json:"passport,omitempty"`
-	Live     *LiveDone     `json:"live,omitempty"`
+	// IDCardFront and IDCardBack are the ID card's two steps, its front
+	// (the portrait) and its back (the zone) (idcard.go).
+	IDCardFront *FrontDone      `json:"id_card_front,omitempty"`
+	IDCardBack  *IDCardBackDone `json:"id_card_back,omitempty"`
+	Live        *LiveDone       `json:"live,omitempty"`
 	// Phone is the phone step, on links that have it (phone.go).
 	Phone *PhoneState `json:"phone,omitempty"`
 
@@ -99,8 +105,8 @@ type Session struct {
 	FinishStatus string `json:"finish_status,omitempty"`
 
 	// Client IPs recorded at the step that reads the document (the
-	// license's barcode, the passport's data page) and at submit (through
-	// trusted proxies), for IP intelligence.
+	// license's barcode, the passport's data page, the ID card's back)
+	// and at submit (through trusted proxies), for IP intelligence.
 	BackIP   string `json:"back_ip,omitempty"`
 	SubmitIP string `json:"submit_ip,omitempty"`
 
@@ -157,6 +163,10 @@ func (s *Session) Done(step Step) bool {
 		return s.Back != nil
 	case StepPassportPage:
 		return s.Passport != nil
+	case StepIDCardFront:
+		return s.IDCardFront != nil
+	case StepIDCardBack:
+		return s.IDCardBack != nil
 	case StepLiveness:
 		return s.Live != nil
 	case StepPhone:
@@ -224,6 +234,7 @@ func (s *Session) remember(step Step, r Reply) {
 // holds what is kept, and the review images are stored apart.
 func (s *Session) finish(a Action, status string) {
 	s.Phase, s.Finish, s.FinishStatus = PhaseFinished, a, status
-	s.Front, s.Back, s.Passport, s.Live, s.Challenge, s.Voided, s.Replies, s.Phone = nil, nil, nil, nil, nil, nil, nil, nil
+	s.Front, s.Back, s.Passport, s.IDCardFront, s.IDCardBack = nil, nil, nil, nil, nil
+	s.Live, s.Challenge, s.Voided, s.Replies, s.Phone = nil, nil, nil, nil, nil
 	s.BackIP, s.SubmitIP = "", ""
 }

@@ -225,10 +225,15 @@ func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	l.Under19Until = l.DOB.AddYears(19)
 	l.Under21Until = l.DOB.AddYears(21)
 	o.License, o.FrontPrinted = l, testFront(l)
-	if p.Document == verifier.Passport {
+	switch p.Document {
+	case verifier.Passport:
 		// The same person's passport, read today: no printed zone is
 		// read on a live data page either (front_barcode_match: unreadable).
 		o.License, o.FrontPrinted = FixturePassport(l, today), nil
+	case verifier.IDCard:
+		// The same person's ID card, read today; a live card's printed
+		// front is not read either.
+		o.License, o.FrontPrinted = FixtureIDCard(l, today), nil
 	}
 	switch p.Phone {
 	case "", IndicatorPresent, IndicatorNegative:
@@ -338,6 +343,16 @@ func FixturePassport(l license.License, today license.Date) mrz.Document {
 		Surname: l.LastName, GivenNames: strings.TrimSpace(l.FirstNames + " " + l.MiddleNames),
 		DocumentNumber: "T00000022", BirthDate: date(l.DOB), Sex: string(l.Sex), ExpiryDate: date(l.ExpiryDate)}
 	return mrz.Document{MRZ: m, Read: today}
+}
+
+// FixtureIDCard is the fixture identity's ID card (TD1, an identity card)
+// as its zone reads on today: names, birth and expiry dates and sex of l,
+// number C00000049 (no specimen's), issued by the USA; like the passport,
+// it carries no address.
+func FixtureIDCard(l license.License, today license.Date) mrz.Document {
+	d := FixturePassport(l, today)
+	d.MRZ.Format, d.MRZ.DocumentCode, d.MRZ.DocumentNumber = mrz.TD1, "I", "C00000049"
+	return d
 }
 
 // TestPhone is phone_verification of a test verification that asked for

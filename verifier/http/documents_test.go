@@ -10,11 +10,12 @@ import (
 )
 
 // TestAcceptedDocuments: accepted_documents (docs/documents.md) at creation
-// and in templates. The driver's license, the default, and the passport are
-// accepted, stored and inherited from a template, which returns them; a
-// kind without its reader (id_card) is refused with not_available, naming
-// what is available; an unknown kind, a duplicate, an empty list and an
-// oversized one with their own codes.
+// and in templates. The driver's license, the default, the passport and
+// the ID card are accepted, stored and inherited from a template, which
+// returns them; an unknown kind, a duplicate, an empty list and an
+// oversized one are refused with their own codes (a kind named but not
+// available, not_available, is verifier's TestKindNotAvailable: every kind
+// is available today).
 func TestAcceptedDocuments(t *testing.T) {
 	onBothBackends(t, func(t *testing.T, open func(*testing.T) *sqlstore.DB) {
 		h := newHarnessOn(t, open(t))
@@ -45,9 +46,11 @@ func TestAcceptedDocuments(t *testing.T) {
 		if got := accepted(h.create(bearer, `{"accepted_documents":["passport","drivers_license"]}`).ID); !slices.Equal(got, both) {
 			t.Errorf("stored %v, want %v", got, both)
 		}
+		all := []verifier.DocumentKind{verifier.IDCard, verifier.DriversLicense, verifier.Passport}
+		if got := accepted(h.create(bearer, `{"accepted_documents":["id_card","drivers_license","passport"]}`).ID); !slices.Equal(got, all) {
+			t.Errorf("stored %v, want %v", got, all)
+		}
 		cases := []struct{ name, body, field, code string }{
-			{"id card", `{"accepted_documents":["id_card"]}`, "accepted_documents[0]", "not_available"},
-			{"id card beside the license", `{"accepted_documents":["drivers_license","id_card"]}`, "accepted_documents[1]", "not_available"},
 			{"unknown kind", `{"accepted_documents":["visa"]}`, "accepted_documents[0]", "invalid_value"},
 			{"listed twice", `{"accepted_documents":["drivers_license","drivers_license"]}`, "accepted_documents[1]", "duplicate"},
 			{"empty", `{"accepted_documents":[]}`, "accepted_documents", "invalid_value"},
@@ -60,23 +63,18 @@ func TestAcceptedDocuments(t *testing.T) {
 				t.Errorf("%s: details %v, want {%s: %s}", c.name, codes, c.field, c.code)
 			}
 		}
-		r := h.do("POST", "/verification", `{"accepted_documents":["id_card"]}`, "Authorization", bearer)
-		if e := expectError(t, r, 422, "VALIDATION_FAILED"); len(e.Details) != 1 || !strings.Contains(e.Details[0].Message, "available: drivers_license, passport") {
-			t.Errorf("not_available does not say what is available: %+v", e.Details)
-		}
-
 		// Templates: validated alike, returned, and inherited.
-		if codes := validationCodes(t, h.do("POST", "/templates", `{"name":"Cards","accepted_documents":["id_card"]}`, "Authorization", bearer)); codes["accepted_documents[0]"] != "not_available" {
-			t.Errorf("template with an ID card: %v", codes)
+		if codes := validationCodes(t, h.do("POST", "/templates", `{"name":"Cards","accepted_documents":["id_card","id_card"]}`, "Authorization", bearer)); codes["accepted_documents[1]"] != "duplicate" {
+			t.Errorf("template listing the ID card twice: %v", codes)
 		}
-		r = h.do("POST", "/templates", `{"name":"Passports","accepted_documents":["passport","drivers_license"]}`, "Authorization", bearer)
+		r := h.do("POST", "/templates", `{"name":"Cards","accepted_documents":["id_card","drivers_license","passport"]}`, "Authorization", bearer)
 		var tpl templateResponse
 		r.json(t, &tpl)
-		if r.status != 201 || tpl.AcceptedDocuments == nil || !slices.Equal(*tpl.AcceptedDocuments, both) {
+		if r.status != 201 || tpl.AcceptedDocuments == nil || !slices.Equal(*tpl.AcceptedDocuments, all) {
 			t.Fatalf("template: %d %s", r.status, r.body)
 		}
-		if got := accepted(h.create(bearer, `{"template_id":"`+tpl.ID+`"}`).ID); !slices.Equal(got, both) {
-			t.Errorf("inherited %v, want %v", got, both)
+		if got := accepted(h.create(bearer, `{"template_id":"`+tpl.ID+`"}`).ID); !slices.Equal(got, all) {
+			t.Errorf("inherited %v, want %v", got, all)
 		}
 	})
 }

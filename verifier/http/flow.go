@@ -117,6 +117,22 @@ func (s *Server) flowPassportPage(c *fiber.Ctx) error {
 	return c.JSON(ans)
 }
 
+func (s *Server) flowIDCardFront(c *fiber.Ctx) error {
+	ans, err := s.flow.IDCardFront(c.UserContext(), c.Params("token"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(ans)
+}
+
+func (s *Server) flowIDCardBack(c *fiber.Ctx) error {
+	ans, err := s.flow.IDCardBack(c.UserContext(), c.Params("token"), c.Body(), s.clientIP(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(ans)
+}
+
 func (s *Server) flowChallenge(c *fiber.Ctx) error {
 	ans, err := s.flow.NewChallenge(c.UserContext(), c.Params("token"))
 	if err != nil {

@@ -17,7 +17,7 @@ var reviewImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "i
 
 // reviewImage is GET /verification/review/image?id=&kind=: an image the
 // flow kept for manual review (the license front, the passport's data
-// page, the selfie). Under the
+// page, the ID card's front, the selfie). Under the
 // none mode it is opened with the server key and sent as the image itself;
 // sealed to the account's key (custom, passphrase) it is sent as the
 // sealed JSON document, which only the account holder can open (the
@@ -34,8 +34,8 @@ func (s *Server) reviewImage(c *fiber.Ctx) error {
 		return err
 	}
 	kind := flow.ReviewImage(c.Query("kind"))
-	if kind != flow.ReviewLicenseFront && kind != flow.ReviewPassportPage && kind != flow.ReviewSelfie {
-		return httperr.Validation(problem.Detail{Field: "kind", Code: "invalid_value", Message: "must be license_front, passport_page or selfie"})
+	if kind != flow.ReviewLicenseFront && kind != flow.ReviewPassportPage && kind != flow.ReviewIDCardFront && kind != flow.ReviewSelfie {
+		return httperr.Validation(problem.Detail{Field: "kind", Code: "invalid_value", Message: "must be license_front, passport_page, id_card_front or selfie"})
 	}
 	imgs, err := s.flow.Store.ReviewImages(c.UserContext(), a.ID, v.ID)
 	if err != nil {

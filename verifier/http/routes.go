@@ -153,6 +153,8 @@ func (s *Server) routeTable() []audience {
 			{"POST", "/v/:token/license/front", photo, mw(uploads), s.flowFront, withFlow},
 			{"POST", "/v/:token/license/back", photo, mw(uploads), s.flowBack, withFlow},
 			{"POST", "/v/:token/passport/page", photo, mw(uploads), s.flowPassportPage, withFlow},
+			{"POST", "/v/:token/id_card/front", photo, mw(uploads), s.flowIDCardFront, withFlow},
+			{"POST", "/v/:token/id_card/back", photo, mw(uploads), s.flowIDCardBack, withFlow},
 			{"POST", "/v/:token/liveness", std, mw(challenges), s.flowChallenge, withFlow},
 			{"POST", "/v/:token/liveness/:challenge", frames, mw(uploads), s.flowLiveness, withFlow},
 			{"POST", "/v/:token/phone", std, mw(uploads, requireJSON), s.flowPhone, withFlow},

@@ -9,8 +9,9 @@ import (
 )
 
 // TestTestCompleteDocument: a test link's result names the kind the tester
-// chose (test/complete's document), one the link accepts; without it, the
-// link's kind: drivers_license on a link created without accepted_documents.
+// chose (test/complete's document), one the link accepts, its members read
+// from the fixture's license, passport or ID card; without it, the link's
+// kind: drivers_license on a link created without accepted_documents.
 func TestTestCompleteDocument(t *testing.T) {
 	onBothBackends(t, testTestCompleteDocument)
 }
@@ -47,6 +48,18 @@ func testTestCompleteDocument(t *testing.T, open func(t *testing.T) *sqlstore.DB
 	if res := h.get(h.test, expired.ID).Result; !strings.Contains(string(res), `"document_type":"passport"`) ||
 		!strings.Contains(string(res), `"license_expired":true`) {
 		t.Errorf("expired test passport: %s", res)
+	}
+	// A test link accepting the three: the tester's ID card, read from
+	// the fixture's TD1 zone; no printed front is read on a live card
+	// either (front_barcode_match unreadable).
+	all := h.create(h.test, `{"accepted_documents":["drivers_license","passport","id_card"],"encryption_key_mode":"none",
+		"front_barcode_match":true,"requested_fields":["last_name","document_number","nationality","address_city"]}`)
+	h.pick(token(t, all), `{"outcome":"under_18","document":"id_card"}`, 200)
+	res = h.get(h.test, all.ID).Result
+	if dt := resultDocumentType(t, h.get(h.test, all.ID)); dt != "id_card" || !strings.Contains(string(res), `"over_18":false`) ||
+		!strings.Contains(string(res), `"front_barcode_match":{"result":"unreadable"`) ||
+		!strings.Contains(string(res), `"license_data":{"address_city":null,"document_number":"C00000049","last_name":"SAMPLE","nationality":"USA"}`) {
+		t.Errorf("test ID card: %s", res)
 	}
 	other := h.create(h.test, `{"encryption_key_mode":"none"}`)
 	h.pick(token(t, other), `{"outcome":"under_21","document":"drivers_license"}`, 200)

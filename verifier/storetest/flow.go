@@ -232,6 +232,14 @@ func RunFlow(t *testing.T, newStore func(t *testing.T) FlowStore) {
 		if got, err := s.ReviewImages(ctx, pv.AccountID, pv.ID); err != nil || len(got) != 1 || !bytes.Equal(got[flow.ReviewPassportPage], []byte("page-1")) {
 			t.Fatalf("passport page ReviewImages = %q, %v", got, err)
 		}
+		// An ID card's front likewise (migration 14).
+		cv := fresh(t)
+		if err := s.PutReviewImage(ctx, cv.AccountID, cv.ID, flow.ReviewIDCardFront, []byte("card-1"), base); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.ReviewImages(ctx, cv.AccountID, cv.ID); err != nil || len(got) != 1 || !bytes.Equal(got[flow.ReviewIDCardFront], []byte("card-1")) {
+			t.Fatalf("ID card front ReviewImages = %q, %v", got, err)
+		}
 		if err := s.UpdateFlowSession(ctx, v.AccountID, v.ID, base, func([]byte) ([]byte, error) { return []byte("s"), nil }); err != nil {
 			t.Fatal(err)
 		}

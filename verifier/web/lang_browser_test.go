@@ -71,7 +71,8 @@ func fitsIn(t *testing.T, tb *tab, lang, screen, size string) fits {
 
 // The start page, the license front (no camera: the upload offered), the
 // pick of a link accepting the license and the passport and the
-// passport's data-page step (the upload offered), the
+// passport's data-page step (the upload offered), the start page and the
+// pick of a link accepting the three kinds and the ID card's two sides, the
 // selfie step, the phone step, Done and an ended link's page in every
 // language of the table at 360×640: nothing wider than the screen or clipped, <html lang> and
 // dir set (right to left in Arabic, with the heading and lists mirrored),
@@ -97,10 +98,14 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 	e.throughAPI(atPhone, foremanFace(t))
 	// A link accepting both kinds per language: picking the passport fixes
 	// that link's pick.
-	toPick := map[string]created{}
+	toPick, toCard := map[string]created{}, map[string]created{}
 	for _, lang := range web.Langs() {
 		toPick[lang] = e.create(`{"accepted_documents":["drivers_license","passport"]}`)
+		toCard[lang] = e.create(`{"accepted_documents":["drivers_license","passport","id_card"],"requested_fields":["document_number"],"encryption_key_mode":"none"}`)
 	}
+	// A link at the ID card's back (its front done).
+	atCardBack := e.create(`{"accepted_documents":["id_card"]}`)
+	e.endUser(atCardBack, "/id_card/front", "image/jpeg", front(t, foremanFace(t)), 200)
 	e.signInTest()
 	toDone := map[string]created{}
 	for _, lang := range web.Langs() {
@@ -143,6 +148,23 @@ func TestLanguagesAt360InChromium(t *testing.T) {
 		tb.screen("passport")
 		tb.Wait(`!!document.querySelector(".status .alert")`)
 		check(lang, "passport")
+		tb.Open(toCard[lang].URL)
+		names := web.T(lang, "pick.drivers_license") + " · " + web.T(lang, "pick.passport") + " · " + web.T(lang, "pick.id_card")
+		if text, want := tb.screen("start"), strings.ReplaceAll(web.T(lang, "start.check.any"), "{documents}", names); !strings.Contains(text, want) {
+			t.Errorf("%s start of a link accepting the three: no %q in %q", lang, want, text)
+		}
+		fitsIn(t, tb, lang, "start-three-documents", "360x640")
+		clickFirst()
+		tb.screen("pick")
+		fitsIn(t, tb, lang, "pick-three-documents", "360x640")
+		eval[bool](tb, `(document.querySelector("main button.pick[data-kind=id_card]").click(), true)`)
+		tb.screen("idfront")
+		tb.Wait(`!!document.querySelector(".status .alert")`)
+		check(lang, "idfront")
+		tb.Open(atCardBack.URL)
+		tb.screen("idback")
+		tb.Wait(`!!document.querySelector(".status .alert")`)
+		check(lang, "idback")
 		tb.Open(atLive.URL)
 		check(lang, "live")
 		tb.Open(atPhone.URL)

@@ -103,11 +103,13 @@ async function one(ctx: PageContext, id: string): Promise<void> {
       h("a", { href: "#/requests/" + encodeURIComponent(id) }, "See the request")));
     return;
   }
-  const passport = v.result?.document_type === "passport";
+  const kind = String(v.result?.document_type ?? "drivers_license");
   const [front, selfie] = await Promise.all([
-    passport
+    kind === "passport"
       ? image(ctx, id, "passport_page", "Passport photo page", "The passport's photo page the end user photographed")
-      : image(ctx, id, "license_front", "License photo", "The front of the license the end user photographed"),
+      : kind === "id_card"
+        ? image(ctx, id, "id_card_front", "ID card photo", "The front of the ID card the end user photographed")
+        : image(ctx, id, "license_front", "License photo", "The front of the license the end user photographed"),
     image(ctx, id, "selfie", "Selfie", "A frame of the end user's liveness video"),
   ]);
   const s = ver(v);

@@ -1,6 +1,7 @@
 // Package flowtest makes the end-user flow's real inputs for tests and
 // benchmarks: license fronts rendered by cardtest with a real face printed
-// on the card, rendered PDF417 barcodes of synthetic AAMVA files, Foreman's
+// on the card, rendered PDF417 barcodes of synthetic AAMVA files, ID card
+// backs printing a TD1 zone (mrztest), Foreman's
 // frames as a liveness answer (and the form the page sends it in), and a
 // challenge random source that draws the step order those frames show.
 package flowtest
@@ -12,6 +13,7 @@ import (
 	"image"
 	"image/draw"
 	"image/jpeg"
+	"math/rand/v2"
 	"mime/multipart"
 	"net/textproto"
 	"os"
@@ -25,6 +27,9 @@ import (
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/mrztest"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
 )
 
 // Data finds the shared test data under the module at repo.
@@ -160,6 +165,22 @@ func BackPhoto(seed uint64, frameW, module int) ([]byte, license.License, error)
 	}
 	data, err := encode(img)
 	return data, l, err
+}
+
+// IDCardBackPhoto is a phone's 3 MP photo (JPEG) of the back of an ID
+// card (ICAO 9303 TD1, rendered by mrztest) printing the zone lines (nil:
+// a card without its zone), the card across 70% of the frame, turned 2°.
+func IDCardBackPhoto(lines []string, seed uint64) ([]byte, error) {
+	f, err := ocrb.Load(ocrb.DebianPath)
+	if err != nil {
+		return nil, err
+	}
+	cam := mrztest.Camera{Width: 2000, Height: 1500, PageFrac: 0.7, Angle: 2, Blur: 0.5, Light: 0.15, Noise: 2, Quality: 90}
+	img, err := mrztest.PrintedShot(f, mrz.TD1, lines, nil, mrztest.Print{}, cam, rand.New(rand.NewPCG(seed, 35)))
+	if err != nil {
+		return nil, err
+	}
+	return encode(img)
 }
 
 func encode(img image.Image) ([]byte, error) {

@@ -68,7 +68,7 @@ export interface Opened {
   licensePhoto: Bytes | null;
 }
 
-export type ReviewImageKind = "license_front" | "passport_page" | "selfie";
+export type ReviewImageKind = "license_front" | "passport_page" | "id_card_front" | "selfie";
 
 // payloadOf finds the result payload in a webhook body or a GET body.
 function payloadOf(body: unknown): Record<string, unknown> {

@@ -32,6 +32,7 @@ let seq = 0;
 function imageKind(doc: Record<string, unknown>): ReviewImageKind | null {
   if ("license_front" in doc) return "license_front";
   if ("passport_page" in doc) return "passport_page";
+  if ("id_card_front" in doc) return "id_card_front";
   if ("selfie" in doc) return "selfie";
   return null;
 }

@@ -1,0 +1,141 @@
+package web_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/mrztest"
+	"github.com/idgate/idgate/verifier/web"
+)
+
+// The ID card's path on a 390×844 phone, on a link that accepts the
+// driver's license and the ID card: the start page names no one document
+// (the two kinds listed), the pick chooses the card, its front step (the
+// license front's card guide, its advice in the ID card's words while no
+// card is in view) takes the card's front by itself once it is held still
+// on the test camera, the back's step (the guide with the zone's band)
+// refuses a back without its zone in words, takes the card's back with
+// the shutter, then the selfie video (Foreman) and Done; the result is the
+// card's. Each step is looked at (axe, width, target sizes) at 390×844 and
+// 360×640: var/screenshots/walk/idcard-*.
+func TestIDCardInChromium(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	c := e.create(`{"accepted_documents":["drivers_license","id_card"],"requested_fields":["first_names","last_name","document_number"],"encryption_key_mode":"none"}`)
+	zone := mrztest.Zone(rand.New(rand.NewPCG(35, 3)), mrz.TD1)
+	face := foremanFace(t)
+	table, err := flowtest.NoCardPhoto(2)
+	check(t, err)
+
+	phone := walkTab(t, 390, 844, "en-US")
+	liveCameraOn(phone)
+	blockTracker(phone)
+	phone.Open(c.URL)
+	contains(t, phone.screen("start"), "One of these documents, as you choose: Driver's license or state ID · National ID or passport card", "document number",
+		web.T("en", "start.time.any"))
+	phone.loadSegment("rest", still(table)) // an empty table until the card is shown
+	phone.click("Start")
+
+	both := func(name string) {
+		t.Helper()
+		phone.look(name + "-390x844")
+		phone.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		phone.look(name + "-360x640")
+		phone.Run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	}
+	contains(t, phone.screen("pick"), "National ID or passport card", web.T("en", "pick.id_card.hint"))
+	both("idcard-01-pick")
+	eval[bool](phone, `(document.querySelector("main button.pick[data-kind=id_card]").click(), true)`)
+
+	// The front: the card guide, saying in the card's words that none is
+	// in view; the footer's note of the photos kept follows the pick.
+	contains(t, phone.screen("idfront"), "Front of your ID card", "with your photo", "Use another document", "STEP 1 OF 3")
+	phone.cameraOn()
+	phone.Wait(`(document.querySelector(".guidance") || {}).dataset?.advice === "find"`)
+	contains(t, phone.screen("idfront"), web.T("en", "guide.find.idcard"))
+	contains(t, eval[string](phone, `document.querySelector("footer.foot").innerText`), web.T("en", "start.kept.idcard"))
+	both("idcard-02-front")
+	// The card on the table, held still: the guide takes it by itself.
+	phone.loadSegment("rest", still(front(t, face)))
+	seen := phone.advices("idfront", 60*time.Second)
+	if len(seen) == 0 || seen[len(seen)-1] != "capture" {
+		t.Errorf("front: advice %v, want the photo taken by the guide last", seen)
+	}
+
+	phone.screen("idback")
+	phone.cameraOn()
+	contains(t, phone.screen("idback"), "Back of your ID card", "three lines of letters and <<<", "Take photo", "Upload a photo instead",
+		"Retake the front photo", "STEP 2 OF 3")
+	if r := eval[float64](phone, `(() => { const g = document.querySelector(".stage .guide").getBoundingClientRect(); return g.width / g.height; })()`); r < 1.55 || r > 1.61 {
+		t.Errorf("the guide's aspect is %.3f, an ID-1 card's 85.6/54 = 1.585", r)
+	}
+	if eval[bool](phone, `!!document.querySelector(".guidance")`) {
+		t.Error("the back has live guidance: the page cannot read the zone")
+	}
+	both("idcard-03-back")
+
+	// A back without its zone: the server's reason in the card's words.
+	noZone, err := flowtest.IDCardBackPhoto(nil, 2)
+	check(t, err)
+	phone.upload("idback", writeFile(t, "nozone.jpg", noZone))
+	phone.Wait(`!!document.querySelector(".status .alert")`)
+	contains(t, phone.screen("idback"), "Let's take that photo again", web.T("en", "problem.idback.mrz_not_found"))
+	if !phone.inView(`[...document.querySelectorAll("button")].find(b => b.textContent === "Take photo")`) {
+		t.Error("after the refusal the shutter is off the screen")
+	}
+	phone.look("idcard-04-refused-390x844")
+
+	// The back on the camera, taken with the shutter.
+	back, err := flowtest.IDCardBackPhoto(zone, 1)
+	check(t, err)
+	phone.loadSegment("rest", still(back))
+	time.Sleep(300 * time.Millisecond) // the camera draws the new picture within 33 ms
+	phone.click("Take photo")
+	contains(t, phone.screen("live"), "Selfie video", "Retake the photo of the back", "STEP 3 OF 3")
+	phone.look("idcard-05-liveness-intro-390x844")
+
+	phone.loadSegment("rest", foremanSegment(t, foremanSegments["rest"]))
+	eval[bool](phone, `(idgateTestCamera.again.rest = 0, true)`)
+	startVideo := "Start the video"
+	for try := 1; ; try++ {
+		foremanDoes(e, phone, foremanOwn...)
+		phone.click(startVideo)
+		end, w := answered(t, phone, walk{})
+		if w.Answer.Passed {
+			break
+		}
+		if try == 2 {
+			t.Fatalf("asked in his own order he was refused twice: %q, the server said %+v", end, w.Answer)
+		}
+		t.Logf("attempt %d refused: %+v", try, w.Answer)
+		phone.screen("live-failed")
+		startVideo = "Try again"
+	}
+	contains(t, phone.screen("done"), "Done, you can close this page")
+
+	// The result is the card's: its kind and the zone's number.
+	var v struct {
+		Status string `json:"status"`
+		Result struct {
+			DocumentType string `json:"document_type"`
+			Verification struct {
+				Live  bool `json:"webcam_appears_live"`
+				Match any  `json:"webcam_face_matches_license_photo"`
+				Real  bool `json:"license_appears_real"`
+			} `json:"verification"`
+			Data map[string]string `json:"license_data"`
+		} `json:"result"`
+	}
+	e.call("GET", "/verification?id="+c.ID, "", 200, &v)
+	number := strings.TrimRight(zone[0][5:14], "<")
+	if r := v.Result; v.Status != "completed" || r.DocumentType != "id_card" || !r.Verification.Live || r.Verification.Match != true ||
+		!r.Verification.Real || r.Data["document_number"] != number {
+		t.Fatalf("the verification: %+v; want completed, an ID card numbered %s, real, live, matching", v, number)
+	}
+}
