@@ -292,7 +292,7 @@ func (wk *work) accept(o outline) bool {
 	}
 	switch o.frameSides() {
 	case 0:
-		return true
+		return !wk.textBlock(o)
 	case 4:
 		photo := float64(max(wk.w, wk.h)) / float64(min(wk.w, wk.h))
 		if math.Abs(photo/ID1Aspect-1) > fullFrameAspect {

@@ -17,10 +17,11 @@ import (
 // light tables' cards lost their edges to the line search (bench/robust:
 // light laminate 5/21, white 21/39 right), and the full-frame card's
 // portrait column between its accent lines was warped as the card
-// (bench/robust #119). Three of the six light-table cards here are still
-// refused (found is false): their outline's stock is within stockMatch
-// of the table beyond a side, or a band's edge makes the outline's
-// proportions wrong.
+// (bench/robust #119). Two of the six light-table cards here are still
+// refused (found is false): a band's edge makes the outline's
+// proportions wrong, or a small outline inside the card is answered too
+// small; the classic card on white, its stock within 14 levels of the
+// table, is found since stockMatch went to 10.
 func TestAnalyzeFrontLightTables(t *testing.T) {
 	tilt := [4]raster.Point{{X: 0.01, Y: -0.01}, {Y: 0.01}, {X: -0.01}, {}}
 	for i, tc := range []struct {
@@ -31,7 +32,7 @@ func TestAnalyzeFrontLightTables(t *testing.T) {
 		{"classic on laminate", cardtest.Scene{Design: cardtest.Designs[0], Surface: cardtest.Laminate, RotationDeg: 6}, true},
 		{"dark band on laminate", cardtest.Scene{Design: cardtest.Designs[1], Surface: cardtest.Laminate, RotationDeg: -9}, true},
 		{"accent lines on laminate, vertical", cardtest.Scene{Design: cardtest.Designs[3], Surface: cardtest.Laminate, RotationDeg: 84, Vertical: true}, false},
-		{"classic on white", cardtest.Scene{Design: cardtest.Designs[0], Surface: cardtest.White, RotationDeg: -4}, false},
+		{"classic on white", cardtest.Scene{Design: cardtest.Designs[0], Surface: cardtest.White, RotationDeg: -4}, true},
 		{"accent lines on white", cardtest.Scene{Design: cardtest.Designs[3], Surface: cardtest.White, RotationDeg: 183}, true},
 		{"guilloche on laminate", cardtest.Scene{Design: cardtest.Designs[5], Surface: cardtest.Laminate, RotationDeg: 12}, false},
 	} {
