@@ -29,7 +29,9 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // the full-frame tests (fullFrameMin). Among the outlines with every side
 // supported, the best has the most edge, then the largest area (the card's
 // own edge beats a band's or a portrait frame's inside it) and proportions
-// nearest ID-1; its sides are then fitted to the edge (refine).
+// nearest ID-1; its sides are then fitted to the edge (refine). A winner
+// that is print inside a larger card running off the photo is refused
+// (insideCard).
 func findQuad(img image.Image) ([4]raster.Point, error) {
 	wk := newWork(img)
 	if wk.w < 16 || wk.h < 16 {
@@ -283,8 +285,10 @@ func contains(outer, inner [4]raster.Point) bool {
 }
 
 // accept applies the confidence tests beyond the edge support candidates
-// checked: something else than the card's stock beyond every seen side,
-// and for an outline on the photo's edges the full-frame tests.
+// checked: something else than the card's stock beyond every seen side;
+// for an outline inside the photo, not a block of data lines
+// (textBlock); for one on the photo's edges the full-frame tests, the
+// card inside its seen sides up to the frame (frameIsCard) among them.
 func (wk *work) accept(o outline) bool {
 	toWork, stock, ok := wk.bounded(o)
 	if !ok {
