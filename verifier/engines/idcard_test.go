@@ -129,6 +129,9 @@ func TestIDCardBackZonePlace(t *testing.T) {
 		{"1.5 mm left and up", [2]float64{-1.5, 1.5}, cardCamera(2000, 1500, 0.7, 2, 0.5), false},
 		{"2.5 mm up", [2]float64{0, 2.5}, cardCamera(2000, 1500, 0.7, -3, 0.5), false},
 		{"1.8 mm left and down", [2]float64{-1.8, -1.8}, cardCamera(2000, 1500, 0.7, 4, 0.5), false},
+		// 2.2 mm from the card's right edge: the edge stands a pitch from
+		// the zone's last character.
+		{"2.5 mm right", [2]float64{2.5, 0}, cardCamera(2000, 1500, 0.7, 2, 0.5), false},
 	} {
 		photo := printedPage(t, mrz.TD1, cardZone(50), nil, mrztest.Print{Shift: c.shift}, c.cam, uint64(51+i), nil)
 		x, err := e.ExamineIDCardBack(context.Background(), photo)

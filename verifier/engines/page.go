@@ -50,12 +50,12 @@ var td3Page = layout{format: mrz.TD3, w: td3W, h: td3H, inkCentre: 8.5, search: 
 // zone of three lines of 30 characters on the back, 4.23 mm apart, the
 // lowest baseline 4.5 mm above the bottom edge as mrztest prints it
 // (Part 5 places the zone within a band, not to the tenth of a
-// millimetre), so the ink is centred 4.23 mm higher than a data page's
-// two-line zone would be over the same baseline: 9.6 mm (the measured
-// shift, TestIDCardBackZonePlace, is as small as TD3's). A card's four
-// edges are all free, so all four must be found; the bottom edge's search
-// ends 0.5 mm short of the ink.
-var td1Card = layout{format: mrz.TD1, w: td1W, h: td1H, inkCentre: 9.6, search: 3.0,
+// millimetre). The zone's ink centre as the reader finds it stood 0.5-0.7
+// mm above the 9.6 mm that TD3's 8.5 gives a third line over that
+// baseline (TestIDCardBackZonePlace, the zone's pitch and centre from its
+// cells), so 10.2. A card's four edges are all free, so all four must be
+// found; the bottom edge's search ends 0.5 mm short of the ink.
+var td1Card = layout{format: mrz.TD1, w: td1W, h: td1H, inkCentre: 10.2, search: 3.0,
 	need: [4]bool{true, true, true, true}, missing: flow.ProblemCardNotFound}
 
 const (
@@ -149,10 +149,10 @@ func (p pageEdges) aspect() float64 {
 // MaxZoneShift is how far, mm, the zone may stand from where TD3 puts it
 // on the page its edges outline (ZoneInPlace): a zone printed elsewhere,
 // or a strip pasted on, is not the issuer's. Rendered 3 MP pages with the
-// zone where mrztest prints it measured 0.05 mm across and 0.3-0.5 mm up
-// (td3Page.inkCentre is rounded down); printed 3 mm right, 3.05 mm; 3 mm up,
-// 3.5; 1.8 mm left and down, 1.75 and 1.3 (2.2 off: out of place)
-// (TestPassportZonePlace). A real issuer's tolerance is not known to us
+// zone where mrztest prints it measured 0-0.05 mm across and 0.4-0.6 mm up
+// (td3Page.inkCentre is rounded down); printed 3 mm right, 2.95 mm; 3 mm up,
+// 3.5; 1.8 mm left and down, 1.8 and 1.3 (2.2 off: out of place)
+// (TestPassportZonePlace; the zone's pitch and centre from its cells). A real issuer's tolerance is not known to us
 // (no real data page), so the bound is wide; a shift beyond the layout's search
 // leaves the page unfound. The card's zone is placed the same way and held
 // to the same bound (TestIDCardBackZonePlace).
@@ -162,7 +162,7 @@ const MaxZoneShift = 2.0
 // as its edges were found, mm right and up; ok only when the page was
 // found. Across: half the difference of the side edges' offsets (a scale
 // error moves both alike); up: the bottom edge's offset alone (8.5 mm from
-// a data page's zone, 9.6 from a card's, where the pitch's error stays
+// a data page's zone, 10.2 from a card's, where the pitch's error stays
 // under 0.2 mm; the top edge's, 44-80 mm off, would add up to 1.5).
 func (p pageEdges) zoneShift() (x, y float64, ok bool) {
 	if !p.found() {

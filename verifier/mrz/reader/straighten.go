@@ -31,34 +31,82 @@ func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 	if !fitLines(lines, c.chars, xs, ys, crop.Rect.Dx(), pitch) {
 		return nil, ErrNoZone
 	}
-	return &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy}, nil
+	z := &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy}
+	z.fromCells(pitch / found)
+	return z, nil
+}
+
+// fromCells sets the zone's pitch and centre in the photo from its lines'
+// cells, which the crop (scale crop pixels per photo pixel, centred on the
+// candidate) was cut to: the candidate's length, taken from the working
+// copy, runs long when a card's edge stands within a pitch or two of the
+// zone (7 % on a card whose zone was printed 2 mm right of its place),
+// and the page placed around the zone with it.
+func (z *Zone) fromCells(scale float64) {
+	var pitch, centre float64
+	for _, l := range z.Lines {
+		pitch += l.Pitch
+		centre += l.X0 + float64(l.Chars)*l.Pitch/2
+	}
+	n := float64(len(z.Lines))
+	du := (centre/n - float64(z.Crop.Rect.Dx())/2) / scale
+	sin, cos := math.Sincos(z.Angle * math.Pi / 180)
+	z.Pitch, z.CX, z.CY = pitch/n/scale, z.CX+du*cos, z.CY+du*sin
 }
 
 // inkPoints are the crop's dark points (darkPoints over a pitch around
-// each) less those in runs along a row of maxRun pitches or longer: print
-// is strokes, at most a character or two wide when blurred, while the
-// page's edge and the desk beyond it, when the page fills the frame and
-// the crop takes them in, darken whole rows (they outnumbered a zone
-// line's ink and hid it from lineRows).
+// each) less those in runs along a row of maxRun pitches or longer, or
+// down a column of maxColRun or longer: print is strokes, at most a
+// character or two wide when blurred and a capital high, while the page's
+// edge and the desk beyond it, when the crop takes them in, darken whole
+// rows (a page filling the frame: they outnumbered a zone line's ink and
+// hid it from lineRows) or whole columns (a card's side edge a pitch from
+// the zone: it joined the lines' ink and the cells were fitted too long).
 func inkPoints(crop *image.Gray, pitch float64) (xs, ys []float64) {
 	xs, ys = darkPoints(crop, int(pitch), 18)
-	long := int(maxRun * pitch)
+	w, h := crop.Rect.Dx(), crop.Rect.Dy()
+	dark := make([]bool, w*h)
+	for i := range xs {
+		dark[int(ys[i])*w+int(xs[i])] = true
+	}
+	drop := make([]bool, w*h)
+	mark := func(at func(k int) int, n, long int) {
+		for k := 0; k < n; {
+			if !dark[at(k)] {
+				k++
+				continue
+			}
+			j := k
+			for j < n && dark[at(j)] {
+				j++
+			}
+			if j-k >= long {
+				for ; k < j; k++ {
+					drop[at(k)] = true
+				}
+			}
+			k = j
+		}
+	}
+	for y := range h {
+		mark(func(k int) int { return y*w + k }, w, int(maxRun*pitch))
+	}
+	for x := range w {
+		mark(func(k int) int { return k*w + x }, h, int(maxColRun*pitch))
+	}
 	n := 0
-	for i := 0; i < len(xs); {
-		// The run from i: same row, neighbouring columns (darkPoints
-		// lists them row by row, left to right).
-		j := i + 1
-		for j < len(xs) && ys[j] == ys[i] && xs[j] == xs[j-1]+1 {
-			j++
+	for i := range xs {
+		if !drop[int(ys[i])*w+int(xs[i])] {
+			xs[n], ys[n] = xs[i], ys[i]
+			n++
 		}
-		if j-i < long {
-			n += copy(xs[n:], xs[i:j])
-			copy(ys[n-(j-i):], ys[i:j])
-		}
-		i = j
 	}
 	return xs[:n], ys[:n]
 }
+
+// maxColRun: a run of dark points this many pitches tall is not print (a
+// capital is about 0.75 pitch high, the lines 1.67 pitches apart).
+const maxColRun = 2
 
 // maxRun: a run of dark points this many pitches long is not print.
 const maxRun = 3
