@@ -10,6 +10,7 @@ import (
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
+	"github.com/idgate/idgate/verifier/mrz"
 )
 
 // The flow's compute per verification, as the engines run it: a 12 MP
@@ -40,6 +41,28 @@ func BenchmarkBack12MP(b *testing.B) {
 	cpuPerOp(b, func() {
 		rep, err := e.Back(context.Background(), photo)
 		if err != nil || len(rep.Problems) != 0 {
+			b.Fatalf("%v %v", err, rep.Problems)
+		}
+	})
+}
+
+// A passport's data page, 12 MP, without and with its visual inspection
+// zone read (PassportPrinted, front_barcode_match): the difference is the
+// visual zone's OCR.
+func BenchmarkPassport12MP(b *testing.B) { benchPassport(b, false) }
+
+func BenchmarkPassportPrinted12MP(b *testing.B) { benchPassport(b, true) }
+
+func benchPassport(b *testing.B, printed bool) {
+	e := loaded(b)
+	photo := dataPage(b, mrz.TD3, passportZone(1), labeledFace(b, "sheldon/sheldon2.png"), shot(4000, 3000, 4, 0.8), 1, nil)
+	page := e.Passport
+	if printed {
+		page = e.PassportPrinted
+	}
+	cpuPerOp(b, func() {
+		rep, err := page(context.Background(), photo)
+		if err != nil || len(rep.Problems) != 0 || (rep.Printed != nil) != printed {
 			b.Fatalf("%v %v", err, rep.Problems)
 		}
 	})

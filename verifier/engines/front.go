@@ -86,12 +86,8 @@ func (e *Engines) examineFront(ctx context.Context, data []byte, readText bool) 
 // 0.3 s of CPU and 15–20 MB of C memory, outside the Go heap MemoryLimit
 // governs), so engines that never read text never hold it.
 func (w *worker) readText(x *FrontExam) error {
-	if w.text == nil {
-		r, err := tesseract.New("")
-		if err != nil {
-			return fmt.Errorf("front: %w", err)
-		}
-		w.text = r
+	if err := w.textReader(); err != nil {
+		return fmt.Errorf("front: %w", err)
 	}
 	start := time.Now()
 	p, _, err := w.text.ReadFront(x.CardPortrait.Upright)
@@ -100,6 +96,19 @@ func (w *worker) readText(x *FrontExam) error {
 		return fmt.Errorf("front: %w", err)
 	}
 	x.Printed = &p
+	return nil
+}
+
+// textReader makes the worker's Tesseract reader on first use.
+func (w *worker) textReader() error {
+	if w.text != nil {
+		return nil
+	}
+	r, err := tesseract.New("")
+	if err != nil {
+		return err
+	}
+	w.text = r
 	return nil
 }
 

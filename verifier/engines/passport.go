@@ -20,7 +20,14 @@ import (
 // license front does. A zone that does not read is never guessed:
 // mrz_unreadable asks for another photo.
 func (e *Engines) Passport(ctx context.Context, data []byte) (flow.PassportReport, error) {
-	x, err := e.ExaminePassport(ctx, data)
+	x, err := e.examinePassport(ctx, data, false)
+	return x.PassportReport, err
+}
+
+// PassportPrinted is Passport that also reads the page's visual inspection
+// zone (viz.go): PassportReport.Printed, for front_barcode_match.
+func (e *Engines) PassportPrinted(ctx context.Context, data []byte) (flow.PassportReport, error) {
+	x, err := e.examinePassport(ctx, data, true)
 	return x.PassportReport, err
 }
 
@@ -31,8 +38,12 @@ type PassportExam struct {
 	ZoneExam
 }
 
-// ExaminePassport is Passport with everything it measured.
+// ExaminePassport is PassportPrinted with everything it measured.
 func (e *Engines) ExaminePassport(ctx context.Context, data []byte) (PassportExam, error) {
+	return e.examinePassport(ctx, data, true)
+}
+
+func (e *Engines) examinePassport(ctx context.Context, data []byte, readText bool) (PassportExam, error) {
 	rd, err := e.mrzReader()
 	if err != nil {
 		return PassportExam{}, fmt.Errorf("passport: %w", err)
@@ -52,8 +63,17 @@ func (e *Engines) ExaminePassport(ctx context.Context, data []byte) (PassportExa
 			return fmt.Errorf("passport: %w", err)
 		}
 		start := time.Now()
-		defer func() { x.Timings.Portrait = time.Since(start) }()
-		return w.pagePortrait(&x, s.img, s.toPhoto)
+		err = w.pagePortrait(&x, s.img, s.toPhoto)
+		x.Timings.Portrait = time.Since(start)
+		if err != nil || !readText || s.Document == nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("passport: %w", err)
+		}
+		start = time.Now()
+		defer func() { x.Timings.Text = time.Since(start) }()
+		return w.readVIZ(&x, s.grey)
 	})
 	return x, err
 }

@@ -34,9 +34,10 @@ type ZoneExam struct {
 }
 
 // SideTimings is the wall time of each step of a zone side's examination
-// (Portrait: the data page's only).
+// (Portrait and Text, the visual inspection zone's OCR: the data page's
+// only).
 type SideTimings struct {
-	Decode, Zone, Page, Portrait time.Duration
+	Decode, Zone, Page, Portrait, Text time.Duration
 }
 
 // zoneSide is the judgement of a zone side, as both reports carry it.

@@ -65,15 +65,15 @@ func captureLicense(s *Session) Capture {
 var Passport = DocumentKind{Name: verifier.Passport, Steps: []Step{StepPassportPage}, capture: capturePassport}
 
 // capturePassport: the page found stands where the license's card does,
-// and the zone's check digits where its barcode's structure does
-// (docs/documents.md); a passport has no printed zone read, so
-// front_barcode_match, when asked, compares nothing: unreadable.
+// the zone's check digits where its barcode's structure does, and the
+// visual inspection zone read where the front's printed zone does: the
+// zone is what front_barcode_match compares it with (docs/documents.md).
 func capturePassport(s *Session) Capture {
 	var c Capture
 	if p := s.Passport; p != nil {
 		c.Evidence = verifier.DocumentEvidence{CardFound: p.PageFound, ProportionsOK: p.ProportionsOK, FacePresent: p.FacePresent,
 			BarcodeValid: p.Document != nil}
-		c.Headshot, c.Portrait = p.Headshot, p.Portrait
+		c.Headshot, c.Portrait, c.Printed = p.Headshot, p.Portrait, p.Printed
 		if p.Document != nil {
 			c.Document = *p.Document
 		}

@@ -33,6 +33,9 @@ type Engines interface {
 	// Passport reads a photo of a passport's data page (ICAO 9303 TD3):
 	// the page, its portrait and its machine-readable zone.
 	Passport(ctx context.Context, image []byte) (PassportReport, error)
+	// PassportPrinted is Passport that also reads the data page's visual
+	// inspection zone into PassportReport.Printed (front_barcode_match).
+	PassportPrinted(ctx context.Context, image []byte) (PassportReport, error)
 	// IDCardBack reads a photo of the back of an ID card with a machine-readable
 	// zone (ICAO 9303 TD1, 3 × 30): the card and its zone.
 	IDCardBack(ctx context.Context, image []byte) (IDCardBackReport, error)
@@ -126,6 +129,9 @@ type PassportReport struct {
 	Portrait []float32
 	// Document is the parsed, validated zone; nil unless read.
 	Document *mrz.Document
+	// Printed is what OCR read in the visual inspection zone
+	// (PassportPrinted only); nil when not asked or the zone not read.
+	Printed *license.Printed
 }
 
 // IDCardBackReport is the judgement of a photo of an ID card's back (its

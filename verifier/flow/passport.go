@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/idgate/idgate/verifier"
+	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
 )
 
@@ -19,6 +20,10 @@ type PassportDone struct {
 	// Document is the zone as read, with the day it was read (which
 	// decides its years' centuries).
 	Document *mrz.Document `json:"document,omitempty"`
+	// Printed is what OCR read in the visual inspection zone, compared
+	// with the zone for front_barcode_match; nil when the option was not
+	// requested.
+	Printed *license.Printed `json:"printed,omitempty"`
 }
 
 // PassportAnswer is the answer to an accepted data page. Like the
@@ -48,7 +53,15 @@ type PassportChecks struct {
 func (f *Flow) PassportPage(ctx context.Context, token string, image []byte, clientIP string) (PassportAnswer, error) {
 	var out PassportAnswer
 	err := f.upload(ctx, token, StepPassportPage, image, &out, func(v verifier.Verification) (func(*Session), []Problem, any, error) {
-		rep, err := f.Engines.Passport(ctx, image)
+		st, err := verifier.ParseSettings(v.Options)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("passport page: %w", err)
+		}
+		page := f.Engines.Passport
+		if st.FrontBarcodeMatch {
+			page = f.Engines.PassportPrinted
+		}
+		rep, err := page(ctx, image)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("passport page: %w", err)
 		}
@@ -59,7 +72,7 @@ func (f *Flow) PassportPage(ctx context.Context, token string, image []byte, cli
 			return nil, nil, nil, fmt.Errorf("passport page: accepted without its zone")
 		}
 		done := &PassportDone{PageFound: rep.PageFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent,
-			Headshot: rep.Headshot, Portrait: rep.Portrait, Document: rep.Document}
+			Headshot: rep.Headshot, Portrait: rep.Portrait, Document: rep.Document, Printed: rep.Printed}
 		if err := f.keepForReview(ctx, v, ReviewPassportPage, image); err != nil {
 			return nil, nil, nil, err
 		}

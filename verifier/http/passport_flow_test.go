@@ -79,7 +79,8 @@ func (h *flowHarness) livenessAndSubmit(tok string) string {
 // TestPassportFlow walks passport links end to end on the real engines,
 // with rendered data pages carrying Foreman's face and his liveness
 // answer: a link accepting the passport alone (the result's members from
-// the zone, document_type passport, the page kept for review, the webhook
+// the zone, front_barcode_match from the visual zone against the zone,
+// document_type passport, the page kept for review, the webhook
 // the same bytes as GET); a link accepting both kinds, where the pick
 // chooses the passport and the page then fixes it, with an expired
 // passport (license_expired true); and every refusal of the data page in
@@ -91,7 +92,7 @@ func TestPassportFlow(t *testing.T) {
 func testPassportFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 	h := newFlowHarness(t, open)
 	face := foremanFace(t)
-	v, tok := h.link(`{"accepted_documents":["passport"],"encryption_key_mode":"none","include_license_photo":true,
+	v, tok := h.link(`{"accepted_documents":["passport"],"encryption_key_mode":"none","include_license_photo":true,"front_barcode_match":true,
 		"requested_fields":["first_names","last_name","dob","expiry_date","sex","document_number","country","address_city"],
 		"webhook_url":"` + h.rcv.URL + `"}`)
 	s := h.session(tok)
@@ -159,6 +160,10 @@ func testPassportFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		"sex": "F", "document_number": "XK4729356", "country": "CAN", "address_city": nil}
 	if b, _ := json.Marshal(res.LicenseData); string(b) != string(must(json.Marshal(want))(t)) {
 		t.Errorf("license_data %s, want %v", b, want)
+	}
+	// The page's visual inspection zone, read, agrees with its zone.
+	if m, _ := ver["front_barcode_match"].(map[string]any); m == nil || m["result"] != "match" {
+		t.Errorf("front_barcode_match %v, want the visual zone matching the zone", ver["front_barcode_match"])
 	}
 	if status == flow.StatusReviewOffered {
 		t.Logf("Foreman's rendered portrait against his selfie: %v (review declined)", ver["face_match_score"])

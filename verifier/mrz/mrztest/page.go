@@ -1,7 +1,8 @@
 // Package mrztest renders what the MRZ reader is tested and measured on:
 // data pages of passports (TD3) and cards (TD1) with their zone printed in
 // OCR-B (Debian's fonts-ocr-b, through verifier/mrz/ocrb) beside a
-// portrait, labelled fields in another font and a guilloche ground, and
+// portrait, the visual inspection zone (the zone's own values under their
+// captions, or tampered ones) in other fonts and a guilloche ground, and
 // camera photos of them (scale, rotation, blur, light, noise, JPEG).
 // Synthetic: no real data page could be had (docs/engines.md).
 package mrztest
@@ -12,13 +13,17 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"strings"
+	"time"
 
 	"golang.org/x/image/draw"
 	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
+	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/ocrb"
@@ -57,6 +62,10 @@ type Print struct {
 	// Shift moves the zone from where the format puts it, mm right and
 	// up: a zone printed (or pasted) out of its place.
 	Shift [2]float64
+	// VIZ, when set, changes the values the visual inspection zone prints
+	// from the zone's own: a tampered page, whose printed data disagree
+	// with its zone.
+	VIZ func(*mrz.MRZ)
 }
 
 // RandomPrint draws a print: strokes up to 0.07 mm (a fifth) heavier or
@@ -87,7 +96,7 @@ func PrintedPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Ima
 		}
 	}
 	portrait(page, pxPerMM, geo, face, r)
-	if err := fields(page, pxPerMM, geo); err != nil {
+	if err := fields(page, pxPerMM, geo, vizValues(lines, p.VIZ)); err != nil {
 		return nil, err
 	}
 	ink := uint8(20 + r.IntN(40))
@@ -178,9 +187,12 @@ func portrait(page *image.Gray, px float64, geo geometry, face image.Image, r *r
 	}
 }
 
-// fields prints labelled personal-data fields right of the portrait in Go
-// Regular, as data pages print them in their own typefaces.
-func fields(page *image.Gray, px float64, geo geometry) error {
+// fields prints the visual inspection zone right of the portrait in the
+// Go fonts, as data pages print it in their own typefaces: each field's
+// caption (English / French, small, regular) over its value (larger,
+// bold, as the license fronts of cardtest print theirs), one field under
+// another (Doc 9303 Part 4, zone II).
+func fields(page *image.Gray, px float64, geo geometry, values [][2]string) error {
 	f, err := opentype.Parse(goregular.TTF)
 	if err != nil {
 		return err
@@ -190,15 +202,18 @@ func fields(page *image.Gray, px float64, geo geometry) error {
 		return err
 	}
 	defer small.Close()
-	big, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 2.8 * px, DPI: 72, Hinting: font.HintingNone})
+	bold, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return err
+	}
+	big, err := opentype.NewFace(bold, &opentype.FaceOptions{Size: 2.8 * px, DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
 		return err
 	}
 	defer big.Close()
 	x := (5 + geo.w*0.26 + 4) * px
 	y := 10 * px
-	for _, fv := range [][2]string{{"Surname / Nom", "ERIKSSON"}, {"Given names / Prénoms", "ANNA MARIA"},
-		{"Date of birth / Date de naissance", "12 AUG 1974"}, {"Date of expiry / Date d'expiration", "15 APR 2031"}} {
+	for _, fv := range values {
 		if y > (geo.h-geo.bottom-3*geo.lineGap-4)*px {
 			break
 		}
@@ -214,6 +229,44 @@ func fields(page *image.Gray, px float64, geo geometry) error {
 		}
 	}
 	return nil
+}
+
+// VIZCaptions are the captions the visual inspection zone prints over its
+// values, in the order of VIZValues.
+var VIZCaptions = []string{"Passport No. / No. du passeport", "Surname / Nom", "Given names / Prénoms",
+	"Date of birth / Date de naissance", "Date of expiry / Date d'expiration"}
+
+// VIZValues are the values the visual inspection zone of a page carrying
+// the zone lines prints, as Doc 9303 prints them: the document number, the
+// surname, the given names, and the dates of birth and expiry as day,
+// month's abbreviation and four-digit year (the centuries as
+// mrz.Document chooses them on the day of now). tamper, when set, changes
+// them first. A zone that does not parse (a test's broken check digit)
+// prints the ICAO specimen's values, as does a page without a zone.
+func VIZValues(lines []string, tamper func(*mrz.MRZ), now time.Time) []string {
+	m, err := mrz.Parse(strings.Join(lines, "\n"))
+	if err != nil {
+		m, _ = mrz.Parse("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10")
+	}
+	if tamper != nil {
+		tamper(m)
+	}
+	l := mrz.NewDocument(*m, now).License()
+	date := func(d license.Date) string {
+		return fmt.Sprintf("%02d %s %04d", d.Day, strings.ToUpper(d.Month.String()[:3]), d.Year)
+	}
+	return []string{m.DocumentNumber, m.Surname, m.GivenNames, date(l.DOB), date(l.ExpiryDate)}
+}
+
+// vizValues pairs VIZValues (on today) with their captions (a page
+// without its zone prints the specimen's: text the zone finder must not
+// take for a zone).
+func vizValues(lines []string, tamper func(*mrz.MRZ)) [][2]string {
+	var out [][2]string
+	for i, v := range VIZValues(lines, tamper, time.Now()) {
+		out = append(out, [2]string{VIZCaptions[i], v})
+	}
+	return out
 }
 
 // Width is the format's page width in millimetres.

@@ -1,0 +1,65 @@
+package engines
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+	"github.com/idgate/idgate/verifier/mrz"
+)
+
+// The data page's visual inspection zone (Doc 9303 Part 4, zone II): the
+// printed personal data right of the portrait (zone V, 32-45 mm wide from
+// 5-7 mm in) and above the zone, which starts about 12.5 mm above the
+// bottom edge. The part read starts 38 mm in, clear of the portrait, and
+// ends 3 mm short of the zone's top, so no OCR-B line is read as a value.
+const (
+	vizX0, vizY0, vizX1, vizY1 = 38.0, 4.0, td3W - 2, td3H - 16
+	// vizRes is the resolution the part is read at, px/mm (at most the
+	// photo's): the captions, 1.6 mm type, are then about 12 px high,
+	// what Tesseract's LSTM reads reliably; at pageRes (8) it missed
+	// captions on the rendered pages.
+	vizRes = 12.0
+)
+
+// readVIZ reads the visual inspection zone of the upright grey photo with
+// the worker's Tesseract reader and splits it by its captions
+// (mrz.ReadVIZ) into PassportReport.Printed. A page whose zone did not
+// place it has no zone to read; the comparison itself, and what is too
+// weakly read to be a mismatch, is license.CompareFront's.
+func (w *worker) readVIZ(x *PassportExam, grey *image.Gray) error {
+	if err := w.textReader(); err != nil {
+		return fmt.Errorf("passport: %w", err)
+	}
+	res := math.Min(x.Page.px, vizRes)
+	g := raster.Warp(grey, int((vizX1-vizX0)*res), int((vizY1-vizY0)*res), x.Page.toPart(vizX0, vizY0, res), 0)
+	words, err := w.text.Words(g, int(math.Round(res*25.4)))
+	if err != nil {
+		return fmt.Errorf("passport: visual zone: %w", err)
+	}
+	p := mrz.ReadVIZ(words)
+	for _, r := range []*license.Read{&p.DocumentNumber, &p.LastName, &p.FirstName} {
+		if r.Conf < MinVIZConfidence {
+			r.Conf = 0
+		}
+	}
+	x.Printed = &p
+	return nil
+}
+
+// MinVIZConfidence is the word confidence under which the document
+// number or a name read in the visual zone is not trusted to disagree with
+// the zone: its confidence is made 0, so license.CompareFront calls a
+// disagreement of another length unreadable (a character confidently read
+// as another, in a read of the right length, still is a mismatch). A
+// glyph split in two or two merged changes such a field's length and
+// nothing else shows it; a date so misread no longer parses as a date
+// (CompareFront: unreadable), so the dates keep license.MinConfidence.
+// On rendered data pages at 1-12 MP, sharp and blurred (65 pages,
+// 2026-11-29, TestPassportVIZ* and a calibration run), Tesseract read one
+// genuine document number with its "5" as "S5" at 62.5, over
+// license.MinConfidence; every tampered surname came at 96-97, a
+// tampered birth date's day at under 80 with its characters at 95-100.
+const MinVIZConfidence = 80

@@ -1,0 +1,104 @@
+package engines_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/idgate/idgate/verifier/license"
+	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/mrztest"
+)
+
+// shot is a phone photo of w × h px with the page filling 80% of its
+// width, turned by angle degrees and blurred by blur px.
+func shot(w, h int, angle, blur float64) mrztest.Camera {
+	return mrztest.Camera{Width: w, Height: h, PageFrac: 0.8, Angle: angle, Blur: blur, Light: 0.15, Noise: 2, Quality: 90}
+}
+
+// The visual inspection zone, read, agrees with the zone on pages
+// photographed at 2-12 MP: front_barcode_match is a match, every field.
+func TestPassportVIZMatches(t *testing.T) {
+	e := loaded(t)
+	face := labeledFace(t, "sheldon/sheldon2.png")
+	for i, cam := range []mrztest.Camera{shot(1600, 1200, 3, 0.5), shot(2000, 1500, -7, 0.5), shot(3000, 2250, 2, 1), shot(4000, 3000, 5, 0.8)} {
+		x, err := e.ExaminePassport(context.Background(), dataPage(t, mrz.TD3, passportZone(uint64(40+i)), face, cam, uint64(i), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Document == nil || x.Printed == nil {
+			t.Fatalf("%d px: %+v", cam.Width, x.PassportReport.Problems)
+		}
+		m := x.Document.MatchFront(*x.Printed)
+		if m.Result != license.FieldMatch {
+			t.Errorf("%d px: %+v\n%+v", cam.Width, m, x.Printed)
+		}
+	}
+}
+
+// A tampered page, whose visual zone prints another birth date or surname
+// than its zone, is a mismatch on that field alone.
+func TestPassportVIZTampered(t *testing.T) {
+	e := loaded(t)
+	face := labeledFace(t, "leonard/leonard1.png")
+	for i, c := range []struct {
+		name   string
+		tamper func(*mrz.MRZ)
+		field  func(license.FrontFields) license.FieldOutcome
+	}{
+		{"birth date", func(m *mrz.MRZ) { m.BirthDate.Day = m.BirthDate.Day%28 + 1 }, func(f license.FrontFields) license.FieldOutcome { return f.DOB }},
+		{"surname", func(m *mrz.MRZ) { m.Surname = "MORGENSTERN" }, func(f license.FrontFields) license.FieldOutcome { return f.LastName }},
+	} {
+		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(50+i)), face,
+			mrztest.Print{VIZ: c.tamper}, shot(2000, 1500, 4, 0.5), uint64(i), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Document == nil || x.Printed == nil {
+			t.Fatalf("%s: %+v", c.name, x.PassportReport.Problems)
+		}
+		m := x.Document.MatchFront(*x.Printed)
+		if m.Result != license.FieldMismatch || c.field(m.Fields) != license.FieldMismatch {
+			t.Errorf("%s: %+v\n%+v", c.name, m, x.Printed)
+		}
+		if n := mismatches(m.Fields); n != 1 {
+			t.Errorf("%s: %d fields mismatch: %+v\n%+v\n%v", c.name, n, m.Fields, x.Printed, x.Document.MRZ.DocumentNumber)
+		}
+	}
+}
+
+func mismatches(f license.FrontFields) int {
+	n := 0
+	for _, o := range []license.FieldOutcome{f.DocumentNumber, f.LastName, f.FirstName, f.DOB, f.ExpiryDate, f.IssueDate} {
+		if o == license.FieldMismatch {
+			n++
+		}
+	}
+	return n
+}
+
+// A page photographed blurred or small, whose zone still reads, gives a
+// visual zone too weakly read to compare: never a mismatch; unreadable
+// where the dates no longer read (blurred by 2.2 px, the page 720 px
+// wide), a match where they still do.
+func TestPassportVIZWeak(t *testing.T) {
+	e := loaded(t)
+	face := labeledFace(t, "penny/penny1.png")
+	for i, c := range []struct {
+		cam  mrztest.Camera
+		want license.FieldOutcome
+	}{
+		{shot(2000, 1500, 3, 1.8), license.FieldMatch}, {shot(2000, 1500, -4, 2.2), license.FieldUnreadable},
+		{shot(1100, 825, 2, 0.8), license.FieldMatch}, {shot(900, 675, 2, 0.5), license.FieldUnreadable},
+	} {
+		x, err := e.ExaminePassport(context.Background(), dataPage(t, mrz.TD3, passportZone(uint64(60+i)), face, c.cam, uint64(i), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Document == nil || x.Printed == nil {
+			t.Fatalf("%d px, blur %.1f: zone not read (%v)", c.cam.Width, c.cam.Blur, x.PassportReport.Problems)
+		}
+		if m := x.Document.MatchFront(*x.Printed); m.Result != c.want {
+			t.Errorf("%d px, blur %.1f: %+v, want %s\n%+v", c.cam.Width, c.cam.Blur, m, c.want, x.Printed)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package mrz
+
+import (
+	"math"
+	"strings"
+
+	"github.com/idgate/idgate/verifier/license"
+)
+
+// vizField is where a caption's value goes: a field of license.Printed, or
+// vizOther for a caption whose value is not compared (nationality, sex,
+// place of birth, issue date, authority).
+type vizField int
+
+const (
+	vizNone vizField = iota
+	vizNumber
+	vizLast
+	vizFirst
+	vizDOB
+	vizExpiry
+	vizOther
+)
+
+// vizCaptions are the words of the visual inspection zone's captions
+// (Doc 9303 Part 4, zone II: the issuer's language and English or French,
+// "Surname / Nom"), folded to capitals without diacritics. A line holding
+// one is a caption; the first such word on it decides which.
+var vizCaptions = map[string]vizField{
+	"PASSPORT": vizNumber, "PASSEPORT": vizNumber,
+	"SURNAME": vizLast, "NOM": vizLast,
+	"GIVEN": vizFirst, "PRENOMS": vizFirst, "PRENOM": vizFirst,
+	"BIRTH": vizDOB, "NAISSANCE": vizDOB,
+	"EXPIRY": vizExpiry, "EXPIRATION": vizExpiry,
+	"NATIONALITY": vizOther, "NATIONALITE": vizOther, "SEX": vizOther, "SEXE": vizOther, "ISSUE": vizOther,
+	"DELIVRANCE": vizOther, "AUTHORITY": vizOther, "AUTORITE": vizOther, "PLACE": vizOther, "LIEU": vizOther,
+	"TYPE": vizOther, "CODE": vizOther,
+}
+
+// ReadVIZ splits the words OCR read in a data page's visual inspection
+// zone into the printed fields front_barcode_match compares: a caption
+// line names the field whose value is the line under it (unless that line
+// is a caption too); the first value of each field wins; a field's
+// confidence is its lowest word's. A caption OCR did not read leaves its
+// field empty (unreadable), never another field's value.
+func ReadVIZ(words []license.Word) license.Printed {
+	if len(words) > license.MaxFrontWords {
+		words = words[:license.MaxFrontWords]
+	}
+	var lines [][]license.Word
+	for i, w := range words {
+		if i == 0 || w.Line != words[i-1].Line {
+			lines = append(lines, nil)
+		}
+		lines[len(lines)-1] = append(lines[len(lines)-1], w)
+	}
+	var p license.Printed
+	pending := vizNone
+	for _, line := range lines {
+		if f := caption(line); f != vizNone {
+			pending = f
+			continue
+		}
+		if slot := printedSlot(&p, pending); slot != nil && slot.Text == "" {
+			r := license.Read{Conf: math.Inf(1)}
+			var text []string
+			for _, w := range line {
+				text = append(text, w.Text)
+				r.Chars = append(r.Chars, w.Chars...)
+				r.Conf = min(r.Conf, w.Conf)
+			}
+			r.Text = strings.Join(text, " ")
+			*slot = r
+		}
+		pending = vizNone
+	}
+	return p
+}
+
+// caption is the field a line captions, vizNone when it is no caption.
+func caption(line []license.Word) vizField {
+	for _, w := range line {
+		tok := strings.Map(func(r rune) rune {
+			if r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, foldCaption(w.Text))
+		if f, ok := vizCaptions[tok]; ok {
+			return f
+		}
+	}
+	return vizNone
+}
+
+// foldCaption upper-cases s and drops the accents captions carry
+// (Prénoms, Nationalité, Délivrance, Autorité).
+func foldCaption(s string) string {
+	return strings.NewReplacer("É", "E", "È", "E", "Ê", "E", "Û", "U", "Ô", "O").Replace(strings.ToUpper(s))
+}
+
+func printedSlot(p *license.Printed, f vizField) *license.Read {
+	switch f {
+	case vizNumber:
+		return &p.DocumentNumber
+	case vizLast:
+		return &p.LastName
+	case vizFirst:
+		return &p.FirstName
+	case vizDOB:
+		return &p.DOB
+	case vizExpiry:
+		return &p.ExpiryDate
+	}
+	return nil
+}
