@@ -227,9 +227,11 @@ func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 	o.License, o.FrontPrinted = l, testFront(l)
 	switch p.Document {
 	case verifier.Passport:
-		// The same person's passport, read today: no printed zone is
-		// read on a live data page either (front_barcode_match: unreadable).
-		o.License, o.FrontPrinted = FixturePassport(l, today), nil
+		// The same person's passport, read today, its visual zone read
+		// as a live data page's is (front_barcode_match: the visual zone
+		// against the zone, a match).
+		doc := FixturePassport(l, today)
+		o.License, o.FrontPrinted = doc, testFront(doc.License())
 	case verifier.IDCard:
 		// The same person's ID card, read today; a live card's printed
 		// front is not read either.
