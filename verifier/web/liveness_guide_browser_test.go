@@ -409,7 +409,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 // page's subset and its mesh) as it was: 0.2–1.3° on 6 walks since, so
 // the bound stays above the 1.9° seen. With the tracker's own step (box
 // carried to the next frame), 12 walks at load 2–9 (2026-11-29): 0.2–1.8°,
-// and 2.6° and 2.9° on the two whose blink was played twice (85 and 98
+// and 2.6°, 2.9° and 2.6° on the three whose blink was played again (85–98
 // frames), the same long rest after his right turn; without that step, 3
 // walks: 0.2–1.9°. That rest comes after the last turn, where the
 // straight-ahead judges nothing more; comparing the two at each turn's
