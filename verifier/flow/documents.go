@@ -65,14 +65,15 @@ func captureLicense(s *Session) Capture {
 var Passport = DocumentKind{Name: verifier.Passport, Steps: []Step{StepPassportPage}, capture: capturePassport}
 
 // capturePassport: the page found stands where the license's card does,
-// the zone's check digits where its barcode's structure does, and the
+// the zone's check digits and its place on the page where its barcode's
+// structure does (as the ID card's back), and the
 // visual inspection zone read where the front's printed zone does: the
 // zone is what front_barcode_match compares it with (docs/documents.md).
 func capturePassport(s *Session) Capture {
 	var c Capture
 	if p := s.Passport; p != nil {
 		c.Evidence = verifier.DocumentEvidence{CardFound: p.PageFound, ProportionsOK: p.ProportionsOK, FacePresent: p.FacePresent,
-			BarcodeValid: p.Document != nil}
+			BarcodeValid: p.Document != nil && !p.ZoneOutOfPlace}
 		c.Headshot, c.Portrait, c.Printed = p.Headshot, p.Portrait, p.Printed
 		if p.Document != nil {
 			c.Document = *p.Document

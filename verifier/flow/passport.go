@@ -20,6 +20,12 @@ type PassportDone struct {
 	// Document is the zone as read, with the day it was read (which
 	// decides its years' centuries).
 	Document *mrz.Document `json:"document,omitempty"`
+	// ZoneOutOfPlace: the zone does not stand where TD3 puts it on the
+	// page found (PassportReport.ZoneInPlace false), which makes the
+	// zone's physical check fail as the ID card's does. Named for the
+	// failure so that sessions stored before it, whose zone was not
+	// judged for place, keep the evidence they had.
+	ZoneOutOfPlace bool `json:"zone_out_of_place,omitempty"`
 	// Printed is what OCR read in the visual inspection zone, compared
 	// with the zone for front_barcode_match; nil when the option was not
 	// requested.
@@ -71,7 +77,7 @@ func (f *Flow) PassportPage(ctx context.Context, token string, image []byte, cli
 		if rep.Document == nil {
 			return nil, nil, nil, fmt.Errorf("passport page: accepted without its zone")
 		}
-		done := &PassportDone{PageFound: rep.PageFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent,
+		done := &PassportDone{PageFound: rep.PageFound, ProportionsOK: rep.ProportionsOK, FacePresent: rep.FacePresent, ZoneOutOfPlace: !rep.ZoneInPlace,
 			Headshot: rep.Headshot, Portrait: rep.Portrait, Document: rep.Document, Printed: rep.Printed}
 		if err := f.keepForReview(ctx, v, ReviewPassportPage, image); err != nil {
 			return nil, nil, nil, err

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"time"
@@ -71,6 +72,18 @@ func TestPassportCapture(t *testing.T) {
 	back.finish(ActionSubmit, "completed")
 	if back.Passport != nil || back.Document != verifier.Passport {
 		t.Errorf("finished session keeps %+v (the kind is no personal data)", back)
+	}
+	// A zone read but out of its place on the page fails the zone's
+	// physical check, as on the ID card's back: license_appears_real is
+	// false; a session stored before the place was judged keeps its
+	// evidence (the member is absent).
+	out := *s.Passport
+	out.ZoneOutOfPlace = true
+	if c := (&Session{Document: verifier.Passport, Passport: &out}).capture(); c.Document == nil || c.Evidence.BarcodeValid || c.Evidence.AppearsReal() {
+		t.Errorf("a zone out of place captured %+v", c.Evidence)
+	}
+	if bytes.Contains(raw, []byte("zone_out_of_place")) {
+		t.Errorf("a zone in place is stored as out of place: %s", raw)
 	}
 	// A page not read has no document: no check digits passed.
 	if c := (&Session{Document: verifier.Passport, Passport: &PassportDone{PageFound: true}}).capture(); c.Document != nil || c.Evidence.BarcodeValid {
