@@ -85,26 +85,36 @@ func (wk *work) printShares(toWork raster.Homography, stock [3]float32) [2]float
 	for e := range ends {
 		print, n := 0, 0
 		for v := pc.v0 * cardGH; v < pc.v1*cardGH; v++ {
-			for s := pc.u0 * cardGW; s < pc.u1*cardGW; s++ {
-				u := s
-				if e == 1 {
-					u = cardGW - s
-				}
-				col, ok := wk.colour(toWork.Apply(u, v))
-				if !ok {
-					continue
-				}
-				n++
-				if colourDist(col, stock) >= portraitDiff {
-					print++
-				}
-			}
+			p, m := wk.rowPrint(toWork, stock, e, v)
+			print, n = print+p, n+m
 		}
 		if n > 0 {
 			ends[e] = float64(print) / float64(n)
 		}
 	}
 	return ends
+}
+
+// rowPrint counts, along row v of portraitCore at short end e (0 the
+// card's left, 1 its right), the samples inside the photo (n) and those
+// that differ from the stock (print).
+func (wk *work) rowPrint(toWork raster.Homography, stock [3]float32, e int, v float64) (print, n int) {
+	pc := portraitCore
+	for s := pc.u0 * cardGW; s < pc.u1*cardGW; s++ {
+		u := s
+		if e == 1 {
+			u = cardGW - s
+		}
+		col, ok := wk.colour(toWork.Apply(u, v))
+		if !ok {
+			continue
+		}
+		n++
+		if colourDist(col, stock) >= portraitDiff {
+			print++
+		}
+	}
+	return print, n
 }
 
 // stockMatch is how near (colour distance) a colour beyond a side must be

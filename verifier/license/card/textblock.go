@@ -23,21 +23,7 @@ func (wk *work) textBlock(o outline) bool {
 		var shares []float64
 		top := 0.0
 		for v := pc.v0 * cardGH; v < pc.v1*cardGH; v++ {
-			print, n := 0, 0
-			for s := pc.u0 * cardGW; s < pc.u1*cardGW; s++ {
-				u := s
-				if e == 1 {
-					u = cardGW - s
-				}
-				col, ok := wk.colour(toWork.Apply(u, v))
-				if !ok {
-					continue
-				}
-				n++
-				if colourDist(col, stock) >= portraitDiff {
-					print++
-				}
-			}
+			print, n := wk.rowPrint(toWork, stock, e, v)
 			if n > 0 {
 				shares = append(shares, float64(print)/float64(n))
 				top = max(top, shares[len(shares)-1])
