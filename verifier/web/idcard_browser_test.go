@@ -100,23 +100,7 @@ func TestIDCardInChromium(t *testing.T) {
 	contains(t, phone.screen("live"), "Selfie video", "Retake the photo of the back", "STEP 3 OF 3")
 	phone.look("idcard-05-liveness-intro-390x844")
 
-	phone.loadSegment("rest", foremanSegment(t, foremanSegments["rest"]))
-	eval[bool](phone, `(idgateTestCamera.again.rest = 0, true)`)
-	startVideo := "Start the video"
-	for try := 1; ; try++ {
-		foremanDoes(e, phone, foremanOwn...)
-		phone.click(startVideo)
-		end, w := answered(t, phone, walk{})
-		if w.Answer.Passed {
-			break
-		}
-		if try == 2 {
-			t.Fatalf("asked in his own order he was refused twice: %q, the server said %+v", end, w.Answer)
-		}
-		t.Logf("attempt %d refused: %+v", try, w.Answer)
-		phone.screen("live-failed")
-		startVideo = "Try again"
-	}
+	foremanPassesLiveness(t, e, phone)
 	contains(t, phone.screen("done"), "Done, you can close this page")
 
 	// The result is the card's: its kind and the zone's number.

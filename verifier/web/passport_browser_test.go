@@ -128,27 +128,7 @@ func TestPassportInChromium(t *testing.T) {
 	}
 	phone.look("passport-04-liveness-intro-390x844")
 
-	// The selfie video: Foreman on the test camera, in his own order. A
-	// refusal is tried again as the page offers (the test camera draws on
-	// the page's thread, which a loaded machine can starve); a second
-	// fails the test.
-	phone.loadSegment("rest", foremanSegment(t, foremanSegments["rest"]))
-	eval[bool](phone, `(idgateTestCamera.again.rest = 0, true)`)
-	start := "Start the video"
-	for try := 1; ; try++ {
-		foremanDoes(e, phone, foremanOwn...)
-		phone.click(start)
-		end, w := answered(t, phone, walk{})
-		if w.Answer.Passed {
-			break
-		}
-		if try == 2 {
-			t.Fatalf("asked in his own order he was refused twice: %q, the server said %+v", end, w.Answer)
-		}
-		t.Logf("attempt %d refused: %+v", try, w.Answer)
-		phone.screen("live-failed")
-		start = "Try again"
-	}
+	foremanPassesLiveness(t, e, phone)
 	contains(t, phone.screen("done"), "Done, you can close this page")
 	phone.look("passport-05-done-390x844")
 
@@ -198,5 +178,30 @@ func TestTestModePassportInChromium(t *testing.T) {
 	e.call("GET", "/verification?id="+c.ID, "", 200, &v)
 	if v.Status != "completed" || v.Result.DocumentType != "passport" {
 		t.Fatalf("the test verification: %+v, want completed with document_type passport", v)
+	}
+}
+
+// foremanPassesLiveness walks the selfie video from its intro: Foreman on
+// the test camera, in his own order. A refusal is tried again as the page
+// offers (the test camera draws on the page's thread, which a loaded
+// machine can starve); a second fails the test.
+func foremanPassesLiveness(t *testing.T, e *env, phone *tab) {
+	t.Helper()
+	phone.loadSegment("rest", foremanSegment(t, foremanSegments["rest"]))
+	eval[bool](phone, `(idgateTestCamera.again.rest = 0, true)`)
+	start := "Start the video"
+	for try := 1; ; try++ {
+		foremanDoes(e, phone, foremanOwn...)
+		phone.click(start)
+		end, w := answered(t, phone, walk{})
+		if w.Answer.Passed {
+			return
+		}
+		if try == 2 {
+			t.Fatalf("asked in his own order he was refused twice: %q, the server said %+v", end, w.Answer)
+		}
+		t.Logf("attempt %d refused: %+v", try, w.Answer)
+		phone.screen("live-failed")
+		start = "Try again"
 	}
 }
