@@ -52,7 +52,7 @@ var tiltKnownRefused = []struct {
 	// head tilted the other way at the window's start: frame 35 (roll
 	// +23°) against 53 is 0.61 apart, against 55 (roll −28°) 0.645, 9
 	// pairs over the 0.6 bound (windows from 34 ending by frame 52
-	// pass, 0.57). Kept refused (issue #30): her tilted frames are as
+	// pass, 0.57). Kept refused: her tilted frames are as
 	// near other people's upright faces (0.59 from a GRID speaker and a
 	// labelled face, 0.61 from another speaker) as to her own upright
 	// frames (up to 0.67), and the pose-aware rules that pass this
