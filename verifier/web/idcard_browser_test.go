@@ -104,19 +104,7 @@ func TestIDCardInChromium(t *testing.T) {
 	contains(t, phone.screen("done"), "Done, you can close this page")
 
 	// The result is the card's: its kind and the zone's number.
-	var v struct {
-		Status string `json:"status"`
-		Result struct {
-			DocumentType string `json:"document_type"`
-			Verification struct {
-				Live  bool `json:"webcam_appears_live"`
-				Match any  `json:"webcam_face_matches_license_photo"`
-				Real  bool `json:"license_appears_real"`
-			} `json:"verification"`
-			Data map[string]string `json:"license_data"`
-		} `json:"result"`
-	}
-	e.call("GET", "/verification?id="+c.ID, "", 200, &v)
+	v := documentResult(e, c.ID)
 	number := strings.TrimRight(zone[0][5:14], "<")
 	if r := v.Result; v.Status != "completed" || r.DocumentType != "id_card" || !r.Verification.Live || r.Verification.Match != true ||
 		!r.Verification.Real || r.Data["document_number"] != number {

@@ -133,18 +133,7 @@ func TestPassportInChromium(t *testing.T) {
 	phone.look("passport-05-done-390x844")
 
 	// The result is the passport's: its kind and the zone's data.
-	var v struct {
-		Status string `json:"status"`
-		Result struct {
-			DocumentType string `json:"document_type"`
-			Verification struct {
-				Live  bool `json:"webcam_appears_live"`
-				Match any  `json:"webcam_face_matches_license_photo"`
-			} `json:"verification"`
-			Data map[string]string `json:"license_data"`
-		} `json:"result"`
-	}
-	e.call("GET", "/verification?id="+c.ID, "", 200, &v)
+	v := documentResult(e, c.ID)
 	number := strings.TrimRight(zone[1][:9], "<")
 	if r := v.Result; v.Status != "completed" || r.DocumentType != "passport" || !r.Verification.Live || r.Verification.Match != true || r.Data["document_number"] != number {
 		t.Fatalf("the verification: %+v; want completed, a passport numbered %s, live, matching", v, number)
@@ -204,4 +193,27 @@ func foremanPassesLiveness(t *testing.T, e *env, phone *tab) {
 		phone.screen("live-failed")
 		start = "Try again"
 	}
+}
+
+// documentVerification is what a document walk's test reads back of its
+// verification: the kind, liveness, the match, the document's look and
+// its data.
+type documentVerification struct {
+	Status string `json:"status"`
+	Result struct {
+		DocumentType string `json:"document_type"`
+		Verification struct {
+			Live  bool `json:"webcam_appears_live"`
+			Match any  `json:"webcam_face_matches_license_photo"`
+			Real  bool `json:"license_appears_real"`
+		} `json:"verification"`
+		Data map[string]string `json:"license_data"`
+	} `json:"result"`
+}
+
+// documentResult reads verification id back through the API.
+func documentResult(e *env, id string) documentVerification {
+	var v documentVerification
+	e.call("GET", "/verification?id="+id, "", 200, &v)
+	return v
 }
