@@ -34,6 +34,7 @@ const (
 	OriginNotAllowed     Code = "ORIGIN_NOT_ALLOWED"
 	NotFound             Code = "NOT_FOUND"
 	MethodNotAllowed     Code = "METHOD_NOT_ALLOWED"
+	RequestTimeout       Code = "REQUEST_TIMEOUT"
 	Conflict             Code = "CONFLICT"
 	Gone                 Code = "GONE"
 	PayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"
@@ -56,6 +57,7 @@ var statusOf = map[Code]int{
 	OriginNotAllowed:     http.StatusForbidden,
 	NotFound:             http.StatusNotFound,
 	MethodNotAllowed:     http.StatusMethodNotAllowed,
+	RequestTimeout:       http.StatusRequestTimeout,
 	Conflict:             http.StatusConflict,
 	Gone:                 http.StatusGone,
 	PayloadTooLarge:      http.StatusRequestEntityTooLarge,
@@ -158,6 +160,15 @@ func fromFiber(fe *fiber.Error) *Error {
 		return New(PayloadTooLarge, "request body too large")
 	case http.StatusUnsupportedMediaType:
 		return New(UnsupportedMediaType, "unsupported content type")
+	case http.StatusRequestTimeout:
+		// The server's read timeout ran out before a whole request came,
+		// most often on a connection a browser opened ahead of need and
+		// left unused. fasthttp writes this answer on that connection
+		// before closing it, and a browser that sends its request there
+		// just then reads it: on 408 (and only then) Chromium and Firefox
+		// send the request again on a new connection. As BAD_REQUEST the
+		// end user saw this body in place of the page.
+		return New(RequestTimeout, "no whole request came in time; send it again")
 	}
 	if fe.Code >= 400 && fe.Code < 500 {
 		return New(BadRequest, "the request could not be read")

@@ -1,16 +1,19 @@
 package httperr
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -97,7 +100,7 @@ func TestInternalNeverLeaksButIsLogged(t *testing.T) {
 }
 
 func TestFiberErrorsMapThroughTable(t *testing.T) {
-	cases := map[int]Code{404: NotFound, 405: MethodNotAllowed, 413: PayloadTooLarge, 415: UnsupportedMediaType, 431: BadRequest, 502: Internal}
+	cases := map[int]Code{404: NotFound, 405: MethodNotAllowed, 413: PayloadTooLarge, 408: RequestTimeout, 415: UnsupportedMediaType, 431: BadRequest, 502: Internal}
 	for status, want := range cases {
 		resp, body, _ := serve(t, fiber.NewError(status))
 		if body.Error.Code != want || resp.StatusCode != Codes()[want] {
@@ -125,5 +128,38 @@ func TestValidationDetailsBounded(t *testing.T) {
 	}
 	if e := Validation(many[:3]...); len(e.Details) != 3 {
 		t.Fatalf("short list changed: %d", len(e.Details))
+	}
+}
+
+// A connection that sends nothing before the read timeout (a browser's
+// connection opened ahead of need) gets 408 REQUEST_TIMEOUT on the wire, in
+// the error format, and is closed: browsers send their request again on
+// 408, which they do not on 400.
+func TestIdleNewConnectionGetsRequestTimeout(t *testing.T) {
+	app := fiber.New(fiber.Config{ReadTimeout: 200 * time.Millisecond, DisableStartupMessage: true,
+		ErrorHandler: ErrorHandler(func(*fiber.Ctx) *slog.Logger { return slog.New(slog.DiscardHandler) })})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go app.Listener(ln) //nolint:errcheck // ends with Shutdown
+	t.Cleanup(func() { _ = app.Shutdown() })
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	var body Body
+	if err := json.Unmarshal(raw, &body); err != nil || resp.StatusCode != 408 || body.Error.Code != RequestTimeout {
+		t.Fatalf("idle connection answered %d %q (%v)", resp.StatusCode, raw, err)
+	}
+	if !resp.Close {
+		t.Errorf("the connection is kept open after a 408")
 	}
 }
