@@ -39,6 +39,29 @@ const pacedStepMs = 4000;
 // from there; the tracked page's lead-in gives its first frames too.
 const readyMs = 1200;
 const leadMs = 600;
+// leadRest and leadMaxMs: with a tracker, the first cue also waits for
+// leadRest frames of the lead-in tracked with the head's pose, for at
+// most leadMaxMs from the recording's start. The server takes the
+// straight-ahead from every frame sent, the lead-in's 7 or more at rest
+// among them; the page only from those it tracked (each standing for the
+// frames sent around it: trackersteps.ts, Steps.settle). A tracker that
+// read no posed frame in the lead-in (a slow phone, or the iris model's
+// first run, which the lead-in is the first to ask for) took the page's
+// straight-ahead from the first turn's own frames under 20°; and the
+// server's own, over a 600 ms lead-in and the left turn's frames, moved
+// too: with the test camera holding the tracker's lead-in frames 700 ms
+// and the cue at 600 ms, the page measured his right turn from −5.0°, the
+// server from 9.5°, which took his way back from the left turn for the
+// right turn; with the wait, both −5.8° and −6.0°
+// (TestTrackedLivenessSlowTrackerWaitsForRestInChromium). Three is what
+// the worker tracks in the 600 ms at 4–7 fps, and the fewest whose median
+// ignores one misread frame. The bound: 2500 ms lets a tracker as slow as
+// 1.2 fps (the slowest measured, every model on the page's thread at 4×
+// under a load of 20–30: docs/end-user-flow.md) read its three; it costs
+// at most 23 of the budget's 150 frames at 12 fps, leaving 10.5 s for
+// three steps a real person does in 2–4 s each.
+const leadRest = 3;
+const leadMaxMs = 2500;
 // trackedFps: the capture rate with a tracker. 12 fps keeps a prompted
 // blink (about 500 ms closed) in several frames, above the server's 8 fps
 // floor, and leaves 150 frames for 12.5 s of steps.
@@ -336,8 +359,11 @@ class Recorder {
 // the tracker runs and the straight-ahead it read go on the stage
 // (data-tracked, data-posed: those with the head's pose, data-carried:
 // those on a box from an earlier frame, data-frames,
-// data-eyes, data-gap, data-tracker-in, data-straight) for the tests and
-// the benchmark.
+// data-eyes, data-gap, data-tracker-in, data-straight; data-rest: the
+// lead-in's posed frames when the first cue came; data-judged: for each
+// turn the page saw far enough, its step, the time of the frame that
+// showed it (as sent) and the straight-ahead it was measured from) for
+// the tests and the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
   const looks = [0, 1].map(() => {
@@ -349,7 +375,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let waiting: { at: number; during: number } | null = null;
   let last: Seen | null = null;
   const fps = Math.max(1, Math.min(ch.budget.fps, trackedFps));
-  const steps = new Steps(ch.guide);
+  const steps = new Steps(ch.guide, 1000 / fps);
   let step = -1;
   let askedAt = 0;
   let endAt = Infinity;
@@ -363,11 +389,14 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let posed = 0;
   let eyes = 0;
   let carried = 0;
+  let rest = 0;
+  const judged: { step: number; at: number; straight: number }[] = [];
   const advance = (now: number) => {
     if (step + 1 >= ch.steps.length) {
       endAt = Math.min(endAt, now + tailMs);
       return;
     }
+    if (step < 0) ui.stage.dataset.rest = String(rest);
     step++;
     askedAt = now;
     steps.next();
@@ -380,11 +409,18 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     if (s.pose) ui.stage.dataset.posed = String(++posed);
     if (s.pose && !s.exact) ui.stage.dataset.carried = String(++carried);
     ui.stage.dataset.eyes = String(eyes);
-    steps.settle(s);
+    steps.settle(at, s);
     ui.stage.dataset.straight = steps.straight.toFixed(1);
-    if (during < 0) return steps.rest(at, s);
+    if (during < 0) {
+      if (s.pose) rest++;
+      return steps.rest(at, s);
+    }
     if (during !== step || endAt < Infinity) return;
     const p = steps.see(ch.steps[step], at, s);
+    if (p.reached) {
+      judged.push({ step, at, straight: Math.round(steps.straight * 100) / 100 });
+      ui.stage.dataset.judged = JSON.stringify(judged);
+    }
     show(ui, p, ch, ch.steps[step]);
     if (p.done) {
       tell(ui, t("live.guide.stepdone"));
@@ -404,7 +440,9 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       const untracked = tracker.where === "none";
       ui.meter.hidden ||= untracked;
       const limit = untracked ? Math.min(pacedStepMs, ch.step_timeout_ms) : ch.step_timeout_ms;
-      if (step < 0 && at >= leadMs) advance(at);
+      // The lead-in: leadMs at least, and leadRest posed frames tracked
+      // (at most leadMaxMs), so that straight-ahead is taken at rest.
+      if (step < 0 && at >= leadMs && (rest >= leadRest || at >= leadMaxMs || untracked)) advance(at);
       else if (step >= 0 && endAt === Infinity && at - askedAt >= limit) advance(at);
       if (at >= endAt || rec.count >= ch.budget.max) {
         clearInterval(timer);

@@ -80,37 +80,68 @@ export interface Progress {
   done: boolean;
   // degrees turned from straight-ahead, towards the step's side.
   degrees: number;
+  // reached: this frame is the one on which a turn first went far
+  // enough (the page's judgement, as the server's turn starts on its
+  // first frame past turn_degrees).
+  reached?: boolean;
 }
 
 // Steps follows one recording: feed every tracked frame, in order, to
 // settle, and then the lead-in's to rest and each step's to see.
 export class Steps {
-  private yaws: number[] = [];
+  // frames: every tracked frame, in order, with the time it was taken
+  // and its yaw (NaN where it does not count: no face, or too far from
+  // the camera).
+  private frames: { at: number; yaw: number }[] = [];
   private exactYaw = NaN;
   // straight: the person's straight-ahead, as the server takes it
   // (verifier/face/liveness, StraightAheadSoFar): the median yaw of the
   // face frames so far within the guide's straight_ahead_max_degrees of
   // the camera; the server judges each frame by the frames up to it, the
-  // page by the frames it tracked up to now. A frame read on a reused box
+  // page by the frames it tracked up to now. The server has every frame
+  // sent, the page only those it tracked, and its tracker's rate varies
+  // (slow on the lead-in's eyelids, faster on a turn's carried boxes): a
+  // plain median of the tracked frames gave a turn's frames more say than
+  // the server does. On a phone whose tracker was slow before the first
+  // cue, three frames of a 2.8 s rest against a turn's dozen put the
+  // page's straight-ahead at 15° where the server's was −6°, and the page
+  // took the way back from the left turn for the right turn. So each
+  // tracked frame stands for the frames sent around it: weighted by the
+  // time from half-way to the tracked frame before it to half-way to the
+  // one after (the first from half a frame before it, the last to half a
+  // frame after it), the median is the one of every frame sent, each
+  // read as its nearest tracked one. A frame read on a reused box
   // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
   // the yaw of the last frame the detector read, which the head was
-  // within 3° of (humantrack.ts, reuse). By the last cue the two are
-  // within 1.3° on the real person's walks (docs/end-user-flow.md). 0
-  // until such a frame.
+  // within 3° of (humantrack.ts, reuse). 0 until such a frame.
   straight = 0;
   private eyes: { at: number; v: number }[] = [];
   private peaked = false;
   private closed = false;
-  constructor(private readonly guide: Guide) {}
+  // frameMs: the time between two frames sent.
+  constructor(
+    private readonly guide: Guide,
+    private readonly frameMs: number,
+  ) {}
 
-  // settle takes any tracked frame into straight-ahead.
-  settle(s: Seen): void {
-    if (!s.face || !s.pose) return;
-    if (s.exact) this.exactYaw = s.pose.yaw;
-    const yaw = this.exactYaw;
-    if (!(Math.abs(yaw) <= this.guide.straight_ahead_max_degrees)) return;
-    this.yaws.push(yaw);
-    this.straight = median(this.yaws);
+  // settle takes any tracked frame, taken at `at` (ms), into
+  // straight-ahead.
+  settle(at: number, s: Seen): void {
+    let yaw = NaN;
+    if (s.face && s.pose) {
+      if (s.exact) this.exactYaw = s.pose.yaw;
+      if (Math.abs(this.exactYaw) <= this.guide.straight_ahead_max_degrees) yaw = this.exactYaw;
+    }
+    this.frames.push({ at, yaw });
+    const f = this.frames;
+    const counted: { yaw: number; w: number }[] = [];
+    for (let i = 0; i < f.length; i++) {
+      if (isNaN(f[i].yaw)) continue;
+      const from = i > 0 ? (f[i - 1].at + f[i].at) / 2 : f[i].at - this.frameMs / 2;
+      const to = i + 1 < f.length ? (f[i].at + f[i + 1].at) / 2 : f[i].at + this.frameMs / 2;
+      counted.push({ yaw: f[i].yaw, w: Math.max(0, to - from) });
+    }
+    if (counted.length) this.straight = weightedMedian(counted);
   }
 
   // rest takes a frame of the lead-in (before the first cue) into the
@@ -133,10 +164,11 @@ export class Steps {
     const off = s.pose.yaw - this.straight;
     if (step === "turn_left" || step === "turn_right") {
       const turned = step === "turn_left" ? off : -off;
-      if (turned >= g.turn_degrees + margin) this.peaked = true;
+      const reached = !this.peaked && turned >= g.turn_degrees + margin;
+      if (reached) this.peaked = true;
       // Back within frontal of straight-ahead, or swung across it.
       const done = this.peaked && (Math.abs(off) <= g.frontal_degrees || turned < 0);
-      return { share: this.peaked ? 1 : Math.max(0, Math.min(1, turned / (g.turn_degrees + margin))), done, degrees: Math.round(turned) };
+      return { share: this.peaked ? 1 : Math.max(0, Math.min(1, turned / (g.turn_degrees + margin))), done, degrees: Math.round(turned), reached };
     }
     if (step === "blink" && base > 0) {
       if (s.eyes < (g.blink_close_ratio - blinkMargin) * base) this.closed = true;
@@ -163,6 +195,21 @@ export class Steps {
     this.eyes.push({ at, v: s.eyes });
     return base;
   }
+}
+
+// weightedMedian is the yaw at half the total weight, the mean of the
+// two yaws either side where half falls exactly between them (as the
+// server's median of an even count).
+function weightedMedian(v: { yaw: number; w: number }[]): number {
+  const s = [...v].sort((a, b) => a.yaw - b.yaw);
+  const half = s.reduce((n, x) => n + x.w, 0) / 2;
+  let sum = 0;
+  for (let i = 0; i < s.length; i++) {
+    sum += s[i].w;
+    if (sum > half) return s[i].yaw;
+    if (sum === half && i + 1 < s.length) return (s[i].yaw + s[i + 1].yaw) / 2;
+  }
+  return s[s.length - 1].yaw;
 }
 
 function median(v: number[]): number {

@@ -12,9 +12,11 @@
 // the person on camera froze, which no real camera does). fx moves, scales and
 // darkens the picture (the ready-check states). log records when each
 // segment started, to compare the person's pace with the page's. workers
-// are the page's workers, so that a test can end one (a worker that dies).
+// are the page's workers, so that a test can end one (a worker that dies);
+// slow holds each frame the page gives a worker that many ms while no cue
+// is up (a phone whose tracker is slow before the first cue).
 (() => {
-  const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0 };
+  const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0, slow: 0 };
   window.idgateTestCamera = cam;
   cam.load = async (name, s) => {
     const imgs = await Promise.all(
@@ -29,6 +31,11 @@
     constructor(...args) {
       super(...args);
       cam.workers.push(this);
+    }
+    postMessage(m, transfer) {
+      const cue = document.querySelector(".cue");
+      if (cam.slow > 0 && m && m.type === "see" && !(cue && cue.className.split(" ")[1])) setTimeout(() => super.postMessage(m, transfer), cam.slow);
+      else super.postMessage(m, transfer);
     }
   };
   // The page's liveness answer: the frames and their times it sent, and
