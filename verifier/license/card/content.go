@@ -204,12 +204,17 @@ const maxSurround = 60
 // light card's stock beyond one side and grey cloth 1.65× darker beyond
 // another; a chromaticity shift of 0.02 accepted one with a step threshold of 12, a
 // dark card's text block with the portrait's grey ground beyond one side
-// and a warm white table beyond the others (0.017 apart). Near-neutral
-// colours share their chromaticity whatever they are: the bounds are
-// tight.
+// and a warm white table beyond the others (0.017 apart). 0.01 refused
+// the real card on light wood (testdata/cards wood_front.jpg): the wood
+// in the card's shadow, beyond its left side, (176, 161, 151), is warmer
+// than beyond its right, (210, 203, 194), 1.25× brighter and 0.015 apart
+// in red's share; at 0.016 it is found (0.9% of its width off) and
+// bench/robust is unchanged (190 of 200 right, no wrong quad on the 236;
+// real photos 5 → 6 found, none wrong). Near-neutral colours share their
+// chromaticity whatever they are: the bounds are tight.
 const (
 	maxLightRatio  = 1.4
-	maxChromaShift = 0.01
+	maxChromaShift = 0.016
 )
 
 // oneSurround reports whether what lies beyond the outline's seen sides
