@@ -37,6 +37,11 @@ func TestIDCardBackAccepted(t *testing.T) {
 		{"5 MP tilted", cardCamera(2592, 1944, 0.6, -9, 0.8)},
 		{"8 MP blurred", cardCamera(3264, 2448, 0.55, 4, 1.5)},
 		{"12 MP upside down", cardCamera(4000, 3000, 0.5, 178, 0.7)},
+		// The smallest card the page's guide takes by itself (22% of the
+		// frame, verifier/web/src/autocapture.ts) on a 1280×720 and a
+		// 640×480 camera: ~19 and ~11 px a character.
+		{"720p, the guide's smallest", cardCamera(1280, 720, 0.443, 3, 0.8)},
+		{"VGA, the guide's smallest", cardCamera(640, 480, 0.512, -2, 0.6)},
 		{"3 MP off square", func() mrztest.Camera {
 			c := cardCamera(2000, 1500, 0.7, -3, 0.5)
 			c.Keystone = 0.06

@@ -48,11 +48,11 @@ func (tb *tab) advices(step string, timeout time.Duration) []string {
 		s := eval[string](tb, `(() => { const m = document.querySelector("main"); const g = document.querySelector(".guidance");
 			return (m ? m.dataset.screen : "") + "|" + (g ? g.dataset.advice || "" : ""); })()`)
 		screen, advice, _ := strings.Cut(s, "|")
+		if screen != step { // the next step's guide is not this one's
+			return seen
+		}
 		if advice != "" && (len(seen) == 0 || seen[len(seen)-1] != advice) {
 			seen = append(seen, advice)
-		}
-		if screen != step {
-			return seen
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

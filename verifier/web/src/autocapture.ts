@@ -1,4 +1,5 @@
-// Live guidance and auto-capture on the license steps: while the camera
+// Live guidance and auto-capture on the card steps (the license's and the
+// ID card's sides; an ID card's back is judged as a front): while the camera
 // runs, each frame is judged here (card outline, size, corners, sharpness,
 // glare; on the back, the barcode read by zxing-cpp's WebAssembly), what
 // is wrong is said in words (and announced once per change), the outline

@@ -3,7 +3,7 @@
 // shutter, or a file input when the camera is unavailable; the photo is
 // downscaled here, checked by the server, and its retake reasons shown in
 // plain words. Where the step has live guidance (autocapture.ts: the
-// license's sides), it says what is wrong while the camera runs and takes
+// license's and the ID card's sides), it says what is wrong while the camera runs and takes
 // the photo by itself when the document is right; the shutter stays.
 import { APIError } from "./api";
 import type { App } from "./app";
@@ -126,6 +126,10 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
     // keyboard or switch user retakes from where they were.
     if (!app.root.contains(document.activeElement)) (stream && !shutter.hidden ? shutter : file).focus({ preventScroll: true });
     if (!video.paused || stream) void video.play().catch(() => undefined);
+    // The guide's last words ("Got it. Taking the photo…") and its green
+    // outline would contradict the reasons until it starts again.
+    live?.overlay.remove();
+    live?.words.remove();
     if (stream) setTimeout(startGuide, resumeAfterRefusal);
   };
 

@@ -1,11 +1,11 @@
 // The ID card's two steps (ICAO 9303 TD1: a passport card, a national ID
-// card). The front is a card with a portrait, as a license's front is, so
-// it has the license front's capture: the card guide, its live guidance
-// and the photo taken by itself. The back carries the three lines of the
-// machine-readable zone, which the server reads; the page cannot read
-// them, so, as on the passport's page, the shutter takes the photo and the
-// server's reasons say what to change. Its guide is the card with the
-// zone's band marked (app.css).
+// card). Both sides are an ID-1 card, so both have the license front's
+// capture: the card guide, its live guidance and the photo taken by itself
+// once the card is right and still. The back carries the three lines of
+// the machine-readable zone, which only the server reads: the guide
+// judges the card (outline, size, sharpness, glare), not the zone, and
+// the server's reasons say when the zone is missing or unreadable. Its
+// guide is the card with the zone's band marked (app.css).
 import type { App } from "./app";
 import { photoStep, type Other } from "./capture";
 
@@ -14,7 +14,12 @@ type Side = "front" | "back";
 // maxSide: the front as the license's; the back's zone characters
 // (2.54 mm apart) get about 19 px each when the card fills 5/8 of a
 // 2400 px frame, over the reader's need of 1 px a stroke
-// (docs/engines.md), as the license's back gives its barcode.
+// (docs/engines.md), as the license's back gives its barcode. The guide
+// takes the back once the card covers 22% of the frame (autocapture.ts):
+// on the 1920×1080 the camera asks for, a card ~850 px wide, ~28 px a
+// character; on a 640×480 camera ~330 px, ~11 px a character, still over
+// a stroke's pixel: verifier/engines' TestIDCardBackAccepted reads such
+// cards at 1280×720 and 640×480.
 const maxSide: Record<Side, number> = { front: 1600, back: 2400 };
 
 // others are the step's ways off it: on the front of a link accepting
@@ -44,6 +49,8 @@ export function idCard(app: App, side: Side, done: () => void, others: Other[] =
           fallback: "idcard.fallback",
           maxSide: maxSide.back,
           send: (img) => app.api.idCardBack(img),
+          live: "front",
+          find: "guide.find.idcard",
           problems: "problem.idback.",
         },
     done,
