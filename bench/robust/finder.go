@@ -97,9 +97,6 @@ func main() {
 }
 `
 
-// finderDump is -finder-dump: where to write the photos.
-var finderDump string
-
 // finderResult is what one finder made of one photo.
 type finderResult struct {
 	Corners  [4][2]int `json:"corners"`
@@ -412,6 +409,32 @@ func runFinderAt(root, dir, commit string, samples []finderSample) ([]finderResu
 	return out, nil
 }
 
+// dumpFinder writes the finder's evaluation photos into dir (made if
+// missing) with their true corners, one photo a line in truth.txt: its
+// number, refuse, too small, cut, the card's width and the four corners.
+func dumpFinder(dir string, faces []labeled) error {
+	samples, err := finderSamples(faces)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var truth []string
+	for i, s := range samples {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("finder-%03d.jpg", i)), s.data, 0o600); err != nil {
+			return err
+		}
+		truth = append(truth, fmt.Sprintf("%03d %v %v %v %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f", i, s.refuse, s.tooSmall, s.cut, s.cardW,
+			s.want[0].X, s.want[0].Y, s.want[1].X, s.want[1].Y, s.want[2].X, s.want[2].Y, s.want[3].X, s.want[3].Y))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "truth.txt"), []byte(strings.Join(truth, "\n")+"\n"), 0o600); err != nil {
+		return err
+	}
+	fmt.Printf("card finder: %d photos written to %s\n", len(samples), dir)
+	return nil
+}
+
 // benchFinder prints the finder's evaluation: found within 5% per design,
 // per surface and per kind of photo, wrong quads accepted, corner errors
 // and time, before and after side by side.
@@ -419,21 +442,6 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	samples, err := finderSamples(faces)
 	if err != nil {
 		return err
-	}
-	if finderDump != "" {
-		var truth []string
-		for i, s := range samples {
-			if err := os.WriteFile(filepath.Join(finderDump, fmt.Sprintf("finder-%03d.jpg", i)), s.data, 0o600); err != nil {
-				return err
-			}
-			truth = append(truth, fmt.Sprintf("%03d %v %v %v %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f", i, s.refuse, s.tooSmall, s.cut, s.cardW,
-				s.want[0].X, s.want[0].Y, s.want[1].X, s.want[1].Y, s.want[2].X, s.want[2].Y, s.want[3].X, s.want[3].Y))
-		}
-		if err := os.WriteFile(filepath.Join(finderDump, "truth.txt"), []byte(strings.Join(truth, "\n")+"\n"), 0o600); err != nil {
-			return err
-		}
-		fmt.Printf("card finder: %d photos written to %s\n", len(samples), finderDump)
-		return nil
 	}
 	after, err := runFinder(samples)
 	if err != nil {

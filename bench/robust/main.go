@@ -53,9 +53,9 @@ func main() {
 	onlyFinder := flag.Bool("only-finder", false, "run only the card finder's evaluation")
 	onlyBackRule := flag.Bool("only-backrule", false, "run only the back step's front rule, with and without")
 	onlyRealCards := flag.Bool("only-realcards", false, "run only the card finder on the real card photos (testdata/cards)")
-	flag.StringVar(&finderDump, "finder-dump", "", "write the card finder's evaluation photos and their true corners (truth.txt) into this directory and stop")
+	finderDump := flag.String("finder-dump", "", "write the card finder's evaluation photos and their true corners (truth.txt) into this directory and stop, running nothing else")
 	flag.Parse()
-	if err := run(!*noBaseline, *onlyReplay, *onlyFinder, *onlyBackRule, *onlyRealCards); err != nil {
+	if err := run(!*noBaseline, *onlyReplay, *onlyFinder, *onlyBackRule, *onlyRealCards, *finderDump); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/robust:", err)
 		os.Exit(1)
 	}
@@ -80,7 +80,10 @@ func findData(root string) (dataSets, error) {
 	return dataSets{faces: faces, liveness: live}, nil
 }
 
-func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule, onlyRealCards bool) error {
+// run runs the evaluations the flags ask for: one when an -only flag is
+// given, nothing but the finder's photos written out with finderDump,
+// else all of them.
+func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule, onlyRealCards bool, finderDump string) error {
 	start := time.Now()
 	root, err := modroot.Find()
 	if err != nil {
@@ -93,6 +96,9 @@ func run(withBaseline, onlyReplay, onlyFinder, onlyBackRule, onlyRealCards bool)
 	faces, err := labeledFaces(data.faces)
 	if err != nil {
 		return err
+	}
+	if finderDump != "" {
+		return dumpFinder(finderDump, faces)
 	}
 	if onlyReplay {
 		return benchReplay(faces)
