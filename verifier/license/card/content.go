@@ -206,8 +206,8 @@ const maxSurround = 60
 // dark card's text block with the portrait's grey ground beyond one side
 // and a warm white table beyond the others (0.017 apart). 0.01 refused
 // the real card on light wood (testdata/cards wood_front.jpg): the wood
-// in the card's shadow, beyond its left side, (176, 161, 151), is warmer
-// than beyond its right, (210, 203, 194), 1.25× brighter and 0.015 apart
+// beyond its top side, (176, 161, 151), is darker and warmer than beyond
+// its bottom side, (210, 203, 194), which is 1.25× brighter, 0.015 apart
 // in red's share; at 0.016 it is found (0.9% of its width off) and
 // bench/robust is unchanged (190 of 200 right, no wrong quad on the 236;
 // real photos 5 → 6 found, none wrong). Near-neutral colours share their

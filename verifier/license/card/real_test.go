@@ -81,7 +81,7 @@ func TestAnalyzeFrontRealPhotos(t *testing.T) {
 
 // TestAnalyzeFrontRealLightWood is the real card on light wood
 // (wood_front.jpg), 1577 px wide in a 5 MP photo: its outline was refused
-// (the wood in its shadow warmer than beyond its other side) and a block
+// (the wood beyond its top darker and warmer than beyond its bottom) and a block
 // of its portrait's pixels answered card_too_small, telling the person
 // to move closer to a card that fills a third of the photo. It is found;
 // were it refused, it must not be for its size.
