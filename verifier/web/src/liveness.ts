@@ -55,11 +55,13 @@ const leadMs = 600;
 // right turn; with the wait, both −5.8° and −6.0°
 // (TestTrackedLivenessSlowTrackerWaitsForRestInChromium). Three is what
 // the worker tracks in the 600 ms at 4–7 fps, and the fewest whose median
-// ignores one misread frame. The bound: 2500 ms lets a tracker as slow as
-// 1.2 fps (the slowest measured, every model on the page's thread at 4×
-// under a load of 20–30: docs/end-user-flow.md) read its three; it costs
-// at most 23 of the budget's 150 frames at 12 fps, leaving 10.5 s for
-// three steps a real person does in 2–4 s each.
+// ignores one misread frame. The bound: 2500 ms lets a tracker read its
+// three at 1.2 fps with the eyelids (the lead-in asks them), about the
+// rate of the page's thread at 4× with every model under a load of 20–30
+// (1.4–2.2 fps, 0.2–1.0 with eyelids: docs/end-user-flow.md); slower than
+// that, the cue comes at the bound with what was read. It costs at most
+// 23 of the budget's 150 frames at 12 fps, leaving 10.5 s for three steps
+// a real person does in 2–4 s each.
 const leadRest = 3;
 const leadMaxMs = 2500;
 // trackedFps: the capture rate with a tracker. 12 fps keeps a prompted
