@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -35,9 +36,10 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // before per-line edge profiles and far cards, 141/200 right, 1 wrong
 // quad; 8463aa31b11f before the texture-following thresholds, 162/200, 1
 // wrong quad; 84300a1b07d9 before the run-off and grain-line rules,
-// 177/200, 0 wrong quads, 5 on the extra 36; ac76b0706960, this one, 181,
-// 0 and 4).
-const finderPreviousCommit = "ac76b0706960a1b90c548b8810d93cd2b4fccd51"
+// 177/200, 0 wrong quads, 5 on the extra 36; ac76b0706960 before the
+// frame, enclosure and text-block tests, 181, 0 and 4; 48d96583084c, this
+// one, 190, 0 and 0).
+const finderPreviousCommit = "48d96583084c5f91983a9e9851664a2f5be33e4d"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.
@@ -341,10 +343,27 @@ func (s finderSample) ok(r finderResult) bool {
 	}
 }
 
-// runFinder is today's finder on the samples, in this process.
-func runFinder(samples []finderSample) ([]finderResult, error) {
+// finderProfile is -finder-cpuprofile: where benchFinder's runFinder
+// writes a CPU profile of the finder on the rendered set.
+var finderProfile string
+
+// runFinder is today's finder on the samples, in this process; with
+// profile set, the CPU profile of the loop (decoding and AnalyzeFront:
+// go tool pprof -focus AnalyzeFront) is written there.
+func runFinder(samples []finderSample, profile string) ([]finderResult, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	out := make([]finderResult, len(samples))
 	for i, s := range samples {
 		img, err := jpeg.Decode(bytes.NewReader(s.data))
@@ -443,7 +462,7 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 	if err != nil {
 		return err
 	}
-	after, err := runFinder(samples)
+	after, err := runFinder(samples, finderProfile)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func benchRealCards(root, dir string, withBaseline bool) error {
 	if err != nil {
 		return err
 	}
-	after, err := runFinder(samples)
+	after, err := runFinder(samples, "")
 	if err != nil {
 		return err
 	}
