@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
 	"github.com/idgate/idgate/verifier/web"
@@ -109,5 +112,74 @@ func TestIDCardInChromium(t *testing.T) {
 	if r := v.Result; v.Status != "completed" || r.DocumentType != "id_card" || !r.Verification.Live || r.Verification.Match != true ||
 		!r.Verification.Real || r.Data["document_number"] != number {
 		t.Fatalf("the verification: %+v; want completed, an ID card numbered %s, real, live, matching", v, number)
+	}
+}
+
+// A test link (docs/test-mode.md) accepting the license and the ID card,
+// walked at 390×844: the test page offers both documents (the link's
+// first chosen), the tester chooses the ID card and the under-21 outcome
+// and finishes; the result names id_card and reads the fixture's TD1
+// card (flow.FixtureIDCard): its number, names, nationality, dates and
+// sex, no address. A second link accepting only the ID card shows no
+// choice of document and still names id_card. Screenshots:
+// var/screenshots/walk/idcard-test-*.
+func TestTestModeIDCardInChromium(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	e.signInTest()
+	fields := `"requested_fields":["first_names","last_name","document_number","dob","expiry_date","sex","nationality","country","address_city"]`
+	c := e.create(`{"accepted_documents":["drivers_license","id_card"],"front_barcode_match":true,"encryption_key_mode":"none",` + fields + `}`)
+	phone := walkTab(t, 390, 844, "en-US")
+	phone.Open(c.URL)
+	contains(t, phone.screen("test"), "Test mode", web.T("en", "test.document"), web.T("en", "pick.id_card"))
+	if got := eval[string](phone, `[...document.querySelectorAll("#test-document option")].map(o => o.value).join()`); got != "drivers_license,id_card" {
+		t.Fatalf("the test page's documents are %q", got)
+	}
+	eval[bool](phone, `(document.querySelector("#test-document").value = "id_card", true)`)
+	eval[bool](phone, `(document.querySelector("input[name=outcome][value=under_21]").click(), true)`)
+	phone.look("idcard-test-01-page-390x844")
+	phone.click("Finish with this outcome")
+	contains(t, phone.screen("done"), "Test mode", "Done, you can close this page")
+	phone.look("idcard-test-02-done-390x844")
+
+	var raw json.RawMessage
+	e.call("GET", "/verification?id="+c.ID, "", 200, &raw)
+	var v struct {
+		Status string `json:"status"`
+		Result struct {
+			Livemode     *bool          `json:"livemode"`
+			DocumentType string         `json:"document_type"`
+			Verification map[string]any `json:"verification"`
+			Data         map[string]any `json:"license_data"`
+		} `json:"result"`
+	}
+	check(t, json.Unmarshal(raw, &v))
+	// The fixture person is 35 today; under_21 makes them 19 (dates are
+	// the fixture's, read on the server's day, which a walk straddling
+	// midnight UTC could move by one).
+	today := license.DateOf(time.Now().UTC())
+	want := map[string]any{"first_names": "ALEX JORDAN", "last_name": "SAMPLE", "document_number": "C00000049",
+		"dob": today.AddYears(-19).String(), "expiry_date": today.AddYears(4).String(), "sex": "X", "nationality": "USA",
+		"country": "USA", "address_city": nil}
+	r := v.Result
+	front, _ := r.Verification["front_barcode_match"].(map[string]any)
+	if v.Status != "completed" || r.Livemode == nil || *r.Livemode || r.DocumentType != "id_card" ||
+		r.Verification["over_18"] != true || r.Verification["over_21"] != false || r.Verification["license_expired"] != false ||
+		front["result"] != "unreadable" || !reflect.DeepEqual(r.Data, want) {
+		t.Fatalf("the test ID card's verification:\n%s\nwant completed, test, id_card, over 18 not 21, license_data %v", raw, want)
+	}
+
+	// A link taking only the ID card: nothing to choose.
+	only := e.create(`{"accepted_documents":["id_card"],"encryption_key_mode":"none",` + fields + `}`)
+	phone.Open(only.URL)
+	phone.screen("test")
+	if eval[bool](phone, `!!document.querySelector("#test-document")`) {
+		t.Error("a link taking one kind offers a choice of document")
+	}
+	phone.look("idcard-test-03-only-390x844")
+	phone.click("Finish with this outcome")
+	phone.screen("done")
+	if got := documentResult(e, only.ID); got.Status != "completed" || got.Result.DocumentType != "id_card" || got.Result.Data["document_number"] != "C00000049" {
+		t.Fatalf("the ID-card-only test link: %+v", got)
 	}
 }

@@ -39,7 +39,9 @@ func walkTab(t *testing.T, w, h int, lang string, flags ...chromedp.ExecAllocato
 
 // look shoots the page as it is to var/screenshots/walk/name.png, runs axe
 // on it, and fails the test for what a shopper would trip on: a page wider
-// than the screen or a visible control smaller than 44×44 px.
+// than the screen or a visible control smaller than 44×44 px (a control
+// inside its label is as large as the label: a tap anywhere on it
+// chooses the control, as the test page's outcomes are chosen).
 func (tb *tab) look(name string) {
 	tb.T.Helper()
 	tb.ShootHere(name)
@@ -48,7 +50,7 @@ func (tb *tab) look(name string) {
 	}
 	small := eval[[]string](tb, `[...document.querySelectorAll("button, .button, a, input:not(.vh), select, summary")]
 		.filter(e => e.offsetParent !== null)
-		.filter(e => { const r = e.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+		.filter(e => { const r = (e.closest("label") || e).getBoundingClientRect(); return r.width < 44 || r.height < 44; })
 		.map(e => e.textContent.trim() || e.outerHTML.slice(0, 60))`)
 	for _, s := range small {
 		tb.T.Errorf("%s: %q is smaller than 44×44 px", name, s)
@@ -182,8 +184,9 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 // phone it went below the screen, so the person, card in hand, had to
 // scroll to retake. After a refusal the reason and the shutter are both
 // on screen, in English and Spanish, at 360×640 and 390×844, and a
-// shutter pressed from the keyboard has focus again (disabled while the
-// photo was checked, it had dropped focus to the page's top).
+// shutter pressed from the keyboard keeps its focus (it is only marked
+// unavailable while the photo is checked: disabled, it had dropped focus
+// to the page's top).
 func TestRefusalKeepsTheShutterOnScreenInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)

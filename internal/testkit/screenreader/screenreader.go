@@ -36,6 +36,24 @@ type Session struct {
 	log     string   // Orca's debug file
 	procs   []*exec.Cmd
 	busPID  int
+	lock    *os.File // held while the session runs (takeOrca)
+}
+
+// takeOrca waits until no other session on the machine runs Orca, and
+// holds that until the session stops: Orca allows one instance per user
+// (started with --replace it kills every other orca process of the user,
+// without it it refuses to start beside one), so two walks run together,
+// in one test binary or two, silenced each other's Orca. The lock is a
+// file lock, so a test killed mid-walk releases it.
+func takeOrca(t testing.TB) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "idgate-screenreader.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	check(t, err)
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		t.Log("screen reader: waiting for another walk's Orca to stop")
+		check(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX))
+	}
+	return f
 }
 
 // needs are the programs a Session runs (Debian: xvfb, dbus-x11, at-spi2-core,
@@ -66,6 +84,7 @@ func Start(t testing.TB) *Session {
 		}
 	}
 	s := &Session{t: t, home: t.TempDir()}
+	s.lock = takeOrca(t)
 	t.Cleanup(s.stop)
 	run := filepath.Join(s.home, "run")
 	conf := filepath.Join(s.home, ".config")
@@ -244,6 +263,7 @@ func (s *Session) stop() {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+	_ = s.lock.Close() // releases the lock
 }
 
 // freeDisplay is an X display number no server holds.

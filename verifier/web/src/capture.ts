@@ -84,9 +84,20 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
   shutter.hidden = true;
   status.replaceChildren(spinner(t("camera.starting")));
 
+  // checking: a photo is being sent and checked. The shutter and the
+  // upload are then marked unavailable (aria-disabled, greyed as
+  // disabled) rather than disabled: a disabled control drops the
+  // keyboard focus to nowhere, and Orca, left on the control it was
+  // reading, did not announce the next screen (the ID card's back taken
+  // from the shutter, then the selfie step's heading unsaid even when
+  // asked for: TestScreenReaderIDCardWalkInChromium).
+  let checking = false;
   const busy = (on: boolean) => {
-    shutter.disabled = on;
-    file.disabled = on;
+    checking = on;
+    for (const el of [shutter, file]) {
+      if (on) el.setAttribute("aria-disabled", "true");
+      else el.removeAttribute("aria-disabled");
+    }
     fileLabel.classList.toggle("off", on);
   };
 
@@ -121,10 +132,6 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
     // went below the screen, and the person, card in one hand, had to
     // scroll to retake. Bring it back into view, the reasons just above.
     actions.scrollIntoView({ block: "nearest" });
-    // The button that sent the photo was disabled while it was checked,
-    // which drops keyboard focus to the page's top; give it back, so a
-    // keyboard or switch user retakes from where they were.
-    if (!app.root.contains(document.activeElement)) (stream && !shutter.hidden ? shutter : file).focus({ preventScroll: true });
     if (!video.paused || stream) void video.play().catch(() => undefined);
     // The guide's last words ("Got it. Taking the photo…") and its green
     // outline would contradict the reasons until it starts again.
@@ -139,7 +146,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
   const startGuide = () => {
     // Not while a photo is being checked (one pressed during the pause
     // after a refusal): the guide would send a second.
-    if (!step.live || !stream || !video.isConnected || shutter.disabled) return;
+    if (!step.live || !stream || !video.isConnected || checking) return;
     live?.stop();
     live?.overlay.remove();
     live?.words.remove();
@@ -150,7 +157,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
   };
 
   const shoot = async () => {
-    if (!stream) return;
+    if (!stream || checking) return;
     live?.stop();
     const img = await fromVideo(video, step.maxSide, 0.9);
     video.pause();
@@ -160,7 +167,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
     file.value = "";
-    if (!f) return;
+    if (!f || checking) return;
     await send(await fromFile(f, step.maxSide, 0.9));
   });
 
