@@ -139,8 +139,14 @@ func intersect(a, b line) (x, y float64, ok bool) {
 	return (a.rho*sb - b.rho*sa) / det, (ca*b.rho - cb*a.rho) / det, true
 }
 
-// angleBetween is the angle between two lines' directions, 0..π/2.
+// angleBetween is the angle between two lines' directions, 0..π/2. θ
+// lies in 0..2π, so one subtraction of π reduces the difference modulo π:
+// math.Mod was 4% of the finder's time (bench/robust's profile; the
+// candidates pair every two lines).
 func angleBetween(a, b line) float64 {
-	d := math.Mod(math.Abs(a.theta-b.theta), math.Pi)
+	d := math.Abs(a.theta - b.theta)
+	if d >= math.Pi {
+		d -= math.Pi
+	}
 	return math.Min(d, math.Pi-d)
 }

@@ -15,20 +15,21 @@ func warpColor(src image.Image, w, h int, m raster.Homography) *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	b := src.Bounds()
 	sw, sh := b.Dx(), b.Dy()
-	// read is one source pixel's three channels, 0–255: R, G, B, or from
-	// a decoded JPEG Y, Cb and Cr, blended and then converted once (ycc):
-	// converting each of the four reads made the warp a fifth of the
-	// finder's time (bench/robust's profile).
-	var read func(x, y int) (float32, float32, float32)
+	// A source pixel's three channels, 0–255: R, G, B, or from a decoded
+	// JPEG Y, Cb and Cr, blended and then converted once (ycc): converting
+	// each of the four reads made the warp a fifth of the finder's time
+	// (bench/robust's profile). The JPEG's planes are read in the loop
+	// itself (ycc.at inlined): through a function value, the four reads
+	// a pixel were half the warp's time.
 	ym, isYCC := src.(*image.YCbCr)
+	var p ycc
 	if isYCC {
-		read = newYCC(ym).at
-	} else {
-		at := pixelAt(src)
-		read = func(x, y int) (float32, float32, float32) {
-			r, g, bl, _ := at(b.Min.X+x, b.Min.Y+y)
-			return float32(r) / 257, float32(g) / 257, float32(bl) / 257
-		}
+		p = newYCC(ym)
+	}
+	at := pixelAt(src)
+	rgb := func(x, y int) (c [3]float32) {
+		r, g, bl, _ := at(b.Min.X+x, b.Min.Y+y)
+		return [3]float32{float32(r) / 257, float32(g) / 257, float32(bl) / 257}
 	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -41,17 +42,24 @@ func warpColor(src image.Image, w, h int, m raster.Homography) *image.RGBA {
 			fx, fy := float32(sx-float64(x0)), float32(sy-float64(y0))
 			x1, y1 := min(max(x0+1, 0), sw-1), min(max(y0+1, 0), sh-1)
 			x0, y0 = min(max(x0, 0), sw-1), min(max(y0, 0), sh-1)
-			a0, a1, a2 := read(x0, y0)
-			b0, b1, b2 := read(x1, y0)
-			c0, c1, c2 := read(x0, y1)
-			d0, d1, d2 := read(x1, y1)
-			lerp := func(p, q, r, s float32) float32 { return (p*(1-fx)+q*fx)*(1-fy) + (r*(1-fx)+s*fx)*fy }
-			v0, v1, v2 := lerp(a0, b0, c0, d0), lerp(a1, b1, c1, d1), lerp(a2, b2, c2, d2)
+			var a, b, c, d [3]float32
 			if isYCC {
-				v0, v1, v2 = toRGB(v0, v1, v2)
+				a[0], a[1], a[2] = p.at(x0, y0)
+				b[0], b[1], b[2] = p.at(x1, y0)
+				c[0], c[1], c[2] = p.at(x0, y1)
+				d[0], d[1], d[2] = p.at(x1, y1)
+			} else {
+				a, b, c, d = rgb(x0, y0), rgb(x1, y0), rgb(x0, y1), rgb(x1, y1)
+			}
+			var v [3]float32
+			for k := range v {
+				v[k] = (a[k]*(1-fx)+b[k]*fx)*(1-fy) + (c[k]*(1-fx)+d[k]*fx)*fy
+			}
+			if isYCC {
+				v[0], v[1], v[2] = toRGB(v[0], v[1], v[2])
 			}
 			o := dst.PixOffset(x, y)
-			dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], dst.Pix[o+3] = raster.Clamp8(float64(v0)), raster.Clamp8(float64(v1)), raster.Clamp8(float64(v2)), 255
+			dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], dst.Pix[o+3] = raster.Clamp8(float64(v[0])), raster.Clamp8(float64(v[1])), raster.Clamp8(float64(v[2])), 255
 		}
 	}
 	return dst

@@ -41,6 +41,15 @@ func (p ycc) at(x, y int) (yv, cb, cr float32) {
 	return float32(m.Y[y*m.YStride+x]), float32(m.Cb[ci]), float32(m.Cr[ci])
 }
 
+// row is row y's Y, Cb and Cr samples from the bounds' origin, and the
+// bounds' left edge: pixel x of the row has Y yrow[x] and chroma at index
+// (cx+x)>>hs − cx0 of cbrow and crrow, as at reads them.
+func (p ycc) row(y int) (yrow, cbrow, crrow []uint8, cx int) {
+	m := p.m
+	ci := ((m.Rect.Min.Y+y)>>p.vs - p.cy0) * m.CStride
+	return m.Y[y*m.YStride:], m.Cb[ci:], m.Cr[ci:], m.Rect.Min.X
+}
+
 // toRGB converts JFIF's Y, Cb, Cr (0–255) to R, G, B, unclamped.
 func toRGB(yv, cb, cr float32) (r, g, b float32) {
 	cb, cr = cb-128, cr-128
