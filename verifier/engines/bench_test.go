@@ -11,6 +11,7 @@ import (
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
 	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/mrztest"
 )
 
 // The flow's compute per verification, as the engines run it: a 12 MP
@@ -25,6 +26,22 @@ func BenchmarkFront12MP(b *testing.B) {
 	cpuPerOp(b, func() {
 		rep, err := e.Front(context.Background(), photo)
 		if err != nil || len(rep.Problems) != 0 {
+			b.Fatalf("%v %v", err, rep.Problems)
+		}
+	})
+}
+
+// An ID card's front, 12 MP, with its printed fields read under their
+// captions (IDCardFrontPrinted, front_barcode_match): beside
+// BenchmarkFront12MP, the difference is the fields' OCR.
+func BenchmarkIDCardFrontPrinted12MP(b *testing.B) {
+	e := loaded(b)
+	img, _ := cardtest.Scene{FrameW: 4000, CardW: 2200, Aspect: card.ID1Aspect, RotationDeg: 7, Face: labeledFace(b, "sheldon/sheldon2.png"), Seed: 1,
+		Front: &cardtest.Front{Fields: mrztest.CardFields(cardZone(1), nil, nil)}}.Render()
+	photo := encodeJPEG(b, img)
+	cpuPerOp(b, func() {
+		rep, err := e.IDCardFrontPrinted(context.Background(), photo)
+		if err != nil || len(rep.Problems) != 0 || rep.Printed == nil {
 			b.Fatalf("%v %v", err, rep.Problems)
 		}
 	})

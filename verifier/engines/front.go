@@ -25,7 +25,7 @@ const MaxGlare = 0.05
 // sharpness, proportions, glare) and its portrait, which it crops (the
 // license_photo) and describes for the face match.
 func (e *Engines) Front(ctx context.Context, data []byte) (flow.FrontReport, error) {
-	x, err := e.examineFront(ctx, data, false)
+	x, err := e.examineFront(ctx, data, nil)
 	return x.FrontReport, err
 }
 
@@ -33,7 +33,16 @@ func (e *Engines) Front(ctx context.Context, data []byte) (flow.FrontReport, err
 // the card, turned upright by the portrait's orientation, with Tesseract
 // (license/tesseract): FrontReport.Printed, for front_barcode_match.
 func (e *Engines) FrontPrinted(ctx context.Context, data []byte) (flow.FrontReport, error) {
-	x, err := e.examineFront(ctx, data, true)
+	x, err := e.examineFront(ctx, data, (*worker).readText)
+	return x.FrontReport, err
+}
+
+// IDCardFrontPrinted is Front that also reads the printed zone of an ID
+// card's front (ICAO 9303 TD1), whose fields stand under captions as on a
+// passport's data page (readCardVIZ): FrontReport.Printed, compared with
+// the back's machine-readable zone for front_barcode_match.
+func (e *Engines) IDCardFrontPrinted(ctx context.Context, data []byte) (flow.FrontReport, error) {
+	x, err := e.examineFront(ctx, data, (*worker).readCardVIZ)
 	return x.FrontReport, err
 }
 
@@ -59,10 +68,12 @@ type FrontTimings struct {
 
 // ExamineFront is Front with everything it measured.
 func (e *Engines) ExamineFront(ctx context.Context, data []byte) (FrontExam, error) {
-	return e.examineFront(ctx, data, false)
+	return e.examineFront(ctx, data, nil)
 }
 
-func (e *Engines) examineFront(ctx context.Context, data []byte, readText bool) (FrontExam, error) {
+// examineFront judges the card and its portrait, then, when the card has
+// one and readText is given, reads its printed fields with it.
+func (e *Engines) examineFront(ctx context.Context, data []byte, readText func(*worker, *FrontExam) error) (FrontExam, error) {
 	var x FrontExam
 	err := e.run(ctx, func(w *worker) error {
 		var err error
@@ -73,10 +84,10 @@ func (e *Engines) examineFront(ctx context.Context, data []byte, readText bool) 
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("front: %w", err)
 		}
-		if err := w.portrait(&x); err != nil || !readText || x.CardPortrait == nil {
+		if err := w.portrait(&x); err != nil || readText == nil || x.CardPortrait == nil {
 			return err
 		}
-		return w.readText(&x)
+		return readText(w, &x)
 	})
 	return x, err
 }

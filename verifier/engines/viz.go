@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"time"
 
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
@@ -39,14 +40,45 @@ func (w *worker) readVIZ(x *PassportExam, grey *image.Gray) error {
 	if err != nil {
 		return fmt.Errorf("passport: visual zone: %w", err)
 	}
+	p := vizPrinted(words)
+	x.Printed = &p
+	return nil
+}
+
+// readCardVIZ reads the front of an ID card with a machine-readable zone
+// (ICAO 9303 TD1: Doc 9303 Part 5 puts the personal data right of the
+// portrait, each field under its caption, as a data page's visual
+// inspection zone): the words Tesseract reads where the license front's
+// reader reads (the card's personal-data zone, tesseract.FrontWords),
+// split by the data page's captions (vizPrinted). A front whose captions
+// do not read leaves its fields empty: unreadable, never another field's
+// value.
+func (w *worker) readCardVIZ(x *FrontExam) error {
+	if err := w.textReader(); err != nil {
+		return fmt.Errorf("id card front: %w", err)
+	}
+	start := time.Now()
+	words, err := w.text.FrontWords(x.CardPortrait.Upright)
+	x.Timings.Text = time.Since(start)
+	if err != nil {
+		return fmt.Errorf("id card front: %w", err)
+	}
+	p := vizPrinted(words)
+	x.Printed = &p
+	return nil
+}
+
+// vizPrinted splits the words read in a visual inspection zone by their
+// captions (mrz.ReadVIZ) and keeps a document number or name read under
+// MinVIZConfidence from accusing.
+func vizPrinted(words []license.Word) license.Printed {
 	p := mrz.ReadVIZ(words)
 	for _, r := range []*license.Read{&p.DocumentNumber, &p.LastName, &p.FirstName} {
 		if r.Conf < MinVIZConfidence {
 			r.Conf = 0
 		}
 	}
-	x.Printed = &p
-	return nil
+	return p
 }
 
 // MinVIZConfidence is the word confidence under which the document

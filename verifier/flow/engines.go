@@ -36,6 +36,10 @@ type Engines interface {
 	// PassportPrinted is Passport that also reads the data page's visual
 	// inspection zone into PassportReport.Printed (front_barcode_match).
 	PassportPrinted(ctx context.Context, image []byte) (PassportReport, error)
+	// IDCardFrontPrinted is Front that also reads the printed zone of an
+	// ID card's front, its fields under captions as on a data page, into
+	// FrontReport.Printed (front_barcode_match, against the back's zone).
+	IDCardFrontPrinted(ctx context.Context, image []byte) (FrontReport, error)
 	// IDCardBack reads a photo of the back of an ID card with a machine-readable
 	// zone (ICAO 9303 TD1, 3 × 30): the card and its zone.
 	IDCardBack(ctx context.Context, image []byte) (IDCardBackReport, error)

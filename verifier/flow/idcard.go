@@ -38,12 +38,14 @@ type IDCardBackChecks struct {
 
 // IDCardFront judges a photo of the front of an ID card with a
 // machine-readable zone: the card and its portrait, as a license front is
-// (Engines.Front). Its printed zone is not read: the license front's
-// reader knows the licenses' layouts, not the many national ones, so
-// front_barcode_match on an ID card is unreadable, never a mismatch. The
-// photo is kept for manual review under its own name.
+// (Engines.Front), and, when front_barcode_match was asked, its printed
+// fields, read under their captions as a data page's visual inspection
+// zone (Engines.IDCardFrontPrinted) and compared with the back's zone
+// when the verification completes. The photo is kept for manual review
+// under its own name.
 func (f *Flow) IDCardFront(ctx context.Context, token string, image []byte) (FrontAnswer, error) {
-	return f.cardFront(ctx, token, StepIDCardFront, ReviewIDCardFront, image, false, func(s *Session, d *FrontDone) { s.IDCardFront = d })
+	return f.cardFront(ctx, token, StepIDCardFront, ReviewIDCardFront, image, f.Engines.IDCardFrontPrinted,
+		func(s *Session, d *FrontDone) { s.IDCardFront = d })
 }
 
 // IDCardBack reads a photo of the back of an ID card (ICAO 9303 TD1: the
@@ -78,16 +80,16 @@ func (f *Flow) IDCardBack(ctx context.Context, token string, image []byte, clien
 var IDCard = DocumentKind{Name: verifier.IDCard, Steps: []Step{StepIDCardFront, StepIDCardBack}, capture: captureIDCard}
 
 // captureIDCard: the card is found and of ID-1's proportions when both of
-// its sides were; the face is the front's, and the zone's check digits
-// with its place on the card stand where the license's barcode structure
-// does (docs/documents.md). The front's printed zone is not read
-// (IDCardFront), so front_barcode_match, when asked, is unreadable.
+// its sides were; the face and the printed fields (front_barcode_match,
+// against the zone) are the front's, and the zone's check digits with its
+// place on the card stand where the license's barcode structure does
+// (docs/documents.md).
 func captureIDCard(s *Session) Capture {
 	var c Capture
 	fr, bk := s.IDCardFront, s.IDCardBack
 	if fr != nil {
 		c.Evidence.FacePresent = fr.FacePresent
-		c.Headshot, c.Portrait = fr.Headshot, fr.Portrait
+		c.Headshot, c.Portrait, c.Printed = fr.Headshot, fr.Portrait, fr.Printed
 	}
 	if fr != nil && bk != nil {
 		c.Evidence.CardFound = fr.CardFound && bk.CardFound

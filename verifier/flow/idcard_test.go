@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"image"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/verifiertest/parts"
@@ -28,6 +31,19 @@ func cardZone(t *testing.T, number string, expiry mrz.Date) []string {
 		t.Fatal(err)
 	}
 	return lines
+}
+
+// cardFront is a photo of a card's front carrying face and printing the
+// fields of its back's zone lines under their captions, changed by tamper
+// when set, the dates day first with dots as French cards print them.
+func (r *rig) cardFront(face image.Image, lines []string, tamper func(*mrz.MRZ), seed uint64) []byte {
+	r.t.Helper()
+	dotted := func(d license.Date) string { return fmt.Sprintf("%02d.%02d.%04d", d.Day, int(d.Month), d.Year) }
+	b, err := flowtest.IDCardFrontPhoto(face, 1600, seed, lines, tamper, dotted)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return b
 }
 
 // cardBack is a photo of a card's back printing lines (nil: no zone).
@@ -76,11 +92,12 @@ func (r *rig) livenessAndSubmit(tok string) string {
 // printing a TD1 zone (mrztest), his liveness answer as the selfie. A link
 // accepting the ID card alone: each refusal of either side with its
 // problem worded for an ID card, the result's members from the zone,
-// document_type id_card, front_barcode_match unreadable (the card's
-// printed front is not read), the front kept for review under its own
-// name, the webhook due with the result. A link accepting the license and
-// the ID card: the pick chooses the card, the front then fixes it, and an
-// expired card gives license_expired true.
+// document_type id_card, front_barcode_match a match (the front prints
+// the zone's fields under their captions), the front kept for review under
+// its own name, the webhook due with the result. A link accepting the
+// license and the ID card: the pick chooses the card, the front then
+// fixes it, an expired card gives license_expired true, and a front
+// printing another surname than the zone is a mismatch on last_name.
 func TestIDCardFlow(t *testing.T) {
 	parts.OnBothBackends(t, testIDCardFlow)
 }
@@ -162,7 +179,7 @@ func testIDCardFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		}
 	})
 
-	fa, err := r.flow.IDCardFront(ctx, tok, r.front(face, 1))
+	fa, err := r.flow.IDCardFront(ctx, tok, r.cardFront(face, valid, nil, 1))
 	if err != nil || fa != (flow.FrontAnswer{Accepted: true, Checks: flow.FrontChecks{CardFound: true, ProportionsOK: true, FacePresent: true}}) {
 		t.Fatalf("front %+v, %v", fa, err)
 	}
@@ -190,8 +207,8 @@ func testIDCardFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		ver["over_18"] != true || ver["over_21"] != true || res.LicensePhoto == "" {
 		t.Errorf("ID card result (submit %s): %s", status, result)
 	}
-	if m, _ := ver["front_barcode_match"].(map[string]any); m["result"] != "unreadable" {
-		t.Errorf("front_barcode_match %v, want unreadable", ver["front_barcode_match"])
+	if m, _ := ver["front_barcode_match"].(map[string]any); m["result"] != "match" {
+		t.Errorf("front_barcode_match %v, want match", ver["front_barcode_match"])
 	}
 	want := map[string]any{"first_names": "TEST PERSON", "last_name": "FOREMAN", "dob": "1990-02-03", "expiry_date": "2031-05-06",
 		"sex": "F", "document_number": "XK4729356", "country": "FRA", "nationality": "FRA", "address_city": nil}
@@ -210,9 +227,10 @@ func testIDCardFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		t.Errorf("review images %d, %v: want the card's front under its own name and the selfie", len(imgs), err)
 	}
 
-	t.Run("a link accepting the license and the ID card, an expired card", func(t *testing.T) {
-		id2, tok2 := r.create(`{"accepted_documents":["drivers_license","id_card"],"encryption_key_mode":"none"}`)
-		front := r.front(face, 2)
+	t.Run("a link accepting the license and the ID card, an expired card, another surname on its front", func(t *testing.T) {
+		id2, tok2 := r.create(`{"accepted_documents":["drivers_license","id_card"],"encryption_key_mode":"none","front_barcode_match":true}`)
+		expired := cardZone(t, "YB5281734", mrz.Date{Year: 25, Month: 1, Day: 15})
+		front := r.cardFront(face, expired, func(m *mrz.MRZ) { m.Surname = "MORGENSTERN" }, 2)
 		if _, err := r.flow.IDCardFront(ctx, tok2, front); !errors.Is(err, flow.ErrDocumentNotChosen) {
 			t.Errorf("the card's front before the pick: %v", err)
 		}
@@ -229,14 +247,14 @@ func testIDCardFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		if _, err := r.flow.Front(ctx, tok2, front); !errors.Is(err, flow.ErrOtherDocument) {
 			t.Errorf("a license front once the card's passed: %v", err)
 		}
-		expired := cardZone(t, "YB5281734", mrz.Date{Year: 25, Month: 1, Day: 15})
 		if _, err := r.flow.IDCardBack(ctx, tok2, r.cardBack(expired, 5), "203.0.113.9"); err != nil {
 			t.Fatalf("an expired card's back: %v", err)
 		}
 		r.livenessAndSubmit(tok2)
 		got := string(r.verification(id2).Result)
 		if !strings.Contains(got, `"document_type":"id_card"`) || !strings.Contains(got, `"license_expired":true`) ||
-			!strings.Contains(got, `"license_appears_real":true`) {
+			!strings.Contains(got, `"license_appears_real":true`) ||
+			!strings.Contains(got, `"front_barcode_match":{"result":"mismatch","fields":{"document_number":"match","last_name":"mismatch","first_name":"match","date_of_birth":"match","expiry_date":"match","issue_date":"not_compared"}}`) {
 			t.Errorf("expired card's result: %s", got)
 		}
 	})

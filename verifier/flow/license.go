@@ -41,16 +41,16 @@ type BackChecks struct {
 // a *ProblemsError; an accepted front replaces any earlier one and keeps
 // the photo, sealed, for manual review.
 func (f *Flow) Front(ctx context.Context, token string, image []byte) (FrontAnswer, error) {
-	return f.cardFront(ctx, token, StepLicenseFront, ReviewLicenseFront, image, true, func(s *Session, d *FrontDone) { s.Front = d })
+	return f.cardFront(ctx, token, StepLicenseFront, ReviewLicenseFront, image, f.Engines.FrontPrinted, func(s *Session, d *FrontDone) { s.Front = d })
 }
 
 // cardFront is the front of an ID-1 card with a portrait (the license's,
 // the ID card's), judged by Engines.Front: the card, its portrait and,
-// when the step reads one (printed) and front_barcode_match was asked, its
-// printed personal-data zone. keep stores the accepted front on the
-// session; the photo is kept for manual review as review.
-func (f *Flow) cardFront(ctx context.Context, token string, step Step, review ReviewImage, image []byte, printed bool,
-	keep func(*Session, *FrontDone)) (FrontAnswer, error) {
+// when front_barcode_match was asked, its printed personal-data zone, read
+// by printed (the kind's reader of it). keep stores the accepted front on
+// the session; the photo is kept for manual review as review.
+func (f *Flow) cardFront(ctx context.Context, token string, step Step, review ReviewImage, image []byte,
+	printed func(context.Context, []byte) (FrontReport, error), keep func(*Session, *FrontDone)) (FrontAnswer, error) {
 	var out FrontAnswer
 	err := f.upload(ctx, token, step, image, &out, func(v verifier.Verification) (func(*Session), []Problem, any, error) {
 		st, err := verifier.ParseSettings(v.Options)
@@ -58,8 +58,8 @@ func (f *Flow) cardFront(ctx context.Context, token string, step Step, review Re
 			return nil, nil, nil, fmt.Errorf("%s: %w", step, err)
 		}
 		front := f.Engines.Front
-		if printed && st.FrontBarcodeMatch {
-			front = f.Engines.FrontPrinted
+		if st.FrontBarcodeMatch {
+			front = printed
 		}
 		rep, err := front(ctx, image)
 		if err != nil {

@@ -233,9 +233,11 @@ func OutcomeOfPick(p TestPick, review bool, now time.Time) verifier.Outcome {
 		doc := FixturePassport(l, today)
 		o.License, o.FrontPrinted = doc, testFront(doc.License())
 	case verifier.IDCard:
-		// The same person's ID card, read today; a live card's printed
-		// front is not read either.
-		o.License, o.FrontPrinted = FixtureIDCard(l, today), nil
+		// The same person's ID card, read today, its printed front read
+		// as a live card's is (front_barcode_match: the front against the
+		// back's zone, a match).
+		doc := FixtureIDCard(l, today)
+		o.License, o.FrontPrinted = doc, testFront(doc.License())
 	}
 	switch p.Phone {
 	case "", IndicatorPresent, IndicatorNegative:

@@ -51,14 +51,14 @@ func testTestCompleteDocument(t *testing.T, open func(t *testing.T) *sqlstore.DB
 		t.Errorf("expired test passport: %s", res)
 	}
 	// A test link accepting the three: the tester's ID card, read from
-	// the fixture's TD1 zone; no printed front is read on a live card
-	// either (front_barcode_match unreadable).
+	// the fixture's TD1 zone, its printed front agreeing with it as a
+	// live card's read does (front_barcode_match match).
 	all := h.create(h.test, `{"accepted_documents":["drivers_license","passport","id_card"],"encryption_key_mode":"none",
 		"front_barcode_match":true,"requested_fields":["last_name","document_number","nationality","address_city"]}`)
 	h.pick(token(t, all), `{"outcome":"under_18","document":"id_card"}`, 200)
 	res = h.get(h.test, all.ID).Result
 	if dt := resultDocumentType(t, h.get(h.test, all.ID)); dt != "id_card" || !strings.Contains(string(res), `"over_18":false`) ||
-		!strings.Contains(string(res), `"front_barcode_match":{"result":"unreadable"`) ||
+		!strings.Contains(string(res), `"front_barcode_match":{"result":"match"`) ||
 		!strings.Contains(string(res), `"license_data":{"address_city":null,"document_number":"C00000049","last_name":"SAMPLE","nationality":"USA"}`) {
 		t.Errorf("test ID card: %s", res)
 	}

@@ -313,7 +313,7 @@ func compareDate(want Date, country string, r Read) FieldOutcome {
 	}
 	// The layouts' digits, for the characters' alternatives.
 	layouts := []string{want.format8(orderMDY), want.format8(orderYMD)}
-	if country == "CAN" {
+	if dayFirst(country) {
 		layouts = append(layouts, fmt.Sprintf("%02d%02d%04d", want.Day, int(want.Month), want.Year))
 	}
 	// Sure of a difference as judged in the layout the read is closest to.
@@ -342,10 +342,17 @@ var monthNames = map[string]int{
 	"JUL": 7, "JUIL": 7, "AUG": 8, "AOU": 8, "SEP": 9, "SEPT": 9, "OCT": 10, "NOV": 11, "DEC": 12,
 }
 
+// dayFirst tells the issuers whose cards may print numeric dates day
+// first (DD.MM.YYYY): Canada's licenses, and every country's ID card or
+// passport (country: its ICAO code) but the United States', the one
+// issuer writing the month first. A license without a country keeps the
+// US and ISO readings only.
+func dayFirst(country string) bool { return country != "USA" && country != "" }
+
 // printedDates is every valid date s can be read as: its digits (with
-// O/0, I/1, S/5, B/8 folded) as MMDDYYYY or YYYYMMDD — DDMMYYYY too for
-// Canada — or MMDDYY, or a day, a month name and a year. Several
-// readings are returned when the layout is ambiguous.
+// O/0, I/1, S/5, B/8 folded) as MMDDYYYY or YYYYMMDD — DDMMYYYY too where
+// dayFirst — or MMDDYY (DDMMYY too where dayFirst), or a day, a month name
+// and a year. Several readings are returned when the layout is ambiguous.
 func printedDates(s, country string) []Date {
 	s = foldLatin(s)
 	if len(s) > 64 {
@@ -397,7 +404,7 @@ func printedDates(s, country string) []Date {
 	case 8:
 		add(atoi(d[4:]), atoi(d[:2]), atoi(d[2:4]))
 		add(atoi(d[:4]), atoi(d[4:6]), atoi(d[6:]))
-		if country == "CAN" {
+		if dayFirst(country) {
 			add(atoi(d[4:]), atoi(d[2:4]), atoi(d[:2]))
 		}
 	case 6:
@@ -405,6 +412,9 @@ func printedDates(s, country string) []Date {
 		// both are offered, the comparison picks.
 		for _, c := range []int{1900, 2000} {
 			add(c+atoi(d[4:]), atoi(d[:2]), atoi(d[2:4]))
+			if dayFirst(country) {
+				add(c+atoi(d[4:]), atoi(d[2:4]), atoi(d[:2]))
+			}
 		}
 	}
 	return out

@@ -53,6 +53,10 @@ func TestCompareFrontFields(t *testing.T) {
 			*p = Printed{DocumentNumber: sure("T1234 56789 20229"), LastName: sure("TREMBLAY"), FirstName: sure("MARIE"),
 				DOB: sure("29/02/1992"), ExpiryDate: sure("2026/02/28")}
 		}, dobF, FieldMatch, FieldMatch},
+		{"ID card day first with dots", License{DOB: Date{1984, 2, 25}, Country: "DEU"}, func(p *Printed) { p.DOB = sure("25.02.1984") }, dobF, FieldMatch, FieldUnreadable},
+		{"ID card day first, short year", License{DOB: Date{1984, 2, 25}, Country: "FRA"}, func(p *Printed) { p.DOB = sure("25 02 84") }, dobF, FieldMatch, FieldUnreadable},
+		{"ID card day first, another day", License{DOB: Date{1984, 2, 25}, Country: "DEU"}, func(p *Printed) { p.DOB = sure("24.02.1984") }, dobF, FieldMismatch, FieldMismatch},
+		{"US card month first only", License{DOB: Date{1984, 2, 5}, Country: "USA"}, func(p *Printed) { p.DOB = sure("05.02.1984") }, dobF, FieldMismatch, FieldMismatch},
 		{"expiry changed", us, func(p *Printed) { p.ExpiryDate = sure("06/06/2029") }, expF, FieldMismatch, FieldMismatch},
 		{"issue date not printed", us, func(p *Printed) { p.IssueDate = Read{} }, issF, FieldNotCompared, FieldMatch},
 		{"issue date changed", us, func(p *Printed) { p.IssueDate = sure("06/06/2018") }, issF, FieldMismatch, FieldMismatch},

@@ -23,9 +23,10 @@ const (
 )
 
 // vizCaptions are the words of the visual inspection zone's captions
-// (Doc 9303 Part 4, zone II: the issuer's language and English or French,
-// "Surname / Nom"), folded to capitals without diacritics. A line holding
-// one is a caption; the first such word on it decides which.
+// (Doc 9303 Part 4, zone II, and Part 5 for the front of an ID card: the
+// issuer's language and English or French, "Surname / Nom"), folded to
+// capitals without diacritics. A line holding one (or a numberNoun with
+// its number word) is a caption; the first such word on it decides which.
 var vizCaptions = map[string]vizField{
 	"PASSPORT": vizNumber, "PASSEPORT": vizNumber,
 	"SURNAME": vizLast, "NOM": vizLast,
@@ -77,15 +78,30 @@ func ReadVIZ(words []license.Word) license.Printed {
 	return p
 }
 
+// numberNouns are the words that name a card's number caption only with
+// a number word after them ("Card No.", "Document number"): alone they
+// are also the card's title ("IDENTITY CARD"), whose line under it is no
+// number.
+var numberNouns = map[string]bool{"CARD": true, "DOCUMENT": true}
+
+// numberWords are the number words after a numberNoun.
+var numberWords = map[string]bool{"NO": true, "NUMBER": true, "NR": true, "NUM": true}
+
 // caption is the field a line captions, vizNone when it is no caption.
 func caption(line []license.Word) vizField {
-	for _, w := range line {
-		tok := strings.Map(func(r rune) rune {
+	toks := make([]string, len(line))
+	for i, w := range line {
+		toks[i] = strings.Map(func(r rune) rune {
 			if r >= 'A' && r <= 'Z' {
 				return r
 			}
 			return -1
 		}, foldCaption(w.Text))
+	}
+	for i, tok := range toks {
+		if numberNouns[tok] && i+1 < len(toks) && numberWords[toks[i+1]] {
+			return vizNumber
+		}
 		if f, ok := vizCaptions[tok]; ok {
 			return f
 		}

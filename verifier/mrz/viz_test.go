@@ -44,3 +44,27 @@ func TestReadVIZ(t *testing.T) {
 		t.Errorf("nothing read: %+v", p)
 	}
 }
+
+// An ID card's front: "Card No." names the number, its title ("IDENTITY
+// CARD") alone names nothing, so the line under the title is no number.
+func TestReadVIZCard(t *testing.T) {
+	var words []license.Word
+	for i, line := range [][]string{
+		{"IDENTITY", "CARD", "/", "CARTE", "D'IDENTITÉ"}, {"UTOPIA"},
+		{"Card", "No.", "/", "No.", "de", "la", "carte"}, {"C01X00T47"},
+		{"Surname", "/", "Nom"}, {"ERIKSSON"},
+		{"Document", "number"}, {"X12"},
+	} {
+		for _, w := range line {
+			words = append(words, license.Word{Text: w, Conf: 90, Line: i})
+		}
+	}
+	p := mrz.ReadVIZ(words)
+	if p.DocumentNumber.Text != "C01X00T47" || p.LastName.Text != "ERIKSSON" {
+		t.Errorf("number %q, surname %q: want C01X00T47, ERIKSSON", p.DocumentNumber.Text, p.LastName.Text)
+	}
+	title := mrz.ReadVIZ(words[:6])
+	if title.DocumentNumber.Text != "" {
+		t.Errorf("the card's title captioned %q as its number", title.DocumentNumber.Text)
+	}
+}

@@ -134,6 +134,14 @@ func PrintedFrontPhoto(face image.Image, frameW int, seed uint64, printed licens
 	return frontPhoto(face, frameW, seed, &cardtest.Front{Lines: cardtest.FrontLines(printed)})
 }
 
+// IDCardFrontPhoto is FrontPhoto of an ID card's front (ICAO 9303 TD1)
+// printing the fields of its back's zone lines under their captions
+// (mrztest.CardFields: changed by tamper, the dates as date prints them,
+// each when set).
+func IDCardFrontPhoto(face image.Image, frameW int, seed uint64, lines []string, tamper func(*mrz.MRZ), date func(license.Date) string) ([]byte, error) {
+	return frontPhoto(face, frameW, seed, &cardtest.Front{Fields: mrztest.CardFields(lines, tamper, date)})
+}
+
 func frontPhoto(face image.Image, frameW int, seed uint64, text *cardtest.Front) ([]byte, error) {
 	img, _ := cardtest.Scene{FrameW: frameW, CardW: float64(frameW) * 5 / 8, Aspect: card.ID1Aspect, RotationDeg: 4,
 		Keystone: 0.04, Face: face, Seed: seed, Front: text}.Render()

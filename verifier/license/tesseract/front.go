@@ -16,12 +16,22 @@ const cardPPI = 254
 // fields by their labels (license.ReadPrinted). words are what Tesseract
 // read, for calibration; they hold personal data.
 func (r *Reader) ReadFront(upright *image.RGBA) (p license.Printed, words []license.Word, err error) {
-	zone := card.PersonalDataZone(upright.Bounds())
-	g := grey(upright, zone)
-	if words, err = r.Words(g, cardPPI); err != nil {
-		return license.Printed{}, nil, fmt.Errorf("read front: %w", err)
+	if words, err = r.FrontWords(upright); err != nil {
+		return license.Printed{}, nil, err
 	}
 	return license.ReadPrinted(words), words, nil
+}
+
+// FrontWords is what Tesseract reads in the personal-data zone
+// (card.PersonalDataZone) of an upright corrected card, in reading order,
+// for the caller to split by its own labels (an ID card's front by the
+// captions of a visual inspection zone: verifier/mrz.ReadVIZ).
+func (r *Reader) FrontWords(upright *image.RGBA) ([]license.Word, error) {
+	words, err := r.Words(grey(upright, card.PersonalDataZone(upright.Bounds())), cardPPI)
+	if err != nil {
+		return nil, fmt.Errorf("read front: %w", err)
+	}
+	return words, nil
 }
 
 // grey is the zone's luminance (BT.601 weights). Tesseract gets the

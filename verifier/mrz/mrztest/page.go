@@ -236,14 +236,31 @@ func fields(page *image.Gray, px float64, geo geometry, values [][2]string) erro
 var VIZCaptions = []string{"Passport No. / No. du passeport", "Surname / Nom", "Given names / Prénoms",
 	"Date of birth / Date de naissance", "Date of expiry / Date d'expiration"}
 
+// CardCaptions are the captions an ID card's front prints over the same
+// values (Doc 9303 Part 5): the card's number, then as a data page.
+var CardCaptions = append([]string{"Card No. / No. de la carte"}, VIZCaptions[1:]...)
+
+// CardFields are the captioned fields of an ID card's front whose back
+// carries the zone lines: CardCaptions over VIZValues on today (changed
+// by tamper, the dates as date prints them, each when set), for
+// cardtest.Front's Fields.
+func CardFields(lines []string, tamper func(*mrz.MRZ), date func(license.Date) string) [][2]string {
+	var out [][2]string
+	for i, v := range VIZValues(lines, tamper, date, time.Now()) {
+		out = append(out, [2]string{CardCaptions[i], v})
+	}
+	return out
+}
+
 // VIZValues are the values the visual inspection zone of a page carrying
 // the zone lines prints, as Doc 9303 prints them: the document number, the
 // surname, the given names, and the dates of birth and expiry as day,
 // month's abbreviation and four-digit year (the centuries as
-// mrz.Document chooses them on the day of now). tamper, when set, changes
-// them first. A zone that does not parse (a test's broken check digit)
-// prints the ICAO specimen's values, as does a page without a zone.
-func VIZValues(lines []string, tamper func(*mrz.MRZ), now time.Time) []string {
+// mrz.Document chooses them on the day of now), or as date prints them
+// when set. tamper, when set, changes them first. A zone that does not
+// parse (a test's broken check digit) prints the ICAO specimen's values,
+// as does a page without a zone.
+func VIZValues(lines []string, tamper func(*mrz.MRZ), date func(license.Date) string, now time.Time) []string {
 	m, err := mrz.Parse(strings.Join(lines, "\n"))
 	if err != nil {
 		m, _ = mrz.Parse("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10")
@@ -252,8 +269,10 @@ func VIZValues(lines []string, tamper func(*mrz.MRZ), now time.Time) []string {
 		tamper(m)
 	}
 	l := mrz.NewDocument(*m, now).License()
-	date := func(d license.Date) string {
-		return fmt.Sprintf("%02d %s %04d", d.Day, strings.ToUpper(d.Month.String()[:3]), d.Year)
+	if date == nil {
+		date = func(d license.Date) string {
+			return fmt.Sprintf("%02d %s %04d", d.Day, strings.ToUpper(d.Month.String()[:3]), d.Year)
+		}
 	}
 	return []string{m.DocumentNumber, m.Surname, m.GivenNames, date(l.DOB), date(l.ExpiryDate)}
 }
@@ -263,7 +282,7 @@ func VIZValues(lines []string, tamper func(*mrz.MRZ), now time.Time) []string {
 // take for a zone).
 func vizValues(lines []string, tamper func(*mrz.MRZ)) [][2]string {
 	var out [][2]string
-	for i, v := range VIZValues(lines, tamper, time.Now()) {
+	for i, v := range VIZValues(lines, tamper, nil, time.Now()) {
 		out = append(out, [2]string{VIZCaptions[i], v})
 	}
 	return out
