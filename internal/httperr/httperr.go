@@ -165,9 +165,10 @@ func fromFiber(fe *fiber.Error) *Error {
 		// most often on a connection a browser opened ahead of need and
 		// left unused. fasthttp writes this answer on that connection
 		// before closing it, and a browser that sends its request there
-		// just then reads it: on 408 (and only then) Chromium and Firefox
-		// send the request again on a new connection. As BAD_REQUEST the
-		// end user saw this body in place of the page.
+		// just then reads it: on 408 from a reused or preconnected socket
+		// (and not on 400) Chromium sends the request again on a new
+		// connection (net/http/http_network_transaction.cc). As
+		// BAD_REQUEST the end user would see this body instead of the page.
 		return New(RequestTimeout, "no whole request came in time; send it again")
 	}
 	if fe.Code >= 400 && fe.Code < 500 {
