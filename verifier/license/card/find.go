@@ -68,7 +68,7 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	quad := wk.toPhoto(orderCorners(wk.refine(*best)))
-	if tooSmall(quad, img.Bounds()) != nil && wk.withinOutline(cands, best.corners) {
+	if tooSmall(quad, img.Bounds()) != nil && (wk.withinOutline(cands, best.corners) || wk.runsOn(*best)) {
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	return quad, nil
