@@ -61,7 +61,7 @@ func TestIDCardFrontVIZMatches(t *testing.T) {
 		zone := cardZone(uint64(100 + i))
 		s := cardtest.Scene{FrameW: c.frameW, CardW: float64(c.cardW), Face: labeledFace(t, "sheldon/sheldon2.png"), RotationDeg: float64(2*i - 3),
 			Keystone: 0.03, Seed: uint64(i), Blur: c.blur}
-		m, p := idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(zone, nil, c.date)})
+		m, p := idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(nil, zone, nil, c.date)})
 		if m.Result != license.FieldMatch {
 			t.Errorf("%d px, card %d px: %+v\n%+v", c.frameW, c.cardW, m, p)
 		}
@@ -84,7 +84,7 @@ func TestIDCardFrontVIZTampered(t *testing.T) {
 	} {
 		zone := cardZone(uint64(110 + i))
 		s := cardtest.Scene{FrameW: 2000, CardW: 1200, Face: labeledFace(t, "leonard/leonard1.png"), RotationDeg: 3, Keystone: 0.03, Seed: uint64(i)}
-		m, p := idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(zone, c.tamper, dottedDate)})
+		m, p := idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(nil, zone, c.tamper, dottedDate)})
 		if m.Result != license.FieldMismatch || c.field(m.Fields) != license.FieldMismatch || mismatches(m.Fields) != 1 {
 			t.Errorf("%s: %+v\n%+v", c.name, m, p)
 		}
@@ -104,14 +104,51 @@ func TestIDCardFrontVIZUnreadable(t *testing.T) {
 		front *cardtest.Front
 		blur  float64
 	}{
-		{"smudged", &cardtest.Front{Fields: mrztest.CardFields(zone, nil, nil), Smudge: 0.55}, 0},
-		{"blurred", &cardtest.Front{Fields: mrztest.CardFields(zone, nil, nil)}, 2.5},
+		{"smudged", &cardtest.Front{Fields: mrztest.CardFields(nil, zone, nil, nil), Smudge: 0.55}, 0},
+		{"blurred", &cardtest.Front{Fields: mrztest.CardFields(nil, zone, nil, nil)}, 2.5},
 		{"no captions", &cardtest.Front{Lines: cardtest.FrontLines(l)}, 0},
 	} {
 		s := cardtest.Scene{FrameW: 1600, CardW: 1000, Face: labeledFace(t, "penny/penny1.png"), RotationDeg: 2, Keystone: 0.03, Seed: uint64(i), Blur: c.blur}
 		m, p := idFront(t, s, zone, c.front)
 		if m.Result != license.FieldUnreadable || mismatches(m.Fields) > 0 {
 			t.Errorf("%s: %+v, want unreadable\n%+v", c.name, m, p)
+		}
+	}
+}
+
+// Fronts captioned in the issuer's language alone, as many national cards
+// are (German, Spanish, Italian, Dutch, Portuguese), their dates as such
+// cards print them (day first with dots or spaces, or a month's name in
+// the language): read by those captions, front_barcode_match is a match;
+// the same front printing another surname is a mismatch on it alone.
+func TestIDCardFrontVIZLanguages(t *testing.T) {
+	named := func(months ...string) func(license.Date) string {
+		return func(d license.Date) string { return fmt.Sprintf("%02d %s %04d", d.Day, months[d.Month-1], d.Year) }
+	}
+	spaced := func(d license.Date) string { return fmt.Sprintf("%02d %02d %04d", d.Day, int(d.Month), d.Year) }
+	for i, c := range []struct {
+		lang     string
+		captions []string
+		date     func(license.Date) string
+	}{
+		{"German", []string{"Dokumentennummer", "Name", "Vornamen", "Geburtsdatum", "Gültig bis"}, dottedDate},
+		{"Spanish", []string{"Núm. de soporte", "Apellidos", "Nombre", "Fecha de nacimiento", "Validez"}, spaced},
+		{"Italian", []string{"Passaporto N.", "Cognome", "Nome", "Data di nascita", "Scadenza"},
+			named("GEN", "FEB", "MAR", "APR", "MAG", "GIU", "LUG", "AGO", "SET", "OTT", "NOV", "DIC")},
+		{"Dutch", []string{"Documentnummer", "Naam", "Voornamen", "Geboortedatum", "Geldig tot"},
+			named("JAN", "FEB", "MRT", "APR", "MEI", "JUN", "JUL", "AUG", "SEP", "OKT", "NOV", "DEC")},
+		{"Portuguese", []string{"Documento N.º", "Apelido(s)", "Nome(s)", "Data de nascimento", "Validade"}, dottedDate},
+	} {
+		zone := cardZone(uint64(130 + i))
+		s := cardtest.Scene{FrameW: 1600, CardW: 1000, Face: labeledFace(t, "sheldon/sheldon2.png"), RotationDeg: 3, Keystone: 0.03, Seed: uint64(i)}
+		m, p := idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(c.captions, zone, nil, c.date)})
+		if m.Result != license.FieldMatch {
+			t.Errorf("%s: %+v\n%+v", c.lang, m, p)
+		}
+		other := func(m *mrz.MRZ) { m.Surname = "MORGENSTERN" }
+		m, p = idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(c.captions, zone, other, c.date)})
+		if m.Result != license.FieldMismatch || m.Fields.LastName != license.FieldMismatch || mismatches(m.Fields) != 1 {
+			t.Errorf("%s, another surname: %+v\n%+v", c.lang, m, p)
 		}
 	}
 }

@@ -188,7 +188,7 @@ func compareNumber(barcode string, r Read) FieldOutcome {
 // has compares equal to its printed self.
 func foldNumber(s string) string {
 	var b strings.Builder
-	for _, r := range foldLatin(s) {
+	for _, r := range FoldLatin(s) {
 		switch r {
 		case 'O', 'Q', 'D':
 			r = '0'
@@ -248,7 +248,7 @@ func compareName(name, extra string, r Read) FieldOutcome {
 // foldName keeps the letters of s, upper-cased and without diacritics.
 func foldName(s string) string {
 	var b strings.Builder
-	for _, r := range foldLatin(s) {
+	for _, r := range FoldLatin(s) {
 		if r >= 'A' && r <= 'Z' {
 			b.WriteRune(r)
 		}
@@ -256,9 +256,9 @@ func foldName(s string) string {
 	return b.String()
 }
 
-// foldLatin upper-cases s and removes the diacritics of the Latin-1 and
+// FoldLatin upper-cases s and removes the diacritics of the Latin-1 and
 // Latin Extended-A letters names use (É→E, Ñ→N, Ø→O, ß→SS, Æ→AE).
-func foldLatin(s string) string {
+func FoldLatin(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		r = unicode.ToUpper(r)
@@ -336,10 +336,19 @@ func compareDate(want Date, country string, r Read) FieldOutcome {
 	return disagree(r)
 }
 
-// monthNames are the three-letter months cards print (English and French).
+// monthNames are the abbreviated months cards and data pages print:
+// English and French, and German, Spanish, Italian, Dutch and Portuguese
+// (a data page's "12 AGO/AUG 1974"; the first month name read counts). No
+// abbreviation names two months.
 var monthNames = map[string]int{
 	"JAN": 1, "FEB": 2, "FEV": 2, "MAR": 3, "APR": 4, "AVR": 4, "MAY": 5, "MAI": 5, "JUN": 6, "JUIN": 6,
 	"JUL": 7, "JUIL": 7, "AUG": 8, "AOU": 8, "SEP": 9, "SEPT": 9, "OCT": 10, "NOV": 11, "DEC": 12,
+	// German, Spanish, Italian, Dutch, Portuguese.
+	"MRZ": 3, "OKT": 10, "DEZ": 12,
+	"ENE": 1, "ABR": 4, "AGO": 8, "DIC": 12,
+	"GEN": 1, "MAG": 5, "GIU": 6, "LUG": 7, "SET": 9, "OTT": 10,
+	"MRT": 3, "MEI": 5,
+	"OUT": 10,
 }
 
 // dayFirst tells the issuers whose cards may print numeric dates day
@@ -354,7 +363,7 @@ func dayFirst(country string) bool { return country != "USA" && country != "" }
 // dayFirst — or MMDDYY (DDMMYY too where dayFirst), or a day, a month name
 // and a year. Several readings are returned when the layout is ambiguous.
 func printedDates(s, country string) []Date {
-	s = foldLatin(s)
+	s = FoldLatin(s)
 	if len(s) > 64 {
 		return nil
 	}

@@ -68,3 +68,49 @@ func TestReadVIZCard(t *testing.T) {
 		t.Errorf("the card's title captioned %q as its number", title.DocumentNumber.Text)
 	}
 }
+
+// Captions beyond English and French: each language's names its fields;
+// a place of birth is no birth date, a name at birth no surname, Spain's
+// DNI (the holder's personal number) no document number, and "Valid
+// from" no expiry.
+func TestReadVIZLanguages(t *testing.T) {
+	read := func(lines ...[]string) license.Printed {
+		var words []license.Word
+		for i, line := range lines {
+			for _, w := range line {
+				words = append(words, license.Word{Text: w, Conf: 90, Line: i})
+			}
+		}
+		return mrz.ReadVIZ(words)
+	}
+	for _, c := range []struct {
+		lang  string
+		lines [][]string
+		want  [5]string // number, surname, given names, birth, expiry
+	}{
+		{"German", [][]string{{"Reisepass"}, {"C01X00T47"}, {"Name"}, {"MUSTERMANN"}, {"Geburtsname"}, {"GABLER"},
+			{"Vornamen"}, {"ERIKA"}, {"Geburtsort"}, {"BERLIN"}, {"Geburtstag"}, {"12.08.1964"}, {"Gültig", "bis"}, {"31.10.2030"}},
+			[5]string{"C01X00T47", "MUSTERMANN", "ERIKA", "12.08.1964", "31.10.2030"}},
+		{"Spanish", [][]string{{"DNI"}, {"99999999R"}, {"Apellidos"}, {"ESPAÑOLA", "ESPAÑOLA"}, {"Nombre"}, {"CARMEN"},
+			{"Lugar", "de", "nacimiento"}, {"MADRID"}, {"Fecha", "de", "nacimiento"}, {"01", "01", "1980"}, {"Núm", "soport"}, {"BAA000589"},
+			{"Validez"}, {"01", "01", "2030"}},
+			[5]string{"BAA000589", "ESPAÑOLA ESPAÑOLA", "CARMEN", "01 01 1980", "01 01 2030"}},
+		{"Italian", [][]string{{"Cognome"}, {"ROSSI"}, {"Nome"}, {"BIANCA"}, {"Luogo", "di", "nascita"}, {"ROMA"}, {"Data", "di", "nascita"},
+			{"12", "AGO", "1974"}, {"Scadenza"}, {"15", "APR", "2031"}},
+			[5]string{"", "ROSSI", "BIANCA", "12 AGO 1974", "15 APR 2031"}},
+		{"Dutch", [][]string{{"Documentnummer"}, {"SPECI2014"}, {"Naam"}, {"DE", "BRUIJN"}, {"Voornamen"}, {"WILLEKE"},
+			{"Geboortedatum"}, {"10", "MRT", "1965"}, {"Datum", "van", "afgifte"}, {"01", "JAN", "2020"}, {"Geldig", "tot"}, {"01", "JAN", "2030"}},
+			[5]string{"SPECI2014", "DE BRUIJN", "WILLEKE", "10 MRT 1965", "01 JAN 2030"}},
+		{"Portuguese", [][]string{{"Documento", "N.º"}, {"00000000"}, {"Apelido(s)"}, {"CORREIA"}, {"Nome(s)"}, {"INÊS"},
+			{"Local", "de", "nascimento"}, {"LISBOA"}, {"Data", "de", "nascimento"}, {"09", "07", "1990"}, {"Validade"}, {"09", "07", "2031"}},
+			[5]string{"00000000", "CORREIA", "INÊS", "09 07 1990", "09 07 2031"}},
+		{"English, valid from", [][]string{{"Surname"}, {"SMITH"}, {"Valid", "from"}, {"01", "JAN", "2020"}},
+			[5]string{"", "SMITH", "", "", ""}},
+	} {
+		p := read(c.lines...)
+		got := [5]string{p.DocumentNumber.Text, p.LastName.Text, p.FirstName.Text, p.DOB.Text, p.ExpiryDate.Text}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.lang, got, c.want)
+		}
+	}
+}

@@ -139,7 +139,7 @@ func PrintedFrontPhoto(face image.Image, frameW int, seed uint64, printed licens
 // (mrztest.CardFields: changed by tamper, the dates as date prints them,
 // each when set).
 func IDCardFrontPhoto(face image.Image, frameW int, seed uint64, lines []string, tamper func(*mrz.MRZ), date func(license.Date) string) ([]byte, error) {
-	return frontPhoto(face, frameW, seed, &cardtest.Front{Fields: mrztest.CardFields(lines, tamper, date)})
+	return frontPhoto(face, frameW, seed, &cardtest.Front{Fields: mrztest.CardFields(nil, lines, tamper, date)})
 }
 
 func frontPhoto(face image.Image, frameW int, seed uint64, text *cardtest.Front) ([]byte, error) {

@@ -241,13 +241,16 @@ var VIZCaptions = []string{"Passport No. / No. du passeport", "Surname / Nom", "
 var CardCaptions = append([]string{"Card No. / No. de la carte"}, VIZCaptions[1:]...)
 
 // CardFields are the captioned fields of an ID card's front whose back
-// carries the zone lines: CardCaptions over VIZValues on today (changed
-// by tamper, the dates as date prints them, each when set), for
-// cardtest.Front's Fields.
-func CardFields(lines []string, tamper func(*mrz.MRZ), date func(license.Date) string) [][2]string {
+// carries the zone lines: captions (nil: CardCaptions; in the order of
+// VIZValues) over VIZValues on today (changed by tamper, the dates as date
+// prints them, each when set), for cardtest.Front's Fields.
+func CardFields(captions, lines []string, tamper func(*mrz.MRZ), date func(license.Date) string) [][2]string {
+	if captions == nil {
+		captions = CardCaptions
+	}
 	var out [][2]string
 	for i, v := range VIZValues(lines, tamper, date, time.Now()) {
-		out = append(out, [2]string{CardCaptions[i], v})
+		out = append(out, [2]string{captions[i], v})
 	}
 	return out
 }
