@@ -131,8 +131,10 @@ func blur(p []float32, w, h int, sigma float64) {
 		for x := 0; x < w; x++ {
 			var v float32
 			if x >= r && x < w-r {
-				for i, kv := range k {
-					v += kv * row[x+i-r]
+				// The kernel is symmetric: one product a pair of taps.
+				v = k[r] * row[x]
+				for i := 1; i <= r; i++ {
+					v += k[r+i] * (row[x-i] + row[x+i])
 				}
 			} else {
 				for i, kv := range k {
@@ -144,11 +146,14 @@ func blur(p []float32, w, h int, sigma float64) {
 	}
 	for y := 0; y < h; y++ {
 		out := p[y*w : (y+1)*w]
-		clear(out)
-		for i, kv := range k {
-			src := tmp[min(max(y+i-r, 0), h-1)*w:]
+		centre := tmp[y*w : (y+1)*w]
+		for x := range out {
+			out[x] = k[r] * centre[x]
+		}
+		for i := 1; i <= r; i++ {
+			above, below := tmp[max(y-i, 0)*w:][:w], tmp[min(y+i, h-1)*w:][:w]
 			for x := range out {
-				out[x] += kv * src[x]
+				out[x] += k[r+i] * (above[x] + below[x])
 			}
 		}
 	}
