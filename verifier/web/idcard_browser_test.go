@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -24,7 +25,8 @@ import (
 // card is in view) takes the card's front by itself once it is held still
 // on the test camera; the back's step (the same guide, framed with the
 // zone's band) takes the front still shown by itself and the server
-// refuses it in words, then takes the card's back by itself; then the
+// refuses it in words; the guide then holds back while that card stays,
+// and takes the card's back by itself once it is turned over; then the
 // selfie video (Foreman) and Done; the result is the card's. Each step is looked at (axe, width, target sizes) at 390×844 and
 // 360×640: var/screenshots/walk/idcard-*.
 func TestIDCardInChromium(t *testing.T) {
@@ -91,8 +93,17 @@ func TestIDCardInChromium(t *testing.T) {
 		t.Errorf("beside the refusal the guide still says %q", said)
 	}
 	both("idcard-03-back-refused")
+	// The guide started again holds back while the refused card stays
+	// where it was: ten frames judged, none taken (autocapture.ts, Refused).
+	phone.Wait(`(() => { const w = document.querySelector(".guidance"); return !!w && w.dataset.advice === "refused" && !!(window.heldBack = w); })()`)
+	from := eval[int](phone, `+window.heldBack.dataset.judged`)
+	phone.Wait(fmt.Sprintf(`!window.heldBack.isConnected || +window.heldBack.dataset.judged >= %d`, from+10))
+	if held := eval[string](phone, `window.heldBack.isConnected ? window.heldBack.dataset.advice : "a photo taken"`); held != "refused" {
+		t.Errorf("the refused front, left where it was: %s after %d frames, want the guide holding back", held, 10)
+	}
 
-	// The back turned to the camera and held still: taken by itself.
+	// The back turned to the camera (a new look where the front was) and
+	// held still: taken by itself.
 	back, err := flowtest.IDCardBackPhoto(zone, 1)
 	check(t, err)
 	phone.loadSegment("rest", still(back))

@@ -58,6 +58,20 @@ export const limits = {
   // for holdMs.
   still: 0.02,
   holdMs: 700,
+  // After a refused photo (Refused below), the card counts as moved when
+  // a corner went 2.5 times the still tolerance, as taken away when no
+  // card was seen in goneFrames frames in a row, and as turned over or
+  // changed when its look (a grid of its grey levels) differs by more
+  // than changed (look's units: a grey level's spread over the card).
+  // TestRefusedCardLookInChromium, rendered cards (2026-11-29): the same
+  // license front blurred (σ 1.5, 3 px), nearer, farther or turned 8°
+  // differs by 0.03–0.15; turned over, a license 1.25 and an ID card
+  // 1.10; a glare hotspot appearing 0.35, so a photo refused for glare is
+  // taken again once the glare is gone. Two frames with no card: a
+  // card turned over in the hand shows its edge for longer.
+  moved: 0.05,
+  goneFrames: 2,
+  changed: 0.25,
   // The least time one piece of advice stays up before another replaces it.
   minDwellMs: 1200,
 };
@@ -112,10 +126,54 @@ export function edgeAngle(a: Point, b: Point): number {
   return r;
 }
 
-// still reports whether every corner of b is within limits.still of a's.
-function still(a: Quad, b: Quad, w: number, h: number): boolean {
-  const tol = limits.still * Math.hypot(w, h);
+// still reports whether every corner of b is within share (of the
+// frame's diagonal) of a's.
+function still(a: Quad, b: Quad, w: number, h: number, share = limits.still): boolean {
+  const tol = share * Math.hypot(w, h);
   return a.every((p, i) => Math.hypot(p.x - b[i].x, p.y - b[i].y) <= tol);
+}
+
+// Refused is where the card was, and how it looked, in the frame of a
+// photo the server refused. The guide started again after it takes no
+// photo by itself until the card was moved, taken away or turned over
+// (changed): a card left where it was would be sent again every few
+// seconds, the refusal read out each time (a front still shown at an ID
+// card's back step). The shutter still takes it.
+export interface Refused {
+  quad: Quad;
+  look: number[];
+}
+
+// look is the card's content as a grid of mean grey levels over the
+// quad, 8 across and 5 down, each the mean of 3×3 points, normalized to
+// zero mean and unit spread: exposure and light changes do not count,
+// turning the card over does.
+export function look(g: Gray, q: Quad): number[] {
+  const cols = 8;
+  const rows = 5;
+  const at = (u: number, v: number): number => {
+    // Bilinear in the quad: u along the top and bottom edges, v down.
+    const x = (1 - v) * ((1 - u) * q[0].x + u * q[1].x) + v * ((1 - u) * q[3].x + u * q[2].x);
+    const y = (1 - v) * ((1 - u) * q[0].y + u * q[1].y) + v * ((1 - u) * q[3].y + u * q[2].y);
+    const xi = Math.min(g.w - 1, Math.max(0, Math.round(x)));
+    const yi = Math.min(g.h - 1, Math.max(0, Math.round(y)));
+    return g.px[yi * g.w + xi];
+  };
+  const cells: number[] = [];
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      let sum = 0;
+      for (let j = 1; j <= 3; j++) for (let i = 1; i <= 3; i++) sum += at((c + i / 4) / cols, (r + j / 4) / rows);
+      cells.push(sum / 9);
+    }
+  const mean = cells.reduce((a, b) => a + b, 0) / cells.length;
+  const spread = Math.sqrt(cells.reduce((a, b) => a + (b - mean) ** 2, 0) / cells.length) || 1;
+  return cells.map((v) => (v - mean) / spread);
+}
+
+// lookDiff is the mean absolute difference of two looks (0: the same).
+export function lookDiff(a: number[], b: number[]): number {
+  return a.reduce((acc, v, i) => acc + Math.abs(v - b[i]), 0) / a.length;
 }
 
 export interface Guide {
@@ -124,6 +182,16 @@ export interface Guide {
   overlay: SVGSVGElement;
   words: HTMLElement;
   stop(): void;
+  // seen is the card in the last frame judged, for a photo taken now:
+  // if the server refuses it, the next guide is started after it.
+  seen(): Refused | null;
+}
+
+// GuideOptions: find replaces the words for no card in view (which name
+// a license); after is a refused photo's card (Refused).
+export interface GuideOptions {
+  find?: Key;
+  after?: Refused | null;
 }
 
 // capture is handed the frame to send: the canvas the back's barcode read
@@ -135,9 +203,13 @@ const svgNS = "http://www.w3.org/2000/svg";
 // guide runs the loop on video until stopped, captured, or the video
 // leaves the page. loading is the back's barcode reader (null on the
 // front): the back guides from its first frame and reads barcodes once the
-// reader has loaded; if it fails to load, the back only guides. find
-// replaces the words for no card in view (which name a license).
-export function guide(video: HTMLVideoElement, side: "front" | "back", loading: Promise<BarcodeReader> | null, capture: Capture, find?: Key): Guide {
+// reader has loaded; if it fails to load, the back only guides.
+export function guide(video: HTMLVideoElement, side: "front" | "back", loading: Promise<BarcodeReader> | null, capture: Capture, opts: GuideOptions = {}): Guide {
+  const find = opts.find;
+  let after = opts.after ?? null;
+  let gone = 0;
+  let judged = 0;
+  let lastSeen: { g: Gray; quad: Quad } | null = null;
   let reader: BarcodeReader | null = null;
   loading?.then((r) => (reader = r)).catch(() => undefined);
   const overlay = document.createElementNS(svgNS, "svg");
@@ -228,11 +300,37 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     capture(frame);
   };
 
+  // holdBack reports whether the guide still holds back after a refusal
+  // (after), given the card seen now, and says so on the page (no words:
+  // the refusal's reasons are what to read; data-advice "refused").
+  const holdBack = (g: Gray, quad: Quad | null): boolean => {
+    if (!after) return false;
+    gone = quad ? 0 : gone + 1;
+    if (gone >= limits.goneFrames || (quad && (!still(after.quad, quad, g.w, g.h, limits.moved) || lookDiff(after.look, look(g, quad)) > limits.changed))) {
+      after = null;
+      return false;
+    }
+    draw(quad, false, g.w, g.h);
+    shown = undefined;
+    say.dataset.advice = "refused";
+    say.textContent = "";
+    return true;
+  };
+
   const tick = async () => {
     if (stopped || !video.isConnected) return;
     const got = video.paused ? null : grab();
     if (got) {
       const { g, frame } = got;
+      say.dataset.judged = String(++judged);
+      if (after) {
+        const quad = findCard(g);
+        lastSeen = quad ? { g, quad } : null;
+        if (holdBack(g, quad)) {
+          setTimeout(() => void tick(), 120);
+          return;
+        }
+      }
       if (side === "front") {
         const j = judgeFront(g);
         const now = performance.now();
@@ -240,6 +338,7 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
           if (!steadySince) steadySince = now;
         } else steadySince = 0;
         last = j.quad;
+        lastSeen = j.quad ? { g, quad: j.quad } : null;
         draw(j.quad, j.advice === null, g.w, g.h);
         show(j.advice === null ? "hold" : j.advice);
         if (j.advice === null && steadySince && now - steadySince >= limits.holdMs) return done(null);
@@ -256,6 +355,7 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
         }
         const scale = g.w / full.width;
         const j = judgeBack(g, seen.map((s) => ({ ...s, corners: s.corners.map((p) => ({ x: p.x * scale, y: p.y * scale })) })));
+        lastSeen = j.quad ? { g, quad: j.quad } : null;
         draw(j.quad, false, g.w, g.h);
         show(j.advice);
         const symbol = seen.find((x) => x.corners.length === 4);
@@ -274,5 +374,6 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     stop: () => {
       stopped = true;
     },
+    seen: () => (lastSeen ? { quad: lastSeen.quad, look: look(lastSeen.g, lastSeen.quad) } : null),
   };
 }

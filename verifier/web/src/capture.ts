@@ -7,7 +7,7 @@
 // the photo by itself when the document is right; the shutter stays.
 import { APIError } from "./api";
 import type { App } from "./app";
-import { guide, type Guide } from "./autocapture";
+import { guide, type Guide, type Refused } from "./autocapture";
 import type { BarcodeReader } from "./barcode";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
@@ -56,6 +56,10 @@ const resumeAfterRefusal = 3000;
 export function photoStep(app: App, step: PhotoStep, done: () => void, others: Other[] = []): void {
   let stream: MediaStream | null = null;
   let live: Guide | null = null;
+  // taken: the card the guide saw when the camera's photo was taken (by
+  // the guide or the shutter); the guide started after a refusal holds
+  // back until it moved or changed (autocapture.ts, Refused).
+  let taken: Refused | null = null;
   const side = step.screen;
   // Marks on the page's timeline (step, camera, guide, capture, accepted):
   // bench/licenseguide reads them; they cost nothing and never leave the page.
@@ -150,7 +154,19 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
     live?.stop();
     live?.overlay.remove();
     live?.words.remove();
-    live = guide(video, step.live, step.reader ?? null, (frame) => void (frame ? (video.pause(), toJPEG(frame, 0.9).then(send)) : shoot()), step.find);
+    const g: Guide = guide(
+      video,
+      step.live,
+      step.reader ?? null,
+      (frame) => {
+        if (!frame) return void shoot();
+        taken = g.seen();
+        video.pause();
+        void toJPEG(frame, 0.9).then(send);
+      },
+      { find: step.find, after: taken },
+    );
+    live = g;
     stage.append(live.overlay);
     stage.after(live.words);
     autoNote.hidden = false;
@@ -158,6 +174,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
 
   const shoot = async () => {
     if (!stream || checking) return;
+    taken = live?.seen() ?? null;
     live?.stop();
     const img = await fromVideo(video, step.maxSide, 0.9);
     video.pause();
@@ -168,6 +185,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
     const f = file.files && file.files[0];
     file.value = "";
     if (!f || checking) return;
+    taken = null; // a file's card is not the camera's
     await send(await fromFile(f, step.maxSide, 0.9));
   });
 
