@@ -195,7 +195,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		return liveMeasure{field(func(m liveMeasure) float64 { return m.first }), field(func(m liveMeasure) float64 { return m.posed }),
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
-			field(func(m liveMeasure) float64 { return m.gap }), false, "", false, false}
+			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }), false, "", false, false}
 	}
 	old := med(got[2])
 	for i, mode := range modes {
@@ -224,6 +224,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		if f.gap > 0 {
 			fmt.Printf(", longest gap between recorded frames %3.0f ms", f.gap)
 		}
+		fmt.Printf(", lead-in %4.0f ms", f.lead)
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		if !mode.before {
 			fmt.Printf("; ran in %v", where)
@@ -252,7 +253,11 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 // timing ("The video stuttered").
 type liveMeasure struct {
 	first, posed, fps, turns, still, eyes, gap float64
-	stuttered                                  bool
+	// lead: ms from the first tracked frame of the recording to the first
+	// cue (the lead-in waits for its posed frames: src/liveness.ts,
+	// leadRest), by the sampler's 50 ms.
+	lead      float64
+	stuttered bool
 	// where the tracker ran (the stage's data-tracker-in), and, in a
 	// worker, whether Chromium took the CPU slowdown there.
 	where                   string
@@ -376,6 +381,12 @@ func liveRun(alloc context.Context, link string, tracked, inPage bool, script []
 	m.fps, m.turns, m.still, m.eyes = rate(done[0], ms[0]), rate(done[1], ms[1]), rate(done[2], ms[2]), rate(eyes[2], ms[2])
 	if n := len(samples); n > 0 {
 		m.gap, _ = samples[n-1][4].(float64)
+		for _, x := range samples {
+			if x[3].(string) != "lead-in" {
+				m.lead = x[0].(float64) - samples[0][0].(float64)
+				break
+			}
+		}
 	}
 	m.stuttered, err = stuttered(ctx)
 	return m, err
