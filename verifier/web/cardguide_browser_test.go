@@ -73,23 +73,32 @@ type frontJudged struct {
 	Small     [2]float64     `json:"small"`
 }
 
-func judgeFrontIn(tb *chromium.Tab, img image.Image) frontJudged {
-	tb.T.Helper()
-	url := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpegBytes(tb.T.(*testing.T), img))
-	raw := chromium.Eval[string](tb, fmt.Sprintf(`(async () => {
+// inSmallFrame is an async expression for the guide page that draws img
+// as the live loop draws a video frame (scaled to limits.smallSide) and
+// then runs body with s (the scale), c (the canvas) and g (its grey
+// levels) bound.
+func inSmallFrame(t *testing.T, img image.Image, body string) string {
+	url := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpegBytes(t, img))
+	return fmt.Sprintf(`(async () => {
 		const bmp = await createImageBitmap(await (await fetch(%q)).blob());
 		const s = G.limits.smallSide / Math.max(bmp.width, bmp.height);
 		const c = document.createElement("canvas"); c.width = Math.round(bmp.width * s); c.height = Math.round(bmp.height * s);
 		const x = c.getContext("2d"); x.drawImage(bmp, 0, 0, c.width, c.height);
 		const g = G.gray(x.getImageData(0, 0, c.width, c.height).data, c.width, c.height);
+		%s
+	})()`, url, body)
+}
+
+func judgeFrontIn(tb *chromium.Tab, img image.Image) frontJudged {
+	tb.T.Helper()
+	raw := chromium.Eval[string](tb, inSmallFrame(tb.T.(*testing.T), img, `
 		const j = G.judgeFront(g);
 		const out = { advice: j.advice, quad: j.quad ? j.quad.map(p => ({X: p.x / s, Y: p.y / s})) : null, small: [c.width, c.height] };
 		if (j.quad) {
 			Object.assign(out, G.sharpnessAndGlare(g, G.innerBox(j.quad, g.w, g.h)));
 			out.coverage = G.measureCard(j.quad, g.w, g.h).coverage;
 		}
-		return JSON.stringify(out);
-	})()`, url))
+		return JSON.stringify(out);`))
 	var j frontJudged
 	check(tb.T.(*testing.T), json.Unmarshal([]byte(raw), &j))
 	return j

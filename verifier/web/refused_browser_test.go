@@ -2,11 +2,8 @@ package web_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"image"
-	"image/jpeg"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit/chromium"
@@ -19,18 +16,7 @@ import (
 // img, drawn as the live loop draws a frame; nil when it finds none.
 func lookIn(tb *chromium.Tab, img image.Image) []float64 {
 	tb.T.Helper()
-	var b bytes.Buffer
-	check(tb.T.(*testing.T), jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}))
-	url := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
-	raw := chromium.Eval[string](tb, fmt.Sprintf(`(async () => {
-		const bmp = await createImageBitmap(await (await fetch(%q)).blob());
-		const s = G.limits.smallSide / Math.max(bmp.width, bmp.height);
-		const c = document.createElement("canvas"); c.width = Math.round(bmp.width * s); c.height = Math.round(bmp.height * s);
-		const x = c.getContext("2d"); x.drawImage(bmp, 0, 0, c.width, c.height);
-		const g = G.gray(x.getImageData(0, 0, c.width, c.height).data, c.width, c.height);
-		const q = G.findCard(g);
-		return JSON.stringify(q ? G.look(g, q) : null);
-	})()`, url))
+	raw := chromium.Eval[string](tb, inSmallFrame(tb.T.(*testing.T), img, `const q = G.findCard(g); return JSON.stringify(q ? G.look(g, q) : null);`))
 	var look []float64
 	check(tb.T.(*testing.T), json.Unmarshal([]byte(raw), &look))
 	return look
