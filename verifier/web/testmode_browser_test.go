@@ -34,7 +34,7 @@ func TestTestModeInChromium(t *testing.T) {
 	c := e.create(fmt.Sprintf(`{"webhook_url":%q,"message":"Test order 1001"}`, e.hooks.URL))
 	phone.Open(c.URL)
 	contains(t, phone.screen("test"), "Test mode", "Test order 1001", "Verified: every check passes",
-		"Face inconclusive: offer a manual review", "Finish with this outcome")
+		"Face inconclusive: offer a manual review", "Finish with this outcome", "License expired", "License does not look genuine")
 	phone.Shoot("20-test-page")
 	phone.click("Finish with this outcome")
 	contains(t, phone.screen("done"), "Test mode", "Done, you can close this page.")

@@ -27,6 +27,13 @@ const outcomes: [string, Key][] = [
   ["manual_review", "test.o.manual_review"],
 ];
 
+// neutral words the two outcomes that name a license on links that
+// accept another document too: the document shown is picked on the page.
+const neutral: Partial<Record<Key, Key>> = {
+  "test.o.license_expired": "test.o.document_expired",
+  "test.o.license_not_genuine": "test.o.document_not_genuine",
+};
+
 const indicators: [string, Key][] = [
   ["phone", "test.phone"],
   ["address", "test.address"],
@@ -56,12 +63,14 @@ function testPage(app: App): void {
   // override it).
   const walked = app.session.steps.some((s) => s.name === "phone");
   const confirmed = !!app.session.phone && app.session.phone.verified;
+  const licenseOnly = app.session.documents.every((k) => k === "drivers_license");
+  const words = (key: Key): string => t(licenseOnly ? key : (neutral[key] ?? key));
   const list = h(
     "fieldset",
     { class: "choices" },
     h("legend", null, t("test.outcome")),
     ...outcomes.map(([value, key], i) =>
-      h("label", { class: "choice" }, h("input", { type: "radio", name: "outcome", value, checked: i === 0 }), t(key)),
+      h("label", { class: "choice" }, h("input", { type: "radio", name: "outcome", value, checked: i === 0 }), words(key)),
     ),
   );
   const selects = indicators.filter(([name]) => !(walked && name === "phone")).map(([name, key]) => {
