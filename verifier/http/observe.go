@@ -15,6 +15,9 @@ const (
 	localLogger     = "idgate.logger"
 	localBaseLogger = "idgate.base_logger"
 	localRequestID  = "idgate.request_id"
+	// localUnreadable is why fasthttp could not read a request
+	// (serverError), for its access line.
+	localUnreadable = "idgate.unreadable"
 	headerID        = "X-Request-ID"
 	maxRequestID    = 128
 )
@@ -154,8 +157,29 @@ func (s *Server) finish(c *fiber.Ctx, start time.Time) {
 	if status >= 500 {
 		level = slog.LevelError
 	}
-	s.log.LogAttrs(c.UserContext(), level, "request", slog.String("request_id", RequestID(c)),
+	attrs := []slog.Attr{slog.String("request_id", RequestID(c)),
 		slog.String("method", c.Method()), slog.String("path", logPath(c.Path())), slog.String("route", route), slog.Int("status", status),
 		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int("bytes", len(c.Response().Body())),
-		slog.String("ip", s.clientIP(c)))
+		slog.String("ip", s.clientIP(c))}
+	if cause, ok := c.Locals(localUnreadable).(string); ok {
+		attrs = append(attrs, slog.String("unreadable", cause))
+	}
+	s.log.LogAttrs(c.UserContext(), level, "request", attrs...)
+}
+
+// unreadableCause is fasthttp's reason for a request it could not read,
+// for the log, without the request's bytes: its messages go on with
+// "Buffer size=…, contents: …", a snippet of the request that may hold
+// a link token, a cookie or an Authorization header.
+func unreadableCause(msg string) string {
+	for _, cut := range []string{"Buffer size=", "contents:"} {
+		if i := strings.Index(msg, cut); i >= 0 {
+			msg = msg[:i]
+		}
+	}
+	msg = strings.TrimRight(strings.TrimSpace(msg), ".,")
+	if r := []rune(msg); len(r) > 120 {
+		msg = string(r[:120])
+	}
+	return msg
 }

@@ -196,6 +196,10 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWith
 func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	start := time.Now()
 	s.begin(c)
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		c.Locals(localUnreadable, unreadableCause(fe.Message))
+	}
 	if isFlowPath(c) {
 		setFlowHeaders(c)
 	}

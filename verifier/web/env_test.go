@@ -128,6 +128,18 @@ func start(t *testing.T) *env {
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
 	v.RunWebhooks(hooks.Pool, nil, webhook.WorkerOptions{})
 	e := &env{t: t, URL: v.URL, clock: c, store: v.Store, logs: logs, order: order, hooks: hooks, phoneLogs: phoneLogs, roomy: eng}
+	// A failed test shows the requests the server could not read, and why
+	// (CI once showed such an answer's body in place of a page).
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, `"unreadable"`) {
+				t.Logf("the server could not read a request: %s", l)
+			}
+		}
+	})
 	_, e.bearer = v.Account("owner@example.com", "correct horse battery")
 	return e
 }
