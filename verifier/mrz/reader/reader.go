@@ -69,8 +69,8 @@ func New(f *ocrb.Font) (*Reader, error) {
 }
 
 // Read finds, straightens and reads the zone of img and parses it: the
-// zone as mrz.Parse answers it, or ErrNoZone, or mrz's coded errors (a zone
-// found but misread: take another photo). Each zone Zones finds is read
+// zone as mrz.Parse answers it, or ErrNoZone, ErrUnsure, or mrz's coded
+// errors (a zone found but misread: take another photo). Each zone Zones finds is read
 // until one parses.
 func (r *Reader) Read(img *image.Gray) (*mrz.MRZ, error) {
 	m, _, err := r.ReadZone(img)
