@@ -92,7 +92,7 @@ func TestBackToSiteWithoutReferrerInChromium(t *testing.T) {
 	text := phone.screen("done")
 	contains(t, text, "Test mode", "Done. Go back to finish there.", "Back to shop.example.com")
 	phone.Shoot("27-back-to-site-no-referrer")
-	phone.click("Back to shop.example.com")
+	phone.clickAway("Back to shop.example.com")
 	phone.Wait(`location.href.startsWith(` + jsString(site) + `) && !!document.getElementById("go")`)
 	phone.ShootHere("28-back-at-the-site-390x844")
 

@@ -35,8 +35,22 @@ func camera(file string, granted bool) []chromedp.ExecAllocatorOption {
 // click presses the button (or button-styled label) reading label.
 func (tb *tab) click(label string) {
 	tb.T.Helper()
+	tb.press(label, "b.click()")
+}
+
+// clickAway presses a button that leaves the page ("Back to {site}"). The
+// click runs after the evaluation has answered: a navigation started
+// within it fails the evaluation ("Inspected target navigated or
+// closed", seen at load).
+func (tb *tab) clickAway(label string) {
+	tb.T.Helper()
+	tb.press(label, "setTimeout(() => b.click(), 0)")
+}
+
+func (tb *tab) press(label, do string) {
+	tb.T.Helper()
 	ok := eval[bool](tb, fmt.Sprintf(`(() => { const b = [...document.querySelectorAll("button, label.button")].find(b => b.textContent.trim() === %q && !b.hidden && !b.disabled);
-		if (!b) return false; b.click(); return true; })()`, label))
+		if (!b) return false; %s; return true; })()`, label, do))
 	if !ok {
 		tb.T.Fatalf("no button %q on screen %q", label, eval[string](tb, `document.querySelector("main").dataset.screen`))
 	}

@@ -151,7 +151,7 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 	site := strings.TrimPrefix(shop.URL, "http://")
 	contains(t, phone.screen("done"), "Done. Go back to finish there.", "Back to "+site)
 	phone.look("back-button-done-en-390x844")
-	phone.click("Back to " + site)
+	phone.clickAway("Back to " + site)
 	// Polled from here: a poll in the page does not survive its leaving.
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		at, _ := chromedp.Run(phone.Ctx, chromedp.Evaluate[string](`location.href + " " + !!document.getElementById("verify")`))
@@ -354,7 +354,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 		}
 	}
 	shopper.look("liveness-no-attempts-left-back-en-360x640")
-	shopper.click("Back to shop.example.com")
+	shopper.clickAway("Back to shop.example.com")
 	shopper.Wait(`location.href.startsWith(` + jsString(site) + `) && !!document.getElementById("go")`)
 	if s := e.status(c.ID); s != "completed" {
 		t.Errorf("the store's verification is %s, want completed", s)
