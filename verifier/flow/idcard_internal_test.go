@@ -1,7 +1,6 @@
 package flow
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -17,20 +16,11 @@ import (
 // finished session drops both sides and keeps the kind.
 func TestIDCardCapture(t *testing.T) {
 	read := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	doc := mrz.NewDocument(mrz.MRZ{Format: mrz.TD1, DocumentCode: "I", IssuingState: "D", Nationality: "D", Surname: "MUSTER",
-		GivenNames: "ANNA", DocumentNumber: "C4KX72F95", BirthDate: mrz.Date{Year: 8, Month: 6, Day: 30}, Sex: "F",
-		ExpiryDate: mrz.Date{Year: 34, Month: 1, Day: 2}}, read)
+	doc := annaMuster(mrz.TD1, "I", read)
 	front := &FrontDone{CardFound: true, ProportionsOK: true, FacePresent: true, Headshot: []byte{0xff, 0xd8, 0xff}, Portrait: []float32{0.5}}
 	s := Session{Document: verifier.IDCard, IDCardFront: front,
 		IDCardBack: &IDCardBackDone{CardFound: true, ProportionsOK: true, ZoneInPlace: true, Document: &doc}}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Session
-	if err := json.Unmarshal(raw, &back); err != nil {
-		t.Fatal(err)
-	}
+	raw, back := sealedAndBack(t, s)
 	if !back.Done(StepIDCardFront) || !back.Done(StepIDCardBack) || back.Done(StepLicenseFront) || !back.documentStepPassed() {
 		t.Fatalf("steps done after a round trip: %s", raw)
 	}

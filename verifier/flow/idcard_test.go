@@ -136,11 +136,13 @@ func testIDCardFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 			t.Fatal(err)
 		}
 		notImage := []byte("GIF89a\x01\x00\x01\x00")
-		for _, c := range []struct {
+		// refusal is a photo a side refuses, and the problem it names.
+		type refusal struct {
 			name  string
 			photo []byte
 			want  flow.Problem
-		}{
+		}
+		for _, c := range []refusal{
 			{"not an image", notImage, flow.ProblemImageUnsupported},
 			{"no card", noCard, flow.ProblemCardNotFound},
 		} {
@@ -152,11 +154,7 @@ func testIDCardFlow(t *testing.T, open func(t *testing.T) *sqlstore.DB) {
 		if s := flow.StepSentence(flow.StepIDCardFront, flow.ProblemCardNotFound); !strings.Contains(s, "ID card") {
 			t.Errorf("the front's card_not_found reads %q", s)
 		}
-		for _, c := range []struct {
-			name  string
-			photo []byte
-			want  flow.Problem
-		}{
+		for _, c := range []refusal{
 			{"not an image", notImage, flow.ProblemImageUnsupported},
 			{"no card", noCard, flow.ProblemCardNotFound},
 			{"no zone", r.cardBack(nil, 2), flow.ProblemMRZNotFound},

@@ -11,6 +11,14 @@ import (
 	"github.com/idgate/idgate/verifier/mrz"
 )
 
+// annaMuster is Anna Muster's document (German, born 2008-06-30, expiring
+// 2034-01-02) in format with its document code, read on read.
+func annaMuster(format mrz.Format, code string, read time.Time) mrz.Document {
+	return mrz.NewDocument(mrz.MRZ{Format: format, DocumentCode: code, IssuingState: "D", Nationality: "D", Surname: "MUSTER",
+		GivenNames: "ANNA", DocumentNumber: "C4KX72F95", BirthDate: mrz.Date{Year: 8, Month: 6, Day: 30}, Sex: "F",
+		ExpiryDate: mrz.Date{Year: 34, Month: 1, Day: 2}}, read)
+}
+
 // TestPassportCapture: an accepted data page, sealed into the session and
 // read back, is the passport's capture: the page's checks as the license's
 // evidence (the zone's check digits as the barcode's), the portrait, the
@@ -19,23 +27,14 @@ import (
 // visual zone against the zone); a finished session drops it.
 func TestPassportCapture(t *testing.T) {
 	read := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	doc := mrz.NewDocument(mrz.MRZ{Format: mrz.TD3, DocumentCode: "P", IssuingState: "D", Nationality: "D", Surname: "MUSTER",
-		GivenNames: "ANNA", DocumentNumber: "C4KX72F95", BirthDate: mrz.Date{Year: 8, Month: 6, Day: 30}, Sex: "F",
-		ExpiryDate: mrz.Date{Year: 34, Month: 1, Day: 2}}, read)
+	doc := annaMuster(mrz.TD3, "P", read)
 	// The visual zone as read: the zone's values but another birth date.
 	read8 := func(s string) license.Read { return license.Read{Text: s, Conf: 90} }
 	viz := license.Printed{DocumentNumber: read8("C4KX72F95"), LastName: read8("MUSTER"), FirstName: read8("ANNA"),
 		DOB: read8("30 JUN 2007"), ExpiryDate: read8("02 JAN 2034")}
 	s := Session{Document: verifier.Passport, Passport: &PassportDone{PageFound: true, ProportionsOK: true, FacePresent: true,
 		Headshot: []byte{0xff, 0xd8, 0xff}, Portrait: []float32{0.5}, Document: &doc, Printed: &viz}}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Session
-	if err := json.Unmarshal(raw, &back); err != nil {
-		t.Fatal(err)
-	}
+	raw, back := sealedAndBack(t, s)
 	if !back.Done(StepPassportPage) || back.Done(StepLicenseFront) || !back.documentStepPassed() {
 		t.Fatalf("steps done after a round trip: %s", raw)
 	}

@@ -97,14 +97,7 @@ func TestSessionJSONAndFinish(t *testing.T) {
 		Match: &match.Result{Tier: match.PossibleMatch, Distance: 0.6}, UpdatedAt: t0}
 	s.issue(challengeAt("n", t0))
 	s.remember(StepLicenseBack, Reply{Digest: sha256.Sum256([]byte("b")), Answer: []byte(`{"accepted":true}`)})
-	raw, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Session
-	if err := json.Unmarshal(raw, &back); err != nil {
-		t.Fatal(err)
-	}
+	raw, back := sealedAndBack(t, s)
 	if !reflect.DeepEqual(back, s) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", back, s)
 	}
@@ -245,4 +238,19 @@ func FuzzImageProblems(f *testing.F) {
 			t.Fatalf("%v", p)
 		}
 	})
+}
+
+// sealedAndBack is s as the JSON the session is sealed as, and that JSON
+// read back.
+func sealedAndBack(t *testing.T, s Session) ([]byte, Session) {
+	t.Helper()
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Session
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	return raw, back
 }

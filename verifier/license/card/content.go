@@ -31,6 +31,17 @@ func cardSpace(c [4]raster.Point) (raster.Homography, error) {
 	return raster.FromQuad([4]raster.Point{{X: 0, Y: 0}, {X: cardGW, Y: 0}, {X: cardGW, Y: cardGH}, {X: 0, Y: cardGH}}, longFirst(c))
 }
 
+// cardStock maps the card with corners c to working coordinates
+// (cardSpace) and reads its stock; ok false when either fails.
+func (wk *work) cardStock(c [4]raster.Point) (raster.Homography, [3]float32, bool) {
+	toWork, err := cardSpace(c)
+	if err != nil {
+		return raster.Homography{}, [3]float32{}, false
+	}
+	stock, ok := wk.stock(toWork)
+	return toWork, stock, ok
+}
+
 // stock is the card's ground colour inside the outline: its most common
 // colour (to 8 levels a channel), since print, bands and the portrait
 // each cover less of an ID-1 card than its ground; ok false when the

@@ -246,10 +246,8 @@ func (wk *work) outermost(cands []outline, best *outline) *outline {
 			!isID1(o.aspect) && isID1(best.aspect) && wk.oneEnded(*best) && wk.tableBeyond(*best, *o) {
 			continue
 		}
-		if toWork, err := cardSpace(o.corners); err == nil {
-			if stock, ok := wk.stock(toWork); ok && wk.hasPortrait(toWork, stock) {
-				out = o
-			}
+		if toWork, stock, ok := wk.cardStock(o.corners); ok && wk.hasPortrait(toWork, stock) {
+			out = o
 		}
 	}
 	return out
@@ -266,11 +264,7 @@ const minPortraitLead = 0.3
 // oneEnded reports whether o shows a portrait at one short end and not
 // at the other (minPortraitLead).
 func (wk *work) oneEnded(o outline) bool {
-	toWork, err := cardSpace(o.corners)
-	if err != nil {
-		return false
-	}
-	stock, ok := wk.stock(toWork)
+	toWork, stock, ok := wk.cardStock(o.corners)
 	if !ok {
 		return false
 	}
@@ -399,11 +393,7 @@ func (wk *work) bounded(o outline) (raster.Homography, [3]float32, bool) {
 // stock, and whether something else than the stock lies beyond every
 // seen side.
 func (wk *work) stockBounded(o outline) (raster.Homography, [3]float32, bool) {
-	toWork, err := cardSpace(o.corners)
-	if err != nil {
-		return raster.Homography{}, [3]float32{}, false
-	}
-	stock, ok := wk.stock(toWork)
+	toWork, stock, ok := wk.cardStock(o.corners)
 	if !ok {
 		return raster.Homography{}, [3]float32{}, false
 	}

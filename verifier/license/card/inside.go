@@ -36,11 +36,7 @@ func (wk *work) insideCard(lines []line, best outline) bool {
 	if !ok || !off {
 		return false
 	}
-	toWork, err := cardSpace(encl)
-	if err != nil {
-		return false
-	}
-	stock, ok := wk.stock(toWork)
+	toWork, stock, ok := wk.cardStock(encl)
 	if !ok {
 		return false
 	}

@@ -10,11 +10,7 @@ package card
 // was accepted as a card (bench/robust: two light cards on white, 35%
 // and 64% off).
 func (wk *work) textBlock(o outline) bool {
-	toWork, err := cardSpace(o.corners)
-	if err != nil {
-		return false
-	}
-	stock, ok := wk.stock(toWork)
+	toWork, stock, ok := wk.cardStock(o.corners)
 	if !ok {
 		return false
 	}
