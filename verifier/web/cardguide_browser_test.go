@@ -28,12 +28,13 @@ import (
 	"github.com/idgate/idgate/verifier/web/npmbundle"
 )
 
-// guidePage is a blank page with the license guide's code (cardguide.ts
-// and autocapture.ts) as the global G, to drive it on still images.
+// guidePage is a blank page with the live guides' code (cardguide.ts,
+// zoneguide.ts and autocapture.ts) as the global G, to drive it on still
+// images.
 func guidePage(t *testing.T) *chromium.Tab {
 	t.Helper()
 	root := filepath.Join(testkit.RepoRoot(t), "verifier", "web")
-	src := fstest.MapFS{"entry.ts": {Data: []byte(`export * from "./src/cardguide"; export * from "./src/autocapture";`)}}
+	src := fstest.MapFS{"entry.ts": {Data: []byte(`export * from "./src/cardguide"; export * from "./src/autocapture"; export * from "./src/zoneguide";`)}}
 	for _, glob := range []string{"src/*.ts", "strings.json"} {
 		names, err := fs.Glob(os.DirFS(root), glob)
 		check(t, err)

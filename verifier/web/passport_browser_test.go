@@ -8,10 +8,12 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
 	"github.com/idgate/idgate/verifier/mrz/ocrb"
@@ -45,8 +47,9 @@ func still(data []byte) segment {
 // driver's license and the passport: the start page names both, the pick
 // (reached and chosen with the keyboard), the license picked first and
 // then another document chosen instead, the data page's step (the guide
-// framed to the page's 125 × 88 mm), a photo without the zone refused in
-// words, the page on the test camera taken with the shutter and accepted,
+// framed to the page's 125 × 88 mm, no page in view said in the page's
+// words), a photo without the zone refused in words, the page on the test
+// camera taken by the live guidance and accepted,
 // then the selfie video (Foreman on the test camera, cues paced by the
 // clock as in TestVerificationInChromium) and Done; the result is the
 // passport's. The pick and the data page's step are looked at (axe, width,
@@ -63,7 +66,9 @@ func TestPassportInChromium(t *testing.T) {
 	blockTracker(phone)
 	phone.Open(c.URL)
 	contains(t, phone.screen("start"), web.T("en", "start.check.either"), "license or passport number", web.T("en", "start.time.either"))
-	phone.loadSegment("rest", still(dataPage(t, zone, face)))
+	table, err := flowtest.NoCardPhoto(2)
+	check(t, err)
+	phone.loadSegment("rest", still(table)) // an empty table until the page is shown
 	phone.click("Start")
 
 	// The pick: each kind a button, in the link's order; Tab from the
@@ -108,6 +113,8 @@ func TestPassportInChromium(t *testing.T) {
 	if r := eval[float64](phone, `(() => { const g = document.querySelector(".stage .guide").getBoundingClientRect(); return g.width / g.height; })()`); r < 1.40 || r > 1.44 {
 		t.Errorf("the guide's aspect is %.3f, a TD3 page's 125/88 = 1.420", r)
 	}
+	phone.Wait(`(document.querySelector(".guidance") || {}).dataset?.advice === "find"`)
+	contains(t, phone.screen("passport"), web.T("en", "guide.find.passport"), web.T("en", "guide.auto.passport"))
 	both("passport-02-page")
 
 	// A page whose zone is missing: the server's reason in the table's
@@ -120,8 +127,11 @@ func TestPassportInChromium(t *testing.T) {
 	}
 	phone.look("passport-03-refused-390x844")
 
-	// The page on the camera, taken with the shutter.
-	phone.click("Take photo")
+	// The page on the camera, held still: the guide takes it by itself.
+	phone.loadSegment("rest", still(dataPage(t, zone, face)))
+	if seen := phone.advices("passport", 60*time.Second); len(seen) == 0 || seen[len(seen)-1] != "capture" {
+		t.Errorf("the data page: advice %v, want the photo taken by the guide last", seen)
+	}
 	contains(t, phone.screen("live"), "Selfie video", "Retake the photo of your passport", "STEP 2 OF 2")
 	if strings.Contains(phone.screen("live"), "Retake the photo of the back") {
 		t.Error("the passport's selfie step offers the license's back")

@@ -1,7 +1,8 @@
-// Package guidetest renders the camera scenes the license steps' live
+// Package guidetest renders the camera scenes the document steps' live
 // guidance is tested and measured on (verifier/web's browser tests,
-// bench/licenseguide): card fronts and backs at a distance, and the
-// sequences of frames that bring them from far to close and hold them.
+// bench/licenseguide): card fronts and backs and passport data pages at a
+// distance, and the sequences of frames that bring them from far to close
+// and hold them.
 package guidetest
 
 import (

@@ -1,16 +1,19 @@
-// Live guidance and auto-capture on the card steps (the license's and the
-// ID card's sides; an ID card's back is judged as a front): while the camera
-// runs, each frame is judged here (card outline, size, corners, sharpness,
-// glare; on the back, the barcode read by zxing-cpp's WebAssembly), what
+// Live guidance and auto-capture on the document steps (the license's and
+// the ID card's sides, an ID card's back judged as a front; the passport's
+// data page by its machine-readable zone): while the camera runs, each
+// frame is judged here (card outline, size, corners, sharpness, glare; on
+// the back, the barcode read by zxing-cpp's WebAssembly; on the data page,
+// the zone's size, sharpness and glare, zoneguide.ts), what
 // is wrong is said in words (and announced once per change), the outline
 // found is drawn over the video, and the photo is taken by itself when the
-// front has been right and still for a moment, or as soon as the back's
+// front (or page) has been right and still for a moment, or as soon as the back's
 // barcode reads. The server judges the photo as before; the shutter stays.
 import type { BarcodeReader, Seen } from "./barcode";
 import { findCard, gray, innerBox, measureCard, sharpnessAndGlare, id1Aspect, type Gray, type Point, type Quad, type Region } from "./cardguide";
 import { h } from "./dom";
 import { t, type Key } from "./i18n";
 import { canvasOf } from "./image";
+import { bandSamples, findZone, scaleZone, type Zone } from "./zoneguide";
 
 // What the page says, one state at a time.
 export type Advice = "find" | "closer" | "corners" | "blur" | "glare" | "hold" | "barcode" | "reading";
@@ -76,6 +79,40 @@ export const limits = {
   minDwellMs: 1200,
 };
 
+// The data page's limits (judgePage). The server's reader (verifier/mrz/
+// reader) reads a zone whose strokes are 1 px wide or more in the photo
+// it gets (docs/engines.md, bench/mrz: 2/2 at 1.0-1.5 px, 25/25 at
+// 1.5-2.5 px, 271/273 over 2.5 px), so the page asks for strokes of 1.5
+// px (OCR-B's 0.35 mm in a 2.54 mm pitch: a pitch of 10.9 px) in the
+// photo it sends: on a 1920×1080 camera sent at 1600 px, a page a third
+// of the frame wide; on a 1280×960 one, 42%.
+//   - sharpness: the zone cut out at perPitch samples a character from
+//     the video's own pixels (bandSamples), its Laplacian over its
+//     spread (sharpnessAndGlare). TestPassportGuideOnRenderedPages's
+//     calibration in Chromium (84 mrztest data pages, 1280×960, the
+//     page 20-80% of the frame, turned -8° to 5°, defocus σ 0.5-4 px,
+//     each read by the server's reader; 2026-11-29): of the 54 zones
+//     large enough, those the reader failed on measured at most 0.64
+//     (defocus 0.14 pitch: "a character is unclear"), those it read 0.59
+//     and up, every one over 0.64 read; 0.75 took 25 pages, all read, and
+//     asked 9 that read to be held still (0.59-0.74): a margin over the
+//     worst failure, as the video's own blur and compression are not the
+//     renderer's;
+//   - glare: as the card's, of the zone's band and of the page around it
+//     (the server refuses a page over 5%, verifier/engines.MaxGlare);
+//   - side: the small frame's long side; at 800 px the nearest zone the
+//     server needs has a 5.5 px pitch (1920×1080) or 6.8 px (1280×960),
+//     the finder's lines are found from a 3.2 px pitch, and it takes
+//     25-30 ms a frame in Node on this loaded machine.
+export const pageLimits = {
+  side: 800,
+  minStroke: 1.5,
+  strokeShare: 0.35 / 2.54,
+  perPitch: 8,
+  minSharpness: 0.75,
+  maxGlare: 0.03,
+};
+
 export interface Judgement {
   advice: Advice | null; // null: the front is right
   quad: Quad | null;
@@ -92,6 +129,28 @@ export function judgeFront(g: Gray): Judgement {
   const q = sharpnessAndGlare(g, innerBox(quad, g.w, g.h));
   if (q.glare > limits.maxGlare) return { advice: "glare", quad };
   if (q.sharpness < limits.minSharpness) return { advice: "blur", quad };
+  return { advice: null, quad };
+}
+
+// judgePage decides what to say about a data page's frame g (the small
+// frame): toSent is the photo's pixels a pixel of g (the photo is the
+// video frame downscaled to the step's maxSide), band cuts the zone out of
+// the video's own pixels (bandSamples). The outline drawn is the zone's.
+export function judgePage(g: Gray, toSent: number, band: (z: Zone) => Gray): Judgement {
+  const z = findZone(g);
+  if (!z) return { advice: sharpnessAndGlare(g, centre(g)).glare > pageLimits.maxGlare ? "glare" : "find", quad: null };
+  const quad = z.band;
+  if (!z.page.every((p) => p.x >= 0 && p.y >= 0 && p.x <= g.w - 1 && p.y <= g.h - 1)) return { advice: "corners", quad };
+  // Glare first: a reflection cutting the zone's lines short makes it
+  // look small.
+  const b = band(z);
+  const zone = sharpnessAndGlare(b, { x0: 1, y0: 1, x1: b.w - 1, y1: b.h - 1 });
+  const xs = z.page.map((p) => p.x);
+  const ys = z.page.map((p) => p.y);
+  const page = sharpnessAndGlare(g, { x0: Math.max(1, Math.round(Math.min(...xs))), y0: Math.max(1, Math.round(Math.min(...ys))), x1: Math.min(g.w - 2, Math.round(Math.max(...xs))), y1: Math.min(g.h - 2, Math.round(Math.max(...ys))) });
+  if (zone.glare > pageLimits.maxGlare || page.glare > pageLimits.maxGlare) return { advice: "glare", quad };
+  if (z.pitch * toSent * pageLimits.strokeShare < pageLimits.minStroke) return { advice: "closer", quad };
+  if (zone.sharpness < pageLimits.minSharpness) return { advice: "blur", quad };
   return { advice: null, quad };
 }
 
@@ -187,12 +246,19 @@ export interface Guide {
   seen(): Refused | null;
 }
 
-// GuideOptions: find replaces the words for no card in view (which name
-// a license); after is a refused photo's card (Refused).
+// GuideOptions: words replace the advice's words where the step names
+// its document its own way (the shared ones name a license, or a card);
+// after is a refused photo's card (Refused); maxSide is the photo's long
+// side (the page's zone is judged at the size it is sent).
 export interface GuideOptions {
-  find?: Key;
+  words?: Partial<Record<Advice, Key>>;
   after?: Refused | null;
+  maxSide?: number;
 }
+
+// Side is what a guide judges: a card's front, a license's back (its
+// barcode), or a passport's data page (its zone).
+export type Side = "front" | "back" | "page";
 
 // capture is handed the frame to send: the canvas the back's barcode read
 // in, or null on the front (the page takes the full-resolution frame).
@@ -204,8 +270,10 @@ const svgNS = "http://www.w3.org/2000/svg";
 // leaves the page. loading is the back's barcode reader (null on the
 // front): the back guides from its first frame and reads barcodes once the
 // reader has loaded; if it fails to load, the back only guides.
-export function guide(video: HTMLVideoElement, side: "front" | "back", loading: Promise<BarcodeReader> | null, capture: Capture, opts: GuideOptions = {}): Guide {
-  const find = opts.find;
+export function guide(video: HTMLVideoElement, side: Side, loading: Promise<BarcodeReader> | null, capture: Capture, opts: GuideOptions = {}): Guide {
+  const own = opts.words ?? {};
+  // locate finds the card, or on the data page the zone's band.
+  const locate = (g: Gray): Quad | null => (side === "page" ? (findZone(g)?.band ?? null) : findCard(g));
   let after = opts.after ?? null;
   let gone = 0;
   let judged = 0;
@@ -248,7 +316,7 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     shown = a;
     shownAt = now;
     say.dataset.advice = a;
-    say.textContent = t(a === "find" && find ? find : words[a]);
+    say.textContent = t(own[a] ?? words[a]);
     if (!performance.getEntriesByName("idgate:guide:" + side).length) performance.mark("idgate:guide:" + side);
   };
 
@@ -271,7 +339,7 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     const vw = video.videoWidth;
     const vh = video.videoHeight;
     if (!vw || !vh) return null;
-    const s = limits.smallSide / Math.max(vw, vh);
+    const s = (side === "page" ? pageLimits.side : limits.smallSide) / Math.max(vw, vh);
     small.width = Math.round(vw * s);
     small.height = Math.round(vh * s);
     const sc = small.getContext("2d", { willReadFrequently: true })!;
@@ -288,6 +356,29 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     }
     const d = sc.getImageData(0, 0, small.width, small.height);
     return { g: gray(d.data, d.width, d.height), frame };
+  };
+
+  // sentScale is the photo's pixels a video pixel: the page's photo is
+  // the video frame downscaled to maxSide (capture.ts).
+  const sentScale = () => Math.min(1, (opts.maxSide ?? Infinity) / Math.max(video.videoWidth, video.videoHeight));
+
+  // bandOf cuts the zone z (in the small frame's pixels) out of the
+  // video's own pixels: the small frame's downscaling blurs a far zone as
+  // much as the defocus the reader fails on (a 5.5 px pitch).
+  const bandOf = (z: Zone): Gray => {
+    const zf = scaleZone(z, video.videoWidth / small.width);
+    const xs = zf.band.map((p) => p.x);
+    const ys = zf.band.map((p) => p.y);
+    const x0 = Math.max(0, Math.floor(Math.min(...xs)) - 2);
+    const y0 = Math.max(0, Math.floor(Math.min(...ys)) - 2);
+    const w = Math.max(1, Math.min(video.videoWidth, Math.ceil(Math.max(...xs)) + 2) - x0);
+    const hh = Math.max(1, Math.min(video.videoHeight, Math.ceil(Math.max(...ys)) + 2) - y0);
+    full.width = w;
+    full.height = hh;
+    const fc = full.getContext("2d", { willReadFrequently: true })!;
+    fc.drawImage(video, x0, y0, w, hh, 0, 0, w, hh);
+    const d = fc.getImageData(0, 0, w, hh);
+    return bandSamples(gray(d.data, w, hh), scaleZone(zf, 1, x0, y0), pageLimits.perPitch);
   };
 
   const done = (frame: HTMLCanvasElement | null) => {
@@ -324,15 +415,15 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
       const { g, frame } = got;
       say.dataset.judged = String(++judged);
       if (after) {
-        const quad = findCard(g);
+        const quad = locate(g);
         lastSeen = quad ? { g, quad } : null;
         if (holdBack(g, quad)) {
           setTimeout(() => void tick(), 120);
           return;
         }
       }
-      if (side === "front") {
-        const j = judgeFront(g);
+      if (side !== "back") {
+        const j = side === "page" ? judgePage(g, sentScale() / (g.w / video.videoWidth), bandOf) : judgeFront(g);
         const now = performance.now();
         if (j.advice === null && j.quad && last && still(last, j.quad, g.w, g.h)) {
           if (!steadySince) steadySince = now;
@@ -365,7 +456,7 @@ export function guide(video: HTMLVideoElement, side: "front" | "back", loading: 
     }
     // The front's measures take a few milliseconds: ~8 a second is
     // plenty to see it held still. The back runs as fast as the decoder.
-    setTimeout(() => void tick(), side === "front" ? 120 : 30);
+    setTimeout(() => void tick(), side === "back" ? 30 : 120);
   };
   void tick();
   return {

@@ -3,11 +3,12 @@
 // shutter, or a file input when the camera is unavailable; the photo is
 // downscaled here, checked by the server, and its retake reasons shown in
 // plain words. Where the step has live guidance (autocapture.ts: the
-// license's and the ID card's sides), it says what is wrong while the camera runs and takes
-// the photo by itself when the document is right; the shutter stays.
+// license's and the ID card's sides, the passport's data page), it says
+// what is wrong while the camera runs and takes the photo by itself when
+// the document is right; the shutter stays.
 import { APIError } from "./api";
 import type { App } from "./app";
-import { guide, type Guide, type Refused } from "./autocapture";
+import { guide, type Advice, type Guide, type Refused, type Side } from "./autocapture";
 import type { BarcodeReader } from "./barcode";
 import { CameraError, help, open, stop } from "./camera";
 import { button, h, spinner } from "./dom";
@@ -32,11 +33,13 @@ export interface PhotoStep {
   send: (img: Blob) => Promise<unknown>;
   // live is the live guidance's side, if the step has it; reader is the
   // back's barcode reader, loading.
-  live?: "front" | "back";
+  live?: Side;
   reader?: Promise<BarcodeReader> | null;
-  // find is the live guidance's words when no card is in view, where the
-  // step names its document its own way (the ID card's front).
-  find?: Key;
+  // words are the live guidance's own words where the step names its
+  // document its own way (the ID card, the passport's page), auto its
+  // note that the photo is taken by itself.
+  words?: Partial<Record<Advice, Key>>;
+  auto?: Key;
   // problems is a prefix tried before "problem." for the server's codes,
   // where the step words a shared code its own way ("problem.passport.").
   problems?: string;
@@ -80,7 +83,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
     }, "sec"),
   );
   const actions = h("div", { class: "actions" }, shutter, file, fileLabel, retryCam, ...ways);
-  const autoNote = h("p", { class: "note" }, t("guide.auto"));
+  const autoNote = h("p", { class: "note" }, t(step.auto ?? "guide.auto"));
   autoNote.hidden = true;
 
   app.show(side, t(step.title), h("p", null, t(step.hint)), stage, status, actions, autoNote);
@@ -164,7 +167,7 @@ export function photoStep(app: App, step: PhotoStep, done: () => void, others: O
         video.pause();
         void toJPEG(frame, 0.9).then(send);
       },
-      { find: step.find, after: taken },
+      { words: step.words, after: taken, maxSide: step.maxSide },
     );
     live = g;
     stage.append(live.overlay);

@@ -38,7 +38,7 @@ export function idCard(app: App, side: Side, done: () => void, others: Other[] =
           maxSide: maxSide.front,
           send: (img) => app.api.idCardFront(img),
           live: "front",
-          find: "guide.find.idcard",
+          words: { find: "guide.find.idcard" },
           problems: "problem.idfront.",
         }
       : {
@@ -50,7 +50,7 @@ export function idCard(app: App, side: Side, done: () => void, others: Other[] =
           maxSide: maxSide.back,
           send: (img) => app.api.idCardBack(img),
           live: "front",
-          find: "guide.find.idcard",
+          words: { find: "guide.find.idcard" },
           problems: "problem.idback.",
         },
     done,

@@ -2,19 +2,20 @@
 // page with the portrait and the two lines of the machine-readable zone),
 // from which the server reads the zone, the portrait and the page's
 // checks together. The guide is framed to the page (125 × 88 mm) with the
-// portrait's place and the zone's band marked (app.css). It has no live
-// guidance: the card guide finds a document by its outer edges, and an
-// open passport's data page has its facing page above it, whose edges
-// would be taken for the page's, on no real passport photos to calibrate
-// on; so the shutter takes the photo, and the server's reasons say what
-// to change.
+// portrait's place and the zone's band marked (app.css). Its live
+// guidance finds the page by its zone, not by its edges (zoneguide.ts: an
+// open passport's facing page above it has edges too), says when the
+// zone is too small, blurred or under glare for the server's reader, or
+// the page is cut off, and takes the photo once the page has been right
+// and still for a moment; the server judges it.
 import type { App } from "./app";
 import { photoStep, type Other } from "./capture";
 
 // maxSide: the page is held at the distance of a license's front, whose
 // 1600 px give the zone's characters (2.54 mm apart) about 20 px each when
 // the page fills half the frame's width, over the reader's need of 1 px a
-// stroke (docs/engines.md).
+// stroke (docs/engines.md). The guide asks for 1.5 px a stroke at this
+// size (autocapture.ts, pageLimits).
 const maxSide = 1600;
 
 export function passport(app: App, done: () => void, others: Other[] = []): void {
@@ -28,6 +29,9 @@ export function passport(app: App, done: () => void, others: Other[] = []): void
       fallback: "passport.fallback",
       maxSide,
       send: (img) => app.api.passportPage(img),
+      live: "page",
+      words: { find: "guide.find.passport", closer: "guide.closer.passport", corners: "guide.corners.passport", glare: "guide.glare.passport" },
+      auto: "guide.auto.passport",
       problems: "problem.passport.",
     },
     done,
