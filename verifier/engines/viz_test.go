@@ -106,3 +106,49 @@ func TestPassportVIZWeak(t *testing.T) {
 		t.Logf("%d px, blur %.1f: %s", c.cam.Width, c.cam.Blur, m.Result)
 	}
 }
+
+// Pages laid out as ICAO's specimen (mrztest.Print.Rows: type, code and
+// number on one row, birth date beside the personal number, issue and
+// expiry dates side by side), which Tesseract reads a row a line: every
+// field matches at 2-12 MP, and a tampered number or expiry date is a
+// mismatch on that field alone. Before rows were split by their values'
+// shapes (2026-11-29), the same four genuine pages came out unreadable:
+// the number and the expiry date 4/4, the birth date beside a personal
+// number 1/4.
+func TestPassportVIZRows(t *testing.T) {
+	e := loaded(t)
+	face := labeledFace(t, "sheldon/sheldon2.png")
+	for i, cam := range []mrztest.Camera{shot(1600, 1200, 3, 0.5), shot(2000, 1500, -7, 0.5), shot(3000, 2250, 2, 1), shot(4000, 3000, 5, 0.8)} {
+		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(40+i)), face, mrztest.Print{Rows: true}, cam, uint64(i), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Document == nil || x.Printed == nil {
+			t.Fatalf("%d px: %+v", cam.Width, x.PassportReport.Problems)
+		}
+		if m := x.Document.MatchFront(*x.Printed); m.Result != license.FieldMatch {
+			t.Errorf("%d px: %+v\n%+v", cam.Width, m, x.Printed)
+		}
+	}
+	for i, c := range []struct {
+		name   string
+		tamper func(*mrz.MRZ)
+		field  func(license.FrontFields) license.FieldOutcome
+	}{
+		{"number", func(m *mrz.MRZ) { m.DocumentNumber = "X" + m.DocumentNumber[1:] }, func(f license.FrontFields) license.FieldOutcome { return f.DocumentNumber }},
+		{"expiry", func(m *mrz.MRZ) { m.ExpiryDate.Day = m.ExpiryDate.Day%28 + 1 }, func(f license.FrontFields) license.FieldOutcome { return f.ExpiryDate }},
+	} {
+		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(60+i)), face,
+			mrztest.Print{VIZ: c.tamper, Rows: true}, shot(2000, 1500, 4, 0.5), uint64(i), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Document == nil || x.Printed == nil {
+			t.Fatalf("%s: %+v", c.name, x.PassportReport.Problems)
+		}
+		m := x.Document.MatchFront(*x.Printed)
+		if m.Result != license.FieldMismatch || c.field(m.Fields) != license.FieldMismatch {
+			t.Errorf("%s tampered: %+v\n%+v", c.name, m, x.Printed)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package mrz
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/idgate/idgate/verifier/license"
@@ -19,6 +20,7 @@ const (
 	vizFirst
 	vizDOB
 	vizExpiry
+	vizIssue // a date not compared: counted among a row's dates
 	vizOther
 )
 
@@ -43,8 +45,8 @@ var vizCaptions = map[string]vizField{
 	"GIVEN": vizFirst, "FIRST": vizFirst, "PRENOMS": vizFirst, "PRENOM": vizFirst,
 	"BIRTH": vizDOB, "NAISSANCE": vizDOB,
 	"EXPIRY": vizExpiry, "EXPIRATION": vizExpiry, "EXPIRES": vizExpiry,
-	"NATIONALITY": vizOther, "NATIONALITE": vizOther, "SEX": vizOther, "SEXE": vizOther, "ISSUE": vizOther,
-	"DELIVRANCE": vizOther, "AUTHORITY": vizOther, "AUTORITE": vizOther, "PLACE": vizOther, "LIEU": vizOther,
+	"NATIONALITY": vizOther, "NATIONALITE": vizOther, "SEX": vizOther, "SEXE": vizOther, "ISSUE": vizIssue,
+	"DELIVRANCE": vizIssue, "AUTHORITY": vizOther, "AUTORITE": vizOther, "PLACE": vizOther, "LIEU": vizOther,
 	"TYPE": vizOther, "CODE": vizOther, "HEIGHT": vizOther, "TAILLE": vizOther,
 	// German.
 	"REISEPASS": vizNumber, "PASSNR": vizNumber, "AUSWEISNUMMER": vizNumber, "DOKUMENTENNUMMER": vizNumber,
@@ -54,28 +56,28 @@ var vizCaptions = map[string]vizField{
 	// "bis" names it too.
 	"GEBURTSDATUM": vizDOB, "GEBURTSTAG": vizDOB, "GULTIG": vizExpiry, "BIS": vizExpiry, "ABLAUFDATUM": vizExpiry,
 	"GEBURTSNAME": vizOther, "GEBURTSORT": vizOther, "STAATSANGEHORIGKEIT": vizOther, "GESCHLECHT": vizOther,
-	"AUSSTELLUNGSDATUM": vizOther, "BEHORDE": vizOther, "GROSSE": vizOther, "TYP": vizOther,
+	"AUSSTELLUNGSDATUM": vizIssue, "BEHORDE": vizOther, "GROSSE": vizOther, "TYP": vizOther,
 	// Spanish.
 	"PASAPORTE": vizNumber, "SOPORT": vizNumber, "SOPORTE": vizNumber,
 	"APELLIDOS": vizLast, "APELLIDO": vizLast, "NOMBRE": vizFirst, "NOMBRES": vizFirst,
 	"NACIMIENTO": vizDOB, "CADUCIDAD": vizExpiry, "VALIDEZ": vizExpiry,
-	"LUGAR": vizOther, "NACIONALIDAD": vizOther, "SEXO": vizOther, "EXPEDICION": vizOther, "AUTORIDAD": vizOther,
+	"LUGAR": vizOther, "NACIONALIDAD": vizOther, "SEXO": vizOther, "EXPEDICION": vizIssue, "AUTORIDAD": vizOther,
 	"ALTURA": vizOther, "TIPO": vizOther,
 	// Italian.
 	"PASSAPORTO": vizNumber, "COGNOME": vizLast, "NOME": vizFirst, "NOMI": vizFirst,
 	"NASCITA": vizDOB, "SCADENZA": vizExpiry,
-	"LUOGO": vizOther, "CITTADINANZA": vizOther, "NAZIONALITA": vizOther, "SESSO": vizOther, "RILASCIO": vizOther,
+	"LUOGO": vizOther, "CITTADINANZA": vizOther, "NAZIONALITA": vizOther, "SESSO": vizOther, "RILASCIO": vizIssue,
 	"AUTORITA": vizOther, "STATURA": vizOther,
 	// Dutch.
 	"PASPOORTNUMMER": vizNumber, "DOCUMENTNUMMER": vizNumber,
 	"NAAM": vizLast, "ACHTERNAAM": vizLast, "VOORNAMEN": vizFirst, "VOORNAAM": vizFirst,
 	"GEBOORTEDATUM": vizDOB, "GELDIG": vizExpiry, "VERVALDATUM": vizExpiry,
-	"GEBOORTEPLAATS": vizOther, "NATIONALITEIT": vizOther, "GESLACHT": vizOther, "AFGIFTE": vizOther,
+	"GEBOORTEPLAATS": vizOther, "NATIONALITEIT": vizOther, "GESLACHT": vizOther, "AFGIFTE": vizIssue,
 	"AUTORITEIT": vizOther, "LENGTE": vizOther, "SOORT": vizOther,
 	// Portuguese.
 	"PASSAPORTE": vizNumber, "APELIDOS": vizLast, "APELIDO": vizLast, "SOBRENOME": vizLast, "NOMES": vizFirst,
 	"NASCIMENTO": vizDOB, "VALIDADE": vizExpiry,
-	"LOCAL": vizOther, "NACIONALIDADE": vizOther, "EMISSAO": vizOther, "AUTORIDADE": vizOther,
+	"LOCAL": vizOther, "NACIONALIDADE": vizOther, "EMISSAO": vizIssue, "AUTORIDADE": vizOther,
 }
 
 // ReadVIZ splits the words OCR read in a data page's visual inspection
@@ -84,6 +86,14 @@ var vizCaptions = map[string]vizField{
 // is a caption too); the first value of each field wins; a field's
 // confidence is its lowest word's. A caption OCR did not read leaves its
 // field empty (unreadable), never another field's value.
+//
+// A caption line naming several fields (ICAO's specimen page prints
+// "Type  Code  Passport No." and "Date of issue  Date of expiry" side by
+// side, and OCR reads each row as one line) has its value line split by
+// the values' shapes, never by guessing where one name ends (rowValues).
+// A date caption's value is its one date when the line holds one and
+// more ("12 AUG 1974  ZE 184226 B": a personal number whose caption is
+// not a field's).
 func ReadVIZ(words []license.Word) license.Printed {
 	if len(words) > license.MaxFrontWords {
 		words = words[:license.MaxFrontWords]
@@ -96,26 +106,131 @@ func ReadVIZ(words []license.Word) license.Printed {
 		lines[len(lines)-1] = append(lines[len(lines)-1], w)
 	}
 	var p license.Printed
-	pending := vizNone
+	var pending []vizField
 	for _, line := range lines {
-		if f := caption(line); f != vizNone {
-			pending = f
+		if fs := captions(line); len(fs) > 0 {
+			pending = fs
 			continue
 		}
-		if slot := printedSlot(&p, pending); slot != nil && slot.Text == "" {
-			r := license.Read{Conf: math.Inf(1)}
-			var text []string
-			for _, w := range line {
-				text = append(text, w.Text)
-				r.Chars = append(r.Chars, w.Chars...)
-				r.Conf = min(r.Conf, w.Conf)
+		for f, words := range rowValues(pending, line) {
+			if slot := printedSlot(&p, f); slot != nil && slot.Text == "" {
+				*slot = readOf(words)
 			}
-			r.Text = strings.Join(text, " ")
-			*slot = r
 		}
-		pending = vizNone
+		pending = nil
 	}
 	return p
+}
+
+// readOf is words as one read: their text, characters and weakest
+// confidence.
+func readOf(words []license.Word) license.Read {
+	r := license.Read{Conf: math.Inf(1)}
+	var text []string
+	for _, w := range words {
+		text = append(text, w.Text)
+		r.Chars = append(r.Chars, w.Chars...)
+		r.Conf = min(r.Conf, w.Conf)
+	}
+	r.Text = strings.Join(text, " ")
+	return r
+}
+
+// rowValues splits a value line under captions naming fields (in their
+// order) into each field's words. One field takes the whole line, but a
+// date its line's one date when there is exactly one. Several fields are
+// split by shape: the line's dates go to the date fields in order when
+// there are as many of each; the document number is the one word shaped
+// like one (six or more letters and digits) outside the dates; a name beside another field is left unread, since nothing
+// tells where it ends.
+func rowValues(fields []vizField, line []license.Word) map[vizField][]license.Word {
+	dates := dateSpans(line)
+	isDate := func(f vizField) bool { return f == vizDOB || f == vizExpiry || f == vizIssue }
+	out := map[vizField][]license.Word{}
+	if len(fields) == 1 {
+		out[fields[0]] = line
+		if isDate(fields[0]) && len(dates) == 1 {
+			out[fields[0]] = line[dates[0][0]:dates[0][1]]
+		}
+		return out
+	}
+	var dateFields []vizField
+	for _, f := range fields {
+		if isDate(f) {
+			dateFields = append(dateFields, f)
+		}
+	}
+	if len(dateFields) == len(dates) {
+		for i, f := range dateFields {
+			out[f] = line[dates[i][0]:dates[i][1]]
+		}
+	}
+	if slices.Contains(fields, vizNumber) {
+		var numbers []int
+		for i, w := range line {
+			if !slices.ContainsFunc(dates, func(d [2]int) bool { return i >= d[0] && i < d[1] }) && numberShaped(w.Text) {
+				numbers = append(numbers, i)
+			}
+		}
+		if len(numbers) == 1 {
+			out[vizNumber] = line[numbers[0] : numbers[0]+1]
+		}
+	}
+	return out
+}
+
+// numberShaped is a word that may be a document number: six or more
+// letters and digits (a number may have no digit; a row's type and code
+// are shorter).
+func numberShaped(s string) bool {
+	n := 0
+	for _, r := range license.FoldLatin(s) {
+		if r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' {
+			n++
+		}
+	}
+	return n >= 6
+}
+
+// dateSpans are the printed dates of a value line, as [first, end) word
+// ranges in order: one word of 5 or more digits split by '.', '/' or '-'
+// ("12.08.1964"; digits alone may be a personal number), or three words:
+// a day of one or two digits, a month (a word of letters, "AUG",
+// "APR/AVR", or one or two digits) and a year of two or four digits ("12
+// AUG 1974", "01 01 1980").
+func dateSpans(line []license.Word) [][2]int {
+	digits := func(s string) (n int, only bool) {
+		only = s != ""
+		for _, r := range s {
+			if r >= '0' && r <= '9' {
+				n++
+			} else {
+				only = false
+			}
+		}
+		return n, only
+	}
+	var out [][2]int
+	for i := 0; i < len(line); i++ {
+		w := license.FoldLatin(line[i].Text)
+		if n, only := digits(w); !only && n >= 5 && strings.Trim(w, "0123456789./-") == "" {
+			out = append(out, [2]int{i, i + 1})
+			continue
+		}
+		if i+2 >= len(line) {
+			continue
+		}
+		day, month, year := w, license.FoldLatin(line[i+1].Text), license.FoldLatin(line[i+2].Text)
+		dn, dOnly := digits(day)
+		mn, mOnly := digits(month)
+		yn, yOnly := digits(year)
+		letters := mn == 0 && strings.Trim(month, "ABCDEFGHIJKLMNOPQRSTUVWXYZ/") == "" && month != ""
+		if dOnly && dn <= 2 && (letters || mOnly && mn <= 2) && yOnly && (yn == 2 || yn == 4) {
+			out = append(out, [2]int{i, i + 3})
+			i += 2
+		}
+	}
+	return out
 }
 
 // numberNouns are the words that name a card's number caption only with
@@ -127,8 +242,10 @@ var numberNouns = map[string]bool{"CARD": true, "DOCUMENT": true, "DOCUMENTO": t
 // numberWords are the number words beside a numberNoun ("N.º" folds to N).
 var numberWords = map[string]bool{"NO": true, "NUMBER": true, "NR": true, "NUM": true, "N": true, "NUMERO": true, "NUMMER": true}
 
-// caption is the field a line captions, vizNone when it is no caption.
-func caption(line []license.Word) vizField {
+// captions are the fields a line captions, each once in the order first
+// named ("Date of birth  Place of birth" names the birth date, then a
+// field not compared); none when it is no caption.
+func captions(line []license.Word) []vizField {
 	toks := make([]string, len(line))
 	for i, w := range line {
 		toks[i] = strings.Map(func(r rune) rune {
@@ -138,15 +255,20 @@ func caption(line []license.Word) vizField {
 			return -1
 		}, license.FoldLatin(w.Text))
 	}
+	var out []vizField
 	for i, tok := range toks {
+		f, ok := vizCaptions[tok]
 		if numberNouns[tok] && (i+1 < len(toks) && numberWords[toks[i+1]] || i > 0 && numberWords[toks[i-1]]) {
-			return vizNumber
+			f, ok = vizNumber, true
 		}
-		if f, ok := vizCaptions[tok]; ok {
-			return f
+		if tok == "NAME" && i > 0 && vizCaptions[toks[i-1]] == vizFirst {
+			continue // "First name", "Given name": one caption, not a surname's too
+		}
+		if ok && !slices.Contains(out, f) {
+			out = append(out, f)
 		}
 	}
-	return vizNone
+	return out
 }
 
 func printedSlot(p *license.Printed, f vizField) *license.Read {

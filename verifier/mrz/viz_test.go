@@ -1,6 +1,7 @@
 package mrz_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/verifier/license"
@@ -111,6 +112,51 @@ func TestReadVIZLanguages(t *testing.T) {
 		got := [5]string{p.DocumentNumber.Text, p.LastName.Text, p.FirstName.Text, p.DOB.Text, p.ExpiryDate.Text}
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.lang, got, c.want)
+		}
+	}
+}
+
+// Rows of fields side by side, read by OCR as one caption line over one
+// value line (ICAO's specimen page): the number is the one word shaped
+// like one, the dates go to the date captions in order, a date caption's
+// one date is taken from beside a personal number, and names beside
+// another field, or a row whose shapes do not fit its captions, are left
+// unread rather than guessed.
+func TestReadVIZRows(t *testing.T) {
+	read := func(lines ...string) license.Printed {
+		var words []license.Word
+		for i, line := range lines {
+			for _, w := range strings.Fields(line) {
+				words = append(words, license.Word{Text: w, Conf: 90, Line: i})
+			}
+		}
+		return mrz.ReadVIZ(words)
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  [5]string // number, surname, given names, birth, expiry
+	}{
+		{"specimen", []string{"Type / Type Code / Code Passport No. / No. du passeport", "P UTO L898902C3",
+			"Surname / Nom", "ERIKSSON", "Given names / Prénoms", "ANNA MARIA",
+			"Date of birth / Date de naissance Personal No. / No personnel", "12 AUG 1974 ZE 184226 B",
+			"Sex / Sexe Place of birth / Lieu de naissance", "F ZENITH",
+			"Date of issue / Date de délivrance Date of expiry / Date d'expiration", "16 APR 2007 15 APR 2012"},
+			[5]string{"L898902C3", "ERIKSSON", "ANNA MARIA", "12 AUG 1974", "15 APR 2012"}},
+		{"numeric dates", []string{"Geburtstag / Date of birth Staatsangehörigkeit / Nationality", "12.08.1983 DEUTSCH",
+			"Ausstellungsdatum Gültig bis", "01 01 2020 01 01 2030"},
+			[5]string{"", "", "", "12.08.1983", "01 01 2030"}},
+		{"names side by side", []string{"Surname / Nom Given names / Prénoms", "ERIKSSON ANNA MARIA", "First name", "ANNA"},
+			[5]string{"", "", "ANNA", "", ""}},
+		{"two number-shaped words", []string{"Type Code Passport No.", "P UTO L898902C3 ZE184226B"},
+			[5]string{"", "", "", "", ""}},
+		{"dates not as many as their captions", []string{"Date of issue Date of expiry", "15 APR 2012", "Date of birth", "12 AUG 1974 01 01 1990"},
+			[5]string{"", "", "", "12 AUG 1974 01 01 1990", ""}}, // as read: no one date of it
+	} {
+		p := read(c.lines...)
+		got := [5]string{p.DocumentNumber.Text, p.LastName.Text, p.FirstName.Text, p.DOB.Text, p.ExpiryDate.Text}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -66,6 +66,12 @@ type Print struct {
 	// from the zone's own: a tampered page, whose printed data disagree
 	// with its zone.
 	VIZ func(*mrz.MRZ)
+	// Rows prints the visual inspection zone as ICAO's specimen page lays
+	// it out (Doc 9303 Part 4, Appendix A), several fields side by side on
+	// a row (type, code and number; birth date and personal number; sex
+	// and place of birth; issue and expiry dates), instead of one field
+	// under another.
+	Rows bool
 }
 
 // RandomPrint draws a print: strokes up to 0.07 mm (a fifth) heavier or
@@ -96,7 +102,11 @@ func PrintedPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Ima
 		}
 	}
 	portrait(page, pxPerMM, geo, face, r)
-	if err := fields(page, pxPerMM, geo, vizValues(lines, p.VIZ)); err != nil {
+	rows := stacked(vizValues(lines, p.VIZ))
+	if p.Rows {
+		rows = icaoRows(lines, p.VIZ)
+	}
+	if err := fields(page, pxPerMM, geo, rows); err != nil {
 		return nil, err
 	}
 	ink := uint8(20 + r.IntN(40))
@@ -190,9 +200,10 @@ func portrait(page *image.Gray, px float64, geo geometry, face image.Image, r *r
 // fields prints the visual inspection zone right of the portrait in the
 // Go fonts, as data pages print it in their own typefaces: each field's
 // caption (English / French, small, regular) over its value (larger,
-// bold, as the license fronts of cardtest print theirs), one field under
-// another (Doc 9303 Part 4, zone II).
-func fields(page *image.Gray, px float64, geo geometry, values [][2]string) error {
+// bold, as the license fronts of cardtest print theirs), a row of fields
+// under another (Doc 9303 Part 4, zone II), a row's fields at the
+// columns' places (mm from the row's left).
+func fields(page *image.Gray, px float64, geo geometry, rows []row) error {
 	f, err := opentype.Parse(goregular.TTF)
 	if err != nil {
 		return err
@@ -213,22 +224,78 @@ func fields(page *image.Gray, px float64, geo geometry, values [][2]string) erro
 	defer big.Close()
 	x := (5 + geo.w*0.26 + 4) * px
 	y := 10 * px
-	for _, fv := range values {
+	for _, r := range rows {
 		if y > (geo.h-geo.bottom-3*geo.lineGap-4)*px {
 			break
 		}
-		for _, t := range []struct {
-			face font.Face
-			s    string
-			gap  float64
-		}{{small, fv[0], 3.2}, {big, fv[1], 4.4}} {
-			d := font.Drawer{Dst: page, Src: image.NewUniform(color.Gray{40}), Face: t.face,
-				Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
-			d.DrawString(t.s)
-			y += t.gap * px
+		for i, fv := range r.cells {
+			yy := y
+			for _, t := range []struct {
+				face font.Face
+				s    string
+				gap  float64
+			}{{small, fv[0], 3.2}, {big, fv[1], 4.4}} {
+				d := font.Drawer{Dst: page, Src: image.NewUniform(color.Gray{40}), Face: t.face,
+					Dot: fixed.Point26_6{X: fixed.Int26_6((x + r.at[i]*px) * 64), Y: fixed.Int26_6(yy * 64)}}
+				d.DrawString(t.s)
+				yy += t.gap * px
+			}
 		}
+		y += (3.2 + 4.4) * px
 	}
 	return nil
+}
+
+// row is one row of the visual inspection zone: its fields (caption,
+// value) and where each starts, mm from the row's left.
+type row struct {
+	cells [][2]string
+	at    []float64
+}
+
+// stacked is one field a row.
+func stacked(values [][2]string) []row {
+	out := make([]row, len(values))
+	for i, v := range values {
+		out[i] = row{cells: [][2]string{v}, at: []float64{0}}
+	}
+	return out
+}
+
+// icaoRows are the specimen page's rows (Print.Rows) for the zone lines,
+// tampered as VIZValues is: type, code and number; surname; given names;
+// nationality; birth date and personal number; sex and place of birth;
+// issue date (ten years before expiry) and expiry date.
+func icaoRows(lines []string, tamper func(*mrz.MRZ)) []row {
+	v := VIZValues(lines, tamper, nil, time.Now())
+	m, err := mrz.Parse(strings.Join(lines, "\n"))
+	if err != nil {
+		m, _ = mrz.Parse(specimenTD3)
+	}
+	issue := v[4][:len(v[4])-4] + fmt.Sprint(atoiTail(v[4])-10)
+	sex := m.Sex
+	if sex == "" {
+		sex = "X"
+	}
+	return []row{
+		{cells: [][2]string{{"Type / Type", m.DocumentCode}, {"Code / Code", m.IssuingState}, {"Passport No. / No. du passeport", v[0]}}, at: []float64{0, 16, 32}},
+		{cells: [][2]string{{"Surname / Nom", v[1]}}, at: []float64{0}},
+		{cells: [][2]string{{"Given names / Prénoms", v[2]}}, at: []float64{0}},
+		{cells: [][2]string{{"Nationality / Nationalité", m.Nationality}}, at: []float64{0}},
+		{cells: [][2]string{{"Date of birth / Date de naissance", v[3]}, {"Personal No. / No personnel", m.OptionalData}}, at: []float64{0, 44}},
+		{cells: [][2]string{{"Sex / Sexe", sex}, {"Place of birth / Lieu de naissance", "ZENITH"}}, at: []float64{0, 22}},
+		{cells: [][2]string{{"Date of issue / Date de délivrance", issue}, {"Date of expiry / Date d'expiration", v[4]}}, at: []float64{0, 44}},
+	}
+}
+
+// atoiTail is the number s ends with (a printed date's four-digit year).
+func atoiTail(s string) int {
+	n, mul := 0, 1
+	for i := len(s) - 1; i >= 0 && s[i] >= '0' && s[i] <= '9'; i-- {
+		n += int(s[i]-'0') * mul
+		mul *= 10
+	}
+	return n
 }
 
 // VIZCaptions are the captions the visual inspection zone prints over its
@@ -255,6 +322,9 @@ func CardFields(captions, lines []string, tamper func(*mrz.MRZ), date func(licen
 	return out
 }
 
+// specimenTD3 is ICAO's specimen zone (Doc 9303 Part 4, Appendix A).
+const specimenTD3 = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10"
+
 // VIZValues are the values the visual inspection zone of a page carrying
 // the zone lines prints, as Doc 9303 prints them: the document number, the
 // surname, the given names, and the dates of birth and expiry as day,
@@ -266,7 +336,7 @@ func CardFields(captions, lines []string, tamper func(*mrz.MRZ), date func(licen
 func VIZValues(lines []string, tamper func(*mrz.MRZ), date func(license.Date) string, now time.Time) []string {
 	m, err := mrz.Parse(strings.Join(lines, "\n"))
 	if err != nil {
-		m, _ = mrz.Parse("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10")
+		m, _ = mrz.Parse(specimenTD3)
 	}
 	if tamper != nil {
 		tamper(m)
