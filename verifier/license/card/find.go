@@ -29,7 +29,9 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // the full-frame tests (fullFrameMin). Among the outlines with every side
 // supported, the best has the most edge, then the largest area (the card's
 // own edge beats a band's or a portrait frame's inside it) and proportions
-// nearest ID-1; its sides are then fitted to the edge (refine). A winner
+// nearest ID-1; its sides are then fitted to the edge (refine). An
+// outline with one side on print just inside the card's edge (a band, an
+// accent line) is moved out to that edge (acceptPastPrint). A winner
 // that is print inside a larger card running off the photo is refused
 // (insideCard).
 func findQuad(img image.Image) ([4]raster.Point, error) {
@@ -45,7 +47,7 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 	sort.Slice(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var best *outline
 	for i := range cands {
-		if wk.accept(cands[i]) || wk.acceptRefined(&cands[i]) {
+		if wk.accept(cands[i]) || wk.acceptRefined(&cands[i]) || wk.acceptPastPrint(&cands[i]) {
 			best = &cands[i]
 			break
 		}
