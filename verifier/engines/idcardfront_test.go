@@ -152,3 +152,28 @@ func TestIDCardFrontVIZLanguages(t *testing.T) {
 		}
 	}
 }
+
+// A front printing its number under no caption (as Germany's ID card
+// does, its number alone at the top): the genuine front matches on every
+// field, the number read as the one number-shaped word alone on its line;
+// a front printing another number is unreadable on it, never a mismatch,
+// since nothing says that word is the number (mrz.ReadVIZ, uncaptioned).
+// Before (2026-11-29) both fronts were unreadable on the number.
+func TestIDCardFrontUncaptionedNumber(t *testing.T) {
+	captions := append([]string{""}, mrztest.CardCaptions[1:]...)
+	for i, c := range []struct {
+		name   string
+		tamper func(*mrz.MRZ)
+		want   license.FieldOutcome
+	}{
+		{"genuine", nil, license.FieldMatch},
+		{"another number", func(m *mrz.MRZ) { m.DocumentNumber = m.DocumentNumber[:len(m.DocumentNumber)-1] + "7" }, license.FieldUnreadable},
+	} {
+		zone := cardZone(uint64(130 + i))
+		s := cardtest.Scene{FrameW: 2000, CardW: 1200, Face: labeledFace(t, "sheldon/sheldon2.png"), RotationDeg: 2, Keystone: 0.03, Seed: uint64(i)}
+		m, p := idFront(t, s, zone, &cardtest.Front{Fields: mrztest.CardFields(captions, zone, c.tamper, dottedDate)})
+		if m.Fields.DocumentNumber != c.want || m.Result != c.want {
+			t.Errorf("%s: %+v, want %s\n%+v", c.name, m, c.want, p)
+		}
+	}
+}

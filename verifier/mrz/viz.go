@@ -93,7 +93,7 @@ var vizCaptions = map[string]vizField{
 // the values' shapes, never by guessing where one name ends (rowValues).
 // A date caption's value is its one date when the line holds one and
 // more ("12 AUG 1974  ZE 184226 B": a personal number whose caption is
-// not a field's).
+// not a field's). A number under no caption may only match (uncaptioned).
 func ReadVIZ(words []license.Word) license.Printed {
 	if len(words) > license.MaxFrontWords {
 		words = words[:license.MaxFrontWords]
@@ -107,10 +107,14 @@ func ReadVIZ(words []license.Word) license.Printed {
 	}
 	var p license.Printed
 	var pending []vizField
+	var loose []license.Word
 	for _, line := range lines {
 		if fs := captions(line); len(fs) > 0 {
 			pending = fs
 			continue
+		}
+		if len(pending) == 0 && len(line) == 1 && numberShaped(line[0].Text) && strings.ContainsAny(line[0].Text, "0123456789") {
+			loose = append(loose, line[0])
 		}
 		for f, words := range rowValues(pending, line) {
 			if slot := printedSlot(&p, f); slot != nil && slot.Text == "" {
@@ -119,7 +123,38 @@ func ReadVIZ(words []license.Word) license.Printed {
 		}
 		pending = nil
 	}
+	if p.DocumentNumber.Text == "" {
+		p.DocumentNumber = uncaptioned(loose)
+	}
 	return p
+}
+
+// uncaptioned is the document number of a front that prints it under no
+// caption (Germany's ID card): the one word alone on its line, under no
+// caption, shaped like a number with a digit in it, of nine characters
+// (the zone's number field) when several are; none when that leaves more
+// than one. Nothing says it is the number, so it may only match: its
+// confidence is 0 and it carries no characters, so license.CompareFront
+// calls any disagreement unreadable, never a mismatch.
+func uncaptioned(loose []license.Word) license.Read {
+	var nine []license.Word
+	for _, w := range loose {
+		if n := len(strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, license.FoldLatin(w.Text))); n == 9 {
+			nine = append(nine, w)
+		}
+	}
+	switch {
+	case len(nine) == 1:
+		return license.Read{Text: nine[0].Text}
+	case len(loose) == 1:
+		return license.Read{Text: loose[0].Text}
+	}
+	return license.Read{}
 }
 
 // readOf is words as one read: their text, characters and weakest

@@ -3,6 +3,7 @@ package mrz_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
@@ -157,6 +158,50 @@ func TestReadVIZRows(t *testing.T) {
 		got := [5]string{p.DocumentNumber.Text, p.LastName.Text, p.FirstName.Text, p.DOB.Text, p.ExpiryDate.Text}
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A number printed under no caption (Germany's ID card) is read only to
+// match: the one number-shaped word alone on its line, nine characters
+// when several are, with no confidence and no characters, so a
+// disagreement is unreadable; two such words of nine leave it unread, and
+// a captioned number wins.
+func TestReadVIZUncaptionedNumber(t *testing.T) {
+	read := func(lines ...string) license.Printed {
+		var words []license.Word
+		for i, line := range lines {
+			for _, w := range strings.Fields(line) {
+				words = append(words, license.Word{Text: w, Conf: 95, Line: i, Chars: []license.Char{{Alts: w[:1], Conf: 99}}})
+			}
+		}
+		return mrz.ReadVIZ(words)
+	}
+	p := read("T22000129", "Name", "MUSTERMANN", "123456")
+	if p.DocumentNumber.Text != "T22000129" || p.DocumentNumber.Conf != 0 || p.DocumentNumber.Chars != nil {
+		t.Errorf("uncaptioned number read %+v, want T22000129 with no confidence nor characters", p.DocumentNumber)
+	}
+	if p := read("T22000129", "L01X00T47"); p.DocumentNumber.Text != "" {
+		t.Errorf("two nine-character words: number %q, want none", p.DocumentNumber.Text)
+	}
+	if p := read("T22000129", "Card No.", "L01X00T47"); p.DocumentNumber.Text != "L01X00T47" || p.DocumentNumber.Conf != 95 {
+		t.Errorf("a captioned number beside a loose word: %+v", p.DocumentNumber)
+	}
+	if p := read("Surname", "ERIKSSON", "MUSTERMANN"); p.DocumentNumber.Text != "" {
+		t.Errorf("a name taken for the number: %q", p.DocumentNumber.Text)
+	}
+	m, err := mrz.Parse("I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSON<<ANNA<MARIA<<<<<<<<<<")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := mrz.NewDocument(*m, time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)).License()
+	for _, c := range []struct {
+		printed string
+		want    license.FieldOutcome
+	}{{"D23145890", license.FieldMatch}, {"D23145891", license.FieldUnreadable}, {"X99999999", license.FieldUnreadable}} {
+		p := read(c.printed)
+		if got := license.CompareFront(l, p).Fields.DocumentNumber; got != c.want {
+			t.Errorf("uncaptioned %s against the zone's D23145890: %s, want %s", c.printed, got, c.want)
 		}
 	}
 }
