@@ -1,5 +1,6 @@
-// Command licenseguide measures the license steps' on-device guidance
-// (verifier/web/src/autocapture.ts) in headless Chromium under
+// Command licenseguide measures the document steps' on-device guidance
+// (verifier/web/src/autocapture.ts: the license's sides and the
+// passport's data page, zoneguide.ts) in headless Chromium under
 // Chromium's 4× CPU slowdown and DevTools' "Fast 4G" network profile,
 // against the real verifier and engines on loopback, the camera fed from
 // rendered card scenes (y4m, --use-file-for-fake-video-capture):
@@ -14,13 +15,15 @@
 //     who still has to see the card is right and press), to the acceptance.
 //
 // Scenes: "in place" is the card already held right (front at 62% of the
-// frame, back filling it); "far to close" starts it far and brings it
-// closer over 3 s (the tests' scene), so the guide must wait for it.
+// frame, back filling it, the passport's page at 60%); "far to close"
+// starts it far and brings it closer over 3 s (the tests' scene), so the
+// guide must wait for it. -only runs the scenes whose name holds it.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"image"
 	"os"
@@ -40,6 +43,7 @@ import (
 	"github.com/idgate/idgate/internal/testkit/y4m"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
 	"github.com/idgate/idgate/verifier/web"
 	"github.com/idgate/idgate/verifier/web/guidetest"
 )
@@ -60,6 +64,8 @@ type scene struct {
 }
 
 func run() error {
+	only := flag.String("only", "", "run only the scenes whose name holds this")
+	flag.Parse()
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "bench-licenseguide")
 	if err != nil {
@@ -95,11 +101,30 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	scenes := []scene{
+	font, err := ocrb.Load(ocrb.DebianPath)
+	if err != nil {
+		return fmt.Errorf("the OCR-B font (fonts-ocr-b): %w", err)
+	}
+	page, err := guidetest.Page(font, face, guidetest.PageZone(), guidetest.PageCamera(0.6, nil), 7)
+	if err != nil {
+		return err
+	}
+	pageFar, err := guidetest.PageApproach(font, face)
+	if err != nil {
+		return err
+	}
+	var scenes []scene
+	for _, sc := range []scene{
 		{"front, in place", "front", []image.Image{guidetest.Front(face, 0.62, nil)}, 8},
 		{"front, far to close", "front", frontFar, 8},
 		{"back, in place", "back", []image.Image{inPlace}, 8},
 		{"back, far to close", "back", backFar, 8},
+		{"passport, in place", "passport", []image.Image{page}, 8},
+		{"passport, far to close", "passport", pageFar, 8},
+	} {
+		if strings.Contains(sc.name, *only) {
+			scenes = append(scenes, sc)
+		}
 	}
 	chrome, err := exec.LookPath("chromium")
 	if err != nil {
@@ -165,7 +190,11 @@ func median(ts []timeline) timeline {
 // throttled, and waits for the photo to be accepted: taken by the guide
 // (auto) or by the shutter pressed as soon as the camera shows.
 func step(chrome, dir, file, base, bearer, side string, auto bool, face image.Image) (timeline, error) {
-	link, err := newLink(base, bearer)
+	body := `{}`
+	if side == "passport" {
+		body = `{"accepted_documents":["passport"]}`
+	}
+	link, err := newLink(base, bearer, body)
 	if err != nil {
 		return timeline{}, err
 	}
@@ -218,7 +247,7 @@ func step(chrome, dir, file, base, bearer, side string, auto bool, face image.Im
 		}
 		return nil
 	}
-	if side == "front" {
+	if side != "back" {
 		if err := screen("start"); err != nil {
 			return timeline{}, err
 		}
@@ -237,7 +266,13 @@ func step(chrome, dir, file, base, bearer, side string, auto bool, face image.Im
 			return timeline{}, err
 		}
 	}
-	next := map[string]string{"front": "back", "back": "live"}[side]
+	next := map[string]string{"front": "back", "back": "live", "passport": "live"}[side]
+	// The guide's own marks name what it judges (autocapture.ts): the
+	// passport's step is guided as a "page".
+	guided := map[string]string{"passport": "page"}[side]
+	if guided == "" {
+		guided = side
+	}
 	if err := screen(next); err != nil {
 		return timeline{}, err
 	}
@@ -246,8 +281,8 @@ func step(chrome, dir, file, base, bearer, side string, auto bool, face image.Im
 		const t0 = at("idgate:step:%[1]s");
 		const rel = (n) => { const v = at(n); return v < 0 ? -1 : v - t0; };
 		const extra = performance.getEntriesByType("resource").filter(r => r.startTime >= t0 && r.name.includes("/assets/")).reduce((s, r) => s + r.transferSize, 0);
-		return JSON.stringify({Camera: rel("idgate:camera:%[1]s"), Guide: rel("idgate:guide:%[1]s"), Capture: rel("idgate:capture:%[1]s"), Accepted: rel("idgate:accepted:%[1]s"), Extra: extra});
-	})()`, side)))
+		return JSON.stringify({Camera: rel("idgate:camera:%[1]s"), Guide: rel("idgate:guide:%[2]s"), Capture: rel("idgate:capture:%[2]s"), Accepted: rel("idgate:accepted:%[1]s"), Extra: extra});
+	})()`, side, guided)))
 	if err != nil {
 		return timeline{}, err
 	}
@@ -255,10 +290,10 @@ func step(chrome, dir, file, base, bearer, side string, auto bool, face image.Im
 	return tl, json.Unmarshal([]byte(raw), &tl)
 }
 
-func newLink(base, bearer string) (string, error) {
+func newLink(base, bearer, body string) (string, error) {
 	var v struct {
 		URL string `json:"url"`
 	}
-	err := loopback.Post(base+"/verification", bearer, "application/json", []byte(`{}`), &v)
+	err := loopback.Post(base+"/verification", bearer, "application/json", []byte(body), &v)
 	return v.URL, err
 }

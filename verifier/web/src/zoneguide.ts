@@ -34,10 +34,13 @@ export interface Zone {
   angle: number; // radians; the lines run along (cos, sin)
 }
 
-// Finder parameters, in the small frame's pixels (limits.pageSide long).
-// A pixel is print when it is darker, by a fifth and by at least minInk
-// grey levels, than the paper both above and below it within reach
-// pixels: the brightest pixel of each side, the darker of the two. A
+// Finder parameters, in the small frame's pixels (pageLimits.side long).
+// A pixel is print when it is darker, by 15% (inkShare) and by at least
+// minInk grey levels, than the paper both above and below it within reach
+// pixels: the brightest pixel of each side, the darker of the two (the
+// server's fifth and 16 levels lost a blurred zone's thin strokes, σ 1.5 px
+// in a 1280 px frame, which then got "find" where "hold still" is the
+// advice; 15% and 12 found them, and the sharp zones as before). A
 // capital at the nearest page the guide sees (~15 px a pitch) is 12 px
 // high, so reach finds paper on both sides of every stroke; the desk
 // beside the page's edge, or inside a dark patch (the portrait's), has
