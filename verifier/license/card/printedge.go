@@ -86,8 +86,11 @@ func (wk *work) acceptPastPrint(o *outline) bool {
 // marginInside reports whether just inside the side a→b (3 px in) lies
 // the card's stock, the margin between the print and the card's edge,
 // and the table beyond it:
-// the colour there, the median along the side, is less than half as far
-// from the stock as from the colour beyond the side; and beyond it one
+// the colour there, the median along the side, is nearer the stock than
+// to the colour beyond the side and than that colour is (half as near
+// refused the card with its band 8 px inside its edge, the margin's
+// colour 13 from the stock and 23 from the table after the blur); and
+// beyond it one
 // surface, the table, 3 and enclosureFar px out. The top edge of a row of
 // text bars is a strong straight edge too, with the stock inside it, but
 // the bars' ink just beyond and the stock again past them: a light
@@ -98,7 +101,7 @@ func (wk *work) marginInside(a, b, centre raster.Point, stock [3]float32) bool {
 	in, ok1 := median(colours(cs, true))
 	out, ok2 := median(colours(cs, false))
 	far, ok3 := median(colours(wk.across(a, b, centre, enclosureFar), false))
-	return ok1 && ok2 && ok3 && 2*colourDist(in, stock) < colourDist(in, out) && oneSurface(out, far)
+	return ok1 && ok2 && ok3 && colourDist(in, stock) < min(colourDist(in, out), colourDist(out, stock)) && oneSurface(out, far)
 }
 
 // cornersOf is where the cyclic sides cross; ok false when two adjacent
