@@ -15,7 +15,9 @@
 // of attacks that pass per class, under liveness.SyntheticSetDefaults (the
 // configuration before the real set), liveness.Defaults with the
 // straight-ahead of the whole stream (before the causal rule) and
-// liveness.Defaults (each frame judged from the straight-ahead so far) side by side,
+// liveness.Defaults with every frame within 20° of the camera counted
+// toward straight-ahead (before the rule at rest) and liveness.Defaults
+// (each frame judged from the straight-ahead so far, at rest) side by side,
 // from the same signals in the same run. A step after a failed one counts
 // as not passed. A replay showing the asked order (what an active check
 // cannot stop) is measured apart. Then the descriptor distances of the
@@ -24,7 +26,9 @@
 // testdata brought it, and pose-aware rules tried on live stretches and
 // on splices of two people), and the passive models' scores (antispoof, liveness)
 // on real live frames against the attack frames, and the straight-ahead
-// each real turn was judged from under both rules (straight.go). Sequences either way
+// each real turn was judged from under both rules, and the real man's
+// session recut after a 600 ms lead-in with the same turn asked twice
+// (straight.go). Sequences either way
 // from what their class should be are listed with their reasons.
 //
 // Compute: one challenge on Foreman frames 36–96, every 2nd (31 frames, 2 s
@@ -116,7 +120,11 @@ func run() error {
 var configs = []struct {
 	name string
 	cfg  liveness.Config
-}{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults, whole stream", wholeStream()}, {"Defaults (now)", soFar()}}
+}{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults, whole stream", wholeStream()}, {"Defaults, every frame ≤20°", everyFrame()}, {"Defaults (now)", soFar()}}
+
+// everyFrame is Defaults as they were before the straight-ahead at rest:
+// every face frame within MaxBaselineYaw of the camera counts.
+func everyFrame() liveness.Config { c := soFar(); c.StraightAheadSeed = 0; return c }
 
 // wholeStream is Defaults as they were before the straight-ahead so far (the causal rule):
 // every frame judged from the median over the whole stream.
@@ -308,6 +316,7 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	acrossPoses(ppl)
 	poseRulesTried(ppl)
 	straightGaps(js, sigs)
+	sameSideTwice(js, sigs)
 	if err := passive(eng, src, js); err != nil {
 		return err
 	}

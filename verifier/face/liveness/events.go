@@ -215,8 +215,13 @@ func StraightAheads(sig []Signal, cfg Config) []float64 {
 	}
 	var sorted []float64 // the qualifying yaws so far, in order
 	cur := 0.0
+	var seeded time.Duration // the time of the first frame counted
 	for i, s := range sig {
-		if s.Faces > 0 && abs(s.Pose.Yaw) <= cfg.MaxBaselineYaw {
+		if len(sorted) == 0 {
+			seeded = s.T
+		}
+		atRest := cfg.StraightAheadSeed <= 0 || s.T-seeded <= cfg.StraightAheadSeed || abs(s.Pose.Yaw-cur) <= cfg.FrontalYaw
+		if s.Faces > 0 && abs(s.Pose.Yaw) <= cfg.MaxBaselineYaw && atRest {
 			at := sort.SearchFloat64s(sorted, s.Pose.Yaw)
 			sorted = append(sorted, 0)
 			copy(sorted[at+1:], sorted[at:])

@@ -341,3 +341,36 @@ func TestStraightAheadSoFar(t *testing.T) {
 		t.Errorf("straight-ahead after the stream %v, want 5", s)
 	}
 }
+
+// Past the lead-in (StraightAheadSeed), a frame counts toward
+// straight-ahead only within FrontalYaw of the straight-ahead so far: a
+// left turn's frames on their way out and back (0° to 18°, all within
+// 20° of the camera) do not pull a −6° rest towards the left, so a second
+// left turn is measured from −6°, not from where the first one's frames
+// put it. Frames at rest that wander within FrontalYaw still count (a
+// person who settles), and with StraightAheadSeed 0 every frame within
+// MaxBaselineYaw does (the rule before).
+func TestStraightAheadAtRest(t *testing.T) {
+	turn := []float64{-6, 0, 6, 12, 18, 24, 28, 28, 24, 18, 12, 6, 0, -6}
+	var yaws []float64
+	for k := 0; k < 2; k++ {
+		yaws = append(yaws, turn...)
+		yaws = append(yaws, -4, -4, -4) // his rest after the turn, 2° off
+	}
+	sig := still(-6, yaws...)
+	second := len(sig) - 3 - len(turn) + 6 // the second turn's peak
+	atRest := StraightAheads(sig, Defaults)[second]
+	if atRest < -6 || atRest > -4 {
+		t.Errorf("at rest: the second turn is judged from %.1f°, want his rest, −6° to −4°", atRest)
+	}
+	every := Defaults
+	every.StraightAheadSeed = 0
+	if drifted := StraightAheads(sig, every)[second]; drifted < atRest+2 {
+		t.Errorf("every frame: the second turn is judged from %.1f°, want the drift (over %.1f°) this rule removes", drifted, atRest+2)
+	}
+	// A rest that moves 8° after the lead-in is followed.
+	settled := still(-6, -2, -2, -2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)
+	if s := StraightAhead(settled, Defaults); s != 2 {
+		t.Errorf("a person who settles 8° from the lead-in: straight-ahead %.1f°, want 2°", s)
+	}
+}

@@ -26,6 +26,13 @@ type Guide struct {
 	// the serving rule, which the page applies live; a config that takes
 	// the whole stream or the first TurnBaseline instead is not served).
 	StraightAheadMaxDegrees float64 `json:"straight_ahead_max_degrees"`
+	// StraightAheadSeedMS: after this long from the first frame that
+	// counted toward straight-ahead (the lead-in before the first cue), a
+	// frame counts only while also within FrontalDegrees of the
+	// straight-ahead so far, so a turn's frames on their way out and back
+	// do not pull it (Config.StraightAheadSeed); 0: every frame within
+	// StraightAheadMaxDegrees counts.
+	StraightAheadSeedMS int64 `json:"straight_ahead_seed_ms"`
 }
 
 // Guide is the part of c a client shows progress against. Yaw is in the
@@ -35,6 +42,6 @@ func (c Config) Guide() Guide {
 	return Guide{
 		TurnDegrees: c.TurnAngle, FrontalDegrees: c.FrontalYaw,
 		BlinkCloseRatio: c.CloseRatio, BlinkOpenRatio: c.OpenRatio, BlinkMaxYawDegrees: c.BlinkMaxYaw,
-		StraightAheadMaxDegrees: c.MaxBaselineYaw,
+		StraightAheadMaxDegrees: c.MaxBaselineYaw, StraightAheadSeedMS: c.StraightAheadSeed.Milliseconds(),
 	}
 }

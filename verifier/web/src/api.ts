@@ -80,6 +80,7 @@ export interface Guide {
   blink_open_ratio: number;
   blink_max_yaw_degrees: number;
   straight_ahead_max_degrees: number;
+  straight_ahead_seed_ms: number;
 }
 
 // defaultGuide is verifier/face/liveness Defaults, for a server that sends
@@ -91,6 +92,7 @@ const defaultGuide: Guide = {
   blink_open_ratio: 0.8,
   blink_max_yaw_degrees: 20,
   straight_ahead_max_degrees: 20,
+  straight_ahead_seed_ms: 500,
 };
 
 export interface LivenessAnswer {
@@ -271,7 +273,9 @@ function normalChallenge(d: any): Challenge {
 
 function normalGuide(g: any): Guide {
   const out = { ...defaultGuide };
-  for (const k of Object.keys(out) as (keyof Guide)[]) if (Number(g[k]) > 0) out[k] = Number(g[k]);
+  // 0 is a value (straight_ahead_seed_ms: 0 counts every frame); a
+  // missing or malformed one keeps the default.
+  for (const k of Object.keys(out) as (keyof Guide)[]) if (typeof g[k] === "number" && g[k] >= 0) out[k] = g[k];
   return out;
 }
 

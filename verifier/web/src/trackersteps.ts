@@ -113,8 +113,14 @@ export class Steps {
   // read as its nearest tracked one. A frame read on a reused box
   // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
   // the yaw of the last frame the detector read, which the head was
-  // within 3° of (humantrack.ts, reuse). 0 until such a frame.
+  // within 3° of (humantrack.ts, reuse). Past the guide's
+  // straight_ahead_seed_ms from the first frame that counted (the
+  // lead-in), a frame counts only within frontal_degrees of the
+  // straight-ahead so far, as on the server (StraightAheadSeed): a turn's
+  // frames on their way out and back do not pull it. 0 until a frame
+  // counts.
   straight = 0;
+  private seededAt = NaN;
   private eyes: { at: number; v: number }[] = [];
   private peaked = false;
   private closed = false;
@@ -130,7 +136,12 @@ export class Steps {
     let yaw = NaN;
     if (s.face && s.pose) {
       if (s.exact) this.exactYaw = s.pose.yaw;
-      if (Math.abs(this.exactYaw) <= this.guide.straight_ahead_max_degrees) yaw = this.exactYaw;
+      const g = this.guide;
+      const atRest = g.straight_ahead_seed_ms <= 0 || !(at - this.seededAt > g.straight_ahead_seed_ms) || Math.abs(this.exactYaw - this.straight) <= g.frontal_degrees;
+      if (Math.abs(this.exactYaw) <= g.straight_ahead_max_degrees && atRest) {
+        yaw = this.exactYaw;
+        if (isNaN(this.seededAt)) this.seededAt = at;
+      }
     }
     this.frames.push({ at, yaw });
     const f = this.frames;
