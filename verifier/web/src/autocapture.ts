@@ -85,7 +85,10 @@ export const limits = {
 // 1.5-2.5 px, 271/273 over 2.5 px), so the page asks for strokes of 1.5
 // px (OCR-B's 0.35 mm in a 2.54 mm pitch: a pitch of 10.9 px) in the
 // photo it sends: on a 1920×1080 camera sent at 1600 px, a page a third
-// of the frame wide; on a 1280×960 one, 42%.
+// of the frame wide; on a 1280×960 one, 42%. On real data pages the
+// finder measured the pitch up to 14% over the server's reader
+// (TestZoneGuideOnRealPictures), so a page it takes has strokes of 1.3
+// px at the least, still over the reader's 1.
 //   - sharpness: the zone cut out at perPitch samples a character from
 //     the video's own pixels (bandSamples), its Laplacian over its
 //     spread (sharpnessAndGlare). TestPassportGuideOnRenderedPages's
@@ -343,6 +346,10 @@ export function guide(video: HTMLVideoElement, side: Side, loading: Promise<Barc
     small.width = Math.round(vw * s);
     small.height = Math.round(vh * s);
     const sc = small.getContext("2d", { willReadFrequently: true })!;
+    // The zone's thin strokes need the good downscaling: Chromium's
+    // default lost the specimen render's zone (passport-td3.jpg) to the
+    // signature's lines (TestZoneGuideOnRealPictures).
+    if (side === "page") sc.imageSmoothingQuality = "high";
     sc.drawImage(video, 0, 0, small.width, small.height);
     let frame: ImageData | null = null;
     if (reader) {
