@@ -31,7 +31,8 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // own edge beats a band's or a portrait frame's inside it) and proportions
 // nearest ID-1; its sides are then fitted to the edge (refine). An
 // outline with one side on print just inside the card's edge (a band, an
-// accent line) is moved out to that edge (acceptPastPrint). A winner
+// accent line) is moved out to that edge (acceptPastPrint), and so is
+// the winner's side on a band whose thin margin hid it (widenPastPrint). A winner
 // that is print inside a larger card running off the photo is refused
 // (insideCard).
 func findQuad(img image.Image) ([4]raster.Point, error) {
@@ -66,6 +67,8 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	best = wk.outermost(cands, wk.clearest(cands, best))
+	widened := wk.widenPastPrint(*best)
+	best = &widened
 	if wk.insideCard(lines, *best) {
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
