@@ -20,15 +20,16 @@ import (
 	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
-// beforeCommit is main before the tracker's own detector-and-mesh step
-// (Human's BlazeFace and mesh on every frame of a turn; earlier steps:
-// 46e271114e69, every model on every frame, before the per-frame work was
-// cut and the worker): the "before" row runs that commit's page script on
-// the page's thread (no Worker, as today's on-the-page row), built here
-// from its sources with the same tracker files, in place of today's (the
-// server and everything else are today's), so no old code is kept in the
-// tree.
-const beforeCommit = "ac76b0706960a1b90c548b8810d93cd2b4fccd51"
+// beforeCommit is main before the eyelids on the tracker's own step and
+// its task boundary between the detector and the mesh (the lead-in and the
+// blink on Human's pipeline, the turns' carried box seldom reached on the
+// page's thread; earlier steps: ac76b0706960, Human's detector and mesh on
+// every frame of a turn; 46e271114e69, every model on every frame): the
+// "before" row runs that commit's page script on the page's thread (no
+// Worker, as today's on-the-page row), built here from its sources with
+// the same tracker files, in place of today's (the server and everything
+// else are today's), so no old code is kept in the tree.
+const beforeCommit = "349bb0568999415c8f4cacbaa56065f2f5727de5"
 
 // beforeScript builds the end-user page's script at beforeCommit.
 func beforeScript(root string, set *tracker.Set) ([]byte, error) {

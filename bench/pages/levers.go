@@ -86,7 +86,8 @@ var leverPlans = []lever{
 	{"detector every 3rd frame", 3, 0, false, false},
 	{"own step, detector every 2nd (today's turns)", 2, 0, false, true},
 	{"detector and eyelids every frame", 1, 1, true, false},
-	{"detector every 2nd, eyelids every frame (today's blink)", 2, 1, true, false},
+	{"detector every 2nd, eyelids every frame (the blink before)", 2, 1, true, false},
+	{"own step, detector every 2nd, eyelids every frame (today's blink)", 2, 1, true, true},
 	{"detector and eyelids every 2nd frame", 2, 2, true, false},
 }
 
@@ -156,7 +157,7 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 		}
 		call := fmt.Sprintf(`L.run(%s, %s)`, jsonOf(det), jsonOf(eyes))
 		if l.own {
-			call = fmt.Sprintf(`L.runTracker(%s, %d)`, jsonOf(det), clipFrameMs)
+			call = fmt.Sprintf(`L.runTracker(%s, %s, %d)`, jsonOf(det), jsonOf(eyes), clipFrameMs)
 		}
 		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][4]any](call+`.then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, chromedp.EvalAwaitPromise))
 		if err != nil {

@@ -2,8 +2,8 @@
 // (humantrack.ts) and pose code (facepose.ts) driven frame by frame on the
 // page's thread, each frame with or without the detector and the eyelids
 // as a lever's plan says, timed one detect() at a time; and the page's
-// tracker itself (humantrack.ts's track, its own step on the pose-only
-// frames: meshstep.ts), asked as the page asks during a turn.
+// tracker itself (humantrack.ts's track, its own step: meshstep.ts),
+// asked as the page asks during a step.
 import { humanConfig, meshOf, track, type Files, type Frame, type HumanFace, type HumanLib, type Tracker } from "./src/humantrack";
 import { eyeAspect, pose } from "./src/facepose";
 
@@ -70,15 +70,15 @@ export async function run(det: boolean[], eyes: boolean[]): Promise<Reading[]> {
 
 // runTracker tracks the decoded frames in order with the page's tracker,
 // asking the detector's own box on frame i when det[i] (else letting it
-// carry the last frame's box) and the pose alone; frames are taken at
-// msApart (the clips' rate).
-export async function runTracker(det: boolean[], msApart: number): Promise<Reading[]> {
+// carry the last frame's box) and the eyelids when eyes[i]; frames are
+// taken at msApart (the clips' rate).
+export async function runTracker(det: boolean[], eyes: boolean[], msApart: number): Promise<Reading[]> {
   const out: Reading[] = [];
   for (let i = 0; i < frames.length; i++) {
     const t0 = performance.now();
-    const s = await tracker!.see(frames[i], { eyes: false, exact: det[i], at: i * msApart });
+    const s = await tracker!.see(frames[i], { eyes: eyes[i], exact: det[i], at: i * msApart });
     const ms = performance.now() - t0;
-    out.push(s.pose ? [ms, true, s.pose.yaw, NaN] : [ms, false, NaN, NaN]);
+    out.push(s.pose ? [ms, true, s.pose.yaw, s.eyes] : [ms, false, NaN, NaN]);
   }
   return out;
 }

@@ -5,18 +5,20 @@ package main
 // "Start the video" to the first guidance the page shows (and to the
 // head's pose, the mesh model loading after the detector), and how many
 // frames a second the face tracker follows while the page records; for
-// today's page with its tracker in a worker and on the page's own thread
-// (the page without Worker, as on a browser that has none), side by side
-// with the page before the tracker's own detector-and-mesh step, on the
-// page's thread too (before.go; the ratios are printed for the on-the-page
-// row) and with the page paced without the
-// tracker (its files blocked: what a phone that cannot load them gets),
-// whose first guidance is its first cue. Chromium does not slow a worker
-// down (workers.go: the probe printed first says whether it does); the
-// worker's rows then say so, and the page's own thread at 4× is the
-// conservative figure for the tracker. The camera is Chromium's
-// fake device playing Foreman (the liveness test clip) from a y4m file. Extra bytes are the tracker's files
-// as served (gzip where the browser asks for it).
+// today's page with its tracker in a worker (as every browser with
+// Worker, OffscreenCanvas and createImageBitmap runs it: Chrome on
+// Android, Safari from 16.4), in a worker held to the slowdown, and on the
+// page's own thread (the page without Worker, as on a browser that has
+// none), side by side with the page before this change (before.go), on
+// the page's thread too (the ratios are printed for today's slowed rows),
+// and with the page paced without the tracker (its files blocked: what a
+// phone that cannot load them gets), whose first guidance is its first
+// cue. Chromium does not slow a worker down (workers.go: the probe
+// printed first says whether it does); the plain worker's row then says
+// so, and the held-back worker's row (workers.go, slowWorker) stands in
+// for a phone's worker at 4×. The camera is Chromium's fake device
+// playing Foreman (the liveness test clip) from a y4m file. Extra bytes
+// are the tracker's files as served (gzip where the browser asks for it).
 
 import (
 	"bufio"
@@ -140,8 +142,12 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		// inPage: the page has no Worker, so today's tracker runs on the
 		// page's thread.
 		inPage bool
-	}{{"tracked, in a worker", true, today.Body, false, false}, {"tracked, on the page", true, today.Body, false, true},
-		{"tracked, on the page, before " + beforeCommit[:7], true, before, true, true}, {"paced (tracker blocked)", false, nil, false, false}}
+		// slow: the worker's answers are held back to the CPU slowdown
+		// (workers.go, slowWorker): the path a phone takes, at 4×.
+		slow bool
+	}{{"tracked, in a worker", true, today.Body, false, false, false}, {"tracked, in a worker held to 4×", true, today.Body, false, false, true},
+		{"tracked, on the page", true, today.Body, false, true, false},
+		{"tracked, on the page, before " + beforeCommit[:7], true, before, true, true, false}, {"paced (tracker blocked)", false, nil, false, false, false}}
 	// The modes take turns, run by run, each round in the other order, so
 	// that a change in the machine's load, or going first, weighs on each
 	// alike; round -1 is a warm-up, not counted (the browser's first tab
@@ -154,7 +160,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 				i = len(modes) - 1 - k
 			}
 			mode := modes[i]
-			if r < 0 && (!mode.tracked || mode.before || mode.inPage) {
+			if r < 0 && (!mode.tracked || mode.before || mode.inPage || mode.slow) {
 				continue
 			}
 			link, err := newLink(base, bearer)
@@ -175,7 +181,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 					return fmt.Errorf("liveness: %s answered %d", step.path, resp.StatusCode)
 				}
 			}
-			m, err := liveRun(alloc, link, mode.tracked, mode.inPage, mode.script)
+			m, err := liveRun(alloc, link, mode.tracked, mode.inPage, mode.slow, mode.script)
 			if err != nil {
 				return fmt.Errorf("liveness %s: %w", mode.name, err)
 			}
@@ -197,7 +203,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
 			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }), false, "", false, false}
 	}
-	old := med(got[2])
+	old := med(got[3])
 	for i, mode := range modes {
 		f := med(got[i])
 		refused := 0
@@ -228,14 +234,16 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		if !mode.before {
 			fmt.Printf("; ran in %v", where)
-			if !slowed {
+			if mode.slow {
+				fmt.Printf(" (its answers held back to %d× the worker's time: Chromium cannot slow a worker)", cpuSlowdown)
+			} else if !slowed {
 				fmt.Printf(" (the worker NOT slowed: Chromium refused it the CPU slowdown; its figures are those of an unthrottled core)")
 			}
 			if !net {
 				fmt.Printf(" (Chromium refused the worker Fast 4G)")
 			}
 		}
-		if mode.inPage && !mode.before {
+		if (mode.inPage || mode.slow) && !mode.before {
 			fmt.Printf("; ÷ before: first guidance %.2f×, head pose %.2f×, tracked %.2f× (turns %.2f×, lead-in and blink %.2f×, eyelids %.2f×)",
 				f.first/old.first, f.posed/old.posed, f.fps/old.fps, f.turns/old.turns, f.still/old.still, f.eyes/old.eyes)
 		}
@@ -267,8 +275,9 @@ type liveMeasure struct {
 // liveRun opens link at the liveness step in a fresh tab with the cache
 // cleared, throttled (its workers too, where Chromium takes it), presses
 // "Start the video" and measures; with script the page runs that script
-// instead of today's; inPage takes Worker away from the page.
-func liveRun(alloc context.Context, link string, tracked, inPage bool, script []byte) (liveMeasure, error) {
+// instead of today's; inPage takes Worker away from the page; slow holds
+// the worker's answers back to the CPU slowdown (slowWorker).
+func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, script []byte) (liveMeasure, error) {
 	var m liveMeasure
 	tab, cancel := chromedp.NewContext(alloc)
 	defer cancel()
@@ -296,8 +305,12 @@ func liveRun(alloc context.Context, link string, tracked, inPage bool, script []
 			return m, err
 		}
 	}
-	if inPage {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: "delete window.Worker;"}); err != nil {
+	if inPage || slow {
+		src := "delete window.Worker;"
+		if slow {
+			src = slowWorker
+		}
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 			return m, err
 		}
 	}

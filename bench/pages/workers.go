@@ -155,3 +155,37 @@ func throttleProbe(alloc context.Context) error {
 		fastest[0][0], fastest[0][1], cpuSlowdown, fastest[1][0], fastest[1][0]/fastest[0][0], fastest[1][1], fastest[1][1]/fastest[0][1], said)
 	return nil
 }
+
+// slowWorker stands in for a phone's worker at the CPU slowdown, which
+// Chromium cannot give a worker (the probe above): put in the page before
+// its script runs, it holds back each frame's answer from the tracker's
+// worker (tracker.ts: "seen" or "unseen" for a "see" of the same id)
+// until cpuSlowdown times the time the worker took to answer, as a core
+// that much slower would. It waits without a busy loop, as the worker
+// does on a phone's core of its own: nothing else runs in it meanwhile
+// (the page sends the next frame only on an answer). The models' loading
+// in the worker is not held back, so the row's first guidance is an
+// unthrottled worker's but for its first frames.
+var slowWorker = fmt.Sprintf(`(() => {
+  const W = window.Worker;
+  if (!W) return;
+  window.Worker = class extends W {
+    constructor(url, opts) {
+      super(url, opts);
+      this.sent = new Map();
+    }
+    postMessage(m, t) {
+      if (m && m.type === "see") this.sent.set(m.id, performance.now());
+      return super.postMessage(m, t);
+    }
+    set onmessage(h) {
+      super.onmessage = (ev) => {
+        const m = ev.data;
+        const at = m && (m.type === "seen" || m.type === "unseen") ? this.sent.get(m.id) : undefined;
+        if (at === undefined) return h.call(this, ev);
+        this.sent.delete(m.id);
+        setTimeout(() => h.call(this, ev), (%d - 1) * (performance.now() - at));
+      };
+    }
+  };
+})();`, cpuSlowdown)
