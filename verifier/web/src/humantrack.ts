@@ -6,7 +6,7 @@
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
 import { eyeAspect, pose, type Mesh, type Pose } from "./facepose";
-import { findBox, meshOn, type Box, type Meshed, type StepHuman, type Tensor } from "./meshstep";
+import { eyelidsOn, findBox, meshOn, type Box, type Meshed, type StepHuman, type Tensor } from "./meshstep";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -66,10 +66,10 @@ export interface Need {
   // crops every frame (see reuse below): where the yaw decides something.
   exact: boolean;
   // at is when the frame was taken (ms, on any one clock the caller
-  // keeps). Given, a frame that needs the pose alone is tracked by the
-  // tracker's own step (meshstep.ts), which, unless exact is asked, may
-  // read it on the detector box of the frame tracked just before (carry,
-  // below).
+  // keeps). Given, the frame is tracked by the tracker's own step
+  // (meshstep.ts: the server's crops for the mesh and the eyelids), which,
+  // unless exact is asked, may read it on the detector box of the frame
+  // tracked just before (carry, below).
   at?: number;
 }
 
@@ -107,16 +107,16 @@ const detectorBox = 1.4;
 // reuseMs, and never where the caller asks for exactness (the lead-in and
 // the turns, and every other frame of the blink: the frames whose yaw goes
 // into the person's straight-ahead, liveness.ts, guided): it serves the
-// guidance before the first cue and the blink, where the person holds
-// still and the eyelids need frames. So reused, the eyelids read as with
-// the detector (median 0.022 from the server's eye ratio, against 0.023),
-// but the yaw 0–4° off the server's (median 1.5°), too far for
-// straight-ahead. Nor on every other frame of a turn: Human's kept box is
-// the last detector box's size re-centred on the last mesh, and on 16 real
-// turns the page then saw 6 peaks 1.1–6.0° further than the server (1 of
-// 16, by 1.3°, with the detector on every frame), past the 1° the page's
-// "done" allows (bench/pages -levers, docs/end-user-flow.md). The turns
-// carry the detector's own box instead (carry, below).
+// guidance before the first cue (the frames without Need.at), where the
+// person holds still. So reused, the eyelids read as with the detector
+// (median 0.022 from the server's eye ratio, against 0.023), but the yaw
+// 0–4° off the server's (median 1.5°), too far for straight-ahead. Nor
+// on every other frame of a step: Human's kept box is the last detector
+// box's size re-centred on the last mesh, and on 16 real turns the page
+// then saw 6 peaks 1.1–6.0° further than the server (1 of 16, by 1.3°,
+// with the detector on every frame), past the 1° the page's "done" allows
+// (bench/pages -levers, docs/end-user-flow.md). The recording's frames
+// (Need.at) carry the detector's own box instead (carry, below).
 const stillDegrees = 3;
 const reuseMs = 1000;
 
@@ -135,6 +135,16 @@ const reuseMs = 1000;
 // 100 ms, and a face that jumps (a jerk, a camera that skips) would
 // leave the mesh a crop it was not made for; the detector then runs on
 // that frame.
+// The eyelids' frames (the blink's) may carry it longer, up to reuseMs,
+// while the head holds still (the carried frame's yaw within
+// stillDegrees of the detector's frame), as Human's kept box served the
+// blink before: there no turn is judged, the eyelids are read on a crop
+// of each eye cut about the mesh's own eye corners, not the box, and a
+// frame read on a carried box counts towards straight-ahead with the
+// detector frame's yaw (trackersteps.ts, settle). On the page's thread
+// the next frame comes 140 ms and more after a detector frame at 4× (a
+// frame with the eyelids there takes 250–300 ms), so without this every
+// frame of the blink ran the detector.
 const carryMs = 110;
 const carryMove = 0.1;
 
@@ -221,21 +231,24 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
   // Human keeps a box to reuse; the tracker's own step leaves it none.
   let humanKept = false;
   // kept: the detector's box of the frame the own step tracked last, when
-  // that frame was taken and the centre of its face (the mesh's extent);
-  // null once carried, or after any other frame.
-  let kept: { box: Box; at: number; centre: [number, number] } | null = null;
+  // that frame was taken, the centre of its face (the mesh's extent) and
+  // its yaw; null once carried, or after any other frame.
+  let kept: { box: Box; at: number; centre: [number, number]; yaw: number } | null = null;
   const lightOf = (frame: Frame, x: number, y: number, w: number, h: number) => {
     ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
     return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
   };
-  // own is the tracker's own step on a pose-only frame: the detector's
-  // box, or the last frame's carried; a carried box that finds no face
-  // gives way to the detector on the same frame.
-  const own = async (frame: Frame, need: Need, at: number): Promise<Seen> => {
+  // own is the tracker's own step: the detector's box, or the last
+  // frame's carried; a carried box that finds no face gives way to the
+  // detector on the same frame; then, where eyes, the eyelids on the mesh.
+  const own = async (frame: Frame, need: Need, at: number, eyes: boolean): Promise<Seen> => {
     const input = (await human.image(frame, true)).tensor;
     if (!input) throw new Error("face tracker: no input");
     try {
-      const from = !need.exact && kept !== null && at > kept.at && at - kept.at <= carryMs ? kept : null;
+      const within = eyes ? reuseMs : carryMs;
+      const from = !need.exact && kept !== null && at > kept.at && at - kept.at <= within ? kept : null;
+      // long: carried past a turn's carryMs, so only while still.
+      const long = from !== null && at - from.at > carryMs;
       const carry = from && from.box;
       let box = carry;
       let m = box && (await meshOn(human, input, box));
@@ -243,17 +256,27 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
         const c = centreOf(extentOf(got.points));
         return Math.hypot(c[0] - from!.centre[0], c[1] - from!.centre[1]) / got.side;
       };
-      if (!m || !(m.score >= minScore) || moved(m) > carryMove) {
+      if (!m || !(m.score >= minScore) || moved(m) > carryMove || (long && !(Math.abs(pose(m).yaw - from!.yaw) <= stillDegrees))) {
         box = await findBox(human, input);
+        // A task boundary between the detector and the mesh: on the page's
+        // thread the detector (about 100 ms at 4× CPU slowdown) keeps the
+        // recorder's timer from running, and the frame it takes once the
+        // whole frame is done comes too late (140 ms and more after this
+        // one) to be read on this box (carryMs), so the detector ran on
+        // nearly every frame there (docs/end-user-flow.md). Here, the
+        // frame it takes when its timer falls due comes about 100 ms after
+        // this one, and is read on this box next.
+        await new Promise((r) => setTimeout(r, 0));
         m = box && (await meshOn(human, input, box));
       }
       const exact = m !== null && box !== carry;
-      kept = exact && box && m ? { box, at, centre: centreOf(extentOf(m.points)) } : null;
+      kept = exact && box && m ? { box, at, centre: centreOf(extentOf(m.points)), yaw: pose(m).yaw } : null;
       if (!m || !(m.score >= minScore)) {
         lastYaw = NaN;
         return { face: null, pose: null, eyes: NaN, light: 0, exact: true };
       }
-      return seenOf(frame, m, false, exact);
+      const lids = eyes && (await eyelidsOn(human, input, m));
+      return seenOf(frame, m, lids, exact);
     } finally {
       human.tf.dispose(input as Tensor);
     }
@@ -273,8 +296,8 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
     async see(frame, need) {
       const withMesh = meshIn;
       const withIris = withMesh && need.eyes && irisIn;
-      if (withMesh && !withIris && need.at !== undefined) {
-        const run = own(frame, need, need.at);
+      if (withMesh && need.at !== undefined) {
+        const run = own(frame, need, need.at, withIris);
         detecting = run;
         humanKept = false;
         return run.finally(() => {

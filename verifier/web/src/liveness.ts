@@ -382,10 +382,10 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let askedAt = 0;
   let endAt = Infinity;
   let busy = false;
-  // carryNext: the frame being tracked runs the detector for the pose
-  // alone, so the next one tracked is the frame taken just after it, read
-  // on its box (humantrack.ts, carry): while busy the first frame taken
-  // waits, not the latest.
+  // carryNext: the frame being tracked is a step's and runs the
+  // detector, so the next one tracked is the frame taken just after it,
+  // read on its box (humantrack.ts, carry): while busy the first frame
+  // taken waits, not the latest.
   let carryNext = false;
   let tracked = 0;
   let posed = 0;
@@ -468,17 +468,15 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       const kind = during < 0 ? "" : ch.steps[during];
       // Eyelids on the lead-in (the blink baseline) and on blink steps,
       // while the head is near enough straight-ahead for them to count;
-      // turns need only the pose. The detector's own box on the lead-in
-      // (the person's straight-ahead) and on every other frame of the
-      // blink: those frames' yaws make straight-ahead (Steps.settle; a
-      // box Human kept reads the yaw 0–4° off the server's). A step's
-      // frames that need the pose alone take the detector on every other
-      // frame, its box carried unmoved to the frame after, which reads the
-      // yaw as the server's pipeline does (humantrack.ts, carry).
+      // turns need only the pose. The detector's own box on every frame
+      // of the lead-in (the person's straight-ahead); a step's frames take
+      // the detector on every other frame, its box carried unmoved to the
+      // frame after, which reads the yaw (and the eyelids) as the server's
+      // pipeline does (humantrack.ts, carry): the detector's frames make
+      // straight-ahead (Steps.settle).
       const withEyes = (during < 0 || kind === "blink") && steps.eyesCount(last);
-      const poseOnly = during >= 0 && !withEyes;
-      const need = { eyes: withEyes, exact: poseOnly ? !carryNext : kind !== "blink" || tracked % 2 === 0, at };
-      carryNext = poseOnly && need.exact;
+      const need = { eyes: withEyes, exact: during < 0 || !carryNext, at };
+      carryNext = during >= 0 && need.exact;
       // The waiting frame is tracked from a task of its own: a detect()
       // on the WebAssembly backend rarely yields to the event loop, and the
       // recorder's timer, whose frames must keep their rate (the server

@@ -1,5 +1,5 @@
-// The tracker's own detector-and-mesh step, for the frames of a step that
-// need the head's pose alone (the turns):
+// The tracker's own detector-and-mesh step, for the frames the page
+// records (the lead-in, the turns and the blink):
 // Human's BlazeFace gives the face's box, and the mesh model runs on a
 // crop of it here, as the server crops every frame (verifier/face/facemesh:
 // the detector's square box, cut and resized to the model's 192×192, black
@@ -10,8 +10,11 @@
 // turn peaks 1.2–5.3° past the server's, where the last frame's detector
 // box, unmoved, put none past it by more than 0.7° (both on the server's
 // own pipeline: bench/pages -levers, docs/end-user-flow.md).
-// So the tracker runs the detector only on every other frame of a turn
+// So the tracker runs the detector only on every other frame of a step
 // and carries its box, unmoved, to the frame after (humantrack.ts).
+// The eyelids too are the server's (verifier/face/pose, Eyelids.Refine):
+// the iris model on a crop of each eye cut from the frame itself, where
+// Human cuts it from the 192 px face crop, a second resampling.
 import type { Frame, HumanFace } from "./humantrack";
 
 // The parts of TensorFlow.js (as Human bundles it) the step uses.
@@ -93,6 +96,79 @@ export async function meshOn(h: StepHuman, input: Tensor, box: Box): Promise<Mes
     for (let i = 0; i < 468; i++)
       points.push([sx * (raw[3 * i] - size / 2) + cx, sy * (raw[3 * i + 1] - size / 2) + cy, raw[3 * i + 2]]);
     return { points, side: box.x1 - box.x0, score };
+  } finally {
+    h.tf.dispose([crop, scaled, ...outs]);
+  }
+}
+
+// The iris model (Human's iris.json, the server's pose.IrisModelFile):
+// a 64×64 eye crop in, 71 eye-contour points (and 5 of the iris) out,
+// x and y in crop pixels, z in crop pixels too. eyeEnlarge widens the
+// corner-to-corner box into the crop, as MediaPipe, Human and the
+// server do.
+const irisInput = 64;
+const eyeEnlarge = 2.3;
+const irisContour = 71;
+
+// Each eye's lid contours in mesh indices, in the iris model's output
+// order (its points 0–8 the lower lid corner to corner, 9–15 the upper),
+// and whether the model sees it mirrored: it is trained on the subject's
+// right eye (the image's left), so the left eye goes in mirrored and its
+// points come back mirrored (pose/iris.go).
+const eyeLids: { lower: number[]; upper: number[]; flip: boolean }[] = [
+  { lower: [33, 7, 163, 144, 145, 153, 154, 155, 133], upper: [246, 161, 160, 159, 158, 157, 173], flip: false },
+  { lower: [263, 249, 390, 373, 374, 380, 381, 382, 362], upper: [466, 388, 387, 386, 385, 384, 398], flip: true },
+];
+
+// eyelidsOn replaces m's eyelid points with the iris model's, as the
+// server's Eyelids.Refine does: each eye's crop is the square about its
+// corners enlarged 2.3 times, cut from input (the frame) and resized to
+// 64×64, black outside the frame; depth becomes the mean of the mesh's and
+// the model's. Both eyes go through the model at once (a batch of two, as
+// Human runs it); the left eye is mirrored by cutting its crop with the
+// box's sides swapped, which samples the very columns the server's
+// mirror() swaps. False while the model is not loaded.
+export async function eyelidsOn(h: StepHuman, input: Tensor, m: Meshed): Promise<boolean> {
+  const model = h.models.models.iris;
+  if (!model) return false;
+  const [hh, w] = [input.shape[1], input.shape[2]];
+  // The mesh's depth is in 192 px crop units of the face's box.
+  const zs = m.side / 192;
+  const boxes = eyeLids.map((e) => {
+    const [a, b] = [m.points[e.lower[0]], m.points[e.lower[e.lower.length - 1]]];
+    const [cx, cy] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const half = (eyeEnlarge * Math.max(Math.abs(b[0] - a[0]), Math.abs(b[1] - a[1]))) / 2;
+    return { x0: cx - half, y0: cy - half, x1: cx + half, y1: cy + half };
+  });
+  const crop = h.tf.image.cropAndResize(
+    input,
+    boxes.map((b, i) => (eyeLids[i].flip ? [b.y0 / hh, b.x1 / w, b.y1 / hh, b.x0 / w] : [b.y0 / hh, b.x0 / w, b.y1 / hh, b.x1 / w])),
+    [0, 0],
+    [irisInput, irisInput],
+  );
+  const scaled = h.tf.div(crop, 255);
+  const run = model.execute(scaled);
+  const outs = Array.isArray(run) ? run : [run];
+  try {
+    // The contour is the output with 71 points an eye, or the first 71 of
+    // 76 (the export has one output or two).
+    const per = (t: Tensor) => t.shape.slice(1).reduce((n, d) => n * d, 1) / 3;
+    const out = outs.find((t) => t.shape[0] === 2 && (per(t) === irisContour + 5 || per(t) === irisContour));
+    if (!out) throw new Error("face tracker: the iris model lacks the eye-contour output");
+    const raw = await out.data();
+    eyeLids.forEach((e, i) => {
+      const b = boxes[i];
+      const side = b.x1 - b.x0;
+      const base = i * 3 * per(out);
+      const set = (idx: number, k: number) => {
+        const u = raw[base + 3 * k] / irisInput;
+        const z = (raw[base + 3 * k + 2] * side) / irisInput / zs;
+        m.points[idx] = [b.x0 + (e.flip ? 1 - u : u) * side, b.y0 + (raw[base + 3 * k + 1] / irisInput) * (b.y1 - b.y0), (m.points[idx][2] + z) / 2];
+      };
+      e.lower.forEach((idx, k) => set(idx, k));
+      e.upper.forEach((idx, k) => set(idx, e.lower.length + k));
+    });
+    return true;
   } finally {
     h.tf.dispose([crop, scaled, ...outs]);
   }
