@@ -36,16 +36,7 @@ func straightGaps(js []judged, sigs map[string]liveness.Signal) {
 		page := liveness.StraightAheads(sig, soFar())
 		whole := liveness.StraightAhead(sig, wholeStream())
 		for _, e := range liveness.Turns(sig, soFar()) {
-			side := 1.0
-			if e.Kind == liveness.TurnRight {
-				side = -1
-			}
-			peak, reach := e.From, math.Inf(-1)
-			for i := e.From; i <= e.To; i++ {
-				if r := (sig[i].Pose.Yaw - page[i]) * side; sig[i].Faces > 0 && r > reach {
-					peak, reach = i, r
-				}
-			}
+			peak, reach, side := turnPeak(sig, page, e)
 			gap := (whole - page[peak]) * side
 			real := j.seq.clip != ""
 			worst[real] = math.Max(worst[real], math.Abs(gap))
@@ -121,16 +112,7 @@ func sameSideTwice(js []judged, sigs map[string]liveness.Signal) {
 				base := liveness.StraightAheads(sig, c.cfg)
 				var turns []string
 				for _, e := range liveness.Turns(sig, c.cfg) {
-					side := 1.0
-					if e.Kind == liveness.TurnRight {
-						side = -1
-					}
-					peak, reach := e.From, math.Inf(-1)
-					for i := e.From; i <= e.To; i++ {
-						if r := (sig[i].Pose.Yaw - base[i]) * side; sig[i].Faces > 0 && r > reach {
-							peak, reach = i, r
-						}
-					}
+					peak, reach, _ := turnPeak(sig, base, e)
 					turns = append(turns, fmt.Sprintf("%s %+.1f° → %.1f°", e.Kind, base[peak], reach))
 				}
 				verdict := "passed"
@@ -141,4 +123,21 @@ func sameSideTwice(js []judged, sigs map[string]liveness.Signal) {
 			}
 		}
 	}
+}
+
+// turnPeak is turn e's frame furthest from the straight-ahead each frame
+// is judged from (base), how far that is towards the turn's side, and
+// the side (+1 left, −1 right).
+func turnPeak(sig []liveness.Signal, base []float64, e liveness.Event) (peak int, reach, side float64) {
+	side = 1
+	if e.Kind == liveness.TurnRight {
+		side = -1
+	}
+	peak, reach = e.From, math.Inf(-1)
+	for i := e.From; i <= e.To; i++ {
+		if r := (sig[i].Pose.Yaw - base[i]) * side; sig[i].Faces > 0 && r > reach {
+			peak, reach = i, r
+		}
+	}
+	return peak, reach, side
 }
