@@ -2,8 +2,10 @@ package engines_test
 
 import (
 	"context"
+	"image"
 	"testing"
 
+	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
@@ -40,29 +42,11 @@ func TestPassportVIZMatches(t *testing.T) {
 func TestPassportVIZTampered(t *testing.T) {
 	e := loaded(t)
 	face := labeledFace(t, "leonard/leonard1.png")
-	for i, c := range []struct {
-		name   string
-		tamper func(*mrz.MRZ)
-		field  func(license.FrontFields) license.FieldOutcome
-	}{
+	for i, c := range []tampering{
 		{"birth date", func(m *mrz.MRZ) { m.BirthDate.Day = m.BirthDate.Day%28 + 1 }, func(f license.FrontFields) license.FieldOutcome { return f.DOB }},
 		{"surname", func(m *mrz.MRZ) { m.Surname = "MORGENSTERN" }, func(f license.FrontFields) license.FieldOutcome { return f.LastName }},
 	} {
-		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(50+i)), face,
-			mrztest.Print{VIZ: c.tamper}, shot(2000, 1500, 4, 0.5), uint64(i), nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if x.Document == nil || x.Printed == nil {
-			t.Fatalf("%s: %+v", c.name, x.PassportReport.Problems)
-		}
-		m := x.Document.MatchFront(*x.Printed)
-		if m.Result != license.FieldMismatch || c.field(m.Fields) != license.FieldMismatch {
-			t.Errorf("%s: %+v\n%+v", c.name, m, x.Printed)
-		}
-		if n := mismatches(m.Fields); n != 1 {
-			t.Errorf("%s: %d fields mismatch: %+v\n%+v\n%v", c.name, n, m.Fields, x.Printed, x.Document.MRZ.DocumentNumber)
-		}
+		c.mismatches(t, e, face, mrztest.Print{VIZ: c.tamper}, uint64(50+i), uint64(i))
 	}
 }
 
@@ -130,25 +114,38 @@ func TestPassportVIZRows(t *testing.T) {
 			t.Errorf("%d px: %+v\n%+v", cam.Width, m, x.Printed)
 		}
 	}
-	for i, c := range []struct {
-		name   string
-		tamper func(*mrz.MRZ)
-		field  func(license.FrontFields) license.FieldOutcome
-	}{
+	for i, c := range []tampering{
 		{"number", func(m *mrz.MRZ) { m.DocumentNumber = "X" + m.DocumentNumber[1:] }, func(f license.FrontFields) license.FieldOutcome { return f.DocumentNumber }},
 		{"expiry", func(m *mrz.MRZ) { m.ExpiryDate.Day = m.ExpiryDate.Day%28 + 1 }, func(f license.FrontFields) license.FieldOutcome { return f.ExpiryDate }},
 	} {
-		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(60+i)), face,
-			mrztest.Print{VIZ: c.tamper, Rows: true}, shot(2000, 1500, 4, 0.5), uint64(i), nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if x.Document == nil || x.Printed == nil {
-			t.Fatalf("%s: %+v", c.name, x.PassportReport.Problems)
-		}
-		m := x.Document.MatchFront(*x.Printed)
-		if m.Result != license.FieldMismatch || c.field(m.Fields) != license.FieldMismatch {
-			t.Errorf("%s tampered: %+v\n%+v", c.name, m, x.Printed)
-		}
+		c.mismatches(t, e, face, mrztest.Print{VIZ: c.tamper, Rows: true}, uint64(60+i), uint64(i))
+	}
+}
+
+// tampering is a visual zone printed other than its MRZ in one field.
+type tampering struct {
+	name   string
+	tamper func(*mrz.MRZ)
+	field  func(license.FrontFields) license.FieldOutcome
+}
+
+// mismatches prints a data page as print has it (zone and page seeds)
+// and checks that the engine reads it as a mismatch on c's field alone.
+func (c tampering) mismatches(t *testing.T, e *engines.Engines, face image.Image, print mrztest.Print, zone, seed uint64) {
+	t.Helper()
+	x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(zone), face,
+		print, shot(2000, 1500, 4, 0.5), seed, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Document == nil || x.Printed == nil {
+		t.Fatalf("%s: %+v", c.name, x.PassportReport.Problems)
+	}
+	m := x.Document.MatchFront(*x.Printed)
+	if m.Result != license.FieldMismatch || c.field(m.Fields) != license.FieldMismatch {
+		t.Errorf("%s tampered: %+v\n%+v", c.name, m, x.Printed)
+	}
+	if n := mismatches(m.Fields); n != 1 {
+		t.Errorf("%s tampered: %d fields mismatch: %+v\n%+v\n%v", c.name, n, m.Fields, x.Printed, x.Document.MRZ.DocumentNumber)
 	}
 }

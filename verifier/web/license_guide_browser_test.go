@@ -38,6 +38,23 @@ func backScene(t *testing.T, frameW int) image.Image {
 	return img
 }
 
+// guidedFromFar follows step's guide on a camera brought from far to
+// close: its advice runs from "closer" to "capture", the page moves on to
+// next, and the photo was the guide's (the capture mark idgate:capture:
+// mark), not the shutter's.
+func (tb *tab) guidedFromFar(t *testing.T, step, next, mark string) {
+	t.Helper()
+	seen := tb.advices(step, 60*time.Second)
+	t.Logf("%s: advice shown %v", step, seen)
+	if !slices.Contains(seen, "closer") || seen[len(seen)-1] != "capture" {
+		t.Errorf("%s: advice %v, want closer first and capture last", step, seen)
+	}
+	tb.screen(next)
+	if !eval[bool](tb, fmt.Sprintf(`performance.getEntriesByName("idgate:capture:%s").length === 1`, mark)) {
+		t.Errorf("%s: the photo was not taken by the guide", step)
+	}
+}
+
 // advices records, every 100 ms until the screen leaves step, the
 // guidance states the page shows, each once in the order shown.
 func (tb *tab) advices(step string, timeout time.Duration) []string {
@@ -79,15 +96,7 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 	phone.screen("start")
 	phone.click("Start")
 	phone.screen("front")
-	seen := phone.advices("front", 60*time.Second)
-	t.Logf("front: advice shown %v", seen)
-	if !slices.Contains(seen, "closer") || seen[len(seen)-1] != "capture" {
-		t.Errorf("front: advice %v, want closer first and capture last", seen)
-	}
-	phone.screen("back")
-	if !eval[bool](phone, `performance.getEntriesByName("idgate:capture:front").length === 1`) {
-		t.Error("front: the photo was not taken by the guide")
-	}
+	phone.guidedFromFar(t, "front", "back", "front")
 
 	frames, err := guidetest.BackApproach(3, 30)
 	check(t, err)
@@ -96,7 +105,7 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 	other := newTab(t, true, camera(backY4M, true)...)
 	other.Open(c.URL)
 	other.screen("back")
-	seen = other.advices("back", 60*time.Second)
+	seen := other.advices("back", 60*time.Second)
 	t.Logf("back: advice shown %v", seen)
 	if len(seen) < 2 || seen[len(seen)-1] != "capture" || !slices.ContainsFunc(seen, func(a string) bool { return a == "closer" || a == "find" || a == "reading" }) {
 		t.Errorf("back: advice %v, want guidance while too far, then capture", seen)

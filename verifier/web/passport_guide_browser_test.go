@@ -9,10 +9,8 @@ import (
 	"image/draw"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -78,10 +76,7 @@ func judgePageIn(tb *tab, t *testing.T, img image.Image) pageJudged {
 // logs are the calibration of autocapture.ts's pageLimits.
 func TestPassportGuideOnRenderedPages(t *testing.T) {
 	t.Parallel()
-	f, err := ocrb.Load(ocrb.DebianPath)
-	if err != nil {
-		t.Skipf("the OCR-B font (fonts-ocr-b): %v", err)
-	}
+	f := ocrbFont(t)
 	rd, err := reader.New(f)
 	check(t, err)
 	face := foremanFace(t)
@@ -161,10 +156,7 @@ func glared(t *testing.T, f *ocrb.Font, face image.Image) image.Image {
 // (var/screenshots/walk/passport-guide-*).
 func TestPassportAutoCaptureInChromium(t *testing.T) {
 	t.Parallel()
-	f, err := ocrb.Load(ocrb.DebianPath)
-	if err != nil {
-		t.Skipf("the OCR-B font (fonts-ocr-b): %v", err)
-	}
+	f := ocrbFont(t)
 	face := foremanFace(t)
 	e := start(t)
 	c := e.create(`{"accepted_documents":["passport"],"encryption_key_mode":"none"}`)
@@ -177,15 +169,7 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 	phone.screen("start")
 	phone.click("Start")
 	phone.screen("passport")
-	seen := phone.advices("passport", 60*time.Second)
-	t.Logf("advice shown %v", seen)
-	if !slices.Contains(seen, "closer") || seen[len(seen)-1] != "capture" {
-		t.Errorf("advice %v, want closer first and capture last", seen)
-	}
-	phone.screen("live")
-	if !eval[bool](phone, `performance.getEntriesByName("idgate:capture:page").length === 1`) {
-		t.Error("the page was not taken by the guide")
-	}
+	phone.guidedFromFar(t, "passport", "live", "page")
 
 	// Each state in words, on the test camera.
 	other := walkTab(t, 390, 844, "en-US")
@@ -240,10 +224,7 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 // finds zone-like text on a few pictures without a zone.
 func TestZoneGuideOnRealPictures(t *testing.T) {
 	t.Parallel()
-	f, err := ocrb.Load(ocrb.DebianPath)
-	if err != nil {
-		t.Skipf("the OCR-B font (fonts-ocr-b): %v", err)
-	}
+	f := ocrbFont(t)
 	rd, err := reader.New(f)
 	check(t, err)
 	dir := testkit.Data(t, mrztest.RealSet...)
@@ -297,4 +278,15 @@ func TestZoneGuideOnRealPictures(t *testing.T) {
 	if found < 22 {
 		t.Errorf("the page found %d of the %d TD3 zones, want 22 or more", found, td3)
 	}
+}
+
+// ocrbFont is Debian's OCR-B (fonts-ocr-b), which the rendered data pages
+// are printed in; t skips without it.
+func ocrbFont(t *testing.T) *ocrb.Font {
+	t.Helper()
+	f, err := ocrb.Load(ocrb.DebianPath)
+	if err != nil {
+		t.Skipf("the OCR-B font (fonts-ocr-b): %v", err)
+	}
+	return f
 }
