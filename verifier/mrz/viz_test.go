@@ -124,15 +124,7 @@ func TestReadVIZLanguages(t *testing.T) {
 // another field, or a row whose shapes do not fit its captions, are left
 // unread rather than guessed.
 func TestReadVIZRows(t *testing.T) {
-	read := func(lines ...string) license.Printed {
-		var words []license.Word
-		for i, line := range lines {
-			for _, w := range strings.Fields(line) {
-				words = append(words, license.Word{Text: w, Conf: 90, Line: i})
-			}
-		}
-		return mrz.ReadVIZ(words)
-	}
+	read := func(lines ...string) license.Printed { return mrz.ReadVIZ(ocrWords(lines...)) }
 	for _, c := range []struct {
 		name  string
 		lines []string
@@ -169,11 +161,9 @@ func TestReadVIZRows(t *testing.T) {
 // a captioned number wins.
 func TestReadVIZUncaptionedNumber(t *testing.T) {
 	read := func(lines ...string) license.Printed {
-		var words []license.Word
-		for i, line := range lines {
-			for _, w := range strings.Fields(line) {
-				words = append(words, license.Word{Text: w, Conf: 95, Line: i, Chars: []license.Char{{Alts: w[:1], Conf: 99}}})
-			}
+		words := ocrWords(lines...)
+		for i, w := range words {
+			words[i].Conf, words[i].Chars = 95, []license.Char{{Alts: w.Text[:1], Conf: 99}}
 		}
 		return mrz.ReadVIZ(words)
 	}
@@ -204,4 +194,16 @@ func TestReadVIZUncaptionedNumber(t *testing.T) {
 			t.Errorf("uncaptioned %s against the zone's D23145890: %s, want %s", c.printed, got, c.want)
 		}
 	}
+}
+
+// ocrWords is what OCR reads of lines: their words, each on its line,
+// at confidence 90.
+func ocrWords(lines ...string) []license.Word {
+	var words []license.Word
+	for i, line := range lines {
+		for _, w := range strings.Fields(line) {
+			words = append(words, license.Word{Text: w, Conf: 90, Line: i})
+		}
+	}
+	return words
 }

@@ -55,6 +55,19 @@ func (tb *tab) guidedFromFar(t *testing.T, step, next, mark string) {
 	}
 }
 
+// sceneSays shows frames on the test camera (in turn, as its scene) and
+// waits for the guide's advice, whose words must contain words.
+func (tb *tab) sceneSays(t *testing.T, frames []image.Image, advice, words string) {
+	t.Helper()
+	var urls []string
+	for _, f := range frames {
+		urls = append(urls, jsString("data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(jpegBytes(t, f))))
+	}
+	eval[bool](tb, `window.__scene([`+strings.Join(urls, ",")+`]), true`)
+	tb.Wait(fmt.Sprintf(`(() => { const g = document.querySelector(".guidance"); return !!g && g.dataset.advice === %q; })()`, advice))
+	contains(t, eval[string](tb, `document.querySelector(".guidance").textContent`), words)
+}
+
 // advices records, every 100 ms until the screen leaves step, the
 // guidance states the page shows, each once in the order shown.
 func (tb *tab) advices(step string, timeout time.Duration) []string {
@@ -228,13 +241,7 @@ func TestLicenseGuidanceStatesInChromium(t *testing.T) {
 				phone.screen("back")
 			}
 			phone.screen(s.side)
-			var urls []string
-			for _, f := range s.frames {
-				urls = append(urls, jsString("data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(jpegBytes(t, f))))
-			}
-			eval[bool](phone, `window.__scene([`+strings.Join(urls, ",")+`]), true`)
-			phone.Wait(fmt.Sprintf(`(() => { const g = document.querySelector(".guidance"); return !!g && g.dataset.advice === %q; })()`, s.advice))
-			contains(t, eval[string](phone, `document.querySelector(".guidance").textContent`), s.words)
+			phone.sceneSays(t, s.frames, s.advice, s.words)
 			if live := eval[string](phone, `document.querySelector(".guidance").getAttribute("aria-live")`); live != "polite" {
 				t.Errorf("%s %s: aria-live %q", s.side, s.advice, live)
 			}

@@ -9,7 +9,6 @@ import (
 	"image/draw"
 	"math"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/page"
@@ -199,13 +198,7 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 		{"hold", "Good. Hold still", []image.Image{shot(0.6, sharp, guidetest.PageZone()), shot(0.6, func(c *mrztest.Camera) { c.Blur = 0.5; c.Angle = -6 }, guidetest.PageZone())}},
 	}
 	for _, s := range states {
-		var urls []string
-		for _, fr := range s.frames {
-			urls = append(urls, jsString("data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(jpegBytes(t, fr))))
-		}
-		eval[bool](other, `window.__scene([`+strings.Join(urls, ",")+`]), true`)
-		other.Wait(fmt.Sprintf(`(() => { const g = document.querySelector(".guidance"); return !!g && g.dataset.advice === %q; })()`, s.advice))
-		contains(t, eval[string](other, `document.querySelector(".guidance").textContent`), s.words)
+		other.sceneSays(t, s.frames, s.advice, s.words)
 		other.look("passport-guide-" + s.advice + "-390x844")
 	}
 	contains(t, other.screen("passport"), "The photo is taken by itself when the page is right.")
