@@ -22,6 +22,14 @@ import (
 // small" for 2 of the 43 near cards the finder misses (a light card's body
 // below its band, on a light table), which were "not found" before.
 func (wk *work) farCard(lines []line) (quad [4]raster.Point, ok bool) {
+	return wk.largestThreeSided(lines, wk.farAccept)
+}
+
+// largestThreeSided returns the largest three-sided outline (threeSided:
+// two near-parallel lines a and b, a third c across both, the fourth side
+// at ID-1's proportions) that accept passes, given its corners and its
+// sides c, a, unseen, b.
+func (wk *work) largestThreeSided(lines []line, accept func(q [4]raster.Point, sides [4]line) bool) (quad [4]raster.Point, ok bool) {
 	best := 0.0
 	for i := range lines {
 		for j := i + 1; j < len(lines); j++ {
@@ -34,7 +42,7 @@ func (wk *work) farCard(lines []line) (quad [4]raster.Point, ok bool) {
 					continue
 				}
 				for _, q := range wk.threeSided(a, b, c) {
-					if area := polygonArea(q[:]); area > best && wk.farAccept(q, [4]line{c, a, {}, b}) {
+					if area := polygonArea(q[:]); area > best && accept(q, [4]line{c, a, {}, b}) {
 						best, quad, ok = area, q, true
 					}
 				}

@@ -34,13 +34,32 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // accent line) is moved out to that edge (acceptPastPrint), and so is
 // the winner's side on a band whose thin margin hid it (widenPastPrint). A winner
 // that is print inside a larger card running off the photo is refused
-// (insideCard).
+// (insideCard). A photo refused so, or whose outline is too small for a
+// card or not of ID-1's proportions, is searched once more for a card as light as its table
+// (nearCard).
 func findQuad(img image.Image) ([4]raster.Point, error) {
 	wk := newWork(img)
 	if wk.w < 16 || wk.h < 16 {
 		return [4]raster.Point{}, fmt.Errorf("%w: photo too small", ErrNoCard)
 	}
 	lines := wk.houghLines()
+	quad, err := wk.outlineQuad(img, lines)
+	if err == nil && tooSmall(quad, img.Bounds()) == nil && isID1(quadAspect(quad)) {
+		return quad, nil
+	}
+	if q, ok := wk.nearCard(lines); ok {
+		// An outline found but of other proportions stands unless it is
+		// print inside the near card (its portrait's frame).
+		if q = wk.toPhoto(orderCorners(q)); tooSmall(q, img.Bounds()) == nil && (err != nil || contains(q, quad)) {
+			return q, nil
+		}
+	}
+	return quad, err
+}
+
+// outlineQuad is findQuad's search among the outlines seen on four sides
+// (or on the photo's edges), with farCard's "too small" answer.
+func (wk *work) outlineQuad(img image.Image, lines []line) ([4]raster.Point, error) {
 	cands := wk.candidates(lines)
 	for i := range cands {
 		cands[i].score = cands[i].rank()
