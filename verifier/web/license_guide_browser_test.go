@@ -102,9 +102,7 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 	e := start(t)
 	c := e.create(`{}`)
 
-	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
-	writeY4M(t, frontY4M, 8, guidetest.FrontApproach(foremanFace(t)))
-	phone := newTab(t, true, camera(frontY4M, true)...)
+	phone := cameraTab(t, 8, guidetest.FrontApproach(foremanFace(t)))
 	phone.Open(c.URL)
 	phone.screen("start")
 	phone.click("Start")
@@ -113,9 +111,7 @@ func TestLicenseAutoCaptureInChromium(t *testing.T) {
 
 	frames, err := guidetest.BackApproach(3, 30)
 	check(t, err)
-	backY4M := filepath.Join(t.TempDir(), "back.y4m")
-	writeY4M(t, backY4M, 10, frames)
-	other := newTab(t, true, camera(backY4M, true)...)
+	other := cameraTab(t, 10, frames)
 	other.Open(c.URL)
 	other.screen("back")
 	seen := other.advices("back", 60*time.Second)
@@ -144,9 +140,7 @@ func TestTurnedBackAutoCapturesInChromium(t *testing.T) {
 	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
 	img, err := guidetest.Back(1600, 8)
 	check(t, err)
-	y4m := filepath.Join(t.TempDir(), "turned.y4m")
-	writeY4M(t, y4m, 5, []image.Image{img})
-	phone := newTab(t, true, camera(y4m, true)...)
+	phone := cameraTab(t, 5, []image.Image{img})
 	phone.Open(c.URL)
 	phone.screen("back")
 	seen := phone.advices("back", 60*time.Second)
@@ -171,9 +165,7 @@ func TestBackWithoutTheReaderInChromium(t *testing.T) {
 	e := start(t)
 	c := e.create(`{}`)
 	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
-	y4m := filepath.Join(t.TempDir(), "back.y4m")
-	writeY4M(t, y4m, 5, []image.Image{decode(t, back(t))})
-	phone := newTab(t, true, camera(y4m, true)...)
+	phone := cameraTab(t, 5, []image.Image{decode(t, back(t))})
 	if _, err := chromedp.Call(phone.Ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +182,25 @@ func TestBackWithoutTheReaderInChromium(t *testing.T) {
 	}
 	phone.click("Take photo")
 	phone.screen("live")
+}
+
+// cameraTab is a phone whose camera (allowed) is Chromium's fake one
+// playing frames at fps from a y4m file.
+func cameraTab(t *testing.T, fps int, frames []image.Image) *tab {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "camera.y4m")
+	writeY4M(t, file, fps, frames)
+	return newTab(t, true, camera(file, true)...)
+}
+
+// testCameraTab is a w×h phone (walkTab, English) on testCamera.
+func testCameraTab(t *testing.T, w, h int) *tab {
+	t.Helper()
+	tb := walkTab(t, w, h, "en-US")
+	if _, err := chromedp.Call(tb.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: testCamera}); err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }
 
 // testCamera replaces getUserMedia, before any page script runs, by a
@@ -226,10 +237,7 @@ func TestLicenseGuidanceStatesInChromium(t *testing.T) {
 		{"back", "barcode", "No barcode in view", []image.Image{frontScene(t, 0.6, nil)}},
 	}
 	for _, size := range [][2]int{{360, 640}, {390, 844}} {
-		phone := walkTab(t, size[0], size[1], "en-US")
-		if _, err := chromedp.Call(phone.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: testCamera}); err != nil {
-			t.Fatal(err)
-		}
+		phone := testCameraTab(t, size[0], size[1])
 		c := e.create(`{}`)
 		phone.Open(c.URL)
 		phone.screen("start")

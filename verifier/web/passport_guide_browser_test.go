@@ -9,10 +9,8 @@ import (
 	"image/draw"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
-
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit"
 
@@ -23,9 +21,11 @@ import (
 )
 
 // pageJudged is what the page's data page guide makes of one frame:
-// its advice, and the zone's pitch and sharpness when it found one.
+// its advice, and the zone's kind (passport, card), pitch and sharpness
+// when it found one.
 type pageJudged struct {
 	Advice    *string `json:"advice"`
+	Kind      string  `json:"kind"`
 	Pitch     float64 `json:"pitch"`
 	Sharpness float64 `json:"sharpness"`
 	Glare     float64 `json:"glare"`
@@ -55,6 +55,7 @@ func judgePageIn(tb *tab, t *testing.T, img image.Image) pageJudged {
 			const b = band(z);
 			Object.assign(out, G.sharpnessAndGlare(b, { x0: 1, y0: 1, x1: b.w - 1, y1: b.h - 1 }));
 			out.pitch = z.pitch * toSent;
+			out.kind = z.kind;
 		}
 		return JSON.stringify(out);
 	})()`, url))
@@ -67,12 +68,15 @@ func judgePageIn(tb *tab, t *testing.T, img image.Image) pageJudged {
 // (mrztest, 1280×960 frames, the page 20-80% of the frame wide, turned
 // -8° to 5°, defocus σ 0.5-4 px), each also read by the server's reader:
 // a frame the guide calls right always reads (never a photo taken by
-// itself that the server refuses for its zone); the zone is found, and
-// its pitch measured within 3%, wherever the page is 30% of the frame or
-// more and the defocus at most 1.5 px; a page too small for 1.5 px
-// strokes is "closer", never right; sharp pages large enough are right;
-// no page is "find", and a hotspot on the zone is "glare". The figures it
-// logs are the calibration of autocapture.ts's pageLimits.
+// itself that the server refuses for its zone); the zone is found, as a
+// passport's, and its pitch measured within 1.5%, wherever the page is
+// 30% of the frame or more and the defocus at most 1.5 px; a page too
+// small for 1.5 px strokes is "closer", never right; sharp pages large
+// enough are right; no page is "find", and a hotspot on the zone is
+// "glare". An ID card's side with its zone (TD1), 30-70% of the frame
+// wide, is said to be an ID card, its pitch within 1.5%, never right. The
+// figures it logs are the calibration of autocapture.ts's pageLimits and
+// of zoneguide.ts's second pass.
 func TestPassportGuideOnRenderedPages(t *testing.T) {
 	t.Parallel()
 	f := ocrbFont(t)
@@ -81,6 +85,19 @@ func TestPassportGuideOnRenderedPages(t *testing.T) {
 	face := foremanFace(t)
 	tb := &tab{Tab: guidePage(t)}
 	seed := uint64(0)
+	// pitchOff checks a measured pitch against the truth and keeps the
+	// ratio for the spread logged at the end.
+	var ratios []float64
+	pitchOff := func(name string, got, truth float64) {
+		if got == 0 {
+			t.Errorf("%s: no zone found", name)
+			return
+		}
+		ratios = append(ratios, got/truth)
+		if got/truth < 0.985 || got/truth > 1.015 {
+			t.Errorf("%s: pitch %.2f, truly %.2f", name, got, truth)
+		}
+	}
 	for _, share := range []float64{0.2, 0.3, 0.42, 0.5, 0.6, 0.7, 0.8} {
 		for _, angle := range []float64{-8, 0, 5} {
 			for _, blur := range []float64{0.5, 1.5, 2.5, 4} {
@@ -89,22 +106,18 @@ func TestPassportGuideOnRenderedPages(t *testing.T) {
 				check(t, err)
 				_, readErr := rd.Read(img.(*image.Gray))
 				j := judgePageIn(tb, t, img)
-				got := "ready"
-				if j.Advice != nil {
-					got = *j.Advice
-				}
+				got := adviceIs(j)
 				name := fmt.Sprintf("width %.2f turn %+.0f blur %.1f", share, angle, blur)
 				truePitch := share * guidetest.W / (125 / 2.54)
 				t.Logf("%-28s advice %-7s pitch %5.2f (true %5.2f) sharpness %.3f glare %.4f server read: %v", name, got, j.Pitch, truePitch, j.Sharpness, j.Glare, readErr == nil)
 				if got == "ready" && readErr != nil {
 					t.Errorf("%s: the guide would take it, the server's reader says %v", name, readErr)
 				}
+				if j.Kind == "card" {
+					t.Errorf("%s: a data page taken for an ID card", name)
+				}
 				if share >= 0.3 && blur <= 1.5 {
-					if j.Pitch == 0 {
-						t.Errorf("%s: no zone found", name)
-					} else if j.Pitch/truePitch < 0.97 || j.Pitch/truePitch > 1.03 {
-						t.Errorf("%s: pitch %.2f, truly %.2f", name, j.Pitch, truePitch)
-					}
+					pitchOff(name, j.Pitch, truePitch)
 				}
 				if stroke := truePitch * 0.35 / 2.54; stroke < 1.45 && got == "ready" {
 					t.Errorf("%s: strokes of %.2f px taken", name, stroke)
@@ -115,6 +128,25 @@ func TestPassportGuideOnRenderedPages(t *testing.T) {
 			}
 		}
 	}
+	for _, share := range []float64{0.3, 0.5, 0.7} {
+		for _, angle := range []float64{-8, 5} {
+			for _, blur := range []float64{0.5, 1.5} {
+				seed++
+				img, err := guidetest.Card(f, face, guidetest.PageCamera(share, func(c *mrztest.Camera) { c.Angle, c.Blur = angle, blur }), seed)
+				check(t, err)
+				j := judgePageIn(tb, t, img)
+				name := fmt.Sprintf("ID card width %.2f turn %+.0f blur %.1f", share, angle, blur)
+				truePitch := share * guidetest.W / (85.6 / 2.54)
+				t.Logf("%-36s advice %v kind %q pitch %5.2f (true %5.2f)", name, adviceIs(j), j.Kind, j.Pitch, truePitch)
+				if adviceIs(j) != "idcard" {
+					t.Errorf("%s: advice %s, want idcard", name, adviceIs(j))
+				}
+				pitchOff(name, j.Pitch, truePitch)
+			}
+		}
+	}
+	slices.Sort(ratios)
+	t.Logf("pitch over the truth, %d zones: min %.3f median %.3f max %.3f", len(ratios), ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1])
 	none, err := guidetest.Page(f, face, nil, guidetest.PageCamera(0.6, nil), 99)
 	check(t, err)
 	if j := judgePageIn(tb, t, none); j.Advice == nil || *j.Advice != "find" {
@@ -123,6 +155,14 @@ func TestPassportGuideOnRenderedPages(t *testing.T) {
 	if j := judgePageIn(tb, t, glared(t, f, face)); j.Advice == nil || *j.Advice != "glare" {
 		t.Errorf("a hotspot on the zone: advice %v (glare %.4f), want glare", j.Advice, j.Glare)
 	}
+}
+
+// adviceIs is j's advice, "ready" for none.
+func adviceIs(j pageJudged) string {
+	if j.Advice == nil {
+		return "ready"
+	}
+	return *j.Advice
 }
 
 // glared is a sharp data page, 60% of the frame wide, with a saturated
@@ -150,9 +190,10 @@ func glared(t *testing.T, f *ocrb.Font, face image.Image) image.Image {
 // the frame wide) to 57% and held: the step says "closer" while the zone
 // is too small, then takes the photo by itself once the page has been
 // right and still, the server accepts it, and the selfie step follows;
-// the guidance states (find, closer, blur, glare, hold) are each shown in
-// words at 390×844 on a test camera whose picture the test sets
-// (var/screenshots/walk/passport-guide-*).
+// the guidance states (find, closer, corners, blur, glare, an ID card's
+// zone shown instead of the page, hold) are each shown in words at
+// 390×844 on a test camera whose picture the test sets, none of them
+// taken (var/screenshots/walk/passport-guide-*).
 func TestPassportAutoCaptureInChromium(t *testing.T) {
 	t.Parallel()
 	f := ocrbFont(t)
@@ -161,9 +202,7 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 	c := e.create(`{"accepted_documents":["passport"],"encryption_key_mode":"none"}`)
 	frames, err := guidetest.PageApproach(f, face)
 	check(t, err)
-	y4m := filepath.Join(t.TempDir(), "page.y4m")
-	writeY4M(t, y4m, 8, frames)
-	phone := newTab(t, true, camera(y4m, true)...)
+	phone := cameraTab(t, 8, frames)
 	phone.Open(c.URL)
 	phone.screen("start")
 	phone.click("Start")
@@ -171,10 +210,7 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 	phone.guidedFromFar(t, "passport", "live", "page")
 
 	// Each state in words, on the test camera.
-	other := walkTab(t, 390, 844, "en-US")
-	if _, err := chromedp.Call(other.Ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: testCamera}); err != nil {
-		t.Fatal(err)
-	}
+	other := testCameraTab(t, 390, 844)
 	c = e.create(`{"accepted_documents":["passport"],"encryption_key_mode":"none"}`)
 	other.Open(c.URL)
 	other.screen("start")
@@ -186,6 +222,8 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 		return img
 	}
 	sharp := func(c *mrztest.Camera) { c.Blur = 0.5 }
+	card, err := guidetest.Card(f, face, guidetest.PageCamera(0.5, sharp), 3)
+	check(t, err)
 	states := []struct {
 		advice, words string
 		frames        []image.Image
@@ -195,11 +233,15 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 		{"corners", "Show the whole photo page", []image.Image{shot(1.0, sharp, guidetest.PageZone())}},
 		{"blur", "Hold still: the picture is blurred", []image.Image{shot(0.6, func(c *mrztest.Camera) { c.Blur = 4 }, guidetest.PageZone())}},
 		{"glare", "Glare on the page", []image.Image{glared(t, f, face)}},
+		{"idcard", "This is an ID card, not a passport's photo page.", []image.Image{card}},
 		{"hold", "Good. Hold still", []image.Image{shot(0.6, sharp, guidetest.PageZone()), shot(0.6, func(c *mrztest.Camera) { c.Blur = 0.5; c.Angle = -6 }, guidetest.PageZone())}},
 	}
 	for _, s := range states {
 		other.sceneSays(t, s.frames, s.advice, s.words)
 		other.look("passport-guide-" + s.advice + "-390x844")
+	}
+	if eval[bool](other, `performance.getEntriesByName("idgate:capture:page").length > 0`) {
+		t.Error("a frame of the guidance states was taken by itself")
 	}
 	contains(t, other.screen("passport"), "The photo is taken by itself when the page is right.")
 }
@@ -207,14 +249,18 @@ func TestPassportAutoCaptureInChromium(t *testing.T) {
 // The page's zone finder on the real pictures of data pages
 // (testdata/mrz: specimen pages of many issuers, phone photos and scans;
 // mrztest.RealPhotos), beside the server's reader on the same pictures:
-// wherever both find a TD3 zone they agree on its place (centres within
-// two pitches) and its pitch (from 5% under to 15% over: the finder's
-// ink may run on past the last character, which only makes "closer" come
-// later), and the finder finds at least 22 of the 27 TD3 zones (it found
-// 24, 23 also found by the server, 16 of those within 5%, 2026-11-29).
-// Known and logged: it takes a card's zone (TD1) for a passport's where
-// two of its three lines pair (the server then refuses the photo), and
-// finds zone-like text on a few pictures without a zone.
+// wherever both find a zone they agree on its place (centres within two
+// pitches) and its pitch, and the finder finds at least 22 of the 27 TD3
+// zones, each as a passport's, and calls at least 6 of the 8 ID cards'
+// zones (TD1) a card's. With the second pass (zoneguide.ts, the lines'
+// period) it found 24, 23 also found by the server, 21 of those within
+// 1% of its pitch; on the other two the server's pitch is the one off
+// (docsaid/img1.jpg, a frame drawn round the zone: the guide's 0.90 of
+// it, the lines' ink spanning 43.5 of the guide's pitches; 100_visa-usa
+// 0.97, likewise); 6 cards, within 1.1% of the server's pitch
+// (2026-11-29). With the first pass alone: 16 of the 23 within 5%, up to
+// 14% over, every card taken for a passport's zone at 0.68-0.78 of the
+// pitch.
 func TestZoneGuideOnRealPictures(t *testing.T) {
 	t.Parallel()
 	f := ocrbFont(t)
@@ -224,7 +270,8 @@ func TestZoneGuideOnRealPictures(t *testing.T) {
 	photos, err := mrztest.RealPhotos()
 	check(t, err)
 	tb := &tab{Tab: guidePage(t)}
-	var td3, found, agreed, both int
+	var td3, td1, found, cards, agreed, close int
+	var ratios []float64
 	for _, p := range photos {
 		img, err := mrztest.LoadGray(filepath.Join(dir, p.File))
 		check(t, err)
@@ -238,38 +285,63 @@ func TestZoneGuideOnRealPictures(t *testing.T) {
 			if (!z) return "null";
 			const k = bmp.width / c.width;
 			const cx = z.band.reduce((a, q) => a + q.x, 0) / 4 * k, cy = z.band.reduce((a, q) => a + q.y, 0) / 4 * k;
-			return JSON.stringify({pitch: z.pitch * k, cx, cy});
+			return JSON.stringify({kind: z.kind, pitch: z.pitch * k, cx, cy});
 		})()`, url))
-		var z *struct{ Pitch, CX, CY float64 }
+		var z *struct {
+			Kind          string
+			Pitch, CX, CY float64
+		}
 		check(t, json.Unmarshal([]byte(raw), &z))
 		isTD3 := len(p.Lines) == 2 && len(p.Lines[0]) == 44
+		isTD1 := len(p.Lines) == 3 && len(p.Lines[0]) == 30
 		_, server, _ := rd.ReadZone(img)
 		switch {
 		case isTD3:
 			td3++
+		case isTD1:
+			td1++
 		case z != nil:
-			t.Logf("%s (no TD3 zone, %d lines): a zone found at (%.0f, %.0f), pitch %.1f", p.File, len(p.Lines), z.CX, z.CY, z.Pitch)
+			t.Logf("%s (%d lines): a zone found at (%.0f, %.0f), pitch %.1f, as a %s's", p.File, len(p.Lines), z.CX, z.CY, z.Pitch, z.Kind)
 		}
 		if z != nil && isTD3 {
 			found++
+			if z.Kind != "passport" {
+				t.Errorf("%s: a data page's zone taken for a %s's", p.File, z.Kind)
+			}
 		}
-		if z == nil || server == nil || !isTD3 {
+		if z != nil && isTD1 && z.Kind == "card" {
+			cards++
+		}
+		if z == nil || server == nil || !(isTD3 || isTD1) {
 			t.Logf("%-40s %-6s page %v, server %v", p.File, p.Kind, z != nil, server != nil)
 			continue
 		}
-		both++
 		off := math.Hypot(z.CX-server.CX, z.CY-server.CY) / server.Pitch
 		ratio := z.Pitch / server.Pitch
-		t.Logf("%-40s %-6s pitch %.1f (server %.1f), centres %.2f pitches apart", p.File, p.Kind, z.Pitch, server.Pitch, off)
-		if off > 2 || ratio < 0.95 || ratio > 1.15 {
+		t.Logf("%-40s %-6s %-8s pitch %.1f (server %.1f, %.3f), centres %.2f pitches apart", p.File, p.Kind, z.Kind, z.Pitch, server.Pitch, ratio, off)
+		if isTD3 {
+			ratios = append(ratios, ratio)
+			if math.Abs(ratio-1) <= 0.015 {
+				close++
+			}
+		}
+		if off > 2 || ratio < 0.88 || ratio > 1.03 {
 			t.Errorf("%s: the page's zone at (%.0f, %.0f) pitch %.1f, the server's at (%.0f, %.0f) pitch %.1f", p.File, z.CX, z.CY, z.Pitch, server.CX, server.CY, server.Pitch)
 			continue
 		}
 		agreed++
 	}
-	t.Logf("TD3 pictures %d: the page found a zone on %d; %d also found by the server, %d in agreement", td3, found, both, agreed)
+	slices.Sort(ratios)
+	t.Logf("TD3 pictures %d: the page found a zone on %d; %d also found by the server, %d within 1.5%% of its pitch (min %.3f median %.3f max %.3f); TD1 pictures %d: %d called cards; %d zones in agreement",
+		td3, found, len(ratios), close, ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1], td1, cards, agreed)
 	if found < 22 {
 		t.Errorf("the page found %d of the %d TD3 zones, want 22 or more", found, td3)
+	}
+	if close < 21 {
+		t.Errorf("%d TD3 zones within 1.5%% of the server's pitch, want 21 or more", close)
+	}
+	if cards < 6 {
+		t.Errorf("%d of the %d ID cards' zones called cards, want 6 or more", cards, td1)
 	}
 }
 

@@ -29,7 +29,22 @@ func PageCamera(share float64, mod func(*mrztest.Camera)) mrztest.Camera {
 // as its portrait; nil lines: a page without its zone) photographed with
 // cam; seed picks the page's print and the desk.
 func Page(f *ocrb.Font, face image.Image, lines []string, cam mrztest.Camera, seed uint64) (image.Image, error) {
-	return mrztest.PrintedShot(f, mrz.TD3, lines, face, mrztest.Print{}, cam, rand.New(rand.NewPCG(seed, 35)))
+	return shot(f, mrz.TD3, face, lines, cam, seed)
+}
+
+// CardZone is the zone printed on the ID card scenes: a valid TD1 zone
+// (mrztest.Zone, fixed seed).
+func CardZone() []string { return mrztest.Zone(rand.New(rand.NewPCG(35, 3)), mrz.TD1) }
+
+// Card is an ID card's side with its zone (TD1, CardZone, face as its
+// portrait) photographed with cam (PageFrac: the card's share of the
+// frame's width), as held up at the passport's step.
+func Card(f *ocrb.Font, face image.Image, cam mrztest.Camera, seed uint64) (image.Image, error) {
+	return shot(f, mrz.TD1, face, CardZone(), cam, seed)
+}
+
+func shot(f *ocrb.Font, format mrz.Format, face image.Image, lines []string, cam mrztest.Camera, seed uint64) (image.Image, error) {
+	return mrztest.PrintedShot(f, format, lines, face, mrztest.Print{}, cam, rand.New(rand.NewPCG(seed, 35)))
 }
 
 // PageApproach is the data page brought from 22% of the frame's width to
