@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/jpeg"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -129,6 +131,9 @@ type finderSample struct {
 	// earlier runs.
 	extra bool
 	data  []byte
+	// png is the same render losslessly encoded: a render read without
+	// JPEG's loss was seen to get another answer (finderPNG).
+	png []byte
 }
 
 // finderFrameW is the evaluation photos' width: 1280 px (1.2 MP at 4:3),
@@ -172,8 +177,12 @@ func finderSamples(faces []labeled) ([]finderSample, error) {
 		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
 			return err
 		}
+		var lossless bytes.Buffer
+		if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&lossless, img); err != nil {
+			return err
+		}
 		out = append(out, finderSample{design: s.Design.Name, surface: s.Surface.String(), kind: kind, cardW: s.CardW,
-			want: corners, refuse: s.NoCard, cut: cut, data: buf.Bytes()})
+			want: corners, refuse: s.NoCard, cut: cut, data: buf.Bytes(), png: lossless.Bytes()})
 		return nil
 	}
 	// tilt moves each corner by up to 4% of the card's width, drawn
@@ -366,7 +375,7 @@ func runFinder(samples []finderSample, profile string) ([]finderResult, error) {
 	}
 	out := make([]finderResult, len(samples))
 	for i, s := range samples {
-		img, err := jpeg.Decode(bytes.NewReader(s.data))
+		img, _, err := image.Decode(bytes.NewReader(s.data))
 		if err != nil {
 			return nil, err
 		}
@@ -591,10 +600,55 @@ func benchFinder(root, dir string, withBaseline bool, faces []labeled) error {
 		}
 		fmt.Printf("%-26s %s  %s   %s, %s\n", kind, t, w, p, pw)
 	}
+	if err := finderPNG(samples, after); err != nil {
+		return err
+	}
 	fmt.Printf("load average at the end: %s\n", loadAverage())
 	if len(misses) > 0 {
 		fmt.Println("after, not right:")
 		fmt.Println(strings.Join(misses, "\n"))
+	}
+	return nil
+}
+
+// finderPNG runs this tree's finder on the same renders encoded as PNG
+// (no JPEG loss) and prints its rates beside the JPEG ones (after), and
+// the photos whose outcome differs: an uncompressed render once got a
+// wrong quad where its JPEG was refused.
+func finderPNG(samples []finderSample, after []finderResult) error {
+	lossless := slices.Clone(samples)
+	for i := range lossless {
+		lossless[i].data = lossless[i].png
+	}
+	res, err := runFinder(lossless, "")
+	if err != nil {
+		return err
+	}
+	var right, wrong [2]int
+	first := 0
+	var differ []string
+	for i, s := range samples {
+		for k, r := range [2]finderResult{after[i], res[i]} {
+			if !s.extra && s.ok(r) {
+				right[k]++
+			}
+			if s.outcome(r) == "wrong" {
+				wrong[k]++
+			}
+		}
+		if !s.extra {
+			first++
+		}
+		if s.outcome(after[i]) != s.outcome(res[i]) {
+			differ = append(differ, fmt.Sprintf("  #%d %s / %s / %s: JPEG %s, PNG %s (corner error %.1f%%) %s", i, s.design, s.surface, s.kind,
+				s.outcome(after[i]), s.outcome(res[i]), 100*s.cornerError(res[i]), res[i].Error))
+		}
+	}
+	fmt.Printf("\nthe same renders as JPEG (quality 90) → as PNG (lossless), this tree: right %d → %d of the first %d, wrong quads %d → %d of %d\n",
+		right[0], right[1], first, wrong[0], wrong[1], len(samples))
+	if len(differ) > 0 {
+		fmt.Println("outcome differs:")
+		fmt.Println(strings.Join(differ, "\n"))
 	}
 	return nil
 }
