@@ -93,17 +93,20 @@ func TestPassportVIZWeak(t *testing.T) {
 
 // Pages laid out as ICAO's specimen (mrztest.Print.Rows: type, code and
 // number on one row, birth date beside the personal number, issue and
-// expiry dates side by side), which Tesseract reads a row a line: every
-// field matches at 2-12 MP, and a tampered number or expiry date is a
-// mismatch on that field alone. Before rows were split by their values'
-// shapes (2026-11-29), the same four genuine pages came out unreadable:
-// the number and the expiry date 4/4, the birth date beside a personal
-// number 1/4.
+// expiry dates side by side), which Tesseract reads a row a line, two of
+// them with the surname and the given names side by side too (NamesRow):
+// every field matches at 2-12 MP, and a tampered number, expiry date or
+// surname (beside the given names) is a mismatch on that field alone.
+// Before rows were split by their values' shapes (2026-11-29), the same
+// four genuine pages came out unreadable: the number and the expiry date
+// 4/4, the birth date beside a personal number 1/4; before names were
+// split by their captions' columns, both names side by side were
+// unread.
 func TestPassportVIZRows(t *testing.T) {
 	e := loaded(t)
 	face := labeledFace(t, "sheldon/sheldon2.png")
 	for i, cam := range []mrztest.Camera{shot(1600, 1200, 3, 0.5), shot(2000, 1500, -7, 0.5), shot(3000, 2250, 2, 1), shot(4000, 3000, 5, 0.8)} {
-		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(40+i)), face, mrztest.Print{Rows: true}, cam, uint64(i), nil))
+		x, err := e.ExaminePassport(context.Background(), printedPage(t, mrz.TD3, passportZone(uint64(40+i)), face, mrztest.Print{Rows: true, NamesRow: i%2 == 1}, cam, uint64(i), nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,8 +120,9 @@ func TestPassportVIZRows(t *testing.T) {
 	for i, c := range []tampering{
 		{"number", func(m *mrz.MRZ) { m.DocumentNumber = "X" + m.DocumentNumber[1:] }, func(f license.FrontFields) license.FieldOutcome { return f.DocumentNumber }},
 		{"expiry", func(m *mrz.MRZ) { m.ExpiryDate.Day = m.ExpiryDate.Day%28 + 1 }, func(f license.FrontFields) license.FieldOutcome { return f.ExpiryDate }},
+		{"surname", func(m *mrz.MRZ) { m.Surname = "Q" + m.Surname[1:] }, func(f license.FrontFields) license.FieldOutcome { return f.LastName }},
 	} {
-		c.mismatches(t, e, face, mrztest.Print{VIZ: c.tamper, Rows: true}, uint64(60+i), uint64(i))
+		c.mismatches(t, e, face, mrztest.Print{VIZ: c.tamper, Rows: true, NamesRow: c.name == "surname"}, uint64(60+i), uint64(i))
 	}
 }
 

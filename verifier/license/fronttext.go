@@ -11,6 +11,10 @@ type Word struct {
 	Text string
 	Conf float64
 	Line int
+	// X0 and X1 are the word's left and right edges in the image read,
+	// pixels (both 0 when the engine gives none): a row of fields side by
+	// side is split by the columns its captions start.
+	X0, X1 int
 	// Chars are the word's characters as the engine saw them, with their
 	// alternative readings; nil when the engine gives none.
 	Chars []Char

@@ -90,7 +90,8 @@ var vizCaptions = map[string]vizField{
 // A caption line naming several fields (ICAO's specimen page prints
 // "Type  Code  Passport No." and "Date of issue  Date of expiry" side by
 // side, and OCR reads each row as one line) has its value line split by
-// the values' shapes, never by guessing where one name ends (rowValues).
+// the values' shapes, and its names by the columns their captions start,
+// never by guessing where one name ends (rowValues).
 // A date caption's value is its one date when the line holds one and
 // more ("12 AUG 1974  ZE 184226 B": a personal number whose caption is
 // not a field's). A number under no caption may only match (uncaptioned).
@@ -106,7 +107,7 @@ func ReadVIZ(words []license.Word) license.Printed {
 		lines[len(lines)-1] = append(lines[len(lines)-1], w)
 	}
 	var p license.Printed
-	var pending []vizField
+	var pending []caption
 	var loose []license.Word
 	for _, line := range lines {
 		if fs := captions(line); len(fs) > 0 {
@@ -176,12 +177,18 @@ func readOf(words []license.Word) license.Read {
 // date its line's one date when there is exactly one. Several fields are
 // split by shape: the line's dates go to the date fields in order when
 // there are as many of each; the document number is the one word shaped
-// like one (six or more letters and digits) outside the dates; a name beside another field is left unread, since nothing
-// tells where it ends.
-func rowValues(fields []vizField, line []license.Word) map[vizField][]license.Word {
+// like one (six or more letters and digits) outside the dates. A name
+// has no shape that tells where it ends: beside another field it takes
+// the words of its caption's column (columns), and is left unread when
+// OCR gave no word edges.
+func rowValues(caps []caption, line []license.Word) map[vizField][]license.Word {
 	dates := dateSpans(line)
 	isDate := func(f vizField) bool { return f == vizDOB || f == vizExpiry || f == vizIssue }
 	out := map[vizField][]license.Word{}
+	fields := make([]vizField, len(caps))
+	for i, c := range caps {
+		fields[i] = c.field
+	}
 	if len(fields) == 1 {
 		out[fields[0]] = line
 		if isDate(fields[0]) && len(dates) == 1 {
@@ -209,6 +216,49 @@ func rowValues(fields []vizField, line []license.Word) map[vizField][]license.Wo
 		}
 		if len(numbers) == 1 {
 			out[vizNumber] = line[numbers[0] : numbers[0]+1]
+		}
+	}
+	for f, words := range columns(caps, line) {
+		if (f == vizLast || f == vizFirst) && !slices.ContainsFunc(words, func(w license.Word) bool { return !nameShaped(w.Text) }) {
+			out[f] = words
+		}
+	}
+	return out
+}
+
+// nameShaped is a word that may be part of a name: letters, hyphens and
+// apostrophes. A column's name holding anything else (a date's day, when
+// the next caption's column starts left of the word naming it, "Date of
+// birth" named by "birth") is left unread.
+func nameShaped(s string) bool {
+	s = license.FoldLatin(s)
+	return s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ-'") == ""
+}
+
+// columns splits line by the columns of caps: a word is the field's whose
+// caption starts last at or left of the word's middle (a row's values
+// start under their captions). None when a caption or a word has no
+// edges, or the captions do not stand left to right.
+func columns(caps []caption, line []license.Word) map[vizField][]license.Word {
+	for i, c := range caps {
+		if c.x1 <= c.x0 || i > 0 && c.x0 <= caps[i-1].x0 {
+			return nil
+		}
+	}
+	out := map[vizField][]license.Word{}
+	for _, w := range line {
+		if w.X1 <= w.X0 {
+			return nil
+		}
+		mid := (w.X0 + w.X1) / 2
+		k := -1
+		for i, c := range caps {
+			if c.x0 <= mid {
+				k = i
+			}
+		}
+		if k >= 0 {
+			out[caps[k].field] = append(out[caps[k].field], w)
 		}
 	}
 	return out
@@ -277,10 +327,17 @@ var numberNouns = map[string]bool{"CARD": true, "DOCUMENT": true, "DOCUMENTO": t
 // numberWords are the number words beside a numberNoun ("N.º" folds to N).
 var numberWords = map[string]bool{"NO": true, "NUMBER": true, "NR": true, "NUM": true, "N": true, "NUMERO": true, "NUMMER": true}
 
+// caption is a field a caption line names, and the edges of the first
+// word naming it (0, 0 when OCR gave none): where its column starts.
+type caption struct {
+	field  vizField
+	x0, x1 int
+}
+
 // captions are the fields a line captions, each once in the order first
 // named ("Date of birth  Place of birth" names the birth date, then a
 // field not compared); none when it is no caption.
-func captions(line []license.Word) []vizField {
+func captions(line []license.Word) []caption {
 	toks := make([]string, len(line))
 	for i, w := range line {
 		toks[i] = strings.Map(func(r rune) rune {
@@ -290,7 +347,7 @@ func captions(line []license.Word) []vizField {
 			return -1
 		}, license.FoldLatin(w.Text))
 	}
-	var out []vizField
+	var out []caption
 	for i, tok := range toks {
 		f, ok := vizCaptions[tok]
 		if numberNouns[tok] && (i+1 < len(toks) && numberWords[toks[i+1]] || i > 0 && numberWords[toks[i-1]]) {
@@ -299,8 +356,8 @@ func captions(line []license.Word) []vizField {
 		if tok == "NAME" && i > 0 && vizCaptions[toks[i-1]] == vizFirst {
 			continue // "First name", "Given name": one caption, not a surname's too
 		}
-		if ok && !slices.Contains(out, f) {
-			out = append(out, f)
+		if ok && !slices.ContainsFunc(out, func(c caption) bool { return c.field == f }) {
+			out = append(out, caption{f, line[i].X0, line[i].X1})
 		}
 	}
 	return out

@@ -196,6 +196,53 @@ func TestReadVIZUncaptionedNumber(t *testing.T) {
 	}
 }
 
+// Names side by side are split by the columns their captions start,
+// where OCR gives the words' edges (laid out here a character 10 px
+// wide): the surname and the given names each their column's words; a
+// column's name holding a word that is no name's (a date's day standing
+// left of "birth", the word naming its caption) is left unread; without
+// edges, both names stay unread (TestReadVIZRows).
+func TestReadVIZNameColumns(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  [3]string // surname, given names, birth
+	}{
+		{"names", []string{"Surname / Nom        Given names / Prénoms", "ERIKSSON             ANNA MARIA"},
+			[3]string{"ERIKSSON", "ANNA MARIA", ""}},
+		{"accented", []string{"Surname / Nom        Given names / Prénoms", "MÜLLER-LÜDENSCHEIDT  JOSÉ"},
+			[3]string{"MÜLLER-LÜDENSCHEIDT", "JOSÉ", ""}},
+		{"a date in the name's column", []string{"Surname / Nom   Date of birth", "ERIKSSON        12 AUG 1974"},
+			[3]string{"", "", "12 AUG 1974"}},
+	} {
+		p := mrz.ReadVIZ(placedWords(c.lines...))
+		if got := [3]string{p.LastName.Text, p.FirstName.Text, p.DOB.Text}; got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// placedWords are lines as OCR reads them with the words' edges, each
+// character 10 px wide where it stands in its line.
+func placedWords(lines ...string) []license.Word {
+	var words []license.Word
+	for i, line := range lines {
+		r := []rune(line)
+		for k := 0; k < len(r); k++ {
+			if r[k] == ' ' {
+				continue
+			}
+			e := k
+			for e < len(r) && r[e] != ' ' {
+				e++
+			}
+			words = append(words, license.Word{Text: string(r[k:e]), Conf: 90, Line: i, X0: 10 * k, X1: 10 * e})
+			k = e
+		}
+	}
+	return words
+}
+
 // ocrWords is what OCR reads of lines: their words, each on its line,
 // at confidence 90.
 func ocrWords(lines ...string) []license.Word {

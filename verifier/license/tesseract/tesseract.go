@@ -44,7 +44,8 @@ static TessBaseAPI *idg_open(const char *datapath, char *err, int errlen) {
 }
 
 // idg_read recognises the grey image and returns its words as
-// "conf<TAB>line<TAB>word\n" lines (malloc'd, for the caller to free).
+// "conf<TAB>line<TAB>left<TAB>right<TAB>word<TAB>chars\n" lines (malloc'd,
+// for the caller to free).
 static char *idg_read(TessBaseAPI *h, const unsigned char *pix, int w, int hgt, int stride, int ppi) {
 	TessBaseAPISetImage(h, pix, w, hgt, 1, stride);
 	TessBaseAPISetSourceResolution(h, ppi);
@@ -64,6 +65,8 @@ static char *idg_read(TessBaseAPI *h, const unsigned char *pix, int w, int hgt, 
 			char *word = TessResultIteratorGetUTF8Text(it, RIL_WORD);
 			if (word == NULL) continue;
 			float conf = TessResultIteratorConfidence(it, RIL_WORD);
+			int left = 0, top = 0, right = 0, bottom = 0;
+			TessPageIteratorBoundingBox(pit, RIL_WORD, &left, &top, &right, &bottom);
 			// The word's weakest character: LSTM word confidences stay
 			// high over one misread glyph.
 			// Each character: its confidence and its alternatives, the
@@ -99,7 +102,7 @@ static char *idg_read(TessBaseAPI *h, const unsigned char *pix, int w, int hgt, 
 				while (n + need >= cap) cap *= 2;
 				out = realloc(out, cap);
 			}
-			n += snprintf(out + n, cap - n, "%.1f\t%d\t%s\t%s\n", conf, line, word, alts);
+			n += snprintf(out + n, cap - n, "%.1f\t%d\t%d\t%d\t%s\t%s\n", conf, line, left, right, word, alts);
 			TessDeleteText(word);
 		} while (TessResultIteratorNext(it, RIL_WORD));
 		TessResultIteratorDelete(it);
@@ -174,8 +177,8 @@ func (r *Reader) Set(name, value string) error {
 }
 
 // Words reads img (dark text on a light ground) at ppi pixels per inch
-// and returns its words in reading order, with their confidence (0–100)
-// and line index.
+// and returns its words in reading order, with their confidence (0–100),
+// line index and left and right edges.
 func (r *Reader) Words(img *image.Gray, ppi int) ([]license.Word, error) {
 	b := img.Bounds()
 	if b.Dx() <= 0 || b.Dy() <= 0 {
@@ -195,16 +198,18 @@ func (r *Reader) Words(img *image.Gray, ppi int) ([]license.Word, error) {
 	C.free(unsafe.Pointer(out))
 	var words []license.Word
 	for _, row := range strings.Split(text, "\n") {
-		f := strings.SplitN(row, "\t", 4)
-		if len(f) != 4 || strings.TrimSpace(f[2]) == "" {
+		f := strings.SplitN(row, "\t", 6)
+		if len(f) != 6 || strings.TrimSpace(f[4]) == "" {
 			continue
 		}
 		conf, err1 := strconv.ParseFloat(f[0], 64)
 		line, err2 := strconv.Atoi(f[1])
-		if err1 != nil || err2 != nil {
+		left, err3 := strconv.Atoi(f[2])
+		right, err4 := strconv.Atoi(f[3])
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 			continue
 		}
-		words = append(words, license.Word{Text: f[2], Conf: conf, Line: line, Chars: chars(f[3])})
+		words = append(words, license.Word{Text: f[4], Conf: conf, Line: line, X0: left, X1: right, Chars: chars(f[5])})
 	}
 	return words, nil
 }

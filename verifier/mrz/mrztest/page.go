@@ -72,6 +72,9 @@ type Print struct {
 	// and place of birth; issue and expiry dates), instead of one field
 	// under another.
 	Rows bool
+	// NamesRow, with Rows, prints the surname and the given names side by
+	// side on one row (as some issuers do) instead of one under the other.
+	NamesRow bool
 }
 
 // RandomPrint draws a print: strokes up to 0.07 mm (a fifth) heavier or
@@ -104,7 +107,7 @@ func PrintedPage(f *ocrb.Font, format mrz.Format, lines []string, face image.Ima
 	portrait(page, pxPerMM, geo, face, r)
 	rows := stacked(vizValues(lines, p.VIZ))
 	if p.Rows {
-		rows = icaoRows(lines, p.VIZ)
+		rows = icaoRows(lines, p.VIZ, p.NamesRow)
 	}
 	if err := fields(page, pxPerMM, geo, rows); err != nil {
 		return nil, err
@@ -265,8 +268,9 @@ func stacked(values [][2]string) []row {
 // icaoRows are the specimen page's rows (Print.Rows) for the zone lines,
 // tampered as VIZValues is: type, code and number; surname; given names;
 // nationality; birth date and personal number; sex and place of birth;
-// issue date (ten years before expiry) and expiry date.
-func icaoRows(lines []string, tamper func(*mrz.MRZ)) []row {
+// issue date (ten years before expiry) and expiry date; with namesRow,
+// the surname and the given names on one row.
+func icaoRows(lines []string, tamper func(*mrz.MRZ), namesRow bool) []row {
 	v := VIZValues(lines, tamper, nil, time.Now())
 	m, err := mrz.Parse(strings.Join(lines, "\n"))
 	if err != nil {
@@ -277,15 +281,21 @@ func icaoRows(lines []string, tamper func(*mrz.MRZ)) []row {
 	if sex == "" {
 		sex = "X"
 	}
-	return []row{
-		{cells: [][2]string{{"Type / Type", m.DocumentCode}, {"Code / Code", m.IssuingState}, {"Passport No. / No. du passeport", v[0]}}, at: []float64{0, 16, 32}},
+	names := []row{
 		{cells: [][2]string{{"Surname / Nom", v[1]}}, at: []float64{0}},
 		{cells: [][2]string{{"Given names / Prénoms", v[2]}}, at: []float64{0}},
+	}
+	if namesRow {
+		names = []row{{cells: [][2]string{{"Surname / Nom", v[1]}, {"Given names / Prénoms", v[2]}}, at: []float64{0, 36}}}
+	}
+	return append(append([]row{
+		{cells: [][2]string{{"Type / Type", m.DocumentCode}, {"Code / Code", m.IssuingState}, {"Passport No. / No. du passeport", v[0]}}, at: []float64{0, 16, 32}},
+	}, names...), []row{
 		{cells: [][2]string{{"Nationality / Nationalité", m.Nationality}}, at: []float64{0}},
 		{cells: [][2]string{{"Date of birth / Date de naissance", v[3]}, {"Personal No. / No personnel", m.OptionalData}}, at: []float64{0, 44}},
 		{cells: [][2]string{{"Sex / Sexe", sex}, {"Place of birth / Lieu de naissance", "ZENITH"}}, at: []float64{0, 22}},
 		{cells: [][2]string{{"Date of issue / Date de délivrance", issue}, {"Date of expiry / Date d'expiration", v[4]}}, at: []float64{0, 44}},
-	}
+	}...)
 }
 
 // atoiTail is the number s ends with (a printed date's four-digit year).
