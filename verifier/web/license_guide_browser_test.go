@@ -68,25 +68,33 @@ func (tb *tab) sceneSays(t *testing.T, frames []image.Image, advice, words strin
 	contains(t, eval[string](tb, `document.querySelector(".guidance").textContent`), words)
 }
 
-// advices records, every 100 ms until the screen leaves step, the
-// guidance states the page shows, each once in the order shown.
+// advices records, until the screen leaves step, the guidance states
+// the page shows, each once in the order shown. A mutation observer
+// notes each change as it happens: polling missed a state shown for less
+// than its period on a loaded machine (the back's "capture", up only
+// while the photo uploads).
 func (tb *tab) advices(step string, timeout time.Duration) []string {
 	tb.T.Helper()
-	var seen []string
+	eval[bool](tb, fmt.Sprintf(`(() => {
+		const seen = window.__advices = [];
+		const note = (a) => { if (a && document.querySelector("main")?.dataset.screen === %q && seen[seen.length - 1] !== a) seen.push(a); };
+		const now = () => note(document.querySelector(".guidance")?.dataset.advice);
+		now();
+		window.__adviceWatch?.disconnect();
+		// The words come in with their first advice set: a new element
+		// counts as a change too.
+		window.__adviceWatch = new MutationObserver(now);
+		window.__adviceWatch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-advice"] });
+		return true;
+	})()`, step))
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
-		s := eval[string](tb, `(() => { const m = document.querySelector("main"); const g = document.querySelector(".guidance");
-			return (m ? m.dataset.screen : "") + "|" + (g ? g.dataset.advice || "" : ""); })()`)
-		screen, advice, _ := strings.Cut(s, "|")
-		if screen != step { // the next step's guide is not this one's
-			return seen
-		}
-		if advice != "" && (len(seen) == 0 || seen[len(seen)-1] != advice) {
-			seen = append(seen, advice)
+		if eval[string](tb, `document.querySelector("main")?.dataset.screen ?? ""`) != step { // the next step's guide is not this one's
+			return eval[[]string](tb, `window.__advices ?? []`)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	tb.T.Fatalf("the %s step never ended by itself in %v (advice seen: %v); page reads:\n%s", step, timeout, seen, tb.Text())
+	tb.T.Fatalf("the %s step never ended by itself in %v (advice seen: %v); page reads:\n%s", step, timeout, eval[[]string](tb, `window.__advices ?? []`), tb.Text())
 	return nil
 }
 
