@@ -237,16 +237,18 @@ function longestRun(cols: number[], gap: number): [number, number] {
 // characters stand a pitch apart, so the ink along a line repeats every
 // pitch. The first pass's pitch, a line's length over 43.5, is off where
 // the ink runs on into print beside the zone (a signature, a frame drawn
-// round it, perspective: 5% under to 14% over the server reader's on the
+// round it, perspective: up to 14% over the server reader's on the
 // real pages), and on a card's line of 30 characters, which it takes for
 // 44 (0.68 of the pitch). The period is sought from 20 to 60 repeats over
 // the first pass's length (a card's line with a third of run-on to a
 // page's with 40%), every quarter repeat, then around the best every
 // twentieth (the peak is a repeat wide). It is taken when its peak's
 // power is at least minStrength times the scan's mean. Measured
-// 2026-11-29 on TestPassportGuideOnRenderedPages' grid of pages and of
-// cards and on the real pictures (TestZoneGuideOnRealPictures): every
-// rendered period was within 1% of the truth and scored 17.4-36.7; on
+// 2026-11-29 (in Node, on the same frames downscaled in Go) on
+// TestPassportGuideOnRenderedPages' grid of 84 camera settings rendered
+// as pages and as cards, and on the real pictures of
+// TestZoneGuideOnRealPictures: the 140 rendered zones found had their
+// period within 1% of the truth, scoring 17.4-36.7; on
 // the real pictures the right ones scored 25.8-35.1, but for a phone
 // photo seen at a slant (10.5, within 3%); the wrong ones at most 11.5
 // (a card's back printed in another font than OCR-B 6.6, paragraphs
