@@ -172,3 +172,45 @@ func TestTestModePhoneUnconfirmedInChromium(t *testing.T) {
 		t.Fatalf("after five wrong codes: phone_verification %+v, want phone_verified false", v.Result.Phone)
 	}
 }
+
+// A new screen's heading takes focus a moment after the screen shows
+// (app.ts, for screen readers), and focusing it scrolls the page to the
+// top. A person who touches the screen before that moment keeps their
+// place: the heading's focus arriving between a touch's start and its end
+// moved the button from under the finger (the storefront demo's lost tap).
+// The test page's heading takes focus when nobody touches it; "done",
+// touched the moment it shows, keeps the person's focus and scroll.
+func TestHeadingWaitsForAPersonWhoTouchedInChromium(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	e.signInTest()
+	c := e.create(`{}`)
+	phone := walkTab(t, 360, 640, "en-US")
+	phone.Open(c.URL)
+	phone.screen("test")
+	phone.Wait(`document.activeElement === document.querySelector("main h1")`)
+
+	type after struct {
+		Focused string  `json:"focused"`
+		ScrollY float64 `json:"scrollY"`
+		Touched float64 `json:"touchedAt"`
+	}
+	got := eval[after](phone, `new Promise((done) => {
+		const main = document.querySelector("main");
+		new MutationObserver((_, obs) => {
+			if (main.dataset.screen !== "done") return;
+			obs.disconnect();
+			// In the same task as the screen's change: before its heading's moment.
+			document.body.style.minHeight = "3000px";
+			scrollTo(0, 1000);
+			document.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+			const touchedAt = scrollY;
+			setTimeout(() => done({ focused: document.activeElement.tagName, scrollY, touchedAt }), 600);
+		}).observe(main, { attributes: true, attributeFilter: ["data-screen"] });
+		[...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Finish with this outcome").click();
+	})`)
+	if got.Touched != 1000 || got.Focused == "H1" || got.ScrollY != got.Touched {
+		t.Errorf("touched as done showed (at scrollY %v): 600 ms later the focus is on %s and scrollY is %v; the heading took the person's place",
+			got.Touched, got.Focused, got.ScrollY)
+	}
+}

@@ -25,6 +25,15 @@ export class App {
     readonly link: string,
   ) {
     this.requester = root.dataset.requester || "";
+    // A person who touches, clicks, scrolls with the wheel or types before
+    // the new screen's heading has taken focus keeps their place: the
+    // heading's focus scrolls the page to the top, and arriving between a
+    // touch's start and its end it moved the button from under the finger
+    // (the storefront demo's lost tap: the touch began on "Finish with
+    // this outcome" and its click landed on an outcome's label above it).
+    for (const e of ["pointerdown", "touchstart", "keydown", "wheel"]) {
+      addEventListener(e, () => clearTimeout(this.focusTimer), { capture: true, passive: true });
+    }
   }
 
   // named is key's text naming the requester (key + ".named"), or key's
@@ -52,7 +61,8 @@ export class App {
     // (it takes the new element for the old one's replacement), and the
     // screen-reader walk (TestScreenReaderWalkInChromium) heard no heading
     // on such screens. A control the screen focused itself meanwhile, or
-    // one the person reached with Tab, keeps its focus.
+    // one the person reached with Tab, keeps its focus; a person who has
+    // already touched the screen keeps their place (the constructor).
     this.focusTimer = window.setTimeout(() => {
       const a = document.activeElement;
       if (head.isConnected && (!a || a === document.body)) head.focus({ preventScroll: false });
