@@ -438,7 +438,7 @@ func runFinderAt(root, dir, commit string, samples []finderSample) ([]finderResu
 }
 
 // dumpFinder writes the finder's evaluation photos into dir (made if
-// missing) with their true corners, one photo a line in truth.txt: its
+// missing), as JPEG and as PNG, with their true corners, one photo a line in truth.txt: its
 // number, refuse, too small, cut, the card's width and the four corners.
 func dumpFinder(dir string, faces []labeled) error {
 	samples, err := finderSamples(faces)
@@ -451,6 +451,9 @@ func dumpFinder(dir string, faces []labeled) error {
 	var truth []string
 	for i, s := range samples {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("finder-%03d.jpg", i)), s.data, 0o600); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("finder-%03d.png", i)), s.png, 0o600); err != nil {
 			return err
 		}
 		truth = append(truth, fmt.Sprintf("%03d %v %v %v %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f", i, s.refuse, s.tooSmall, s.cut, s.cardW,

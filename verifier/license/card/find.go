@@ -34,9 +34,12 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // accent line) is moved out to that edge (acceptPastPrint), and so is
 // the winner's side on a band whose thin margin hid it (widenPastPrint). A winner
 // that is print inside a larger card running off the photo is refused
-// (insideCard). A photo refused so, or whose outline is too small for a
-// card or not of ID-1's proportions, is searched once more for a card as light as its table
-// (nearCard).
+// (insideCard). Every photo is searched once more for a card as light as
+// its table (nearCard): taken when the search above refused the photo, or
+// when its outline lies inside the near card, at most two thirds of its
+// area (an outline of the portrait's block, its stock as white as the
+// table: 7 of 8 vertical light cards on a white border were so accepted
+// wrong, TestAnalyzeFrontNearLightCard).
 func findQuad(img image.Image) ([4]raster.Point, error) {
 	wk := newWork(img)
 	if wk.w < 16 || wk.h < 16 {
@@ -44,13 +47,10 @@ func findQuad(img image.Image) ([4]raster.Point, error) {
 	}
 	lines := wk.houghLines()
 	quad, err := wk.outlineQuad(img, lines)
-	if err == nil && tooSmall(quad, img.Bounds()) == nil && isID1(quadAspect(quad)) {
-		return quad, nil
-	}
 	if q, ok := wk.nearCard(lines); ok {
-		// An outline found but of other proportions stands unless it is
-		// print inside the near card (its portrait's frame).
-		if q = wk.toPhoto(orderCorners(q)); tooSmall(q, img.Bounds()) == nil && (err != nil || contains(q, quad)) {
+		// An outline found stands unless it is print inside the near
+		// card (its portrait's frame).
+		if q = wk.toPhoto(orderCorners(q)); tooSmall(q, img.Bounds()) == nil && (err != nil || contains(q, quad) && polygonArea(q[:]) >= 1.5*polygonArea(quad[:])) {
 			return q, nil
 		}
 	}
