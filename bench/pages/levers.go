@@ -32,6 +32,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing/fstest"
@@ -143,15 +144,11 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 	// track runs a lever's plan over a clip and returns its readings and
 	// each frame's ms (the first frame, a new face, not timed).
 	track := func(l lever, c clip) ([]reading, []float64, []bool, error) {
-		urls := make([]string, len(c.frames))
-		for i, f := range c.frames {
-			urls[i] = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(f)
-		}
-		if _, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`L.decode(%s)`, jsonOf(urls)), chromedp.EvalAwaitPromise)); err != nil {
+		if err := decodeClip(tctx, c); err != nil {
 			return nil, nil, nil, err
 		}
-		det, eyes := make([]bool, len(urls)), make([]bool, len(urls))
-		for i := range urls {
+		det, eyes := make([]bool, len(c.frames)), make([]bool, len(c.frames))
+		for i := range c.frames {
 			det[i] = i%l.det == 0
 			eyes[i] = l.eyes > 0 && i%l.eyes == 0
 		}
@@ -176,6 +173,11 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 	// A warm-up pass (TensorFlow.js's first runs of each model are slower).
 	if _, _, _, err := track(leverPlans[len(leverPlans)-1], clips[0]); err != nil {
 		return err
+	}
+	if strings.Contains("own step by stage", *leverNamed) {
+		if err := stageCosts(tctx, clips[0]); err != nil {
+			return err
+		}
 	}
 	for _, l := range leverPlans {
 		if !strings.Contains(l.name, *leverNamed) {
@@ -204,6 +206,16 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 		printLever(l, clips, server, page, ms, detMs, reuseMs)
 	}
 	return nil
+}
+
+// decodeClip has the harness page decode a clip's frames (L.decode).
+func decodeClip(tctx context.Context, c clip) error {
+	urls := make([]string, len(c.frames))
+	for i, f := range c.frames {
+		urls[i] = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(f)
+	}
+	_, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`L.decode(%s)`, jsonOf(urls)), chromedp.EvalAwaitPromise))
+	return err
 }
 
 func clipNames(clips []clip) string {
@@ -244,6 +256,9 @@ func printLever(l lever, clips []clip, server, page map[string][]reading, ms, de
 	worst := math.Inf(-1)
 	missed := 0
 	var blinks []string
+	var shareDiffs, nearDiffs []float64
+	leastOpen := math.Inf(1)
+	deepest, deepestBy := "", math.Inf(1)
 	for _, c := range clips {
 		s, p := server[c.name], page[c.name]
 		if p == nil {
@@ -251,7 +266,13 @@ func printLever(l lever, clips []clip, server, page map[string][]reading, ms, de
 		}
 		straight := straightOf(s)
 		if l.blinks {
-			blinks = append(blinks, blinkSeen(s, p, straight))
+			b := sharesOf(s, p, straight)
+			shareDiffs, nearDiffs = append(shareDiffs, b.diffs...), append(nearDiffs, b.near...)
+			if len(b.diffs) > 0 && slices.Min(b.diffs) < deepestBy {
+				deepest, deepestBy = c.name+" "+b.deepest, slices.Min(b.diffs)
+			}
+			leastOpen = math.Min(leastOpen, b.leastOpen)
+			blinks = append(blinks, fmt.Sprintf("%s %.2f/%.2f", c.name, b.leastPage, b.leastSrvr))
 		}
 		for i := range s {
 			if !s[i].found || !p[i].found {
@@ -299,43 +320,85 @@ func printLever(l lever, clips []clip, server, page map[string][]reading, ms, de
 			median64or0(turning), pct(turning, 0.9), pct(turning, 1), strings.Join(peaks, " "), worst)
 	}
 	if len(eyeDiff) > 0 {
-		fmt.Printf("; eye ratio off median %.3f p90 %.3f (%d frames); blinks (clip: page closed/server closed) %s", median64or0(eyeDiff), pct(eyeDiff, 0.9), len(eyeDiff), strings.Join(blinks, " "))
+		fmt.Printf("; eye ratio off median %.3f p90 %.3f (%d frames)", median64or0(eyeDiff), pct(eyeDiff, 0.9), len(eyeDiff))
+		neg := make([]float64, len(shareDiffs))
+		for i, d := range shareDiffs {
+			neg[i] = -d
+		}
+		fmt.Printf("; eyes as a share of the open baseline, page − server: median %+.3f, deepest %+.3f (%s page/server), p90 of page deeper %+.3f (%d frames); where the server reads open by less than 0.1 over its close ratio %.2f (%d frames) page − server %+.3f to %+.3f; the page's least share where the server reads open %.3f; least shares (clip page/server) %s",
+			median64or0(shareDiffs), -pct(neg, 1), deepest, -pct(neg, 0.9), len(shareDiffs), facelive.Defaults.CloseRatio, len(nearDiffs), pct(nearDiffs, 0), pct(nearDiffs, 1), leastOpen, strings.Join(blinks, ", "))
 	}
 	fmt.Printf("; face found by one side only %d\n", missed)
 }
 
-// blinkSeen says whether each side saw the eyes closed on the clip: the
-// server below its close ratio (0.65) of the open eyes (the median of its
-// frames within 20° of straight-ahead), the page below that ratio less
-// its margin (trackersteps.ts, blinkMargin), on the frames the page read
-// the eyelids on. "p" or "-" for the page, then "s" or "-" for the server;
-// "p-" is the page calling done a blink the server would refuse.
-func blinkSeen(s, p []reading, straight float64) string {
-	var se, pe []float64
-	for i := range s {
-		if s[i].found && math.Abs(s[i].yaw-straight) <= 20 {
-			se = append(se, s[i].eyes)
-			if p[i].found && !math.IsNaN(p[i].eyes) {
-				pe = append(pe, p[i].eyes)
+// eyeShares is each frame's eye ratio as a share of its open-eye
+// baseline, as the page and the server judge a blink: the median of the
+// (up to) 10 frames before it read within 20° of the clip's
+// straight-ahead (the second before, at 10 frames a second; the server's
+// yaw decides for both sides), NaN where fewer than 4 were read or the
+// frame's own eyes were not.
+func eyeShares(r, server []reading, straight float64) []float64 {
+	out := make([]float64, len(r))
+	ok := func(i int) bool {
+		return r[i].found && !math.IsNaN(r[i].eyes) && server[i].found && math.Abs(server[i].yaw-straight) <= 20
+	}
+	for i := range r {
+		out[i] = math.NaN()
+		var base []float64
+		for j := max(0, i-10); j < i; j++ {
+			if ok(j) {
+				base = append(base, r[j].eyes)
 			}
 		}
-	}
-	if len(se) == 0 || len(pe) == 0 {
-		return "none"
-	}
-	sb, pb := median64(se), median64(pe)
-	out := []byte("--")
-	for _, v := range pe {
-		if v < (facelive.Defaults.CloseRatio-0.05)*pb {
-			out[0] = 'p'
+		if ok(i) && len(base) >= 4 {
+			out[i] = r[i].eyes / median64(base)
 		}
 	}
-	for _, v := range se {
-		if v < facelive.Defaults.CloseRatio*sb {
-			out[1] = 's'
+	return out
+}
+
+// blinkShares compares the two sides' eye shares on a clip: each frame's
+// page − server, the page's least share where the server reads the eyes
+// open (at or over its close ratio: the page must not call those closed),
+// and each side's least share.
+// near: the frames the server reads open by less than 0.1 over its close
+// ratio, where a page deeper than the server could call closed what the
+// server reads open;
+// deepest: the frame where the page read deepest against the server.
+type blinkShares struct {
+	diffs, near          []float64
+	leastOpen            float64
+	leastPage, leastSrvr float64
+	deepest              string
+}
+
+func sharesOf(s, p []reading, straight float64) blinkShares {
+	ps, ss := eyeShares(p, s, straight), eyeShares(s, s, straight)
+	b := blinkShares{leastOpen: math.Inf(1), leastPage: math.Inf(1), leastSrvr: math.Inf(1)}
+	for i := range ps {
+		if !math.IsNaN(ss[i]) {
+			b.leastSrvr = math.Min(b.leastSrvr, ss[i])
+		}
+		if math.IsNaN(ps[i]) {
+			continue
+		}
+		b.leastPage = math.Min(b.leastPage, ps[i])
+		if math.IsNaN(ss[i]) {
+			continue
+		}
+		d := ps[i] - ss[i]
+		if len(b.diffs) == 0 || d < slices.Min(b.diffs) {
+			b.deepest = fmt.Sprintf("frame %d: %.2f/%.2f", i, ps[i], ss[i])
+		}
+		b.diffs = append(b.diffs, d)
+		if ss[i] >= facelive.Defaults.CloseRatio && ss[i] < facelive.Defaults.CloseRatio+0.1 {
+			b.near = append(b.near, d)
+		}
+		if ss[i] >= facelive.Defaults.CloseRatio {
+			b.leastOpen = math.Min(b.leastOpen, ps[i])
 		}
 	}
-	return string(out)
+	return b
 }
 
 // straightOf is the median yaw of the server's face frames within 20°.
@@ -433,7 +496,8 @@ func leverServer(root string) (*httptest.Server, error) {
 // (95–104), and the blink at the GIF's own frame times (his eyes are shut
 // for 70 ms, 10.8–11.4 s); intel_hp_female (held right, then her left
 // turn 8–15); Foreman 36–96 (facing, blink, both turns; every 3rd of
-// 30 fps frames); the six GRID clips (blinks).
+// 30 fps frames); the six GRID clips (blinks); testdata/people's webcam
+// man's three blinks and a GRID speaker's lowered gaze (below).
 func leverClips(root string) ([]clip, error) {
 	find := func(elem ...string) (string, error) { return testkit.FindData(root, elem...) }
 	var clips []clip
@@ -502,10 +566,11 @@ func leverClips(root string) ([]clip, error) {
 		}
 		clips = append(clips, clip{name: fmt.Sprintf("foreman from %d", start), frames: fm, turns: []turnSpan{left, right}})
 	}
-	for _, g := range []string{"grid_bbaf2n", "grid_brbk7n", "grid_lbax4n", "grid_pwij3p", "grid_id2_swwp2s", "grid_sbwe5n"} {
-		var gf [][]byte
-		for n := 1; n <= 30; n++ {
-			p, err := find("testdata", "liveness", "real", g, fmt.Sprintf("f%03d.jpg", n))
+	// 10 fps frames from..to of a clip of a set (liveness/real or people).
+	frames := func(set, name string, from, to int) ([][]byte, error) {
+		var out [][]byte
+		for n := from; n <= to; n++ {
+			p, err := find("testdata", set, name, fmt.Sprintf("f%03d.jpg", n))
 			if err != nil {
 				return nil, err
 			}
@@ -513,9 +578,30 @@ func leverClips(root string) ([]clip, error) {
 			if err != nil {
 				return nil, err
 			}
-			gf = append(gf, b)
+			out = append(out, b)
+		}
+		return out, nil
+	}
+	for _, g := range []string{"grid_bbaf2n", "grid_brbk7n", "grid_lbax4n", "grid_pwij3p", "grid_id2_swwp2s", "grid_sbwe5n"} {
+		gf, err := frames("liveness/real", g, 1, 30)
+		if err != nil {
+			return nil, err
 		}
 		clips = append(clips, clip{name: g, frames: gf})
+	}
+	// testdata/people (bench/liveness/people.go has the labels): the webcam
+	// man's three blinks (one running into a downward look) and a GRID
+	// speaker lowering her gaze (lids half down, no blink): eyes the server
+	// must not call closed, nor the page.
+	for _, w := range []struct {
+		name     string
+		from, to int
+	}{{"clm_cap12", 240, 275}, {"clm_cap13", 25, 60}, {"clm_cap13", 155, 185}, {"grid_lrwp9a", 1, 30}} {
+		fr, err := frames("people", w.name, w.from, w.to)
+		if err != nil {
+			return nil, err
+		}
+		clips = append(clips, clip{name: fmt.Sprintf("%s %d–%d", w.name, w.from, w.to), frames: fr})
 	}
 	return clips, nil
 }

@@ -6,13 +6,17 @@
 // asked as the page asks during a step.
 import { humanConfig, meshOf, track, type Files, type Frame, type HumanFace, type HumanLib, type Tracker } from "./src/humantrack";
 import { eyeAspect, pose } from "./src/facepose";
+import { eyelidsOn, findBox, frameTensor, meshOn, type StepHuman, type Tensor } from "./src/meshstep";
 
 interface Human {
   load(config?: object): Promise<void>;
-  detect(input: HTMLCanvasElement, config?: object): Promise<{ face: HumanFace[] }>;
+  detect(input: HTMLCanvasElement | Tensor, config?: object): Promise<{ face: HumanFace[] }>;
+  image(input: HTMLCanvasElement, getTensor: true): Promise<{ tensor: Tensor | null }>;
 }
 
 let human: Human | null = null;
+// probe makes a 2D context to read, as the page's tracker does (tracker.ts).
+const probe = () => document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
 let tracker: Tracker<Frame> | null = null;
 const frames: HTMLCanvasElement[] = [];
 
@@ -23,9 +27,7 @@ export async function start(lib: HumanLib, files: Files): Promise<void> {
   await h.load({ face: { mesh: { enabled: true } } });
   await h.load({ face: { iris: { enabled: true } } });
   human = h;
-  const probe = document.createElement("canvas");
-  probe.width = probe.height = 64;
-  const t = await track(lib, files, probe.getContext("2d", { willReadFrequently: true })!);
+  const t = await track(lib, files, probe);
   if (!(await t.mesh) || !(await t.iris)) throw new Error("levers: the tracker's models did not load");
   tracker = t;
 }
@@ -79,6 +81,36 @@ export async function runTracker(det: boolean[], eyes: boolean[], msApart: numbe
     const s = await tracker!.see(frames[i], { eyes: eyes[i], exact: det[i], at: i * msApart });
     const ms = performance.now() - t0;
     out.push(s.pose ? [ms, true, s.pose.yaw, s.eyes] : [ms, false, NaN, NaN]);
+  }
+  return out;
+}
+
+// stages times each stage of the tracker's own step on every decoded
+// frame, one after the other on the page's thread: the frame made a
+// tensor through Human's image input (the step before) and directly
+// (meshstep.ts, frameTensor), BlazeFace through Human's detect() (the
+// step before) and run directly (blazebox.ts), the mesh on the box, and
+// the eyelids. ms per frame and stage, in that order.
+export async function stages(): Promise<number[][]> {
+  const h = human as unknown as Human & StepHuman;
+  const scratch = probe();
+  const out: number[][] = [];
+  for (const f of frames) {
+    const ms: number[] = [];
+    const lap = async <T>(work: () => T | Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      const r = await work();
+      ms.push(performance.now() - t0);
+      return r;
+    };
+    h.tf.dispose((await lap(() => h.image(f, true))).tensor!);
+    const input = await lap(() => frameTensor(h.tf, f, scratch));
+    await lap(() => h.detect(input, { cacheSensitivity: 0, face: { mesh: { enabled: false }, iris: { enabled: false } } }));
+    const box = await lap(() => findBox(h, input, 0.3));
+    const m = box && (await lap(() => meshOn(h, input, box)));
+    if (m) await lap(() => eyelidsOn(h, input, m));
+    h.tf.dispose(input);
+    if (ms.length === 6) out.push(ms);
   }
   return out;
 }

@@ -6,7 +6,7 @@
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
 import { eyeAspect, pose, type Mesh, type Pose } from "./facepose";
-import { eyelidsOn, findBox, meshOn, type Box, type Meshed, type StepHuman, type Tensor } from "./meshstep";
+import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type Meshed, type StepHuman } from "./meshstep";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -30,13 +30,16 @@ export interface HumanFace {
 }
 interface Human extends StepHuman {
   load(config?: object): Promise<void>;
+  detect(input: Frame, config?: object): Promise<{ face: HumanFace[] }>;
 }
 // Human's library as its script defines it (the global idgateHuman).
 export interface HumanLib {
   Human: new (config: object) => Human;
 }
-// The 2D context the face's light is read with: a canvas's in the page,
-// an OffscreenCanvas's in the worker.
+// A 2D context made to be read (willReadFrequently), on a canvas of its
+// own: a canvas's in the page, an OffscreenCanvas's in the worker. The
+// tracker reads the frame's pixels with one and the face's light with
+// another.
 export type Probe = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
 // What the tracker saw on one frame.
@@ -195,9 +198,12 @@ export function humanConfig(files: Files): object {
 }
 
 // track is a tracker on Human's library lib, once its detector is in
-// (the mesh and iris models follow: Tracker.mesh, .iris); ctx is a 2D
-// context of a 64×64 canvas, to read the face's light.
-export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tracker<Frame>> {
+// (the mesh and iris models follow: Tracker.mesh, .iris); probe makes
+// a new Probe each time it is called.
+export async function track(lib: HumanLib, files: Files, probe: () => Probe): Promise<Tracker<Frame>> {
+  const ctx = probe();
+  [ctx.canvas.width, ctx.canvas.height] = [64, 64];
+  const pixels = probe();
   const human = new lib.Human(humanConfig(files));
   // The detector alone first (BlazeFace, 335 KB of the 4.6 MB): the first
   // guidance (no face, closer, centre, dark) needs only its box. Then the
@@ -242,8 +248,7 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
   // frame's carried; a carried box that finds no face gives way to the
   // detector on the same frame; then, where eyes, the eyelids on the mesh.
   const own = async (frame: Frame, need: Need, at: number, eyes: boolean): Promise<Seen> => {
-    const input = (await human.image(frame, true)).tensor;
-    if (!input) throw new Error("face tracker: no input");
+    const input = frameTensor(human.tf, frame, pixels);
     try {
       const within = eyes ? reuseMs : carryMs;
       const from = !need.exact && kept !== null && at > kept.at && at - kept.at <= within ? kept : null;
@@ -257,7 +262,7 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
         return Math.hypot(c[0] - from!.centre[0], c[1] - from!.centre[1]) / got.side;
       };
       if (!m || !(m.score >= minScore) || moved(m) > carryMove || (long && !(Math.abs(pose(m).yaw - from!.yaw) <= stillDegrees))) {
-        box = await findBox(human, input);
+        box = await findBox(human, input, minScore);
         // A task boundary between the detector and the mesh: on the page's
         // thread the detector (about 100 ms at 4× CPU slowdown) keeps the
         // recorder's timer from running, and the frame it takes once the
@@ -278,7 +283,7 @@ export async function track(lib: HumanLib, files: Files, ctx: Probe): Promise<Tr
       const lids = eyes && (await eyelidsOn(human, input, m));
       return seenOf(frame, m, lids, exact);
     } finally {
-      human.tf.dispose(input as Tensor);
+      human.tf.dispose(input);
     }
   };
   // seenOf is what a frame's mesh says; eyes whether its eyelids count.

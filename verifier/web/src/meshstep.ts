@@ -1,8 +1,9 @@
 // The tracker's own detector-and-mesh step, for the frames the page
 // records (the lead-in, the turns and the blink):
-// Human's BlazeFace gives the face's box, and the mesh model runs on a
-// crop of it here, as the server crops every frame (verifier/face/facemesh:
-// the detector's square box, cut and resized to the model's 192×192, black
+// BlazeFace gives the face's box (blazebox.ts, decoded as the server
+// decodes it), and the mesh model runs on a crop of it here, as the
+// server crops every frame (verifier/face/facemesh: the detector's square
+// box, cut and resized to the model's 192×192, black
 // outside the frame, the points mapped back about the box's centre, the
 // depth in the crop's units). Human cannot do this itself: once its mesh
 // runs, the box it returns and keeps for the next frame is re-centred on
@@ -15,7 +16,8 @@
 // The eyelids too are the server's (verifier/face/pose, Eyelids.Refine):
 // the iris model on a crop of each eye cut from the frame itself, where
 // Human cuts it from the 192 px face crop, a second resampling.
-import type { Frame, HumanFace } from "./humantrack";
+import { findFace } from "./blazebox";
+import type { Frame, Probe } from "./humantrack";
 
 // The parts of TensorFlow.js (as Human bundles it) the step uses.
 export interface Tensor {
@@ -23,24 +25,51 @@ export interface Tensor {
   data(): Promise<ArrayLike<number>>;
 }
 export interface TF {
-  image: { cropAndResize(image: Tensor, boxes: number[][], boxInd: number[], cropSize: [number, number]): Tensor };
+  image: {
+    cropAndResize(image: Tensor, boxes: number[][], boxInd: number[], cropSize: [number, number]): Tensor;
+    resizeBilinear(image: Tensor, size: [number, number]): Tensor;
+  };
+  tensor(values: Float32Array, shape: number[]): Tensor;
   div(a: Tensor, b: number): Tensor;
+  sub(a: Tensor, b: number): Tensor;
   dispose(t: Tensor | Tensor[]): void;
 }
-interface GraphModel {
+export interface GraphModel {
   execute(input: Tensor): Tensor | Tensor[];
   inputs: { shape?: number[] }[];
 }
 
-// The parts of Human the step uses: its image input (the frame as the
-// [1, h, w, 3] tensor of 0..255 its models read), its detector (a detect()
-// with the mesh off returns the detector's own box, boxRaw unclamped), and
-// its loaded mesh model.
+// The parts of Human the step uses: its TensorFlow.js and its loaded
+// models.
 export interface StepHuman {
   tf: TF;
   models: { models: Record<string, GraphModel | null | undefined> };
-  image(input: Frame, getTensor: true): Promise<{ tensor: Tensor | null }>;
-  detect(input: Frame | Tensor, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
+}
+
+// frameTensor is the frame as the [1, h, w, 3] tensor of 0..255 the
+// models read, as the server decodes a frame; scratch is a 2D context
+// made to be read (willReadFrequently), sized here to the frame. Human's
+// image input makes the same tensor through three canvas copies of the
+// frame (its input, output and scratch canvases, for filters the tracker
+// has off), a loop over every pixel into integers, and a cast to floats
+// (14–16 ms a frame at 4×, bench/pages -levers, own step by stage); here
+// the frame is drawn once and its RGBA read straight into floats.
+// TensorFlow.js's own ways cost more: its read of the frame's own context
+// (not made to be read), or RGBA read whole and its alpha sliced off in
+// the backend (an element at a time), took 43–46 ms.
+export function frameTensor(tf: TF, frame: Frame, scratch: Probe): Tensor {
+  const [w, h] = [frame.width, frame.height];
+  const c = scratch.canvas;
+  if (c.width !== w || c.height !== h) [c.width, c.height] = [w, h];
+  scratch.drawImage(frame, 0, 0);
+  const px = scratch.getImageData(0, 0, w, h).data;
+  const rgb = new Float32Array(w * h * 3);
+  for (let i = 0, j = 0; i < px.length; i += 4, j += 3) {
+    rgb[j] = px[i];
+    rgb[j + 1] = px[i + 1];
+    rgb[j + 2] = px[i + 2];
+  }
+  return tf.tensor(rgb, [1, h, w, 3]);
 }
 
 // Box is the detector's square box in frame pixels; it may reach past the
@@ -61,16 +90,11 @@ export interface Meshed {
   score: number;
 }
 
-// findBox runs Human's BlazeFace alone on input and returns the
-// face's box, null when it finds none.
-export async function findBox(h: StepHuman, input: Tensor): Promise<Box | null> {
-  const r = await h.detect(input, { cacheSensitivity: 0, face: { mesh: { enabled: false }, iris: { enabled: false } } });
-  const f = r.face[0];
-  if (!f || !f.boxRaw) return null;
-  const [w, hh] = [input.shape[2], input.shape[1]];
-  const [x, y, bw, bh] = f.boxRaw;
-  const b = { x0: x * w, y0: y * hh, x1: (x + bw) * w, y1: (y + bh) * hh };
-  return b.x1 > b.x0 && b.y1 > b.y0 ? b : null;
+// findBox runs BlazeFace (blazebox.ts) on input and returns the face's
+// box, null when it finds none or the model is not loaded.
+export function findBox(h: StepHuman, input: Tensor, minScore: number): Promise<Box | null> {
+  const model = h.models.models.blazeface;
+  return model ? findFace(h.tf, model, input, minScore) : Promise.resolve(null);
 }
 
 // meshOn runs the mesh model on input cropped at box, null while the

@@ -88,9 +88,8 @@ async function inPage(files: Files): Promise<Tracker | null> {
   await script(files.lib);
   const lib = window.idgateHuman;
   if (!lib) return null;
-  const probe = document.createElement("canvas");
-  probe.width = probe.height = 64;
-  return { ...(await track(lib, files, probe.getContext("2d", { willReadFrequently: true })!)), where: "page" };
+  const probe = () => document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+  return { ...(await track(lib, files, probe)), where: "page" };
 }
 
 // inWorker starts the worker and resolves once its detector is in, or

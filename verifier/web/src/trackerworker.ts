@@ -46,5 +46,5 @@ async function start(files: Parameters<typeof track>[1]): Promise<Tracker<Frame>
   if (typeof OffscreenCanvas !== "function" || typeof WebAssembly !== "object") throw new Error("no OffscreenCanvas or WebAssembly in a worker");
   importScripts(files.lib);
   if (!scope.idgateHuman) throw new Error("tracker script");
-  return track(scope.idgateHuman, files, new OffscreenCanvas(64, 64).getContext("2d", { willReadFrequently: true })!);
+  return track(scope.idgateHuman, files, () => new OffscreenCanvas(64, 64).getContext("2d", { willReadFrequently: true })!);
 }

@@ -1,0 +1,44 @@
+package main
+
+// What each stage of the tracker's own step costs (levers.ts, stages):
+// on the page's thread at the CPU slowdown, frame by frame, the frame
+// made a tensor through Human's image input and directly (src/meshstep.ts,
+// frameTensor), BlazeFace through Human's detect() (the step's detector
+// before) and run directly (verifier/web/src/blazebox.ts), the mesh and
+// the eyelids. A frame with the detector costs the input, the detector
+// and the mesh (and the eyelids where asked); one on a carried box the
+// input and the mesh.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/chromedp"
+)
+
+var stageNames = []string{"frame to tensor via Human's image()", "frame to tensor directly", "detector via Human's detect()", "detector run directly", "mesh", "eyelids"}
+
+func stageCosts(tctx context.Context, c clip) error {
+	if err := decodeClip(tctx, c); err != nil {
+		return err
+	}
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[[][]float64](`L.stages()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return err
+	}
+	if len(got) < 2 {
+		return fmt.Errorf("stages: a face on %d of %s's %d frames", len(got), c.name, len(c.frames))
+	}
+	// The first frame (the models' first run on a new size) is not counted.
+	got = got[1:]
+	fmt.Printf("  %-56s on %s (%d frames, page's thread at %d×), median ms:", "own step by stage", c.name, len(got), cpuSlowdown)
+	for k, name := range stageNames {
+		var v []float64
+		for _, g := range got {
+			v = append(v, g[k])
+		}
+		fmt.Printf(" %s %.0f;", name, median64(v))
+	}
+	fmt.Println()
+	return nil
+}
