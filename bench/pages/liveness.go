@@ -18,7 +18,9 @@ package main
 // so, and the held-back worker's row (workers.go, slowWorker) stands in
 // for a phone's worker at 4×. The camera is Chromium's fake device
 // playing Foreman (the liveness test clip) from a y4m file. Extra bytes
-// are the tracker's files as served (gzip where the browser asks for it).
+// are the tracker's files as served (gzip where the browser asks for it);
+// each row also says what the page sent for the step (its frames' JPEGs),
+// the upload a phone pays.
 
 import (
 	"bufio"
@@ -201,7 +203,8 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		return liveMeasure{field(func(m liveMeasure) float64 { return m.first }), field(func(m liveMeasure) float64 { return m.posed }),
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
-			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }), false, "", false, false}
+			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
+			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), false, "", false, false}
 	}
 	old := med(got[3])
 	for i, mode := range modes {
@@ -213,8 +216,8 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			}
 		}
 		if !mode.tracked {
-			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), refused as stuttered %d of %d; 4× CPU, Fast 4G, cold, %d runs\n",
-				mode.name, f.first, refused, len(got[i]), liveRuns)
+			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), sent %3.0f frames, %4.0f KB, refused as stuttered %d of %d; 4× CPU, Fast 4G, cold, %d runs\n",
+				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), liveRuns)
 			continue
 		}
 		// Where the tracker ran, and whether Chromium slowed it there.
@@ -230,7 +233,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		if f.gap > 0 {
 			fmt.Printf(", longest gap between recorded frames %3.0f ms", f.gap)
 		}
-		fmt.Printf(", lead-in %4.0f ms", f.lead)
+		fmt.Printf(", lead-in %4.0f ms, sent %3.0f frames, %4.0f KB", f.lead, f.sentFrames, f.sentKB)
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		if !mode.before {
 			fmt.Printf("; ran in %v", where)
@@ -264,8 +267,11 @@ type liveMeasure struct {
 	// lead: ms from the first tracked frame of the recording to the first
 	// cue (the lead-in waits for its posed frames: src/liveness.ts,
 	// leadRest), by the sampler's 50 ms.
-	lead      float64
-	stuttered bool
+	lead float64
+	// sentKB and sentFrames: what the page uploaded for the step (the
+	// frames' JPEGs in the answer's form, sentBytes).
+	sentKB, sentFrames float64
+	stuttered          bool
 	// where the tracker ran (the stage's data-tracker-in), and, in a
 	// worker, whether Chromium took the CPU slowdown there.
 	where                   string
@@ -305,6 +311,9 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 			return m, err
 		}
 	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: sentBytes}); err != nil {
+		return m, err
+	}
 	if inPage || slow {
 		src := "delete window.Worker;"
 		if slow {
@@ -342,8 +351,7 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 		return m, fmt.Errorf("first guidance: %w", err)
 	}
 	if !tracked {
-		m.stuttered, err = stuttered(ctx)
-		return m, err
+		return m, answered(ctx, &m)
 	}
 	if m.posed, err = poll(`(() => { const s = document.querySelector(".stage"); return s && s.dataset.firstPose ? +s.dataset.firstPose : 0; })()`); err != nil {
 		return m, fmt.Errorf("head pose: %w", err)
@@ -401,8 +409,31 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 			}
 		}
 	}
-	m.stuttered, err = stuttered(ctx)
-	return m, err
+	return m, answered(ctx, &m)
+}
+
+// sentBytes, put in the page before its script runs, counts what the page
+// uploads as files in a form (the liveness answer's frames: api.ts).
+const sentBytes = `(() => {
+  const f = window.fetch;
+  window.idgateBenchSent = { bytes: 0, files: 0 };
+  window.fetch = function (input, init) {
+    const b = init && init.body;
+    if (b instanceof FormData) for (const [, v] of b) if (v instanceof Blob) (idgateBenchSent.bytes += v.size, idgateBenchSent.files++);
+    return f.apply(this, arguments);
+  };
+})();`
+
+// answered waits for the server's answer and notes whether it refused the
+// frames' timing and what the page sent.
+func answered(ctx context.Context, m *liveMeasure) error {
+	var err error
+	if m.stuttered, err = stuttered(ctx); err != nil {
+		return err
+	}
+	sent, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Bytes, Files float64 }](`window.idgateBenchSent`))
+	m.sentKB, m.sentFrames = sent.Bytes/1024, sent.Files
+	return err
 }
 
 // stuttered waits for the server's answer and says whether it refused
