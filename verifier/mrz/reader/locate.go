@@ -60,12 +60,14 @@ func Locate(img *image.Gray, pitch float64) (*Zone, error) {
 }
 
 // Zones yields the zones found on working copies of img about 1000, 500,
-// 250 and 2000 px wide, in that order: a zone's pitch on the working copy
-// must fall between 4 px (finer, the characters merge) and about 12 px
-// (wider, the marks of a line no longer cluster, maxGap), and a page
+// 250, 2000 and 4000 px wide, in that order: a zone's pitch on the working
+// copy must fall between 4 px (finer, the characters merge) and about 12
+// px (wider, the marks of a line no longer cluster, maxGap), and a page
 // filling a quarter to all of a frame puts it between 5 and 32 px at 1000
-// (a TD3 zone) or up to 45 (TD1). A reader tries them in turn until one
-// reads.
+// (a TD3 zone) or up to 45 (TD1). The 4000 px copy is a 12 MP frame
+// itself: a page at a tenth of it, strokes of 1-1.5 px, has a pitch of
+// 7-11 px there and 4-5 at 2000, where its lines merged into one band
+// (bench/mrz). A reader tries them in turn until one reads.
 func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 	return func(yield func(*Zone, error) bool) {
 		if err := checkSize(img); err != nil {
@@ -73,7 +75,7 @@ func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 			return
 		}
 		img = atOrigin(img)
-		for _, width := range []int{workWidth, workWidth / 2, workWidth / 4, 2 * workWidth} {
+		for _, width := range []int{workWidth, workWidth / 2, workWidth / 4, 2 * workWidth, 4 * workWidth} {
 			k := math.Min(1, float64(width)/float64(img.Rect.Dx()))
 			work := img
 			if k < 1 {
