@@ -405,7 +405,8 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 				// The page's tracker called a blink done on frames the server
 				// reads as not closed enough, so the cue moved on and he did
 				// not blink again (about 1 walk in 6 before the page's blink
-				// margin, none in 10 since: docs/end-user-flow.md). He tries
+				// margin; 1 in 12 with today's, its camera stalled past the
+				// server's 250 ms closing: docs/end-user-flow.md). He tries
 				// again, as the page offers; three refusals fail the test.
 				t.Logf("order %v, attempt %d: the page saw his blink and moved on, the server did not see it (%+v); trying again", order, attempt+1, w.Answer.Steps)
 				continue
