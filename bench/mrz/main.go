@@ -107,6 +107,7 @@ func main() {
 	real := flag.Bool("real", false, "read the real pictures (testdata/mrz/passporteye) instead of rendered photos")
 	retry := flag.String("retry", "", "read again the photos a -dump run saved in this directory, and nothing else")
 	dump := flag.String("dump", "", "directory to write the photos our reader refuses or misreads to (PNG), with what each reader read")
+	below := flag.Float64("below", 0, "read only the photos of the stroke bands below this width, px (2.5: the two small bands; 0: all); the others are still drawn, so the photos read are the same as in a whole run")
 	flag.Parse()
 	runtime.LockOSThread()
 	f, err := ocrb.Load(ocrb.DebianPath)
@@ -175,6 +176,9 @@ func main() {
 			img, err := mrztest.PrintedShot(f, format, lines, nil, mrztest.RandomPrint(r), cam, r)
 			if err != nil {
 				log.Fatal(err)
+			}
+			if *below > 0 && strokes[i%bands+1] > *below {
+				continue
 			}
 			b := bucket(stroke, strokes)
 			if !slices.Contains(buckets, b) {

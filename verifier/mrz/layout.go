@@ -77,3 +77,57 @@ func (l *layout) classes() [][]class {
 	}
 	return out
 }
+
+// of is the layout of a format, nil for none.
+func of(f Format) *layout {
+	switch f {
+	case TD3:
+		return &td3
+	case TD1:
+		return &td1
+	}
+	return nil
+}
+
+// Checked reports whether a check digit covers the zone's position (line
+// and column from 0): the composite's fields (each field check digit's too)
+// and the composite digit itself. Names, nationality, sex, the document
+// code and the issuing state carry none: nothing there may be guessed.
+func Checked(f Format, line, col int) bool {
+	l := of(f)
+	if l == nil {
+		return false
+	}
+	for _, s := range append([]span{l.composite}, l.compositeOf...) {
+		if line == s.line && col >= s.start && col < s.start+s.n {
+			return true
+		}
+	}
+	return false
+}
+
+// Admits answers whether a position of the format's zone may hold a
+// character as read: its class's characters, and the look-alike twins
+// Parse reads as them (a '0' in a name is an 'O'). A position outside the
+// layout admits every character (Parse refuses the zone's shape).
+func Admits(f Format) func(line, col int, c byte) bool {
+	l := of(f)
+	if l == nil {
+		return func(int, int, byte) bool { return true }
+	}
+	classes := l.classes()
+	return func(line, col int, c byte) bool {
+		if line < 0 || line >= len(classes) || col < 0 || col >= len(classes[line]) {
+			return true
+		}
+		switch classes[line][col] {
+		case alpha:
+			_, twin := toLetter[c]
+			return c < '0' || c > '9' || twin
+		case numeric:
+			_, twin := toDigit[c]
+			return c < 'A' || c > 'Z' || twin
+		}
+		return true
+	}
+}

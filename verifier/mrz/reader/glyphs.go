@@ -126,26 +126,7 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 			best = t
 		}
 	}
-	// The margin: how far the best stands above the next character that
-	// is not its look-alike twin (0/O, 1/I, 5/S, 8/B, 2/Z: the parser
-	// settles those by the field's class or its check digit).
-	twin := twins[g.chars[best]]
-	second := math.Inf(-1)
-	for t := range scores {
-		if t != best && g.chars[t] != twin {
-			second = math.Max(second, scores[t])
-		}
-	}
-	// The blind margin: how far it stands above the best character of the
-	// same check-digit value modulo 10 (the filler, 0, A, K and U are all
-	// 0): the check digits cannot see one read as another.
-	blind := math.Inf(-1)
-	for t := range scores {
-		if t != best && sameDigitValue(g.chars[t], g.chars[best]) {
-			blind = math.Max(blind, scores[t])
-		}
-	}
-	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], margin: scores[best] - second, blind: scores[best] - blind}
+	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], scores: scores}
 }
 
 // sameDigitValue: a and b add the same to every check digit (their values,
@@ -164,12 +145,13 @@ func sameDigitValue(a, b byte) bool {
 	return v(a)%10 == v(b)%10
 }
 
-// cellRead is what the matcher read in one cell.
+// cellRead is what the matcher read in one cell: the best character of
+// all, and every template's score (glyphSet.chars' order) for rank.
 type cellRead struct {
-	char          byte
-	dx            int     // the shift across it matched at, grid pixels
-	score, margin float64 // its correlation, and how far above the next unrelated character
-	blind         float64 // how far above the next character the check digits cannot tell from it
+	char   byte
+	dx     int     // the shift across it matched at, grid pixels
+	score  float64 // its correlation
+	scores []float64
 }
 
 // twins are the look-alike pairs of verifier/mrz's correction.

@@ -22,8 +22,9 @@ import (
 var ErrNoZone = errors.New("mrz reader: no machine-readable zone found")
 
 // ErrUnsure: the zone was read, but some character matched another glyph
-// nearly as well (blur, glare): names, nationality and sex carry no check
-// digit, so such a reading is not trusted. Take another photo.
+// nearly as well (blur, glare) where no check digit can settle it (names,
+// nationality and sex carry none; guess.go: what one may settle), so such a
+// reading is not trusted. Take another photo.
 var ErrUnsure = errors.New("a character is unclear")
 
 // MinMargin is the least margin every cell of a zone must read with.
@@ -93,14 +94,7 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 		if first == nil {
 			first = z
 		}
-		text, weakest := r.Text(z)
-		// Not "weakest < MinMargin": a cell matched outside the crop has no
-		// margin (NaN), and is not sure either.
-		if !(weakest >= MinMargin) {
-			last = fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, MinMargin, ErrUnsure)
-			continue
-		}
-		m, err := mrz.Parse(text)
+		m, err := parseCells(r.read(z))
 		if err == nil {
 			return m, z, nil
 		}
@@ -109,27 +103,16 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 	return nil, first, last
 }
 
-// Text reads a located zone with the glyph matcher, one line of text per
-// zone line, and the weakest cell's margin (readLine): how far its
-// character's correlation stood above the next character's that is not its
-// look-alike, or its blind margin less what MinBlindMargin asks beyond
-// MinMargin, whichever is less. The templates are the blur level's that every fourth cell
-// matches best on average (pick): the level nearest the zone's own blur.
-func (r *Reader) Text(z *Zone) (text string, weakest float64) {
+// read matches every cell of a located zone with the glyph matcher
+// (readLine), line by line. The templates are the blur level's that every
+// fourth cell matches best on average (pick): the level nearest the zone's
+// own blur.
+func (r *Reader) read(z *Zone) (chars []byte, cells [][]cellRead) {
 	g := r.pick(z)
-	var out []byte
-	weakest = math.Inf(1)
-	for i, l := range z.Lines {
-		if i > 0 {
-			out = append(out, '\n')
-		}
-		for _, c := range g.readLine(z.Crop, l) {
-			out = append(out, c.char)
-			// A blind margin under its minimum counts as under MinMargin.
-			weakest = math.Min(weakest, math.Min(c.margin, c.blind-MinBlindMargin+MinMargin))
-		}
+	for _, l := range z.Lines {
+		cells = append(cells, g.readLine(z.Crop, l))
 	}
-	return string(out), weakest
+	return g.chars, cells
 }
 
 // pick is the template set, of every blur level's, that a sample of the

@@ -1,0 +1,116 @@
+package reader
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/idgate/idgate/verifier/mrz"
+)
+
+// maxGuesses bounds the unsure cells a zone may have the check digits
+// settle (2^3 = 8 readings tried). The odds: a guess can pass wrongly only
+// when some cell's true character is neither of its two candidates (both
+// stand MinMargin above every third character, the evidence MinMargin
+// rests on). Even then, one wrong cell in a field never passes its check
+// digit (the candidates' values differ modulo 10 from each other and, by
+// the blind margins, from the characters the check digit confuses with
+// them; the weights 7, 3, 1 are prime to 10); two in one field pass it 1
+// time in 10, and the composite again 1 in 10. Of the 7 other readings,
+// the one true reading passing beside a wrong one refuses the zone (two
+// readings); so a wrong acceptance needs a third-placed truth and a wrong
+// reading passing two check digits alone, under 7 in 100 of those rare
+// cells. bench/mrz -below 2.5: docs/engines.md.
+const maxGuesses = 3
+
+// sure: the cell's character stands MinMargin above every character but
+// its twin, and MinBlindMargin above those of its check-digit value.
+func (c ranked) sure() bool { return c.margin >= MinMargin && c.blind >= MinBlindMargin }
+
+// guessable: an unsure cell whose character and runner-up stand clear of
+// every other, and that a check digit can tell apart.
+func (c ranked) guessable() bool {
+	return c.blind >= MinBlindMargin && c.altMargin >= MinMargin && c.altBlind >= MinBlindMargin && !sameDigitValue(c.char, c.alt)
+}
+
+// parseCells parses the matched cells. Every cell sure: the zone as read.
+// Otherwise, when each unsure cell is guessable, lies where a check digit
+// covers it (never a name, nationality or sex: mrz.Checked) and there are
+// at most maxGuesses of them: every choice between each one's character
+// and runner-up is parsed, and the zone answered is the one reading whose
+// check digits all hold, if exactly one does. Anything else is ErrUnsure.
+func parseCells(chars []byte, cells [][]cellRead) (*mrz.MRZ, error) {
+	format := mrz.TD3
+	if len(cells) == 3 {
+		format = mrz.TD1
+	}
+	// Cells a check digit covers are ranked among the characters their
+	// position may hold; the others (names) among all, as the margin was
+	// calibrated: a name cell that looks most like a digit is not read as
+	// the nearest letter without a check digit to confirm it.
+	admits := mrz.Admits(format)
+	lines := make([][]ranked, len(cells))
+	for li, line := range cells {
+		for col, c := range line {
+			checked := mrz.Checked(format, li, col)
+			lines[li] = append(lines[li], rank(chars, c.scores, func(ch byte) bool { return !checked || admits(li, col, ch) }))
+		}
+	}
+	text := make([][]byte, len(lines))
+	type pos struct{ line, col int }
+	var unsure []pos
+	weakest, guessable := math.Inf(1), true
+	for li, line := range lines {
+		for col, c := range line {
+			text[li] = append(text[li], c.char)
+			if c.sure() {
+				continue
+			}
+			// A blind margin under its minimum counts as under MinMargin;
+			// a cell matched outside the crop has no margin (NaN).
+			weakest = math.Min(weakest, math.Min(c.margin, c.blind-MinBlindMargin+MinMargin))
+			if math.IsNaN(c.margin) {
+				weakest = math.NaN()
+			}
+			guessable = guessable && c.guessable() && mrz.Checked(format, li, col)
+			unsure = append(unsure, pos{li, col})
+		}
+	}
+	join := func() string {
+		s := make([]string, len(text))
+		for i, t := range text {
+			s[i] = string(t)
+		}
+		return strings.Join(s, "\n")
+	}
+	if len(unsure) == 0 {
+		return mrz.Parse(join())
+	}
+	if !guessable || len(unsure) > maxGuesses {
+		return nil, fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, MinMargin, ErrUnsure)
+	}
+	var found *mrz.MRZ
+	var last error
+	for mask := 0; mask < 1<<len(unsure); mask++ {
+		for i, p := range unsure {
+			c := lines[p.line][p.col]
+			text[p.line][p.col] = c.char
+			if mask&(1<<i) != 0 {
+				text[p.line][p.col] = c.alt
+			}
+		}
+		m, err := mrz.Parse(join())
+		switch {
+		case err != nil:
+			last = err
+		case found != nil && strings.Join(found.Lines, "\n") != strings.Join(m.Lines, "\n"):
+			return nil, fmt.Errorf("mrz reader: %d unclear characters, more than one reading passes the check digits: %w", len(unsure), ErrUnsure)
+		default:
+			found = m
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("mrz reader: %d unclear characters, no reading passes the check digits (%w): %w", len(unsure), last, ErrUnsure)
+	}
+	return found, nil
+}

@@ -1,0 +1,84 @@
+package reader
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
+)
+
+// specimenTD3 is ICAO 9303 Part 4's specimen zone.
+var specimenTD3 = []string{"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"}
+
+// unclear is a cell the matcher scored two characters for, nearly alike.
+type unclear struct {
+	line, col int
+	best, alt byte
+}
+
+// cellsOf makes the matcher's cells of a zone: every character scoring 1
+// against 0 for every other, but each unclear cell scoring its best 0.9 and
+// its runner-up 0.895 (within MinMargin, well above every third).
+func cellsOf(lines []string, unclears ...unclear) [][]cellRead {
+	score := func(c byte) []float64 {
+		s := make([]float64, len(ocrb.Charset))
+		s[strings.IndexByte(ocrb.Charset, c)] = 1
+		return s
+	}
+	out := make([][]cellRead, len(lines))
+	for li, line := range lines {
+		for i := range len(line) {
+			out[li] = append(out[li], cellRead{char: line[i], score: 1, scores: score(line[i])})
+		}
+	}
+	for _, u := range unclears {
+		s := make([]float64, len(ocrb.Charset))
+		s[strings.IndexByte(ocrb.Charset, u.best)] = 0.9
+		s[strings.IndexByte(ocrb.Charset, u.alt)] = 0.895
+		out[u.line][u.col] = cellRead{char: u.best, score: 0.9, scores: s}
+	}
+	return out
+}
+
+// TestParseCellsGuess: an unclear cell the check digits cover is settled
+// by them, whichever of its two candidates scored best; an unclear cell of
+// a name, or two unclear cells that two readings satisfy, is refused.
+func TestParseCellsGuess(t *testing.T) {
+	chars := []byte(ocrb.Charset)
+	for _, tc := range []struct {
+		name     string
+		unclears []unclear
+		ok       bool
+	}{
+		{"document number, the runner-up right", []unclear{{1, 1, '3', '8'}}, true},
+		{"document number, the best right", []unclear{{1, 1, '8', '3'}}, true},
+		{"birth date and expiry", []unclear{{1, 15, '7', '0'}, {1, 26, '6', '5'}}, true},
+		// No check digit covers a name: never guessed.
+		{"name", []unclear{{0, 6, 'B', 'R'}}, false},
+		// L/S and 8/5 at weights 7 and 3 change the number's check
+		// digit and the composite by 7·7 + 3·(-3) = 40, 0 modulo 10:
+		// both readings pass.
+		{"two readings pass", []unclear{{1, 0, 'L', 'S'}, {1, 1, '8', '5'}}, false},
+		// Over maxGuesses, refused even though one reading would pass.
+		{"too many", []unclear{{1, 1, '3', '8'}, {1, 2, '9', '0'}, {1, 14, '4', '1'}, {1, 22, '1', '2'}}, false},
+	} {
+		m, err := parseCells(chars, cellsOf(specimenTD3, tc.unclears...))
+		t.Logf("%s: %v", tc.name, err)
+		switch {
+		case tc.ok && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.ok && strings.Join(m.Lines, "\n") != strings.Join(specimenTD3, "\n"):
+			t.Errorf("%s: read %q", tc.name, m.Lines)
+		case !tc.ok && !errors.Is(err, ErrUnsure):
+			t.Errorf("%s: got %v, want ErrUnsure", tc.name, err)
+		}
+	}
+	if m, err := parseCells(chars, cellsOf(specimenTD3)); err != nil || m.DocumentNumber != "L898902C3" {
+		t.Errorf("all clear: %v, %v", m, err)
+	}
+	if !mrz.Checked(mrz.TD3, 1, 43) || mrz.Checked(mrz.TD3, 1, 20) || mrz.Checked(mrz.TD1, 2, 0) {
+		t.Error("mrz.Checked: the composite is covered, sex and names are not")
+	}
+}

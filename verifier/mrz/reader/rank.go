@@ -1,0 +1,68 @@
+package reader
+
+import "math"
+
+// ranked is a cell judged among the characters its position may hold.
+type ranked struct {
+	// char is the best of them; margin how far it stands above the next
+	// that is not its look-alike twin (0/O, 1/I, 5/S, 8/B, 2/Z: the parser
+	// settles those by the field's class or its check digit); blind how
+	// far above the best of the same check-digit value modulo 10 (the
+	// filler, 0, A, K and U are all 0): the check digits cannot see one
+	// read as another.
+	char          byte
+	margin, blind float64
+	// alt is the runner-up (the next that is not char's twin: the close
+	// second a check digit may choose instead, guess.go); altMargin how far
+	// char stands above every third character (neither of the two nor
+	// their twins), altBlind above those of alt's check-digit value.
+	alt                 byte
+	altMargin, altBlind float64
+}
+
+// rank judges a cell's scores among the characters admit allows: a
+// position's characters are fixed by the format (a date holds digits, a
+// name letters), so a character it cannot hold is no competitor, and its
+// look-alike twin counts as the character it stands for.
+func rank(chars []byte, scores []float64, admit func(byte) bool) ranked {
+	best, alt := -1, -1
+	for t, c := range chars {
+		if admit(c) && (best < 0 || scores[t] > scores[best]) {
+			best = t
+		}
+	}
+	for t, c := range chars {
+		if admit(c) && t != best && c != twins[chars[best]] && (alt < 0 || scores[t] > scores[alt]) {
+			alt = t
+		}
+	}
+	r := ranked{char: chars[best]}
+	if alt < 0 { // a position of one character and its twin: nothing to tell apart
+		r.alt, r.margin, r.blind, r.altMargin, r.altBlind = chars[best], math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)
+		return r
+	}
+	r.alt = chars[alt]
+	second, blind, third, altBlind := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+	for t, c := range chars {
+		if !admit(c) || t == best {
+			continue
+		}
+		if sameDigitValue(c, chars[best]) {
+			blind = math.Max(blind, scores[t])
+		}
+		if c == twins[chars[best]] {
+			continue
+		}
+		second = math.Max(second, scores[t])
+		if t == alt || c == twins[chars[alt]] {
+			continue
+		}
+		third = math.Max(third, scores[t])
+		if sameDigitValue(c, chars[alt]) {
+			altBlind = math.Max(altBlind, scores[t])
+		}
+	}
+	top := scores[best]
+	r.margin, r.blind, r.altMargin, r.altBlind = top-second, top-blind, top-third, top-altBlind
+	return r
+}
