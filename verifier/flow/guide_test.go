@@ -40,21 +40,23 @@ func TestChallengeAnswerCarriesGuide(t *testing.T) {
 	want := liveness.Guide{TurnDegrees: liveness.Defaults.TurnAngle, FrontalDegrees: liveness.Defaults.FrontalYaw,
 		BlinkCloseRatio: liveness.Defaults.CloseRatio, BlinkOpenRatio: liveness.Defaults.OpenRatio,
 		BlinkMaxYawDegrees: liveness.Defaults.BlinkMaxYaw, StraightAheadMaxDegrees: liveness.Defaults.MaxBaselineYaw,
-		StraightAheadSeedMS: liveness.Defaults.StraightAheadSeed.Milliseconds()}
+		StraightAheadSeedMS: liveness.Defaults.StraightAheadSeed.Milliseconds(),
+		BlinkMaxClosingMS:   liveness.Defaults.MaxClosing.Milliseconds(), BlinkMaxReopeningMS: liveness.Defaults.MaxReopening.Milliseconds()}
 	if ch.Guide != want {
 		t.Fatalf("guide %+v, want the serving config's %+v", ch.Guide, want)
 	}
 
 	tuned := liveness.Defaults
 	tuned.TurnAngle, tuned.FrontalYaw, tuned.CloseRatio, tuned.OpenRatio, tuned.BlinkMaxYaw, tuned.MaxBaselineYaw = 16, 8, 0.5, 0.75, 25, 18
-	tuned.StraightAheadSeed = 300 * time.Millisecond
+	tuned.StraightAheadSeed, tuned.MaxClosing, tuned.MaxReopening = 300*time.Millisecond, 200*time.Millisecond, 350*time.Millisecond
 	r.flow.Engines = tunedEngines{Engines: r.flow.Engines, cfg: tuned}
 	ch, err = r.flow.NewChallenge(context.Background(), tok)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := (liveness.Guide{TurnDegrees: 16, FrontalDegrees: 8, BlinkCloseRatio: 0.5, BlinkOpenRatio: 0.75,
-		BlinkMaxYawDegrees: 25, StraightAheadMaxDegrees: 18, StraightAheadSeedMS: 300}); ch.Guide != want {
+		BlinkMaxYawDegrees: 25, StraightAheadMaxDegrees: 18, StraightAheadSeedMS: 300,
+		BlinkMaxClosingMS: 200, BlinkMaxReopeningMS: 350}); ch.Guide != want {
 		t.Fatalf("tuned guide %+v, want %+v", ch.Guide, want)
 	}
 }

@@ -29,12 +29,12 @@ import (
 )
 
 // guidePage is a blank page with the live guides' code (cardguide.ts,
-// zoneguide.ts and autocapture.ts) as the global G, to drive it on still
-// images.
+// zoneguide.ts, autocapture.ts and the liveness steps' Steps) as the global
+// G, to drive it on still images and on frames given by hand.
 func guidePage(t *testing.T) *chromium.Tab {
 	t.Helper()
 	root := filepath.Join(testkit.RepoRoot(t), "verifier", "web")
-	src := fstest.MapFS{"entry.ts": {Data: []byte(`export * from "./src/cardguide"; export * from "./src/autocapture"; export * from "./src/zoneguide";`)}}
+	src := fstest.MapFS{"entry.ts": {Data: []byte(`export * from "./src/cardguide"; export * from "./src/autocapture"; export * from "./src/zoneguide"; export { Steps } from "./src/trackersteps";`)}}
 	for _, glob := range []string{"src/*.ts", "strings.json"} {
 		names, err := fs.Glob(os.DirFS(root), glob)
 		check(t, err)

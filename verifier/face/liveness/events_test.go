@@ -374,3 +374,35 @@ func TestStraightAheadAtRest(t *testing.T) {
 		t.Errorf("a person who settles 8° from the lead-in: straight-ahead %.1f°, want 2°", s)
 	}
 }
+
+// The stalls the page's blink is held to (verifier/web,
+// TestPageBlinkKeepsTheServersClockInChromium, the same frames): the
+// server refuses a closing 300 ms after the frame before it and a
+// reopening 450 ms after the last closed frame, and takes the same blink
+// at the camera's pace, or a second one at pace after a late closing.
+func TestBlinkStalls(t *testing.T) {
+	at := func(ms int, eyes float64) Signal {
+		return Signal{T: time.Duration(ms) * time.Millisecond, Faces: 1, Eyes: pose.Eyes{Right: eyes, Left: eyes}}
+	}
+	open, shut := 0.30, 0.12
+	var rest []Signal
+	for i := range 8 {
+		rest = append(rest, at(66*i, open))
+	}
+	with := func(s ...Signal) []Signal { return append(append([]Signal{}, rest...), s...) }
+	for _, c := range []struct {
+		name string
+		sig  []Signal
+		want int
+	}{
+		{"a blink at the camera's pace", with(at(528, open), at(594, shut), at(660, shut), at(726, open)), 1},
+		{"a closing after a 300 ms stall", with(at(528, open), at(828, shut), at(894, shut), at(960, open)), 0},
+		{"a closing after a 300 ms stall, then a blink at pace",
+			with(at(528, open), at(828, shut), at(894, shut), at(960, open), at(1026, open), at(1092, shut), at(1158, open)), 1},
+		{"a reopening after a 450 ms stall", with(at(528, open), at(594, shut), at(660, shut), at(1110, open)), 0},
+	} {
+		if got := len(Blinks(c.sig, Defaults)); got != c.want {
+			t.Errorf("%s: %d blinks, want %d", c.name, got, c.want)
+		}
+	}
+}

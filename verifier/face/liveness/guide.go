@@ -33,6 +33,13 @@ type Guide struct {
 	// do not pull it (Config.StraightAheadSeed); 0: every frame within
 	// StraightAheadMaxDegrees counts.
 	StraightAheadSeedMS int64 `json:"straight_ahead_seed_ms"`
+	// BlinkMaxClosingMS: a blink's first closed frame must come at most
+	// this long after an open one (Config.MaxClosing); a frame that comes
+	// later than this after the frame before it cannot begin a blink.
+	BlinkMaxClosingMS int64 `json:"blink_max_closing_ms"`
+	// BlinkMaxReopeningMS: the eyes must read open again at most this long
+	// after their last closed frame (Config.MaxReopening).
+	BlinkMaxReopeningMS int64 `json:"blink_max_reopening_ms"`
 }
 
 // Guide is the part of c a client shows progress against. Yaw is in the
@@ -43,5 +50,6 @@ func (c Config) Guide() Guide {
 		TurnDegrees: c.TurnAngle, FrontalDegrees: c.FrontalYaw,
 		BlinkCloseRatio: c.CloseRatio, BlinkOpenRatio: c.OpenRatio, BlinkMaxYawDegrees: c.BlinkMaxYaw,
 		StraightAheadMaxDegrees: c.MaxBaselineYaw, StraightAheadSeedMS: c.StraightAheadSeed.Milliseconds(),
+		BlinkMaxClosingMS: c.MaxClosing.Milliseconds(), BlinkMaxReopeningMS: c.MaxReopening.Milliseconds(),
 	}
 }

@@ -81,6 +81,8 @@ export interface Guide {
   blink_max_yaw_degrees: number;
   straight_ahead_max_degrees: number;
   straight_ahead_seed_ms: number;
+  blink_max_closing_ms: number;
+  blink_max_reopening_ms: number;
 }
 
 // defaultGuide is verifier/face/liveness Defaults, for a server that sends
@@ -93,6 +95,8 @@ const defaultGuide: Guide = {
   blink_max_yaw_degrees: 20,
   straight_ahead_max_degrees: 20,
   straight_ahead_seed_ms: 500,
+  blink_max_closing_ms: 250,
+  blink_max_reopening_ms: 400,
 };
 
 export interface LivenessAnswer {

@@ -377,7 +377,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let waiting: { at: number; during: number } | null = null;
   let last: Seen | null = null;
   const fps = Math.max(1, Math.min(ch.budget.fps, trackedFps));
-  const steps = new Steps(ch.guide, 1000 / fps);
+  const steps = new Steps(ch.guide, 1000 / fps, rec.times);
   let step = -1;
   let askedAt = 0;
   let endAt = Infinity;

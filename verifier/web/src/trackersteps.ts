@@ -157,10 +157,18 @@ export class Steps {
   private eyes: { at: number; v: number }[] = [];
   private peaked = false;
   private closed = false;
-  // frameMs: the time between two frames sent.
+  // lastClosedAt: the last frame read closed in this blink; late: a
+  // closing came too long after the frame sent before it, and closed
+  // frames do not count again until the eyes read open.
+  private lastClosedAt = NaN;
+  private late = false;
+  // frameMs: the time between two frames sent; sent: the times of every
+  // frame sent so far, in order (the recorder's, a superset of those the
+  // tracker sees).
   constructor(
     private readonly guide: Guide,
     private readonly frameMs: number,
+    private readonly sent: readonly number[],
   ) {}
 
   // settle takes any tracked frame, taken at `at` (ms), into
@@ -198,6 +206,7 @@ export class Steps {
   next(): void {
     this.peaked = false;
     this.closed = false;
+    this.late = false;
   }
 
   // see takes a frame of step and says how far it has got.
@@ -215,10 +224,38 @@ export class Steps {
       return { share: this.peaked ? 1 : Math.max(0, Math.min(1, turned / (g.turn_degrees + margin))), done, degrees: Math.round(turned), reached };
     }
     if (step === "blink" && base > 0) {
-      if (s.eyes < (g.blink_close_ratio - blinkMargin) * base) this.closed = true;
-      else if (this.closed && s.eyes >= g.blink_open_ratio * base) return { share: 1, done: true, degrees: 0 };
+      // The server's clock on a blink (blink_max_closing_ms,
+      // blink_max_reopening_ms), where the frames sent make its answer
+      // certain: a closed frame sent longer after the frame before it
+      // cannot begin a blink there, and eyes read open longer after
+      // the last closed frame, with no frame sent between, did not
+      // reopen in time. A camera that stalled as the eyes closed (267 ms
+      // in a walk at load 16, where the server allows 250) had the page
+      // move on from a blink the server refused, and the next turn then
+      // failed the blink as wrong_step. Where frames the tracker skipped
+      // lie between, the server may have read them either way, and the
+      // page counts the blink as before.
+      const before = this.sentBefore(at);
+      if (s.eyes < (g.blink_close_ratio - blinkMargin) * base) {
+        if (!this.closed && !this.late) {
+          if (at - before <= g.blink_max_closing_ms) this.closed = true;
+          else this.late = true;
+        }
+        if (this.closed) this.lastClosedAt = at;
+      } else if (s.eyes >= g.blink_open_ratio * base) {
+        this.late = false;
+        if (this.closed && (at - this.lastClosedAt <= g.blink_max_reopening_ms || before > this.lastClosedAt)) return { share: 1, done: true, degrees: 0 };
+        this.closed = false;
+      }
     }
     return { share: this.closed ? 0.5 : 0, done: false, degrees: 0 };
+  }
+
+  // sentBefore is the time of the last frame sent before at (−Infinity
+  // for the first: a recording's first frame begins no blink).
+  private sentBefore(at: number): number {
+    for (let i = this.sent.length - 1; i >= 0; i--) if (this.sent[i] < at) return this.sent[i];
+    return -Infinity;
   }
 
   // eyesCount says whether eyelids measured on the frame after last
