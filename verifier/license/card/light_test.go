@@ -1,7 +1,6 @@
 package card_test
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/idgate/idgate/verifier/license/card"
@@ -37,8 +36,7 @@ func TestAnalyzeFrontUnevenLight(t *testing.T) {
 // one side than beyond the other (maxLightRatio 1.4) and was refused.
 // The outline's corners fitted to the edge (acceptRefined) pass.
 func TestAnalyzeFrontSlantedSideUnevenLight(t *testing.T) {
-	i := slices.IndexFunc(cardtest.Designs, func(d cardtest.Design) bool { return d.Name == "dark card" })
-	s := cardtest.Scene{FrameW: 1280, CardW: 720, RotationDeg: 0.5, Surface: cardtest.Granite, Design: cardtest.Designs[i], Aspect: card.ID1Aspect,
+	s := cardtest.Scene{FrameW: 1280, CardW: 720, RotationDeg: 0.5, Surface: cardtest.Granite, Design: cardtest.DesignNamed("dark card"), Aspect: card.ID1Aspect,
 		Perspective: [4]raster.Point{{X: 0.02}, {Y: -0.01}, {}, {X: 0.01}}, Light: cardtest.Light{Gradient: 0.5, Angle: 90}, Seed: 143}
 	img, want := s.Render()
 	c, err := card.AnalyzeFront(img)

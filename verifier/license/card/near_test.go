@@ -19,7 +19,6 @@ import (
 // containing such an outline replaces it: 7 found, 1 still wrong (seed
 // 604, where the near path finds no card).
 func TestAnalyzeFrontNearLightCard(t *testing.T) {
-	i := slices.IndexFunc(cardtest.Designs, func(d cardtest.Design) bool { return d.Name == "light card" })
 	for _, tc := range []struct {
 		k        int
 		vertical bool
@@ -29,7 +28,7 @@ func TestAnalyzeFrontNearLightCard(t *testing.T) {
 		if tc.vertical {
 			s = cardtest.Scene{FrameW: 900, CardW: 1050 + 10*float64(k), FrameAspect: 0.75, Centred: true, RotationDeg: 90 + float64(k%5) - 2, Vertical: true}
 		}
-		s.Design, s.Surface, s.Aspect, s.Seed = cardtest.Designs[i], cardtest.White, card.ID1Aspect, uint64(600+k)
+		s.Design, s.Surface, s.Aspect, s.Seed = cardtest.DesignNamed("light card"), cardtest.White, card.ID1Aspect, uint64(600+k)
 		s.Light = cardtest.Light{Gradient: 0.05 + 0.01*float64(k), Angle: 45 * float64(k)}
 		img, want := s.Render()
 		c, err := card.AnalyzeFront(img)
@@ -75,8 +74,7 @@ func TestAnalyzeFrontNearPathRefusesOtherFormats(t *testing.T) {
 // 700–711) the finder finds 4 with it and 3 without, none wrong; the 8
 // it refuses show no line at one of the band's ends or none along it.
 func TestAnalyzeFrontNearLightCardBandEnds(t *testing.T) {
-	i := slices.IndexFunc(cardtest.Designs, func(d cardtest.Design) bool { return d.Name == "light card" })
-	s := cardtest.Scene{FrameW: 1280, CardW: 655, RotationDeg: -6, Design: cardtest.Designs[i], Surface: cardtest.White, Aspect: card.ID1Aspect,
+	s := cardtest.Scene{FrameW: 1280, CardW: 655, RotationDeg: -6, Design: cardtest.DesignNamed("light card"), Surface: cardtest.White, Aspect: card.ID1Aspect,
 		Light: cardtest.Light{Gradient: 0.12, Angle: 30}, Seed: 701}
 	img, want := s.Render()
 	c, err := card.AnalyzeFront(img)

@@ -100,3 +100,14 @@ func (d Design) outsideCorner(u, v, w, h float64) bool {
 	cx, cy := math.Min(math.Max(u, r), w-r), math.Min(math.Max(v, r), h-r)
 	return sq(u-cx)+sq(v-cy) > r*r
 }
+
+// DesignNamed is the design of Designs called name; it panics on a name
+// not among them (a test's typo).
+func DesignNamed(name string) Design {
+	for _, d := range Designs {
+		if d.Name == name {
+			return d
+		}
+	}
+	panic("cardtest: no design named " + name)
+}
