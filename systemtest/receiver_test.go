@@ -69,7 +69,11 @@ func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	rc.hold = false
 	pids := rc.pids
 	rc.mu.Unlock()
-	h.pid, _ = ownerOf(r.RemoteAddr, pids...)
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	var err error
+	if h.pid, err = ownerOf(r.RemoteAddr, local, pids...); err != nil {
+		h.remote += " (" + err.Error() + ")"
+	}
 	if hold {
 		rc.held <- h
 		select {
@@ -102,29 +106,50 @@ func (rc *receiver) snapshot() []hit {
 	return append([]hit(nil), rc.hits...)
 }
 
-// ownerOf is the pid, among pids, that owns the local end of a loopback
-// TCP connection whose client address is remote ("127.0.0.1:port"): the
-// socket's inode from /proc/net/tcp, then the process whose fd links to it.
-func ownerOf(remote string, pids ...int) (int, error) {
-	_, portText, err := net.SplitHostPort(remote)
+// ownerOf is the pid, among pids, that owns the client end of a loopback
+// TCP connection from remote ("127.0.0.1:port") to local (the receiver's
+// end): the socket's inode from /proc/net/tcp, then the process whose fd
+// links to it. Both ends are matched, and rows without an inode skipped:
+// a closed connection that used the same client port before (TIME_WAIT,
+// inode 0) stays listed for a minute and must not be taken for this one.
+func ownerOf(remote string, local net.Addr, pids ...int) (int, error) {
+	hexAddr := func(addr string) (string, error) {
+		host, portText, err := net.SplitHostPort(addr)
+		if err != nil {
+			return "", err
+		}
+		ip := net.ParseIP(host).To4()
+		port, err := strconv.Atoi(portText)
+		if ip == nil || err != nil {
+			return "", fmt.Errorf("not an IPv4 address: %s", addr)
+		}
+		// /proc/net/tcp prints the address as a little-endian word.
+		return fmt.Sprintf("%02X%02X%02X%02X:%04X", ip[3], ip[2], ip[1], ip[0], port), nil
+	}
+	if local == nil {
+		return 0, fmt.Errorf("the receiver's own address is unknown")
+	}
+	client, err := hexAddr(remote)
 	if err != nil {
 		return 0, err
 	}
-	port, _ := strconv.Atoi(portText)
+	server, err := hexAddr(local.String())
+	if err != nil {
+		return 0, err
+	}
 	table, err := os.ReadFile("/proc/net/tcp")
 	if err != nil {
 		return 0, err
 	}
-	local := fmt.Sprintf("0100007F:%04X", port)
 	inode := ""
 	for _, line := range strings.Split(string(table), "\n")[1:] {
 		f := strings.Fields(line)
-		if len(f) > 9 && f[1] == local {
+		if len(f) > 9 && f[1] == client && f[2] == server && f[9] != "0" {
 			inode = f[9]
 		}
 	}
 	if inode == "" {
-		return 0, fmt.Errorf("no socket with local address %s", local)
+		return 0, fmt.Errorf("no open socket %s -> %s", client, server)
 	}
 	want := "socket:[" + inode + "]"
 	for _, pid := range pids {
