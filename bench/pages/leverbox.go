@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -90,27 +91,14 @@ func leastSquares(rows [][]float64, y []float64) (*mat.VecDense, error) {
 }
 
 func boxLevers(an *facelive.Analyzer, clips []clip) error {
-	frames := map[string][]boxFrame{}
+	frames, err := serverFrames(an, clips)
+	if err != nil {
+		return err
+	}
 	var rx, ry, rh [][]float64
 	var yx, yy, yh []float64
 	for _, c := range clips {
-		for _, data := range c.frames {
-			img, err := imgio.Decode(data, imgio.Limits{MaxPixels: 1 << 22})
-			if err != nil {
-				return err
-			}
-			bf := boxFrame{img: img}
-			dets, err := an.Detector.Detect(img)
-			if err != nil {
-				return err
-			}
-			if len(dets) > 0 {
-				bf.det = dets[0]
-				if bf.mesh, err = an.Mesher.Run(img, bf.det); err != nil {
-					return err
-				}
-				bf.ok = bf.mesh.Score >= an.Cfg.MinMeshScore
-			}
+		for _, bf := range frames[c.name] {
 			if bf.ok {
 				fx, fy := features(&bf.mesh, 0), features(&bf.mesh, 1)
 				rx, ry, rh = append(rx, fx), append(ry, fy), append(rh, append(fx, fy[1:]...))
@@ -118,11 +106,9 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 				yy = append(yy, (bf.det.Min.Y+bf.det.Max.Y)/2)
 				yh = append(yh, (bf.det.Max.X-bf.det.Min.X)/2)
 			}
-			frames[c.name] = append(frames[c.name], bf)
 		}
 	}
 	var fit fitBox
-	var err error
 	for _, f := range []struct {
 		w    **mat.VecDense
 		rows [][]float64
@@ -154,63 +140,146 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 	}
 	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame, or from the last two on every 3rd (Go, same frames):")
 	for _, v := range variants {
-		var diffs, moved []float64
-		var peaks []string
-		worst := math.Inf(-1)
-		for _, c := range clips {
-			fs := frames[c.name]
-			yaws := make([]float64, len(fs))
-			var prevMesh facemesh.Mesh
-			for i, f := range fs {
-				yaws[i] = math.NaN()
-				if !f.ok {
-					continue
-				}
-				m := f.mesh
-				if d := i - i%v.every; d < i && fs[d].ok {
-					got, err := an.Mesher.Run(f.img, v.box(fs[d], f, &prevMesh))
-					if err != nil {
-						return err
-					}
-					m = got
-					diffs = append(diffs, math.Abs(pose.Estimate(&m).Yaw-pose.Estimate(&f.mesh).Yaw))
-					// How far the face moved from the detector's frame, by
-					// the two meshes' centres, in the carried box's sides.
-					b := v.box(fs[d], f, &prevMesh)
-					moved = append(moved, math.Hypot((m.Min.X+m.Max.X-fs[d].mesh.Min.X-fs[d].mesh.Max.X)/2,
-						(m.Min.Y+m.Max.Y-fs[d].mesh.Min.Y-fs[d].mesh.Max.Y)/2)/(b.Max.X-b.Min.X))
-				}
-				prevMesh = m
-				yaws[i] = pose.Estimate(&m).Yaw
+		r, err := carryRun(an, frames, clips, v.every, v.box)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  %-36s ", v.name)
+		r.print()
+	}
+	return nil
+}
+
+// serverFrames reads each clip's frames as the server does (detector,
+// then the mesh on its box).
+func serverFrames(an *facelive.Analyzer, clips []clip) (map[string][]boxFrame, error) {
+	frames := map[string][]boxFrame{}
+	for _, c := range clips {
+		for _, data := range c.frames {
+			img, err := imgio.Decode(data, imgio.Limits{MaxPixels: 1 << 22})
+			if err != nil {
+				return nil, err
 			}
-			for _, t := range c.turns {
-				sp, pp := math.Inf(-1), math.Inf(-1)
-				for i := t.from; i <= t.to && i < len(fs); i++ {
-					if fs[i].ok {
-						sp = math.Max(sp, float64(t.side)*pose.Estimate(&fs[i].mesh).Yaw)
-						pp = math.Max(pp, float64(t.side)*yaws[i])
-					}
+			bf := boxFrame{img: img}
+			dets, err := an.Detector.Detect(img)
+			if err != nil {
+				return nil, err
+			}
+			if len(dets) > 0 {
+				bf.det = dets[0]
+				if bf.mesh, err = an.Mesher.Run(img, bf.det); err != nil {
+					return nil, err
 				}
-				peaks = append(peaks, fmt.Sprintf("%+.1f", pp-sp))
-				worst = math.Max(worst, pp-sp)
+				bf.ok = bf.mesh.Score >= an.Cfg.MinMeshScore
+			}
+			frames[c.name] = append(frames[c.name], bf)
+		}
+	}
+	return frames, nil
+}
+
+// carried is what a carried box did on the turn clips: the yaw's
+// difference from the server's on each carried frame, how far the face
+// had moved since the detector's frame (in the box's sides), and each
+// turn's peak less the server's.
+type carried struct {
+	diffs, moved, peaks []float64
+}
+
+// carryRun runs the detector on every every-th frame and crops the
+// frames between from box (prev is the frame the detector last ran on).
+func carryRun(an *facelive.Analyzer, frames map[string][]boxFrame, clips []clip, every int, box func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face) (carried, error) {
+	var r carried
+	for _, c := range clips {
+		fs := frames[c.name]
+		yaws := make([]float64, len(fs))
+		var prevMesh facemesh.Mesh
+		for i, f := range fs {
+			yaws[i] = math.NaN()
+			if !f.ok {
+				continue
+			}
+			m := f.mesh
+			if d := i - i%every; d < i && fs[d].ok {
+				b := box(fs[d], f, &prevMesh)
+				got, err := an.Mesher.Run(f.img, b)
+				if err != nil {
+					return r, err
+				}
+				m = got
+				r.diffs = append(r.diffs, math.Abs(pose.Estimate(&m).Yaw-pose.Estimate(&f.mesh).Yaw))
+				// How far the face moved from the detector's frame, by
+				// the two meshes' centres, in the carried box's sides.
+				r.moved = append(r.moved, math.Hypot((m.Min.X+m.Max.X-fs[d].mesh.Min.X-fs[d].mesh.Max.X)/2,
+					(m.Min.Y+m.Max.Y-fs[d].mesh.Min.Y-fs[d].mesh.Max.Y)/2)/(b.Max.X-b.Min.X))
+			}
+			prevMesh = m
+			yaws[i] = pose.Estimate(&m).Yaw
+		}
+		for _, t := range c.turns {
+			sp, pp := math.Inf(-1), math.Inf(-1)
+			for i := t.from; i <= t.to && i < len(fs); i++ {
+				if i >= 0 && fs[i].ok {
+					sp = math.Max(sp, float64(t.side)*pose.Estimate(&fs[i].mesh).Yaw)
+					pp = math.Max(pp, float64(t.side)*yaws[i])
+				}
+			}
+			r.peaks = append(r.peaks, pp-sp)
+		}
+	}
+	return r, nil
+}
+
+func (r carried) print() {
+	var peaks []string
+	worst, over := math.Inf(-1), 0
+	for _, p := range r.peaks {
+		peaks = append(peaks, fmt.Sprintf("%+.1f", p))
+		worst = math.Max(worst, p)
+		if p > 1 {
+			over++
+		}
+	}
+	fmt.Printf("yaw off the server's on the carried frames: median %.1f° p90 %.1f° max %.1f° (%d frames); turn peaks %s (worst %+.1f°, %d of %d over the server's by more than 1°)",
+		median64or0(r.diffs), pct(r.diffs, 0.9), pct(r.diffs, 1), len(r.diffs), strings.Join(peaks, " "), worst, over, len(r.peaks))
+	// The yaw's error against how far the face moved since the
+	// detector's frame (a bound on the move is what the page can check
+	// before it trusts a carried box).
+	fmt.Printf("; face moved median %.3f p90 %.3f max %.3f of the box", median64or0(r.moved), pct(r.moved, 0.9), pct(r.moved, 1))
+	for _, bound := range []float64{0.03, 0.05, 0.08} {
+		var under []float64
+		for k, mv := range r.moved {
+			if mv <= bound {
+				under = append(under, r.diffs[k])
 			}
 		}
-		fmt.Printf("  %-36s yaw off the server's on the carried frames: median %.1f° p90 %.1f° max %.1f° (%d frames); turn peaks %s (worst %+.1f°)",
-			v.name, median64or0(diffs), pct(diffs, 0.9), pct(diffs, 1), len(diffs), strings.Join(peaks, " "), worst)
-		// The yaw's error against how far the face moved since the
-		// detector's frame (a bound on the move is what the page can
-		// check before it trusts a carried box).
-		fmt.Printf("; face moved median %.3f p90 %.3f max %.3f of the box", median64or0(moved), pct(moved, 0.9), pct(moved, 1))
-		for _, bound := range []float64{0.03, 0.05, 0.08} {
-			var under []float64
-			for k, mv := range moved {
-				if mv <= bound {
-					under = append(under, diffs[k])
-				}
-			}
-			fmt.Printf("; moved ≤ %.2f: %d frames, yaw off p90 %.1f° max %.1f°", bound, len(under), pct(under, 0.9), pct(under, 1))
+		fmt.Printf("; moved ≤ %.2f: %d frames, yaw off p90 %.1f° max %.1f°", bound, len(under), pct(under, 0.9), pct(under, 1))
+	}
+	fmt.Println()
+}
+
+// carrySpacings: the last frame's detector box carried to the frame
+// after, with the frames further apart than the levers' 100 ms: how long
+// the page may carry a box when its next frame comes late (the page's
+// thread at 4×, where a detector frame holds up the recorder's timer:
+// humantrack.ts, carryMs).
+func carrySpacings(an *facelive.Analyzer, root string) error {
+	fmt.Println("tracker levers, the last frame's detector box carried to the frame after, frames further apart (Go, the server's pipeline, the turn clips sampled anew):")
+	for _, apart := range []time.Duration{100, 125, 150, 200} {
+		clips, err := turnClips(root, apart*time.Millisecond)
+		if err != nil {
+			return err
 		}
-		fmt.Println()
+		frames, err := serverFrames(an, clips)
+		if err != nil {
+			return err
+		}
+		r, err := carryRun(an, frames, clips, 2, func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det })
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  frames %3d ms apart: ", apart)
+		r.print()
 	}
 	return nil
 }

@@ -119,6 +119,12 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 	if err := boxLevers(an, clips); err != nil {
 		return err
 	}
+	if err := carrySpacings(an, root); err != nil {
+		return err
+	}
+	if *goLevers {
+		return nil
+	}
 	srv, err := leverServer(root)
 	if err != nil {
 		return fmt.Errorf("levers: %w", err)
@@ -500,72 +506,19 @@ func leverServer(root string) (*httptest.Server, error) {
 // man's three blinks and a GRID speaker's lowered gaze (below).
 func leverClips(root string) ([]clip, error) {
 	find := func(elem ...string) (string, error) { return testkit.FindData(root, elem...) }
-	var clips []clip
-	smart, err := find("testdata", "liveness", "real", "smartlive.gif")
+	clips, err := turnClips(root, clipFrameMs*time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
-	// Three phases of the 10 fps sampling (0, 33 and 67 ms): each turn's
-	// frames, and which of them the detector runs on, differ.
-	for _, phase := range []time.Duration{0, 33, 67} {
-		var at []time.Duration
-		for n := 1; n <= 118; n++ {
-			at = append(at, time.Duration(n-1)*100*time.Millisecond+phase*time.Millisecond)
-		}
-		fr, err := gifAt(smart, true, at, 0, 0)
-		if err != nil {
-			return nil, err
-		}
-		clips = append(clips, clip{name: fmt.Sprintf("smartlive+%dms", phase), frames: fr, turns: []turnSpan{{34, 49, 1}, {69, 81, -1}, {94, 103, -1}}})
+	smart, err := find("testdata", "liveness", "real", "smartlive.gif")
+	if err != nil {
+		return nil, err
 	}
 	fr, err := gifAt(smart, true, nil, 10500*time.Millisecond, 11600*time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
 	clips = append(clips, clip{name: "smartlive blink", frames: fr})
-	intel, err := find("testdata", "liveness", "real", "intel_hp_female.gif")
-	if err != nil {
-		return nil, err
-	}
-	var at []time.Duration
-	for n := 1; n <= 19; n++ {
-		at = append(at, time.Duration(n-1)*100*time.Millisecond)
-	}
-	if fr, err = gifAt(intel, false, at, 0, 0); err != nil {
-		return nil, err
-	}
-	clips = append(clips, clip{name: "intel_hp_female", frames: fr, turns: []turnSpan{{7, 14, 1}}})
-	// Foreman at 30 fps, every 3rd frame from 36, 37 and 38: his left
-	// turn 70–80 and right turn 84–92 (verifier/face/liveness's labels).
-	for start := 36; start <= 38; start++ {
-		var fm [][]byte
-		var left, right turnSpan
-		for n := start; n <= 96; n += 3 {
-			p, err := find("testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n))
-			if err != nil {
-				return nil, err
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil, err
-			}
-			k := len(fm)
-			if n >= 68 && n <= 82 {
-				if left.side == 0 {
-					left = turnSpan{k, k, 1}
-				}
-				left.to = k
-			}
-			if n >= 83 && n <= 93 {
-				if right.side == 0 {
-					right = turnSpan{k, k, -1}
-				}
-				right.to = k
-			}
-			fm = append(fm, b)
-		}
-		clips = append(clips, clip{name: fmt.Sprintf("foreman from %d", start), frames: fm, turns: []turnSpan{left, right}})
-	}
 	// 10 fps frames from..to of a clip of a set (liveness/real or people).
 	frames := func(set, name string, from, to int) ([][]byte, error) {
 		var out [][]byte
@@ -602,6 +555,84 @@ func leverClips(root string) ([]clip, error) {
 			return nil, err
 		}
 		clips = append(clips, clip{name: fmt.Sprintf("%s %d–%d", w.name, w.from, w.to), frames: fr})
+	}
+	return clips, nil
+}
+
+// turnClips are the real clips with labelled turns, a frame every apart
+// (100 ms: the levers' 10 a second; other spacings: how long a carried
+// box holds, leverbox.go): smartlive at three phases of the sampling (0,
+// a third and two thirds of apart), intel_hp_female, and Foreman (30 fps)
+// every apart/33 ms from each of its first frames. Turns are labelled by
+// time, so each spacing's frames keep the same turns.
+func turnClips(root string, apart time.Duration) ([]clip, error) {
+	find := func(elem ...string) (string, error) { return testkit.FindData(root, elem...) }
+	// span is the frames of at within from..to.
+	span := func(at []time.Duration, from, to time.Duration, side int) turnSpan {
+		t := turnSpan{-1, -1, side}
+		for k, a := range at {
+			if a >= from && a <= to {
+				if t.from < 0 {
+					t.from = k
+				}
+				t.to = k
+			}
+		}
+		return t
+	}
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	var clips []clip
+	smart, err := find("testdata", "liveness", "real", "smartlive.gif")
+	if err != nil {
+		return nil, err
+	}
+	// smartlive's turns, 3.4–4.9 s (his left), 6.9–8.1 s and 9.4–10.3 s.
+	for p := 0; p < 3; p++ {
+		phase := (apart * time.Duration(p) / 3).Round(time.Millisecond)
+		var at []time.Duration
+		for t := phase; t <= ms(11700)+phase; t += apart {
+			at = append(at, t)
+		}
+		fr, err := gifAt(smart, true, at, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		clips = append(clips, clip{name: fmt.Sprintf("smartlive+%dms", phase.Milliseconds()), frames: fr,
+			turns: []turnSpan{span(at, ms(3400)+phase, ms(4900)+phase, 1), span(at, ms(6900)+phase, ms(8100)+phase, -1), span(at, ms(9400)+phase, ms(10300)+phase, -1)}})
+	}
+	intel, err := find("testdata", "liveness", "real", "intel_hp_female.gif")
+	if err != nil {
+		return nil, err
+	}
+	// Her turn, 0.7–1.4 s.
+	var at []time.Duration
+	for t := time.Duration(0); t <= ms(1800); t += apart {
+		at = append(at, t)
+	}
+	fr, err := gifAt(intel, false, at, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	clips = append(clips, clip{name: "intel_hp_female", frames: fr, turns: []turnSpan{span(at, ms(700), ms(1400), 1)}})
+	// Foreman every step-th frame from 36, 37 and 38: his left turn 68–82
+	// and right turn 83–93 (verifier/face/liveness's labels).
+	step := int((apart + 16*time.Millisecond) / (100 * time.Millisecond / 3))
+	for start := 36; start < 36+min(step, 3); start++ {
+		var fm [][]byte
+		var nums []time.Duration
+		for n := start; n <= 96; n += step {
+			p, err := find("testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n))
+			if err != nil {
+				return nil, err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			fm = append(fm, b)
+			nums = append(nums, ms(n))
+		}
+		clips = append(clips, clip{name: fmt.Sprintf("foreman from %d", start), frames: fm, turns: []turnSpan{span(nums, ms(68), ms(82), 1), span(nums, ms(83), ms(93), -1)}})
 	}
 	return clips, nil
 }

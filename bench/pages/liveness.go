@@ -155,7 +155,14 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 	// alike; round -1 is a warm-up, not counted (the browser's first tab
 	// took 1.5× longer to its first guidance and 2× to the head's pose).
 	got := make([][]liveMeasure, len(modes))
-	for r := -1; r < liveRuns; r++ {
+	runs := liveRuns
+	if threadTrace {
+		runs = 2
+		if os.Getenv(traceDump) != "" {
+			runs = 1
+		}
+	}
+	for r := -1; r < runs; r++ {
 		for k := range modes {
 			i := k
 			if r%2 != 0 {
@@ -163,6 +170,11 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			}
 			mode := modes[i]
 			if r < 0 && (!mode.tracked || mode.before || mode.inPage || mode.slow) {
+				continue
+			}
+			// Traced, the rows whose page's thread does the tracking or
+			// waits on a phone-speed worker.
+			if threadTrace && !mode.inPage && !mode.slow {
 				continue
 			}
 			link, err := newLink(base, bearer)
@@ -204,7 +216,22 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
 			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
-			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), false, "", false, false}
+			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0}
+	}
+	if threadTrace {
+		for i, mode := range modes {
+			var shares [][]threadShare
+			var spans []float64
+			for _, m := range got[i] {
+				shares, spans = append(shares, m.thread), append(spans, m.span)
+			}
+			if len(spans) > 0 {
+				f := med(got[i])
+				fmt.Printf("liveness step, %s: tracked %.1f fps (turns %.1f, lead-in and blink %.1f, with eyelids %.1f), carried box on %.0f%% of them, traced\n", mode.name, f.fps, f.turns, f.still, f.eyes, 100*f.carried)
+				printThread(mode.name, shares, spans)
+			}
+		}
+		return nil
 	}
 	old := med(got[3])
 	for i, mode := range modes {
@@ -233,7 +260,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		if f.gap > 0 {
 			fmt.Printf(", longest gap between recorded frames %3.0f ms", f.gap)
 		}
-		fmt.Printf(", lead-in %4.0f ms, sent %3.0f frames, %4.0f KB", f.lead, f.sentFrames, f.sentKB)
+		fmt.Printf(", carried box on %2.0f%% of them, lead-in %4.0f ms, sent %3.0f frames, %4.0f KB", 100*f.carried, f.lead, f.sentFrames, f.sentKB)
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		if !mode.before {
 			fmt.Printf("; ran in %v", where)
@@ -271,11 +298,19 @@ type liveMeasure struct {
 	// sentKB and sentFrames: what the page uploaded for the step (the
 	// frames' JPEGs in the answer's form, sentBytes).
 	sentKB, sentFrames float64
-	stuttered          bool
+	// carried: the share of the frames tracked while recording that were
+	// read on a box carried from an earlier frame (the stage's
+	// data-carried: no detector run on them).
+	carried   float64
+	stuttered bool
 	// where the tracker ran (the stage's data-tracker-in), and, in a
 	// worker, whether Chromium took the CPU slowdown there.
 	where                   string
 	workerSlowed, workerNet bool
+	// thread: the page's thread's work by kind over span ms of recording
+	// (-thread only: thread.go).
+	thread []threadShare
+	span   float64
 }
 
 // liveRun opens link at the liveness step in a fresh tab with the cache
@@ -370,14 +405,28 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	const sampler = `(() => { const log = (window.idgateBenchLog = []); const id = setInterval(() => {
 		const s = document.querySelector(".stage"); const c = document.querySelector(".cue");
 		if (!s || document.querySelector("main").dataset.screen !== "live-capture") return clearInterval(id);
-		if (s.dataset.tracked) log.push([performance.now(), +s.dataset.tracked, +s.dataset.eyes, c && c.className.split(" ")[1] || "lead-in", +s.dataset.gap]); }, 50); return true; })()`
+		if (s.dataset.tracked) log.push([performance.now(), +s.dataset.tracked, +s.dataset.eyes, c && c.className.split(" ")[1] || "lead-in", +s.dataset.gap, +(s.dataset.carried || 0)]); }, 50); return true; })()`
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](sampler)); err != nil {
 		return m, err
+	}
+	var trace *traced
+	if threadTrace {
+		if _, err := poll(`(() => { const s = document.querySelector(".stage"); return s && s.dataset.frames ? 1 : 0; })()`); err != nil {
+			return m, fmt.Errorf("recording: %w", err)
+		}
+		if trace, err = startTrace(ctx); err != nil {
+			return m, err
+		}
 	}
 	if _, err := poll(`document.querySelector("main").dataset.screen !== "live-capture" ? 1 : 0`); err != nil {
 		return m, fmt.Errorf("recording: %w", err)
 	}
-	samples, err := chromedp.Run(ctx, chromedp.Evaluate[[][5]any](`window.idgateBenchLog`))
+	if trace != nil {
+		if m.thread, m.span, err = trace.stop(ctx); err != nil {
+			return m, err
+		}
+	}
+	samples, err := chromedp.Run(ctx, chromedp.Evaluate[[][6]any](`window.idgateBenchLog`))
 	if err != nil {
 		return m, err
 	}
@@ -402,6 +451,9 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	m.fps, m.turns, m.still, m.eyes = rate(done[0], ms[0]), rate(done[1], ms[1]), rate(done[2], ms[2]), rate(eyes[2], ms[2])
 	if n := len(samples); n > 0 {
 		m.gap, _ = samples[n-1][4].(float64)
+		if dn := samples[n-1][1].(float64) - samples[0][1].(float64); dn > 0 {
+			m.carried = (samples[n-1][5].(float64) - samples[0][5].(float64)) / dn
+		}
 		for _, x := range samples {
 			if x[3].(string) != "lead-in" {
 				m.lead = x[0].(float64) - samples[0][0].(float64)

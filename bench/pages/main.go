@@ -47,12 +47,23 @@ var onlyLiveness = flag.Bool("only-liveness", false, "measure the liveness step'
 // run measures them last).
 var onlyLevers = flag.Bool("levers", false, "measure the face tracker's levers only")
 
+// goLevers measures the levers on the server's own pipeline alone (Go,
+// no browser: leverbox.go).
+var goLevers = flag.Bool("go-levers", false, "measure only the tracker's levers on the server's pipeline (no browser)")
+
 // leverNamed keeps the browser's levers whose names contain it (each
 // takes minutes at 4×).
 var leverNamed = flag.String("lever", "", "measure only the levers whose names contain this")
 
 func run() error {
+	flag.BoolVar(&threadTrace, "thread", false, "trace the page's thread on the liveness step's tracked rows (thread.go)")
 	flag.Parse()
+	if threadTrace {
+		*onlyLiveness = true
+	}
+	if *goLevers {
+		*onlyLevers = true
+	}
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "bench-pages")
 	if err != nil {
