@@ -4,9 +4,24 @@
 // as a lever's plan says, timed one detect() at a time; and the page's
 // tracker itself (humantrack.ts's track, its own step: meshstep.ts),
 // asked as the page asks during a step.
-import { humanConfig, meshOf, track, type Files, type Frame, type HumanFace, type HumanLib, type Tracker } from "./src/humantrack";
-import { eyeAspect, pose } from "./src/facepose";
+import { humanConfig, track, type Files, type Frame, type HumanLib, type Tracker } from "./src/humantrack";
+import { eyeAspect, pose, type Mesh } from "./src/facepose";
 import { eyelidsOn, findBox, frameTensor, meshOn, type StepHuman, type Tensor } from "./src/meshstep";
+
+// A face as Human's detect() gives it.
+interface HumanFace {
+  box: [number, number, number, number];
+  mesh: [number, number, number][];
+  score: number;
+}
+
+// meshOf is Human's face's mesh as facepose.ts reads it. The mesh's depth
+// is in units of the square crop it was computed on: Human's box is that
+// crop, re-centred on the mesh and clamped to the frame, so its longer
+// side is the crop's unless the crop overflows the frame both ways.
+function meshOf(f: HumanFace): Mesh {
+  return { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
+}
 
 interface Human {
   load(config?: object): Promise<void>;

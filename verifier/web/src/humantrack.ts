@@ -5,7 +5,7 @@
 // of the very canvas whose pixels are sent, so what it saw is what the
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
-import { eyeAspect, pose, type Mesh, type Pose } from "./facepose";
+import { eyeAspect, pose, type Pose } from "./facepose";
 import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type Meshed, type StepHuman } from "./meshstep";
 
 // Where the tracker's files are (the page is built knowing them:
@@ -20,17 +20,10 @@ export interface Files {
 // A frame to track: the page's canvas, or the worker's copy of it.
 export type Frame = HTMLCanvasElement | ImageBitmap;
 
-// The parts of Human's API the page uses.
-export interface HumanFace {
-  box: [number, number, number, number];
-  // boxRaw: the box as a share of the frame, unclamped.
-  boxRaw?: [number, number, number, number];
-  mesh: [number, number, number][];
-  score: number;
-}
+// The parts of Human's API the tracker uses: its loader (the models, on
+// TensorFlow.js), its TensorFlow.js and its loaded models (meshstep.ts).
 interface Human extends StepHuman {
   load(config?: object): Promise<void>;
-  detect(input: Frame, config?: object): Promise<{ face: HumanFace[] }>;
 }
 // Human's library as its script defines it (the global idgateHuman).
 export interface HumanLib {
@@ -66,13 +59,12 @@ export interface Need {
   // as well, once that model is in.
   eyes: boolean;
   // exact asks for the detector's own box on this frame, as the server
-  // crops every frame (see reuse below): where the yaw decides something.
+  // crops every frame (see carry below): where the yaw decides something.
   exact: boolean;
-  // at is when the frame was taken (ms, on any one clock the caller
-  // keeps). Given, the frame is tracked by the tracker's own step
-  // (meshstep.ts: the server's crops for the mesh and the eyelids), which,
-  // unless exact is asked, may read it on the detector box of the frame
-  // tracked just before (carry, below).
+  // at is when the frame was taken (ms, on the recording's clock: the
+  // recorder's frames). Without it (the guidance before the first cue)
+  // the frame is taken now, on performance.now()'s clock, and the person
+  // is asked to hold still (see carry below).
   at?: number;
 }
 
@@ -87,41 +79,12 @@ export interface Tracker<F = HTMLCanvasElement> {
   iris: Promise<boolean>;
 }
 
-// detectorBox: Human's detector box is BlazeFace's, enlarged 1.4× and
-// made square (its face.detector.scale); the face's own extent (the
-// mesh's, which the ready checks are calibrated on) is about the box
-// before that enlargement, so the first guidance uses box / 1.4 about the
-// box's centre until the mesh is in.
+// detectorBox: the detector's box is BlazeFace's, enlarged 1.4× and made
+// square (blazebox.ts); the face's own extent (the mesh's, which the ready
+// checks are calibrated on) is about the box before that enlargement, so
+// the first guidance uses box / 1.4 about the box's centre until the mesh
+// is in.
 const detectorBox = 1.4;
-
-// Reusing the detector's box. BlazeFace is about 60% of a frame's time
-// with the mesh: on smartlive's turns and blink (65 frames of
-// ../shared/testdata/liveness/real, Chromium at 4× CPU slowdown, load
-// 11–15) a frame took a median 128–150 ms with the detector and 45–56 ms
-// without; the iris model adds 110 ms. Human can skip the detector and
-// crop the mesh from the last box, re-centred on the last mesh. But that
-// box keeps the size the detector gave, which shrinks as the head turns,
-// and the mesh's depth, and so the yaw, depends on the crop: with the box
-// reused for up to 1.5 s the yaw read up to 10° off the server's
-// (idgate face liveness on the same frames; median 2.2°, 90th percentile
-// 5.9°, against 1.2° and 3.9° with the detector on every frame). So the
-// box is reused only while the head holds still (its yaw within
-// stillDegrees of the frame the detector last ran on) and for at most
-// reuseMs, and never where the caller asks for exactness (the lead-in and
-// the turns, and every other frame of the blink: the frames whose yaw goes
-// into the person's straight-ahead, liveness.ts, guided): it serves the
-// guidance before the first cue (the frames without Need.at), where the
-// person holds still. So reused, the eyelids read as with the detector
-// (median 0.022 from the server's eye ratio, against 0.023), but the yaw
-// 0–4° off the server's (median 1.5°), too far for straight-ahead. Nor
-// on every other frame of a step: Human's kept box is the last detector
-// box's size re-centred on the last mesh, and on 16 real turns the page
-// then saw 6 peaks 1.1–6.0° further than the server (1 of 16, by 1.3°,
-// with the detector on every frame), past the 1° the page's "done" allows
-// (bench/pages -levers, docs/end-user-flow.md). The recording's frames
-// (Need.at) carry the detector's own box instead (carry, below).
-const stillDegrees = 3;
-const reuseMs = 1000;
 
 // Carrying the detector's box to the next frame (the tracker's own step,
 // meshstep.ts). The server crops every frame at its own detector box; the
@@ -130,35 +93,45 @@ const reuseMs = 1000;
 // at 10 frames a second (100 ms apart), but two frames on (200 ms apart)
 // 2 of the 16 peaks read 1.2–1.9° further than the server's, past the 1°
 // the page's "done" allows (bench/pages -levers, the Go rows; 2026-11-29).
-// So a box is carried only to the frame taken next, at most carryMs after
-// the detector's frame (the page's recorder takes one every 83 ms), and
-// only once: then the detector runs again. Nor is it trusted where the
+// Human's own kept box (the last detector box's size re-centred on the
+// last mesh) put 5 of those peaks 1.2–5.3° past the server's, and a box
+// fitted to the detector's from the last mesh's landmarks 1, by 2.7°: so
+// the box carried is the detector's, unmoved.
+// A turn's box is carried only to the frame taken next, at most carryMs
+// after the detector's frame (the page's recorder takes one every 83 ms),
+// and only once: then the detector runs again. Nor is it trusted where the
 // face has moved more than carryMove of the box's side since (the two
 // meshes' centres): on those clips a face moved at most 0.065 of it in
 // 100 ms, and a face that jumps (a jerk, a camera that skips) would
 // leave the mesh a crop it was not made for; the detector then runs on
 // that frame.
-// The eyelids' frames (the blink's) may carry it longer, up to reuseMs,
-// while the head holds still (the carried frame's yaw within
-// stillDegrees of the detector's frame), as Human's kept box served the
-// blink before: there no turn is judged, the eyelids are read on a crop
-// of each eye cut about the mesh's own eye corners, not the box, and a
-// frame read on a carried box counts towards straight-ahead with the
-// detector frame's yaw (trackersteps.ts, settle). On the page's thread
-// the next frame comes 140 ms and more after a detector frame at 4× (a
-// frame with the eyelids there takes 250–300 ms), so without this every
-// frame of the blink ran the detector.
+// The eyelids' frames (the blink's) and the guidance before the first cue
+// may carry it longer, up to reuseMs, while the head holds still (the
+// carried frame's yaw within stillDegrees of the detector's frame): there
+// no turn is judged, the eyelids are read on a crop of each eye cut about
+// the mesh's own eye corners, not the box, and a frame read on a carried
+// box counts towards straight-ahead with the detector frame's yaw
+// (trackersteps.ts, settle). So carried, Human's kept box had read the
+// eyelids as with the detector (median 0.022 from the server's eye ratio,
+// against 0.023) but the yaw 0–4° off the server's (median 1.5°): fine to
+// say "look straight" (15°), too far for a turn. On the page's thread the
+// next frame comes 140 ms and more after a detector frame at 4× (a frame
+// with the eyelids there takes 250–300 ms), so without this every frame of
+// the blink ran the detector.
 const carryMs = 110;
 const carryMove = 0.1;
+const stillDegrees = 3;
+const reuseMs = 1000;
 
 // minScore is the least score of a face, the detector's and the mesh
-// model's alike, as Human takes it (face.detector.minConfidence): the own
-// step keeps Human's.
+// model's alike, as Human takes it (face.detector.minConfidence).
 const minScore = 0.3;
 
-// humanConfig is Human's configuration for the tracker: the detector
-// alone at first (track loads the mesh and iris models after it), the box
-// reused only when a detect() asks it (reuse, below).
+// humanConfig is Human's configuration: the tracker uses Human to load the
+// models on TensorFlow.js's WebAssembly backend and runs them itself
+// (meshstep.ts, blazebox.ts); the detector alone at first (track loads the
+// mesh and iris models after it). Human's own detect() serves only the
+// bench's levers (bench/pages/levers.ts), which name what each call runs.
 export function humanConfig(files: Files): object {
   return {
     backend: "wasm",
@@ -172,9 +145,6 @@ export function humanConfig(files: Files): object {
     debug: false,
     async: true,
     warmup: "none",
-    // Set on every detect() (reuse above): 0 runs the detector, anything
-    // larger lets Human reuse the last box, which it does until the face is
-    // lost (the skip limits below are never reached: reuseMs decides).
     cacheSensitivity: 0,
     filter: { enabled: false },
     face: {
@@ -210,17 +180,16 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
   // mesh (1.3 MB: the head's pose, for the turns and "look straight"),
   // then the iris model (2.4 MB: the eyelids, for the blink baseline and
   // the blink step), one after the other so each has the whole link.
-  // Human's load() adds the models its config enables; every detect()
-  // names which to run, as its config sticks.
-  // A detect() under way reads the config as it goes: a load may only
-  // enable its model between two, or that detect would ask a model not
-  // yet there (and drop the face).
+  // Human's load() adds the models its config enables; a frame tracked
+  // meanwhile finds the model in Human's list or not (meshstep.ts), so a
+  // load waits for the frame under way, and the frame after uses what
+  // is in.
   await human.load();
   let meshIn = false;
   let irisIn = false;
-  let detecting: Promise<unknown> | null = null;
+  let tracking: Promise<unknown> | null = null;
   const later = async (part: object) => {
-    while (detecting) await detecting.catch(() => null);
+    while (tracking) await tracking.catch(() => null);
     return human.load({ face: part }).then(
       () => true,
       (e) => (console.warn("face tracker: a model did not load:", e), false),
@@ -228,29 +197,38 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
   };
   const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
   const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
-  // The last frame the detector ran on (its time and yaw), and the last
-  // yaw seen, NaN without a mesh.
-  let detAt = -Infinity;
-  let detYaw = NaN;
-  let lastYaw = NaN;
-  // humanKept: Human's last detect() ran the mesh and found a face, so
-  // Human keeps a box to reuse; the tracker's own step leaves it none.
-  let humanKept = false;
-  // kept: the detector's box of the frame the own step tracked last, when
-  // that frame was taken, the centre of its face (the mesh's extent) and
-  // its yaw; null once carried, or after any other frame.
+  // kept: the detector's box of the frame tracked last, when that frame
+  // was taken, the centre of its face (the mesh's extent) and its yaw;
+  // null once carried, or after any other frame.
   let kept: { box: Box; at: number; centre: [number, number]; yaw: number } | null = null;
   const lightOf = (frame: Frame, x: number, y: number, w: number, h: number) => {
     ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
     return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
   };
-  // own is the tracker's own step: the detector's box, or the last
-  // frame's carried; a carried box that finds no face gives way to the
-  // detector on the same frame; then, where eyes, the eyelids on the mesh.
-  const own = async (frame: Frame, need: Need, at: number, eyes: boolean): Promise<Seen> => {
+  const none: Seen = { face: null, pose: null, eyes: NaN, light: 0, exact: true };
+  // boxOnly is the first guidance, before the mesh is in: the detector's
+  // box alone.
+  const boxOnly = async (frame: Frame): Promise<Seen> => {
     const input = frameTensor(human.tf, frame, pixels);
     try {
-      const within = eyes ? reuseMs : carryMs;
+      const b = await findBox(human, input, minScore);
+      if (!b) return none;
+      const [bw, bh] = [b.x1 - b.x0, b.y1 - b.y0];
+      const [w, h] = [bw / detectorBox, bh / detectorBox];
+      const [x, y] = [b.x0 + (bw - w) / 2, b.y0 + (bh - h) / 2];
+      return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true };
+    } finally {
+      human.tf.dispose(input);
+    }
+  };
+  // own is the tracker's own step: the detector's box, or the last
+  // frame's carried (still: up to reuseMs while the head holds still); a
+  // carried box that finds no face gives way to the detector on the same
+  // frame; then, where eyes, the eyelids on the mesh.
+  const own = async (frame: Frame, need: Need, at: number, eyes: boolean, still: boolean): Promise<Seen> => {
+    const input = frameTensor(human.tf, frame, pixels);
+    try {
+      const within = still ? reuseMs : carryMs;
       const from = !need.exact && kept !== null && at > kept.at && at - kept.at <= within ? kept : null;
       // long: carried past a turn's carryMs, so only while still.
       const long = from !== null && at - from.at > carryMs;
@@ -264,7 +242,7 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
       if (!m || !(m.score >= minScore) || moved(m) > carryMove || (long && !(Math.abs(pose(m).yaw - from!.yaw) <= stillDegrees))) {
         box = await findBox(human, input, minScore);
         // A task boundary between the detector and the mesh: on the page's
-        // thread the detector (about 100 ms at 4× CPU slowdown) keeps the
+        // thread the detector (about 70 ms at 4× CPU slowdown) keeps the
         // recorder's timer from running, and the frame it takes once the
         // whole frame is done comes too late (140 ms and more after this
         // one) to be read on this box (carryMs), so the detector ran on
@@ -276,72 +254,28 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
       }
       const exact = m !== null && box !== carry;
       kept = exact && box && m ? { box, at, centre: centreOf(extentOf(m.points)), yaw: pose(m).yaw } : null;
-      if (!m || !(m.score >= minScore)) {
-        lastYaw = NaN;
-        return { face: null, pose: null, eyes: NaN, light: 0, exact: true };
-      }
+      if (!m || !(m.score >= minScore)) return none;
       const lids = eyes && (await eyelidsOn(human, input, m));
-      return seenOf(frame, m, lids, exact);
+      // The face is the mesh's extent (the box is the model's crop, about
+      // twice as wide).
+      const { x, y, w, h } = extentOf(m.points);
+      return { face: { x, y, w, h }, pose: pose(m), eyes: lids ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact };
     } finally {
       human.tf.dispose(input);
     }
-  };
-  // seenOf is what a frame's mesh says; eyes whether its eyelids count.
-  const seenOf = (frame: Frame, m: Mesh, eyes: boolean, exact: boolean): Seen => {
-    // The face is the mesh's extent (the box is the model's crop, about
-    // twice as wide).
-    const { x, y, w, h } = extentOf(m.points);
-    const p = pose(m);
-    lastYaw = p.yaw;
-    return { face: { x, y, w, h }, pose: p, eyes: eyes ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact };
   };
   return {
     mesh,
     iris,
     async see(frame, need) {
-      const withMesh = meshIn;
-      const withIris = withMesh && need.eyes && irisIn;
-      if (withMesh && need.at !== undefined) {
-        const run = own(frame, need, need.at, withIris);
-        detecting = run;
-        humanKept = false;
-        return run.finally(() => {
-          if (detecting === run) detecting = null;
-        });
-      }
-      kept = null;
-      const now = performance.now();
-      const reuse = withMesh && humanKept && !need.exact && now - detAt < reuseMs && Math.abs(lastYaw - detYaw) <= stillDegrees;
-      const run = human.detect(frame, { cacheSensitivity: reuse ? 1e9 : 0, face: { mesh: { enabled: withMesh }, iris: { enabled: withIris } } });
-      detecting = run;
-      const r = await run.finally(() => {
-        if (detecting === run) detecting = null;
+      const eyes = meshIn && need.eyes && irisIn;
+      const run = !meshIn ? boxOnly(frame) : own(frame, need, need.at ?? performance.now(), eyes, eyes || need.at === undefined);
+      tracking = run;
+      return run.finally(() => {
+        if (tracking === run) tracking = null;
       });
-      const f = r.face[0];
-      if (f && !withMesh) {
-        const [bx, by, bw, bh] = f.box;
-        const [w, h] = [bw / detectorBox, bh / detectorBox];
-        const [x, y] = [bx + (bw - w) / 2, by + (bh - h) / 2];
-        return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true };
-      }
-      humanKept = withMesh && !!f;
-      if (!f || !f.mesh || f.mesh.length < 468) {
-        lastYaw = NaN;
-        return { face: null, pose: null, eyes: NaN, light: 0, exact: !reuse };
-      }
-      const seen = seenOf(frame, meshOf(f), withIris, !reuse);
-      if (!reuse) [detAt, detYaw] = [now, seen.pose!.yaw];
-      return seen;
     },
   };
-}
-
-// meshOf is the face's mesh as facepose.ts reads it. The mesh's depth is
-// in units of the square crop it was computed on: Human's box is that
-// crop, re-centred on the mesh and clamped to the frame, so its longer
-// side is the crop's unless the crop overflows the frame both ways.
-export function meshOf(f: HumanFace): Mesh {
-  return { points: f.mesh, side: Math.max(f.box[2], f.box[3]) };
 }
 
 // extentOf is the bounding box of a mesh's points (at least 1 px a side).
