@@ -382,8 +382,8 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let askedAt = 0;
   let endAt = Infinity;
   let busy = false;
-  // carryNext: the frame being tracked is a step's and runs the
-  // detector, so the next one tracked is the frame taken just after it,
+  // carryNext: the frame being tracked runs the detector, so the next
+  // one tracked is the frame taken just after it,
   // read on its box (humantrack.ts, carry): while busy the first frame
   // taken waits, not the latest.
   let carryNext = false;
@@ -468,15 +468,19 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       const kind = during < 0 ? "" : ch.steps[during];
       // Eyelids on the lead-in (the blink baseline) and on blink steps,
       // while the head is near enough straight-ahead for them to count;
-      // turns need only the pose. The detector's own box on every frame
-      // of the lead-in (the person's straight-ahead); a step's frames take
+      // turns need only the pose. Every frame, the lead-in's too, takes
       // the detector on every other frame, its box carried unmoved to the
       // frame after, which reads the yaw (and the eyelids) as the server's
       // pipeline does (humantrack.ts, carry): the detector's frames make
-      // straight-ahead (Steps.settle).
+      // straight-ahead (Steps.settle), each carried frame standing for its
+      // time with the yaw of the detector's frame before it. The lead-in
+      // ran the detector on every frame until 2026-11-30: with the eyelids
+      // that is the costliest frame there is (on the page's thread at 4×,
+      // the stages' medians add up to 138 ms, against 67 on a carried
+      // box: bench/pages -levers -lever "by stage").
       const withEyes = (during < 0 || kind === "blink") && steps.eyesCount(last);
-      const need = { eyes: withEyes, exact: during < 0 || !carryNext, at };
-      carryNext = during >= 0 && need.exact;
+      const need = { eyes: withEyes, exact: !carryNext, at };
+      carryNext = need.exact;
       // The waiting frame is tracked from a task of its own: a detect()
       // on the WebAssembly backend rarely yields to the event loop, and the
       // recorder's timer, whose frames must keep their rate (the server
