@@ -137,6 +137,16 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 			cx, cy, half := (f.Min.X+f.Max.X)/2, (f.Min.Y+f.Max.Y)/2, (pm.Max.X-pm.Min.X)/2
 			return blazeface.Face{Min: blazeface.Point{X: cx - half, Y: cy - half}, Max: blazeface.Point{X: cx + half, Y: cy + half}}
 		}},
+		// The detector on every 3rd frame: the frame after it on its box,
+		// the next on its size at the centre fitted from the last mesh.
+		{"every 3rd, then kept size, centre fitted", 3, func(prev, _ boxFrame, pm *facemesh.Mesh) blazeface.Face {
+			if pm.Points == prev.mesh.Points {
+				return prev.det
+			}
+			f := fit.of(pm)
+			cx, cy, half := (f.Min.X+f.Max.X)/2, (f.Min.Y+f.Max.Y)/2, (prev.det.Max.X-prev.det.Min.X)/2
+			return blazeface.Face{Min: blazeface.Point{X: cx - half, Y: cy - half}, Max: blazeface.Point{X: cx + half, Y: cy + half}}
+		}},
 	}
 	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame, or from the last two on every 3rd (Go, same frames):")
 	for _, v := range variants {
