@@ -146,15 +146,6 @@ func (b *Branding) Apply(p BrandingPatch) error {
 	return nil
 }
 
-// ValidateDisplayName checks a display name given at account creation
-// (trimmed by the caller).
-func ValidateDisplayName(name string) error {
-	if _, _, msg, ok := checkDisplayName(name); !ok {
-		return errors.New(msg)
-	}
-	return nil
-}
-
 func checkDisplayName(name string) (field, code, msg string, ok bool) {
 	switch {
 	case name == "":

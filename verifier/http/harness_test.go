@@ -75,8 +75,6 @@ func newHarness(t *testing.T, edit ...func(*Deps)) *harness {
 // verifiertest, which this package's tests cannot import).
 func openSQLite(t *testing.T) *sqlstore.DB { return parts.OpenSQLite(t) }
 
-func openPostgres(t *testing.T) *sqlstore.DB { return parts.OpenPostgres(t) }
-
 // onBothBackends runs fn as a parallel subtest per backend.
 func onBothBackends(t *testing.T, fn func(t *testing.T, open func(t *testing.T) *sqlstore.DB)) {
 	parts.OnBothBackends(t, fn)

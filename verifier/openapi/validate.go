@@ -90,15 +90,6 @@ func (v *Validator) Request(req *http.Request, body []byte) error {
 	return nil
 }
 
-// HTTPResponse reads resp's body, validates it and returns the body.
-func (v *Validator) HTTPResponse(req *http.Request, resp *http.Response) ([]byte, error) {
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("read response: %w", err)
-	}
-	return body, v.Response(req, resp.StatusCode, resp.Header, body)
-}
-
 // Unexercised lists documented operations no validated response came from.
 func (v *Validator) Unexercised() []string {
 	v.mu.Lock()

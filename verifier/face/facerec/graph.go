@@ -72,9 +72,6 @@ func LoadGraph(read tfjs.ReadFunc, spec Spec) (*Graph, error) {
 	return &Graph{spec: spec, model: m}, nil
 }
 
-// Spec is the net's description.
-func (g *Graph) Spec() Spec { return g.spec }
-
 // GraphEmbedder runs a Graph with its own buffers; one per goroutine.
 type GraphEmbedder struct {
 	g  *Graph
