@@ -39,9 +39,10 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // quad; 8463aa31b11f before the texture-following thresholds, 162/200, 1
 // wrong quad; 84300a1b07d9 before the run-off and grain-line rules,
 // 177/200, 0 wrong quads, 5 on the extra 36; ac76b0706960 before the
-// frame, enclosure and text-block tests, 181, 0 and 4; 48d96583084c, this
-// one, 190, 0 and 0).
-const finderPreviousCommit = "48d96583084c5f91983a9e9851664a2f5be33e4d"
+// frame, enclosure and text-block tests, 181, 0 and 4; 48d96583084c
+// before the near card, 190, 0 and 0; e19e541acb43, this one, before the
+// seed-604 margin and the portrait's size bound, 197, 0 and 0).
+const finderPreviousCommit = "e19e541acb435a7b7293bd050483d0d68e118fc2"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.

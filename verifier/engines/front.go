@@ -168,13 +168,23 @@ func ExamineCard(data []byte) (FrontExam, error) {
 
 // portrait finds the portrait on the corrected card in its four
 // orientations (card.FindPortrait), crops the headshot and keeps the
-// descriptor the face engine computed for it.
+// descriptor the face engine computed for it. A face too large for a
+// license portrait (card.ErrPortraitBlock) unmakes the card found.
 func (w *worker) portrait(x *FrontExam) error {
 	start := time.Now()
 	p, err := card.FindPortrait(x.Card.Image, w.finder)
 	x.Timings.Portrait = time.Since(start)
-	if errors.Is(err, card.ErrNoPortrait) {
+	switch {
+	case errors.Is(err, card.ErrNoPortrait):
 		x.Problems = append(x.Problems, flow.ProblemNoPortrait)
+		return nil
+	case errors.Is(err, card.ErrPortraitBlock):
+		// The outline was the portrait's block: no card was found (its
+		// proportions and glare were not the card's to fault), and a
+		// stretched portrait goes neither to the face match nor out as
+		// the headshot.
+		x.CardFound, x.ProportionsOK, x.CardErr = false, false, err
+		x.Problems = []flow.Problem{flow.ProblemCardNotFound}
 		return nil
 	}
 	if err != nil {

@@ -58,6 +58,10 @@ func TestFrontProblems(t *testing.T) {
 		{"glare", frontPhoto(t, cardtest.Scene{Face: face, Glare: true, RotationDeg: 3, Seed: 5}), []flow.Problem{flow.ProblemGlare}},
 		{"badge shape", frontPhoto(t, cardtest.Scene{Face: face, Aspect: 1.25, RotationDeg: 3, Seed: 6}), []flow.Problem{flow.ProblemAspect}},
 		{"no portrait", frontPhoto(t, cardtest.Scene{BlankPortrait: true, RotationDeg: -4, Seed: 7}), []flow.Problem{flow.ProblemNoPortrait}},
+		// A card-shaped print that is a portrait's block stretched, as
+		// the warp of an outline around it is: its face is too large
+		// for a license portrait (card.MaxPortraitFace).
+		{"portrait's block", encodeJPEG(t, cardtest.Scene{Face: face, Aspect: card.ID1Aspect, Seed: 10}.BlockPhoto(image.Rect(30, 120, 300, 470), 60)), []flow.Problem{flow.ProblemCardNotFound}},
 		{"not an image", []byte("GIF89a not really"), []flow.Problem{flow.ProblemImageUnsupported}},
 		{"truncated JPEG", frontPhoto(t, cardtest.Scene{Seed: 8})[:5000], []flow.Problem{flow.ProblemImageUnsupported}},
 		{"over 40 MP", pngHeader(8000, 6000), []flow.Problem{flow.ProblemImageTooLarge}},
@@ -74,6 +78,10 @@ func TestFrontProblems(t *testing.T) {
 		// The portrait is searched whenever the card was corrected.
 		if rep.FacePresent != (c.name == "glare" || c.name == "badge shape" || c.name == "blurred") {
 			t.Errorf("%s: face present %v", c.name, rep.FacePresent)
+		}
+		// No card found: nothing of it goes on to the face match.
+		if slices.Contains(c.want, flow.ProblemCardNotFound) && (rep.CardFound || rep.Headshot != nil || rep.Portrait != nil) {
+			t.Errorf("%s: card found %v, headshot %d bytes, descriptor %d", c.name, rep.CardFound, len(rep.Headshot), len(rep.Portrait))
 		}
 	}
 }

@@ -16,13 +16,15 @@ import (
 // found 1; with it, 6 found, none wrong. Of 8 vertical ones the finder
 // without it accepted 7 wrong (41–46% off: an outline of the portrait's
 // block, the stock around it as white as the table); the near card
-// containing such an outline replaces it: 7 found, 1 still wrong (seed
-// 604, where the near path finds no card).
+// containing such an outline replaces it: 7 found, and seed 604 since
+// the margin under the ramp's dark end may be the stock less lit
+// (litAlike: (236, 237, 238) inside the card's side, 24 levels from its
+// stock (250, 251, 253), 5 from the table beyond), 8 of 8.
 func TestAnalyzeFrontNearLightCard(t *testing.T) {
 	for _, tc := range []struct {
 		k        int
 		vertical bool
-	}{{1, false}, {4, false}, {0, true}, {2, true}, {6, true}} {
+	}{{1, false}, {4, false}, {0, true}, {2, true}, {4, true}, {6, true}} {
 		k := tc.k
 		s := cardtest.Scene{FrameW: 1280, CardW: 1040 + 10*float64(k), FrameAspect: 1.5, RotationDeg: float64(k%5) - 2}
 		if tc.vertical {

@@ -17,6 +17,26 @@ var ErrNoPortrait = errors.New("card: no portrait face on the card")
 // faces on a background pattern stay below it.
 const MinPortraitFace = 0.15
 
+// MaxPortraitFace is the largest the portrait's face may be, as a share
+// of the corrected card's short side: a face larger than a license
+// portrait can be means the outline found is the portrait's block (its
+// frame, its grey ground), not the card, warped out to a card's size. On
+// the 80 rendered cards printed with the 40 labeled faces (cardtest,
+// horizontal and vertical, warped from their true corners) the portrait
+// measured 0.28–0.52, on the one real card with a portrait
+// (testdata/cards iran/carpet.jpg, warped from the corners read by eye)
+// 0.30; the same 80 cards warped from their portrait's block measured
+// 0.92–1.24, and from the block with its margin and, on the vertical
+// layout, a row of text (the outline a vertical light card on a white
+// border had accepted wrong: TestAnalyzeFrontNearLightCard's seed 604)
+// 0.81–1.16. 0.65 lies between, in ratio halfway from 0.52 to 0.81.
+const MaxPortraitFace = 0.65
+
+// ErrPortraitBlock means the face on the corrected card is larger than
+// MaxPortraitFace: the outline was the portrait's block, not the card.
+// It is an ErrNoCard: the card was not found.
+var ErrPortraitBlock = fmt.Errorf("%w: the face fills the outline, the portrait's block taken for the card", ErrNoCard)
+
 // MaxGhostSize bounds a ghost portrait's face against the portrait's, as
 // face.DominantRatio bounds faces that do not count beside a subject
 // (cardtest's ghosts, printed at 0.45 of the portrait's side, measured
@@ -64,7 +84,8 @@ type Portrait struct {
 // layout), and the face engine also "confirms" many faces upside down,
 // fitting an upright face to part of one; a ghost copy of the portrait
 // and small printed faces are smaller than the portrait itself. The
-// portrait must reach MinPortraitFace.
+// portrait must reach MinPortraitFace (else ErrNoPortrait) and stay
+// within MaxPortraitFace (else ErrPortraitBlock).
 //
 // Measured on the 40 labeled faces printed on a flat card with a ghost
 // (cardtest: the ghost at 0.45 of the side, grey, faded) and turned 180°:
@@ -98,12 +119,14 @@ func FindPortrait(cardImg *image.RGBA, f FaceFinder) (Portrait, error) {
 			best.Ghost = &bestFaces[i]
 		}
 	}
-	minSize := MinPortraitFace * float64(min(cardImg.Rect.Dx(), cardImg.Rect.Dy()))
+	short := float64(min(cardImg.Rect.Dx(), cardImg.Rect.Dy()))
 	switch {
 	case best.Upright == nil:
 		return Portrait{}, fmt.Errorf("find portrait: %w", ErrNoPortrait)
-	case best.Face.Size < minSize:
-		return Portrait{}, fmt.Errorf("find portrait: face %.0f px across, need %.0f: %w", best.Face.Size, minSize, ErrNoPortrait)
+	case best.Face.Size < MinPortraitFace*short:
+		return Portrait{}, fmt.Errorf("find portrait: face %.0f px across, need %.0f: %w", best.Face.Size, MinPortraitFace*short, ErrNoPortrait)
+	case best.Face.Size > MaxPortraitFace*short:
+		return Portrait{}, fmt.Errorf("find portrait: face %.0f px across, at most %.0f: %w", best.Face.Size, MaxPortraitFace*short, ErrPortraitBlock)
 	}
 	return best, nil
 }
