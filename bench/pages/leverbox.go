@@ -150,7 +150,7 @@ func boxLevers(an *facelive.Analyzer, clips []clip) error {
 	}
 	fmt.Println("tracker levers, the server's pipeline with a box carried from the last frame on every 2nd frame, or from the last two on every 3rd (Go, same frames):")
 	for _, v := range variants {
-		r, err := carryRun(an, frames, clips, v.every, v.box)
+		r, err := carryRun(an, frames, clips, v.every, false, v.box)
 		if err != nil {
 			return err
 		}
@@ -197,8 +197,10 @@ type carried struct {
 }
 
 // carryRun runs the detector on every every-th frame and crops the
-// frames between from box (prev is the frame the detector last ran on).
-func carryRun(an *facelive.Analyzer, frames map[string][]boxFrame, clips []clip, every int, box func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face) (carried, error) {
+// frames between from box (prev is the frame the detector last ran on);
+// back (every 2) runs it on every 2nd frame and carries its box back to
+// the frame before (prev is then the frame after).
+func carryRun(an *facelive.Analyzer, frames map[string][]boxFrame, clips []clip, every int, back bool, box func(prev, cur boxFrame, prevMesh *facemesh.Mesh) blazeface.Face) (carried, error) {
 	var r carried
 	for _, c := range clips {
 		fs := frames[c.name]
@@ -210,7 +212,11 @@ func carryRun(an *facelive.Analyzer, frames map[string][]boxFrame, clips []clip,
 				continue
 			}
 			m := f.mesh
-			if d := i - i%every; d < i && fs[d].ok {
+			d := i - i%every
+			if back {
+				d = i + 1 - i%2
+			}
+			if d != i && d < len(fs) && fs[d].ok {
 				b := box(fs[d], f, &prevMesh)
 				got, err := an.Mesher.Run(f.img, b)
 				if err != nil {
@@ -272,7 +278,10 @@ func (r carried) print() {
 // after, with the frames further apart than the levers' 100 ms: how long
 // the page may carry a box when its next frame comes late (the page's
 // thread at 4×, where a detector frame holds up the recorder's timer:
-// humantrack.ts, carryMs).
+// humantrack.ts, carryMs); and a frame's detector box carried back to
+// the frame before it (a page that waits for the next frame, runs the
+// detector on it and reads the frame before on its box: the two are
+// then one timer's period apart, however long the detector takes).
 func carrySpacings(an *facelive.Analyzer, root string) error {
 	fmt.Println("tracker levers, the last frame's detector box carried to the frame after, frames further apart (Go, the server's pipeline, the turn clips sampled anew):")
 	for _, apart := range []time.Duration{100, 125, 150, 200} {
@@ -284,12 +293,19 @@ func carrySpacings(an *facelive.Analyzer, root string) error {
 		if err != nil {
 			return err
 		}
-		r, err := carryRun(an, frames, clips, 2, func(prev, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return prev.det })
-		if err != nil {
-			return err
+		det := func(other, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return other.det }
+		for _, back := range []bool{false, true} {
+			r, err := carryRun(an, frames, clips, 2, back, det)
+			if err != nil {
+				return err
+			}
+			way := "to the frame after"
+			if back {
+				way = "back to the frame before"
+			}
+			fmt.Printf("  frames %3d ms apart, %-24s ", apart, way+":")
+			r.print()
 		}
-		fmt.Printf("  frames %3d ms apart: ", apart)
-		r.print()
 	}
 	return nil
 }
