@@ -13,9 +13,10 @@ run: deps models ipdata
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
 test: deps models candidate-models ipdata lint testdata test-go fuzz
 
-## lint: go.mod and go.sum must be tidy (every requirement used and marked direct or indirect correctly)
+## lint: go.mod and go.sum must be tidy (every requirement used and marked direct or indirect correctly), and no function unreachable from a main or a test (deadcode)
 lint:
 	@$(GO) mod tidy -diff || { echo "lint: go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result" >&2; exit 1; }
+	@dead=$$($(GO) tool deadcode -test ./...) || exit 1; [ -z "$$dead" ] || { echo "$$dead"; echo "lint: functions nothing calls, tests included (go tool deadcode -test ./...): remove them" >&2; exit 1; }
 
 # The packages whose tests run longest, named before ./... so that go test
 # builds and starts them first (it schedules packages in the order given):

@@ -46,19 +46,6 @@ const (
 	workWidth = 1000
 )
 
-// Locate finds the zone in img and straightens it into a crop whose
-// characters are pitch pixels apart: the first of Zones.
-func Locate(img *image.Gray, pitch float64) (*Zone, error) {
-	var last error = ErrNoZone
-	for z, err := range Zones(img, pitch) {
-		if err == nil {
-			return z, nil
-		}
-		last = err
-	}
-	return nil, last
-}
-
 // Zones yields the zones found on working copies of img about 1000, 500,
 // 250, 2000 and 4000 px wide, in that order: a zone's pitch on the working
 // copy must fall between 4 px (finer, the characters merge) and about 12
