@@ -21,6 +21,7 @@ type glyphSet struct {
 	chars        []byte
 	vecs         [][]float64
 	w, h, capRow int
+	blur         float64 // Gaussian σ, grid px
 }
 
 // blurLevels are the defocus, Gaussian σ in grid pixels, the template sets
@@ -33,7 +34,7 @@ var blurLevels = []float64{0, 1, 1.75, 2.5, 3.25}
 
 func newGlyphSet(f *ocrb.Font, blur float64) (*glyphSet, error) {
 	capH := f.CapHeight(MatchPitch)
-	g := &glyphSet{w: MatchPitch + 2*gridMargin, capRow: int(math.Round(capH))}
+	g := &glyphSet{w: MatchPitch + 2*gridMargin, capRow: int(math.Round(capH)), blur: blur}
 	g.h = g.capRow + 2*gridMargin
 	for _, c := range []byte(ocrb.Charset) {
 		img := raster.New(g.w, g.h, 255)

@@ -25,14 +25,15 @@ import (
 // 0 wrong (docs/engines.md).
 const maxGuesses = 3
 
-// sure: the cell's character stands MinMargin above every character but
-// its twin, and MinBlindMargin above those of its check-digit value.
-func (c ranked) sure() bool { return c.margin >= MinMargin && c.blind >= MinBlindMargin }
+// sure: the cell's character stands min (the zone's least margin:
+// MinMargin, or MinBlurredMargin) above every character but its twin, and
+// MinBlindMargin above those of its check-digit value.
+func (c ranked) sure(min float64) bool { return c.margin >= min && c.blind >= MinBlindMargin }
 
 // guessable: an unsure cell whose character and runner-up stand clear of
 // every other, and that a check digit can tell apart.
-func (c ranked) guessable() bool {
-	return c.blind >= MinBlindMargin && c.altMargin >= MinMargin && c.altBlind >= MinBlindMargin && !sameDigitValue(c.char, c.alt)
+func (c ranked) guessable(min float64) bool {
+	return c.blind >= MinBlindMargin && c.altMargin >= min && c.altBlind >= MinBlindMargin && !sameDigitValue(c.char, c.alt)
 }
 
 // parseCells parses the matched cells. Every cell sure: the zone as read.
@@ -41,7 +42,7 @@ func (c ranked) guessable() bool {
 // at most maxGuesses of them: every choice between each one's character
 // and runner-up is parsed, and the zone answered is the one reading whose
 // check digits all hold, if exactly one does. Anything else is ErrUnsure.
-func parseCells(chars []byte, cells [][]cellRead) (*mrz.MRZ, error) {
+func parseCells(chars []byte, cells [][]cellRead, minMargin float64) (*mrz.MRZ, error) {
 	format := mrz.TD3
 	if len(cells) == 3 {
 		format = mrz.TD1
@@ -65,16 +66,16 @@ func parseCells(chars []byte, cells [][]cellRead) (*mrz.MRZ, error) {
 	for li, line := range lines {
 		for col, c := range line {
 			text[li] = append(text[li], c.char)
-			if c.sure() {
+			if c.sure(minMargin) {
 				continue
 			}
 			// A blind margin under its minimum counts as under MinMargin;
 			// a cell matched outside the crop has no margin (NaN).
-			weakest = math.Min(weakest, math.Min(c.margin, c.blind-MinBlindMargin+MinMargin))
+			weakest = math.Min(weakest, math.Min(c.margin, c.blind-MinBlindMargin+minMargin))
 			if math.IsNaN(c.margin) {
 				weakest = math.NaN()
 			}
-			guessable = guessable && c.guessable() && mrz.Checked(format, li, col)
+			guessable = guessable && c.guessable(minMargin) && mrz.Checked(format, li, col)
 			unsure = append(unsure, pos{li, col})
 		}
 	}
@@ -89,7 +90,7 @@ func parseCells(chars []byte, cells [][]cellRead) (*mrz.MRZ, error) {
 		return mrz.Parse(join())
 	}
 	if !guessable || len(unsure) > maxGuesses {
-		return nil, fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, MinMargin, ErrUnsure)
+		return nil, fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, minMargin, ErrUnsure)
 	}
 	var found *mrz.MRZ
 	var last error

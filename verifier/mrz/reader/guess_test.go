@@ -64,7 +64,7 @@ func TestParseCellsGuess(t *testing.T) {
 		// Over maxGuesses, refused even though one reading would pass.
 		{"too many", []unclear{{1, 1, '3', '8'}, {1, 2, '9', '0'}, {1, 14, '4', '1'}, {1, 22, '1', '2'}}, false},
 	} {
-		m, err := parseCells(chars, cellsOf(specimenTD3, tc.unclears...))
+		m, err := parseCells(chars, cellsOf(specimenTD3, tc.unclears...), MinMargin)
 		t.Logf("%s: %v", tc.name, err)
 		switch {
 		case tc.ok && err != nil:
@@ -75,10 +75,42 @@ func TestParseCellsGuess(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrUnsure", tc.name, err)
 		}
 	}
-	if m, err := parseCells(chars, cellsOf(specimenTD3)); err != nil || m.DocumentNumber != "L898902C3" {
+	if m, err := parseCells(chars, cellsOf(specimenTD3), MinMargin); err != nil || m.DocumentNumber != "L898902C3" {
 		t.Errorf("all clear: %v, %v", m, err)
 	}
 	if !mrz.Checked(mrz.TD3, 1, 43) || mrz.Checked(mrz.TD3, 1, 20) || mrz.Checked(mrz.TD1, 2, 0) {
 		t.Error("mrz.Checked: the composite is covered, sex and names are not")
+	}
+}
+
+// TestBlurredMargin: a name cell 0.02 above its runner-up is sure in a
+// zone read with sharp templates, unclear in one read with templates
+// blurred past a stroke (MinBlurredMargin); the reader's blur levels from
+// blurredSigma on ask for it, those under it for MinMargin.
+func TestBlurredMargin(t *testing.T) {
+	chars := []byte(ocrb.Charset)
+	cells := cellsOf(specimenTD3)
+	s := make([]float64, len(ocrb.Charset))
+	s[strings.IndexByte(ocrb.Charset, 'R')] = 0.9
+	s[strings.IndexByte(ocrb.Charset, 'B')] = 0.88
+	cells[0][6] = cellRead{char: 'R', score: 0.9, scores: s}
+	if m, err := parseCells(chars, cells, MinMargin); err != nil || m.Surname != "ERIKSSON" {
+		t.Errorf("sharp templates: %v, %v", m, err)
+	}
+	if _, err := parseCells(chars, cells, MinBlurredMargin); !errors.Is(err, ErrUnsure) {
+		t.Errorf("blurred templates: got %v, want ErrUnsure", err)
+	}
+	rd, _ := newReader(t)
+	for _, g := range rd.glyphs {
+		want := MinMargin
+		if g.blur >= blurredSigma {
+			want = MinBlurredMargin
+		}
+		if got := g.minMargin(); got != want {
+			t.Errorf("blur %.2f: min margin %.3f, want %.3f", g.blur, got, want)
+		}
+	}
+	if rd.glyphs[len(rd.glyphs)-1].minMargin() != MinBlurredMargin || rd.glyphs[0].minMargin() != MinMargin {
+		t.Error("the sharpest templates should ask for MinMargin, the most blurred for MinBlurredMargin")
 	}
 }

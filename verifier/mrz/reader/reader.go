@@ -46,6 +46,24 @@ const MinMargin = 0.01
 // rendered photos read the same with it (294 right, 6 refused, 0 wrong).
 const MinBlindMargin = 0.02
 
+// MinBlurredMargin is MinMargin for a zone whose cells match best the
+// templates blurred by blurredSigma or more (Reader.pick): defocused past
+// about 0.75-1 stroke, with the sensor's own blur. There MinMargin
+// separates nothing: on every zone the reader tried on bench/mrz's photos
+// of the two small stroke bands (strokes 1-2.5 px; 2, 5, 8 MP and 15 at 12
+// MP), scored against the printed text, 21 zones at those levels held a
+// name cell (no check digit) read as another letter 0.0115-0.036 above the
+// right one (0.0128 in a zone with no other wrong cell, whose weakest right
+// cell stood at 0.006: refused by 0.004), while the 22 zones read right
+// there had their weakest name cell at 0.010-0.024. At the sharper levels
+// no name cell was read wrong. So 0.04, over the 0.036: in effect such a
+// zone is refused (docs/engines.md).
+const MinBlurredMargin = 0.04
+
+// blurredSigma: the template blur, grid px, from which MinBlurredMargin
+// holds.
+const blurredSigma = 2.5
+
 // MaxPixels bounds a photo (the image decoder's bound is the same order).
 const MaxPixels = 50 << 20
 
@@ -94,7 +112,8 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 		if first == nil {
 			first = z
 		}
-		m, err := parseCells(r.read(z))
+		g, cells := r.read(z)
+		m, err := parseCells(g.chars, cells, g.minMargin())
 		if err == nil {
 			return m, z, nil
 		}
@@ -107,12 +126,21 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 // (readLine), line by line. The templates are the blur level's that every
 // fourth cell matches best on average (pick): the level nearest the zone's
 // own blur.
-func (r *Reader) read(z *Zone) (chars []byte, cells [][]cellRead) {
-	g := r.pick(z)
+func (r *Reader) read(z *Zone) (g *glyphSet, cells [][]cellRead) {
+	g = r.pick(z)
 	for _, l := range z.Lines {
 		cells = append(cells, g.readLine(z.Crop, l))
 	}
-	return g.chars, cells
+	return g, cells
+}
+
+// minMargin is the least margin every cell must read with when matched
+// against g: MinBlurredMargin at blurredSigma and over, else MinMargin.
+func (g *glyphSet) minMargin() float64 {
+	if g.blur >= blurredSigma {
+		return MinBlurredMargin
+	}
+	return MinMargin
 }
 
 // pick is the template set, of every blur level's, that a sample of the

@@ -130,3 +130,60 @@ func TestBlurredZoneFound(t *testing.T) {
 		}
 	}
 }
+
+// TestBlurredPrintPass: small zones defocused by about their stroke or
+// more (bench/mrz photos of the 1-2.5 px stroke bands, rendered again),
+// whose print never gets a fifth darker than its neighbourhood, are not
+// found and cut by sharp print's pass alone, and are by blurred print's
+// (inkPasses): a zone whose cells' best glyphs are the printed characters
+// (at least 80% of them: blur past a stroke misreads some, a zone cut off
+// by a character or fitted past its lines reads a fifth or less; the
+// reader may still refuse the zone as unsure).
+func TestBlurredPrintPass(t *testing.T) {
+	rd, f := newReader(t)
+	for i, tc := range []struct {
+		format mrz.Format
+		cam    mrztest.Camera
+	}{
+		{mrz.TD3, mrztest.Camera{Width: 1632, Height: 1224, PageFrac: 0.230, Angle: -1.6, Blur: 1.37, Light: 0.11, Noise: 1.4, Quality: 75}},
+		{mrz.TD1, mrztest.Camera{Width: 2592, Height: 1944, PageFrac: 0.182, Angle: -4.4, Blur: 1.99, Light: 0.02, Noise: 1.2, Quality: 91, Keystone: 0.021}},
+		{mrz.TD1, mrztest.Camera{Width: 2592, Height: 1944, PageFrac: 0.131, Angle: -2.1, Blur: 1.64, Light: 0.29, Noise: 0.3, Quality: 67}},
+		{mrz.TD1, mrztest.Camera{Width: 1632, Height: 1224, PageFrac: 0.182, Angle: 1.2, Blur: 1.43, Light: 0.19, Noise: 2.7, Quality: 90, Keystone: -0.033}},
+	} {
+		r := rand.New(rand.NewPCG(uint64(i), 14))
+		lines := mrztest.Zone(r, tc.format)
+		img, err := mrztest.Shot(f, tc.format, lines, tc.cam, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cutRight := func() float64 {
+			best := 0.0
+			for z, err := range Zones(img, MatchPitch) {
+				if err != nil || len(z.Lines) != len(lines) {
+					continue
+				}
+				_, cells := rd.read(z)
+				right, n := 0, 0
+				for li, line := range cells {
+					for col, c := range line {
+						n++
+						if c.char == lines[li][col] || twins[c.char] == lines[li][col] {
+							right++
+						}
+					}
+				}
+				best = max(best, float64(right)/float64(n))
+			}
+			return best
+		}
+		all := inkPasses
+		inkPasses = all[:1]
+		sharp := cutRight()
+		inkPasses = all
+		both := cutRight()
+		t.Logf("photo %d: best zone's cells right, sharp print's pass %.2f, both passes %.2f", i, sharp, both)
+		if sharp >= 0.8 || both < 0.8 {
+			t.Errorf("photo %d: cells right %.2f with sharp print's pass, %.2f with both: want under and over 0.8", i, sharp, both)
+		}
+	}
+}

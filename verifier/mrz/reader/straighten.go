@@ -9,20 +9,20 @@ import (
 
 // straighten cuts the candidate out of img upright at the given pitch,
 // refines its turn on the crop, and finds each line's rows and cells.
-func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
+func straighten(img *image.Gray, c candidate, pitch float64, ink inkPass) (*Zone, error) {
 	found := c.length / (float64(c.chars) - 0.4) // the ink spans all but the side bearings
 	if c.length <= 0 || c.height <= 0 || c.height > c.length {
 		return nil, ErrNoZone
 	}
 	crop := cut(img, c, found, pitch)
-	xs, ys := inkPoints(crop, pitch)
+	xs, ys := inkPoints(crop, pitch, ink.ratio)
 	if len(xs) < 100 {
 		return nil, ErrNoZone
 	}
 	if d := sharpestAngle(xs, ys, -1, 1, 0.05); math.Abs(d) >= 0.05 {
 		c.angle += d
 		crop = cut(img, c, found, pitch)
-		xs, ys = inkPoints(crop, pitch)
+		xs, ys = inkPoints(crop, pitch, ink.ratio)
 	}
 	lines := lineRows(crop, xs, ys, c.lines, pitch)
 	if lines == nil {
@@ -37,7 +37,7 @@ func straighten(img *image.Gray, c candidate, pitch float64) (*Zone, error) {
 		// PassportEye: 2.4).
 		found *= k
 		crop = cut(img, c, found, pitch)
-		xs, ys = inkPoints(crop, pitch)
+		xs, ys = inkPoints(crop, pitch, ink.ratio)
 		if lines = lineRows(crop, xs, ys, c.lines, pitch); lines == nil {
 			return nil, ErrNoZone
 		}
@@ -90,8 +90,8 @@ func (z *Zone) fromCells(scale float64) {
 // rows (a page filling the frame: they outnumbered a zone line's ink and
 // hid it from lineRows) or whole columns (a card's side edge a pitch from
 // the zone: it joined the lines' ink and the cells were fitted too long).
-func inkPoints(crop *image.Gray, pitch float64) (xs, ys []float64) {
-	xs, ys = darkPoints(crop, int(pitch), 18)
+func inkPoints(crop *image.Gray, pitch, ratio float64) (xs, ys []float64) {
+	xs, ys = darkPoints(crop, int(pitch), 18, ratio)
 	w, h := crop.Rect.Dx(), crop.Rect.Dy()
 	dark := make([]bool, w*h)
 	for i := range xs {
