@@ -214,7 +214,7 @@ type walk struct {
 	Frames  int `json:"frames"`
 	Tracked int `json:"tracked"`
 	Eyes    int `json:"eyes"`
-	// Carried: tracked frames read on a box from an earlier frame (the
+	// Carried: tracked frames read on a box from another frame (the
 	// turns' carried detector box, the blink's box Human kept).
 	Carried int `json:"carried"`
 	// Repeats: how many times the camera played a segment again; Stall:
@@ -381,7 +381,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 			e.order.Queue(order...)
 			end, w := walkStep(t, tb, button)
 			took := cueTimes(w)
-			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids, %d on a box from an earlier frame); cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
+			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids, %d on a box from another frame); cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
 				order, attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Eyes, w.Carried, took, w.Repeats, w.Stall, w.Sent)
 			if w.Answer.Passed {
 				// The page's pace is judged where the page was not starved.

@@ -97,9 +97,12 @@ const detectorBox = 1.4;
 // last mesh) put 5 of those peaks 1.2–5.3° past the server's, and a box
 // fitted to the detector's from the last mesh's landmarks 1, by 2.7°: so
 // the box carried is the detector's, unmoved.
-// A turn's box is carried only to the frame taken next, at most carryMs
-// after the detector's frame (the page's recorder takes one every 83 ms),
-// and only once: then the detector runs again. Nor is it trusted where the
+// A turn's box is carried only to the frame taken next to it, after it
+// or before it (the page tracks two frames at a time, the later with the
+// detector: liveness.ts, pairMs; carried back 100 ms, the box put no peak
+// of those turns over the server's by more than 1°, worst +0.8°), at most
+// carryMs from the detector's frame (the page's recorder takes one every
+// 83 ms), and only once: then the detector runs again. Nor is it trusted where the
 // face has moved more than carryMove of the box's side since (the two
 // meshes' centres): on those clips a face moved at most 0.065 of it in
 // 100 ms, and a face that jumps (a jerk, a camera that skips) would
@@ -229,9 +232,9 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
     const input = frameTensor(human.tf, frame, pixels);
     try {
       const within = still ? reuseMs : carryMs;
-      const from = !need.exact && kept !== null && at > kept.at && at - kept.at <= within ? kept : null;
+      const from = !need.exact && kept !== null && at !== kept.at && Math.abs(at - kept.at) <= within ? kept : null;
       // long: carried past a turn's carryMs, so only while still.
-      const long = from !== null && at - from.at > carryMs;
+      const long = from !== null && Math.abs(at - from.at) > carryMs;
       const carry = from && from.box;
       let box = carry;
       let m = box && (await meshOn(human, input, box));
@@ -243,12 +246,8 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
         box = await findBox(human, input, minScore);
         // A task boundary between the detector and the mesh: on the page's
         // thread the detector (about 70 ms at 4× CPU slowdown) keeps the
-        // recorder's timer from running, and the frame it takes once the
-        // whole frame is done comes too late (140 ms and more after this
-        // one) to be read on this box (carryMs), so the detector ran on
-        // nearly every frame there (docs/end-user-flow.md). Here, the
-        // frame it takes when its timer falls due comes about 100 ms after
-        // this one, and is read on this box next.
+        // recorder's timer from running; here its frame is taken when
+        // due, and the recording keeps its rate.
         await new Promise((r) => setTimeout(r, 0));
         m = box && (await meshOn(human, input, box));
       }

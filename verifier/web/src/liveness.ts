@@ -68,6 +68,21 @@ const leadMaxMs = 2500;
 // blink (about 500 ms closed) in several frames, above the server's 8 fps
 // floor, and leaves 150 frames for 12.5 s of steps.
 const trackedFps = 12;
+// pairMs: the most two frames tracked as a pair may be apart. The tracker
+// takes two frames at a time, one just after the other: the later with
+// the detector, the earlier on the later one's box (humantrack.ts,
+// carry). Carried forward to the next frame, the box is read only if that
+// frame comes within carryMs (110 ms); on the page's thread at 4× a
+// detector frame holds up the recorder's timer, and the next frame came
+// later than that on 4 frames in 5 (bench/pages -only-liveness,
+// 2026-11-30: 17% carried there, 49% in the worker), so the detector ran
+// on nearly every frame. A pair's two frames are taken while the tracker
+// waits, one timer's period apart. Carried back to the frame 100 ms
+// before, the box put none of the 16 real turns' peaks over the server's
+// by more than 1° (worst +0.8°; forward +0.7°), 125 ms before 5 of 16
+// (worst +4.0°; bench/pages -go-levers, the server's pipeline): so 110,
+// as forward.
+const pairMs = 110;
 // tailMs: frames kept after the tracker saw the last step done, so the
 // server sees the head back too.
 const tailMs = 300;
@@ -352,15 +367,20 @@ class Recorder {
 // guided records while the tracker follows the face: a lead-in at rest
 // (the first of straight-ahead's frames), then each cue until the tracker sees it
 // done or its time is up, then tailMs more; within the frame budget. The
-// tracker reads a copy of a frame as it was sent; frames taken while it
-// is busy are sent untracked (the recording keeps its rate), but the
-// latest of them (the first, where the next is to carry the detector's
-// box: carryNext) waits in a second copy and is tracked the moment the
-// tracker is free, so it never idles until the next frame is taken.
+// tracker reads copies of frames as they were sent, two at a time (pump,
+// pairMs); frames taken while it is busy are sent untracked (the
+// recording keeps its rate) but for the latest two, which wait in copies
+// and are tracked the moment the tracker is free. Each pair's detector
+// frame makes straight-ahead (Steps.settle), its carried frame standing
+// for its time with the detector frame's yaw; every frame, the lead-in's
+// too, is tracked so (the lead-in ran the detector and the eyelids on
+// every frame until 2026-11-30: the costliest frame there is, on the
+// page's thread at 4× the stages' medians add up to 138 ms, against 67
+// on a carried box: bench/pages -levers -lever "by stage").
 // Tracked and sent frame counts, the longest gap between frames, where
 // the tracker runs and the straight-ahead it read go on the stage
 // (data-tracked, data-posed: those with the head's pose, data-carried:
-// those on a box from an earlier frame, data-frames,
+// those on a box from another frame, data-frames,
 // data-eyes, data-gap, data-tracker-in, data-straight; data-rest: the
 // lead-in's posed frames when the first cue came; data-judged: for each
 // turn the page saw far enough, its step, the time of the frame that
@@ -368,13 +388,14 @@ class Recorder {
 // the tests and the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
-  const looks = [0, 1].map(() => {
+  // Copies of recorded frames for the tracker: the pair being tracked and
+  // the two latest taken meanwhile (queue, oldest first).
+  const pool = [0, 1, 2, 3].map(() => {
     const c = canvasOf(rec.canvas.width, rec.canvas.height);
     return { canvas: c, ctx: c.getContext("2d", { willReadFrequently: true })! };
   });
-  // looks[cur] is the copy the tracker reads or will read next.
-  let cur = 0;
-  let waiting: { at: number; during: number } | null = null;
+  type Copy = (typeof pool)[number];
+  const queue: { copy: Copy; at: number; during: number }[] = [];
   let last: Seen | null = null;
   const fps = Math.max(1, Math.min(ch.budget.fps, trackedFps));
   const steps = new Steps(ch.guide, 1000 / fps, rec.times);
@@ -382,11 +403,6 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let askedAt = 0;
   let endAt = Infinity;
   let busy = false;
-  // carryNext: the frame being tracked runs the detector, so the next
-  // one tracked is the frame taken just after it,
-  // read on its box (humantrack.ts, carry): while busy the first frame
-  // taken waits, not the latest.
-  let carryNext = false;
   let tracked = 0;
   let posed = 0;
   let eyes = 0;
@@ -452,60 +468,54 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
         ui.meter.hidden = true;
         return void rec.shot().then(resolve);
       }
-      if (busy) {
-        if (carryNext && waiting) return;
-        looks[1 - cur].ctx.drawImage(rec.canvas, 0, 0);
-        waiting = { at, during: step };
+      // The frame is copied for the tracker; with two copies already
+      // waiting (a slow tracker), the oldest goes untracked.
+      const copy = pool.pop() ?? queue.shift()!.copy;
+      copy.ctx.drawImage(rec.canvas, 0, 0);
+      queue.push({ copy, at, during: step });
+      pump();
+    };
+    // pump tracks the two frames waiting, when the tracker is free and
+    // they were taken one after the other: the later with the detector,
+    // the earlier on its box (humantrack.ts, carry). A frame further than
+    // pairMs from the one after it goes untracked.
+    const pump = () => {
+      if (busy || endAt < 0) return;
+      while (queue.length >= 2 && queue[1].at - queue[0].at > pairMs) pool.push(queue.shift()!.copy);
+      if (queue.length < 2) return;
+      const [a, b] = queue.splice(0, 2);
+      busy = true;
+      void pair(a, b).finally(() => {
+        pool.push(a.copy, b.copy);
+        busy = false;
+        pump();
+      });
+    };
+    // Eyelids on the lead-in (the blink baseline) and on blink steps,
+    // while the head is near enough straight-ahead for them to count;
+    // turns need only the pose.
+    const eyesFor = (during: number) => (during < 0 || ch.steps[during] === "blink") && steps.eyesCount(last);
+    // pair tracks b with the detector, then a on b's box, and observes
+    // them in the order they were taken. A failed frame (a lost worker)
+    // goes untracked.
+    const pair = async (a: (typeof queue)[number], b: (typeof queue)[number]) => {
+      const eyesA = eyesFor(a.during);
+      let sb: Seen;
+      try {
+        sb = await tracker.see(b.copy.canvas, { eyes: eyesFor(b.during), exact: true, at: b.at });
+      } catch {
         return;
       }
-      looks[cur].ctx.drawImage(rec.canvas, 0, 0);
-      look(at, step);
-    };
-    // look tracks looks[cur], taken at `at` during step `during`, then
-    // the frame waiting meanwhile, if any.
-    const look = (at: number, during: number) => {
-      busy = true;
-      const kind = during < 0 ? "" : ch.steps[during];
-      // Eyelids on the lead-in (the blink baseline) and on blink steps,
-      // while the head is near enough straight-ahead for them to count;
-      // turns need only the pose. Every frame, the lead-in's too, takes
-      // the detector on every other frame, its box carried unmoved to the
-      // frame after, which reads the yaw (and the eyelids) as the server's
-      // pipeline does (humantrack.ts, carry): the detector's frames make
-      // straight-ahead (Steps.settle), each carried frame standing for its
-      // time with the yaw of the detector's frame before it. The lead-in
-      // ran the detector on every frame until 2026-11-30: with the eyelids
-      // that is the costliest frame there is (on the page's thread at 4×,
-      // the stages' medians add up to 138 ms, against 67 on a carried
-      // box: bench/pages -levers -lever "by stage").
-      const withEyes = (during < 0 || kind === "blink") && steps.eyesCount(last);
-      const need = { eyes: withEyes, exact: !carryNext, at };
-      carryNext = need.exact;
-      // The waiting frame is tracked from a task of its own: a detect()
-      // on the WebAssembly backend rarely yields to the event loop, and the
-      // recorder's timer, whose frames must keep their rate (the server
-      // refuses gaps over 400 ms), runs first when due.
-      const next = () => {
-        busy = false;
-        if (endAt < 0 || !waiting) return;
-        busy = true;
-        setTimeout(() => {
-          busy = false;
-          if (endAt < 0 || !waiting) return;
-          cur = 1 - cur;
-          const w = waiting;
-          waiting = null;
-          look(w.at, w.during);
-        }, 0);
-      };
-      tracker.see(looks[cur].canvas, need).then(
-        (s) => {
-          last = s;
-          if (endAt >= 0) observe(at, s, during);
-          next();
-        },
-        next,
-      );
+      // a's frame from a task of its own: a frame on the WebAssembly
+      // backend rarely yields to the event loop, and the recorder's timer,
+      // whose frames must keep their rate (the server refuses gaps over
+      // 400 ms), runs first when due.
+      await new Promise((r) => setTimeout(r, 0));
+      const sa = await tracker.see(a.copy.canvas, { eyes: eyesA, exact: false, at: a.at }).catch(() => null);
+      if (endAt < 0) return;
+      if (sa) observe(a.at, sa, a.during);
+      last = sb;
+      observe(b.at, sb, b.during);
     };
     const timer = window.setInterval(tick, 1000 / fps);
     tick();
