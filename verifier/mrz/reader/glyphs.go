@@ -29,8 +29,14 @@ type glyphSet struct {
 // (Reader.Text), so a blurred zone is compared with glyphs blurred alike
 // instead of sharp ones, which a blurred H matches no better than a W.
 // A photo's blur reaches the grid scaled by MatchPitch over its pitch: a
-// σ of 1.2 px at an 11 px pitch is 1.75 on the grid.
-var blurLevels = []float64{0, 1, 1.75, 2.5, 3.25}
+// σ of 1.2 px at an 11 px pitch is 1.75 on the grid. 2.1 splits the step
+// from 1.75 to 2.5, where MinBlurredMargin begins: zones defocused by
+// 0.65-0.95 stroke matched the 2.5 templates best and were held to it,
+// though no name cell matched at 2.1 reads wrong (bench/mrz's small
+// stroke bands at 2, 5 and 8 MP: of 47 zones matched at 2.1, none read a
+// name cell wrong; the right ones' weakest name cells stood 0.010-0.040
+// above the next; docs/engines.md).
+var blurLevels = []float64{0, 1, 1.75, 2.1, 2.5, 3.25}
 
 func newGlyphSet(f *ocrb.Font, blur float64) (*glyphSet, error) {
 	capH := f.CapHeight(MatchPitch)
