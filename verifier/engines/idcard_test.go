@@ -98,7 +98,7 @@ func TestIDCardBackProblems(t *testing.T) {
 		{"a passport's data page", dataPage(t, mrz.TD3, passportZone(42), nil, camera(2, 0.5), 42, nil), []flow.Problem{flow.ProblemMRZNotFound}},
 		{"card cut off", dataPage(t, mrz.TD1, zone, nil, far, 43, nil), []flow.Problem{flow.ProblemCardNotFound}},
 		{"check digit fails", dataPage(t, mrz.TD1, broken, nil, cam, 44, nil), []flow.Problem{flow.ProblemMRZUnreadable}},
-		{"too blurred", dataPage(t, mrz.TD1, zone, nil, cardCamera(2000, 1500, 0.7, 2, 5.7), 45, nil), []flow.Problem{flow.ProblemMRZUnreadable, flow.ProblemTooBlurry}},
+		{"too blurred", dataPage(t, mrz.TD1, zone, nil, cardCamera(2000, 1500, 0.7, 2, 7.5), 45, nil), []flow.Problem{flow.ProblemMRZUnreadable, flow.ProblemTooBlurry}},
 		{"ICAO specimen", dataPage(t, mrz.TD1, specimen, nil, cam, 46, nil), []flow.Problem{flow.ProblemDocumentSpecimen}},
 	} {
 		x, err := e.ExamineIDCardBack(context.Background(), c.photo)
