@@ -241,9 +241,39 @@ func (w *srWalk) ask(title string) {
 // was still reading the screen that had just come (its say-all), and it
 // moved its own focus there without a word (its log: "Switching active
 // mode from say-all to focus-tracking"); Where Am I then says it.
+//
+// Orca also drops a focus event outright: on an idle machine (2026-11-30)
+// the start screen's "Continue on this computer" took the focus from a
+// Tab (the walk read it there), Chromium then sent a focus event for the
+// language box above it, and Orca skipped the button's ("Skipping object
+// event due to more recent event of the same type in a different
+// object"); its locus of focus stayed on the language box, so Where Am I
+// named that and the walk failed. When Orca has not said the control
+// within 3 s, the walk reads the page's focus: on want, it gives it focus
+// again (blurred, then focused 200 ms later: a focus event Orca follows
+// and says); elsewhere, it tabs to want again. Either way Orca must then
+// say it, and the control is noted as one it was silent on.
 func (w *srWalk) tabTo(want string) {
 	w.t.Helper()
 	tabTo(w.tab, w.sr, want)
+	if _, at, ok := w.sr.Heard(w.heard, 3*time.Second, want); ok {
+		w.heard = at
+		return
+	}
+	w.silent = append(w.silent, want+" (focus given again)")
+	if f := eval[focused](w.tab, focusNow); strings.Contains(f.Name, want) {
+		// Given back in a later task: a blur and focus in one would reach
+		// the accessibility tree as no change at all.
+		if !eval[bool](w.tab, `new Promise((done) => {
+			const e = document.activeElement;
+			e.blur();
+			setTimeout(() => { e.focus(); done(document.activeElement === e); }, 200);
+		})`) {
+			w.t.Fatalf("%q did not take the focus again", want)
+		}
+	} else {
+		tabTo(w.tab, w.sr, want)
+	}
 	w.ask(want)
 }
 
