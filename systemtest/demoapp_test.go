@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/testkit/chromium"
 )
 
 // walkTheApp is the merchant's path on make run's second store (the
@@ -163,6 +165,15 @@ func (tb *demoTab) verifyHere(d demo, page, outcome string) {
 	link := tb.text(`[...document.querySelector("[data-idgate-widget]").shadowRoot.querySelectorAll("a")].find(a => a.textContent === "Open the verification").href`)
 	tb.do(chromedp.Navigate(link))
 	tb.screen("test")
+	// The screen's heading takes the focus just after it shows (app.ts,
+	// for screen readers), which scrolls to the top. A pointerdown cancels
+	// it, but chromedp's Click scrolls the button into view and reads its
+	// place before it presses: a focus falling between (a timer run late
+	// under load) moved the button from under the press, and the tap was
+	// lost (CI rehearsal, 2026-11-30). The tap waits for that focus.
+	if _, err := chromium.Until[bool](tb.Tab, `document.activeElement && document.activeElement.tagName === "H1"`, 10*time.Second); err != nil {
+		tb.T.Logf("the test screen's heading did not take the focus within 10 s: %v", err)
+	}
 	tb.eval(fmt.Sprintf(`(document.querySelector('input[name=outcome][value=%s]').click(), true)`, outcome))
 	tb.do(chromedp.Click(chromedp.JSPath(buttonNamed("Finish with this outcome"))))
 	tb.screen("done")
