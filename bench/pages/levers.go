@@ -523,11 +523,7 @@ func leverClips(root string) ([]clip, error) {
 	frames := func(set, name string, from, to int) ([][]byte, error) {
 		var out [][]byte
 		for n := from; n <= to; n++ {
-			p, err := find("testdata", set, name, fmt.Sprintf("f%03d.jpg", n))
-			if err != nil {
-				return nil, err
-			}
-			b, err := os.ReadFile(p)
+			b, err := readFrame(root, set, name, n)
 			if err != nil {
 				return nil, err
 			}
@@ -621,11 +617,7 @@ func turnClips(root string, apart time.Duration) ([]clip, error) {
 		var fm [][]byte
 		var nums []time.Duration
 		for n := start; n <= 96; n += step {
-			p, err := find("testdata", "liveness", "foreman", fmt.Sprintf("f%03d.jpg", n))
-			if err != nil {
-				return nil, err
-			}
-			b, err := os.ReadFile(p)
+			b, err := readFrame(root, "liveness", "foreman", n)
 			if err != nil {
 				return nil, err
 			}
@@ -708,4 +700,13 @@ func jpegOf(img *image.RGBA, flipped bool) ([]byte, error) {
 	var b bytes.Buffer
 	err := jpeg.Encode(&b, src, &jpeg.Options{Quality: 90})
 	return b.Bytes(), err
+}
+
+// readFrame is frame n (f%03d.jpg) of a clip of a test set under root.
+func readFrame(root, set, clip string, n int) ([]byte, error) {
+	p, err := testkit.FindData(root, "testdata", set, clip, fmt.Sprintf("f%03d.jpg", n))
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
 }
