@@ -26,11 +26,8 @@ export class App {
   ) {
     this.requester = root.dataset.requester || "";
     // A person who touches, clicks, scrolls with the wheel or types before
-    // the new screen's heading has taken focus keeps their place: the
-    // heading's focus scrolls the page to the top, and arriving between a
-    // touch's start and its end it moved the button from under the finger
-    // (the storefront demo's lost tap: the touch began on "Finish with
-    // this outcome" and its click landed on an outcome's label above it).
+    // the new screen's heading has taken focus keeps their focus where it
+    // is: the heading is for those who have not started on the screen.
     for (const e of ["pointerdown", "touchstart", "keydown", "wheel"]) {
       addEventListener(e, () => clearTimeout(this.focusTimer), { capture: true, passive: true });
     }
@@ -54,6 +51,13 @@ export class App {
     this.root.replaceChildren(...[test, progress, head, ...body].filter((n): n is Node => !!n));
     this.root.setAttribute("data-screen", name);
     document.title = title + " · " + t("app.title");
+    // A new screen starts at the top now, in the same change as its
+    // content, so the heading's focus below never moves the page: a late
+    // focus that scrolled moved a button from under a finger whose touch
+    // had begun on it (the storefront demo's lost tap: the touch began on
+    // "Finish with this outcome" and its click landed on an outcome's
+    // label above it).
+    window.scrollTo(0, 0);
     // The heading takes focus in a later task, once the browser has told
     // assistive technology that the old screen (and the control that had
     // focus, now removed) is gone: Orca does not announce a focus that
@@ -61,11 +65,11 @@ export class App {
     // (it takes the new element for the old one's replacement), and the
     // screen-reader walk (TestScreenReaderWalkInChromium) heard no heading
     // on such screens. A control the screen focused itself meanwhile, or
-    // one the person reached with Tab, keeps its focus; a person who has
-    // already touched the screen keeps their place (the constructor).
+    // one the person reached with Tab, keeps its focus; so does a person
+    // who has already touched the screen (the constructor).
     this.focusTimer = window.setTimeout(() => {
       const a = document.activeElement;
-      if (head.isConnected && (!a || a === document.body)) head.focus({ preventScroll: false });
+      if (head.isConnected && (!a || a === document.body)) head.focus({ preventScroll: true });
     }, 100);
     return head;
   }
