@@ -32,7 +32,10 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // nearest ID-1; its sides are then fitted to the edge (refine). An
 // outline with one side on print just inside the card's edge (a band, an
 // accent line) is moved out to that edge (acceptPastPrint), and so is
-// the winner's side on a band whose thin margin hid it (widenPastPrint). A winner
+// the winner's side on a band whose thin margin hid it (widenPastPrint).
+// Where no outline passes, one seen all round that fails only the
+// surround test is taken when no side runs on past its corners, the
+// card lying across surfaces of several colours (acceptBusySurround). A winner
 // that is print inside a larger card running off the photo is refused
 // (insideCard). Every photo is searched once more for a card as light as
 // its table (nearCard): taken when the search above refused the photo, or
@@ -82,6 +85,13 @@ func (wk *work) outlineQuad(img image.Image, lines []line) ([4]raster.Point, err
 		if wk.accept(cands[i]) || wk.acceptRefined(&cands[i]) || wk.acceptPastPrint(&cands[i]) {
 			best = &cands[i]
 			break
+		}
+	}
+	for i := 0; best == nil && i < len(cands); i++ {
+		// Only where nothing passed accept: an outline taken without the
+		// surround test never displaces one taken with it.
+		if wk.acceptBusySurround(cands[i]) {
+			best = &cands[i]
 		}
 	}
 	if best == nil {

@@ -26,9 +26,10 @@ var realKnownWrong = map[string]string{}
 
 // realMinFound is how many real photos the finder finds right: 5 of 10
 // when the set was added (main at 0c02ffa), 6 since the card on light
-// wood is (maxChromaShift). Fewer is a regression on real photos; more,
-// raise it.
-const realMinFound = 6
+// wood is (maxChromaShift), 8 since the cards on notebook covers and on
+// a carpet are (acceptBusySurround). Fewer is a regression on real
+// photos; more, raise it.
+const realMinFound = 8
 
 // TestAnalyzeFrontRealPhotos runs the finder on real photos of ID-1 cards
 // on tables (cardtest.RealCards) and compares each outline with the
@@ -86,14 +87,34 @@ func TestAnalyzeFrontRealPhotos(t *testing.T) {
 // to move closer to a card that fills a third of the photo. It is found;
 // were it refused, it must not be for its size.
 func TestAnalyzeFrontRealLightWood(t *testing.T) {
+	assertRealFound(t, "shakex/wood_front.jpg")
+}
+
+// TestAnalyzeFrontRealBusySurround is the real cards whose outline is
+// seen all round, every side 100% edge, with no one surface beyond it
+// (acceptBusySurround): a card lying across notebook covers, grey, purple
+// and teal beyond three sides, and a card filling the frame on a
+// patterned carpet, (124, 97, 87) beyond its top and (204, 181, 151)
+// beyond its bottom. The surround test refused both.
+func TestAnalyzeFrontRealBusySurround(t *testing.T) {
+	for _, file := range []string{"shakex/notebook.jpg", "iran/carpet.jpg"} {
+		assertRealFound(t, file)
+	}
+}
+
+// assertRealFound fails unless the finder finds the real card photo file
+// (cardtest's real_corners.txt) within realTolerance of its corners read
+// by eye; refused for its size is named as such.
+func assertRealFound(t *testing.T, file string) {
+	t.Helper()
 	dir := testkit.Data(t, cardtest.RealSet...)
 	cards, err := cardtest.RealCards()
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(cards, func(rc cardtest.RealCard) bool { return rc.File == "shakex/wood_front.jpg" })
+	i := slices.IndexFunc(cards, func(rc cardtest.RealCard) bool { return rc.File == file })
 	if i < 0 {
-		t.Fatal("shakex/wood_front.jpg is not in cardtest's real_corners.txt")
+		t.Fatalf("%s is not in cardtest's real_corners.txt", file)
 	}
 	rc := cards[i]
 	img, err := cardtest.LoadUpright(filepath.Join(dir, rc.File))
@@ -102,12 +123,14 @@ func TestAnalyzeFrontRealLightWood(t *testing.T) {
 	}
 	c, err := card.AnalyzeFront(img)
 	if errors.Is(err, card.ErrCardTooSmall) {
-		t.Fatalf("%s: %v: the card covers a third of the photo", rc.File, err)
+		t.Errorf("%s: %v: the card covers a third of the photo or more", rc.File, err)
+		return
 	}
 	if err != nil || !c.AspectOK {
-		t.Fatalf("%s: not found (%v, aspect %.2f)", rc.File, err, c.Aspect)
+		t.Errorf("%s: not found (%v, aspect %.2f)", rc.File, err, c.Aspect)
+		return
 	}
 	if e := rc.CornerError(c.Corners); e > realTolerance {
-		t.Fatalf("%s: corners %v, %.1f%% of the width from %v read by eye", rc.File, c.Corners, 100*e, rc.Corners)
+		t.Errorf("%s: corners %v, %.1f%% of the width from %v read by eye", rc.File, c.Corners, 100*e, rc.Corners)
 	}
 }
