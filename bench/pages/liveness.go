@@ -162,6 +162,9 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			runs = 1
 		}
 	}
+	if *firstRuns > 0 {
+		runs = *firstRuns
+	}
 	for r := -1; r < runs; r++ {
 		for k := range modes {
 			i := k
@@ -175,6 +178,9 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			// Traced, the rows whose page's thread does the tracking or
 			// waits on a phone-speed worker.
 			if threadTrace && !mode.inPage && !mode.slow {
+				continue
+			}
+			if *firstRuns > 0 && !mode.inPage {
 				continue
 			}
 			link, err := newLink(base, bearer)
@@ -217,6 +223,9 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
 			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
 			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0}
+	}
+	if *firstRuns > 0 {
+		return printFirst(got[2], got[3], modes[2].name, modes[3].name)
 	}
 	if threadTrace {
 		for i, mode := range modes {
@@ -384,6 +393,9 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	}
 	if m.first, err = poll(first); err != nil {
 		return m, fmt.Errorf("first guidance: %w", err)
+	}
+	if *firstRuns > 0 {
+		return m, nil
 	}
 	if !tracked {
 		return m, answered(ctx, &m)

@@ -58,7 +58,7 @@ var leverNamed = flag.String("lever", "", "measure only the levers whose names c
 func run() error {
 	flag.BoolVar(&threadTrace, "thread", false, "trace the page's thread on the liveness step's tracked rows (thread.go)")
 	flag.Parse()
-	if threadTrace {
+	if threadTrace || *firstRuns > 0 {
 		*onlyLiveness = true
 	}
 	if *goLevers {
