@@ -40,9 +40,10 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // wrong quad; 84300a1b07d9 before the run-off and grain-line rules,
 // 177/200, 0 wrong quads, 5 on the extra 36; ac76b0706960 before the
 // frame, enclosure and text-block tests, 181, 0 and 4; 48d96583084c
-// before the near card, 190, 0 and 0; e19e541acb43, this one, before the
-// seed-604 margin and the portrait's size bound, 197, 0 and 0).
-const finderPreviousCommit = "e19e541acb435a7b7293bd050483d0d68e118fc2"
+// before the near card, 190, 0 and 0; e19e541acb43 before the seed-604
+// margin and the portrait's size bound, 197, 0 and 0; 7757fa30b796, this one,
+// before the busy-surround path, 198, 0 and 0, real photos 6 of 10).
+const finderPreviousCommit = "7757fa30b796180cf4ef6dc4bdce61369b5cad29"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.
