@@ -107,6 +107,7 @@ func main() {
 	real := flag.Bool("real", false, "read the real pictures (testdata/mrz/passporteye) instead of rendered photos")
 	retry := flag.String("retry", "", "read again the photos a -dump run saved in this directory, and nothing else")
 	dump := flag.String("dump", "", "directory to write the photos our reader refuses or misreads to (PNG), with what each reader read")
+	calibrate := flag.Bool("margins", false, "instead of reading, score every zone found both ways against the printed text and print the margins per template blur (what the readers' margins are calibrated on)")
 	below := flag.Float64("below", 0, "read only the photos of the stroke bands below this width, px (2.5: the two small bands; 0: all); the others are still drawn, so the photos read are the same as in a whole run")
 	flag.Parse()
 	runtime.LockOSThread()
@@ -119,7 +120,7 @@ func main() {
 		log.Fatal(err)
 	}
 	if *retry != "" {
-		if err := runRetry(rd, *retry); err != nil {
+		if err := runRetry(rd, *retry, *calibrate); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -143,6 +144,7 @@ func main() {
 		mrz.TD1: {"I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"},
 	}
 	ours, theirs := map[string]*outcome{}, map[string]*outcome{}
+	tally := newMargins()
 	var sizes, buckets []string
 	for _, mp := range []struct {
 		name string
@@ -180,6 +182,10 @@ func main() {
 			if *below > 0 && strokes[i%bands+1] > *below {
 				continue
 			}
+			if *calibrate {
+				tally.add(rd, img, lines)
+				continue
+			}
 			b := bucket(stroke, strokes)
 			if !slices.Contains(buckets, b) {
 				buckets = append(buckets, b)
@@ -211,6 +217,10 @@ func main() {
 				get(theirs, k).add(lines, m, err, d)
 			}
 		}
+	}
+	if *calibrate {
+		tally.print()
+		return
 	}
 	fmt.Println("MRZ photos, ours (glyph matcher) | plain Tesseract (eng, whitelist) on the same zones")
 	for _, k := range sizes {

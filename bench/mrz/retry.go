@@ -14,8 +14,10 @@ import (
 
 // runRetry reads again the photos a -dump run saved (each PNG beside its
 // note of what was printed): after a change to the reader, whether the
-// photos it refused or misread now read, before a whole run.
-func runRetry(rd *reader.Reader, dir string) error {
+// photos it refused or misread now read, before a whole run; with
+// calibrate, their margins too (margins).
+func runRetry(rd *reader.Reader, dir string, calibrate bool) error {
+	tally := newMargins()
 	names, err := filepath.Glob(filepath.Join(dir, "*.png"))
 	if err != nil {
 		return err
@@ -43,6 +45,9 @@ func runRetry(rd *reader.Reader, dir string) error {
 		}
 		g := image.NewGray(img.Bounds())
 		draw.Draw(g, g.Rect, img, image.Point{}, draw.Src)
+		if calibrate {
+			tally.add(rd, g, strings.Split(strings.TrimSpace(printed), "\n"))
+		}
 		m, err := rd.Read(g)
 		n++
 		switch {
@@ -56,5 +61,8 @@ func runRetry(rd *reader.Reader, dir string) error {
 		}
 	}
 	fmt.Printf("%d of %d read right\n", right, n)
+	if calibrate {
+		tally.print()
+	}
 	return nil
 }

@@ -26,6 +26,8 @@ type Zone struct {
 	// with Angle and Pitch they place the page around it (the format fixes
 	// where the zone sits on the page).
 	CX, CY float64
+	view   view    // where Crop was cut from
+	alts   []*Zone // the zone laid out by its lines' period (period.go)
 }
 
 // Line is one zone line in the crop: the rows its ink covers and the
@@ -55,7 +57,9 @@ const (
 // (a TD3 zone) or up to 45 (TD1). The 4000 px copy is a 12 MP frame
 // itself: a page at a tenth of it, strokes of 1-1.5 px, has a pitch of
 // 7-11 px there and 4-5 at 2000, where its lines merged into one band
-// (bench/mrz). A reader tries them in turn until one reads.
+// (bench/mrz). Each zone is followed by the same zone laid out by its
+// lines' period where that differs from the fit (period.go). A reader
+// tries them in turn until one reads.
 func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 	return func(yield func(*Zone, error) bool) {
 		if err := checkSize(img); err != nil {
@@ -75,8 +79,16 @@ func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 					return
 				}
 				for _, c := range cands {
-					if !yield(straighten(img, c.scaled(1/k), pitch, ink)) {
+					z, err := straighten(img, c.scaled(1/k), pitch, ink)
+					if !yield(z, err) {
 						return
+					}
+					// The same zone with its cells laid out by the lines'
+					// period, when the ink's ends misled the fit.
+					for _, alt := range z.byPeriod() {
+						if !yield(alt, nil) {
+							return
+						}
 					}
 				}
 				if k == 1 {

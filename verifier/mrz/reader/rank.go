@@ -23,8 +23,11 @@ type ranked struct {
 // rank judges a cell's scores among the characters admit allows: a
 // position's characters are fixed by the format (a date holds digits, a
 // name letters), so a character it cannot hold is no competitor, and its
-// look-alike twin counts as the character it stands for.
-func rank(chars []byte, scores []float64, admit func(byte) bool) ranked {
+// look-alike twin counts as the character it stands for. With apart, a
+// twin the position may hold (a 0 or an O in a document number) competes
+// as any other character: the fine reading's (guess.go).
+func rank(chars []byte, scores []float64, admit func(byte) bool, apart bool) ranked {
+	twin := func(a, b byte) bool { return twins[a] == b && !(apart && admit(b)) }
 	best, alt := -1, -1
 	for t, c := range chars {
 		if admit(c) && (best < 0 || scores[t] > scores[best]) {
@@ -32,7 +35,7 @@ func rank(chars []byte, scores []float64, admit func(byte) bool) ranked {
 		}
 	}
 	for t, c := range chars {
-		if admit(c) && t != best && c != twins[chars[best]] && (alt < 0 || scores[t] > scores[alt]) {
+		if admit(c) && t != best && !twin(chars[best], c) && (alt < 0 || scores[t] > scores[alt]) {
 			alt = t
 		}
 	}
@@ -50,11 +53,11 @@ func rank(chars []byte, scores []float64, admit func(byte) bool) ranked {
 		if sameDigitValue(c, chars[best]) {
 			blind = math.Max(blind, scores[t])
 		}
-		if c == twins[chars[best]] {
+		if twin(chars[best], c) {
 			continue
 		}
 		second = math.Max(second, scores[t])
-		if t == alt || c == twins[chars[alt]] {
+		if t == alt || twin(chars[alt], c) {
 			continue
 		}
 		third = math.Max(third, scores[t])

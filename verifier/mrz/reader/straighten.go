@@ -14,14 +14,14 @@ func straighten(img *image.Gray, c candidate, pitch float64, ink inkPass) (*Zone
 	if c.length <= 0 || c.height <= 0 || c.height > c.length {
 		return nil, ErrNoZone
 	}
-	crop := cut(img, c, found, pitch)
+	crop, v := cut(img, c, found, pitch)
 	xs, ys := inkPoints(crop, pitch, ink.ratio)
 	if len(xs) < 100 {
 		return nil, ErrNoZone
 	}
 	if d := sharpestAngle(xs, ys, -1, 1, 0.05); math.Abs(d) >= 0.05 {
 		c.angle += d
-		crop = cut(img, c, found, pitch)
+		crop, v = cut(img, c, found, pitch)
 		xs, ys = inkPoints(crop, pitch, ink.ratio)
 	}
 	lines := lineRows(crop, xs, ys, c.lines, pitch)
@@ -36,7 +36,7 @@ func straighten(img *image.Gray, c candidate, pitch float64, ink inkPass) (*Zone
 		// stand further apart than 1.67 pitches (a Chinese page scanned by
 		// PassportEye: 2.4).
 		found *= k
-		crop = cut(img, c, found, pitch)
+		crop, v = cut(img, c, found, pitch)
 		xs, ys = inkPoints(crop, pitch, ink.ratio)
 		if lines = lineRows(crop, xs, ys, c.lines, pitch); lines == nil {
 			return nil, ErrNoZone
@@ -45,8 +45,11 @@ func straighten(img *image.Gray, c candidate, pitch float64, ink inkPass) (*Zone
 	if !fitLines(lines, c.chars, xs, ys, crop.Rect.Dx(), pitch) {
 		return nil, ErrNoZone
 	}
-	z := &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy}
-	z.fromCells(pitch / found)
+	z := &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy, view: v}
+	z.alts = periodAlternatives(z, xs, ys, pitch)
+	for _, a := range append(z.alts, z) {
+		a.fromCells(pitch / found)
+	}
 	return z, nil
 }
 
@@ -142,7 +145,9 @@ const maxRun = 3
 // cut samples the zone, with a margin of characters all round, upright,
 // its characters pitch pixels apart. A zone shrunk by more than 1.5 is
 // sampled from an area-averaged copy, so thin strokes are not skipped.
-func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
+// The view is where the crop's pixels lie in that copy (fine.go reads the
+// copy's own pixels).
+func cut(img *image.Gray, c candidate, found, pitch float64) (*image.Gray, view) {
 	scale := pitch / found // crop pixels per photo pixel
 	src := img
 	if f := int(1 / scale / 1.5); f >= 2 {
@@ -155,8 +160,22 @@ func cut(img *image.Gray, c candidate, found, pitch float64) *image.Gray {
 	a := c.angle * math.Pi / 180
 	s, co := math.Sincos(a)
 	hw, hh := float64(w)/2/scale, float64(h)/2/scale
-	tx, ty := c.cx-(hw*co-hh*s), c.cy-(hw*s+hh*co)
-	return raster.Warp(src, w, h, raster.Affine(a, 1/scale, tx, ty), 255)
+	v := view{src: src, angle: a, k: 1 / scale, tx: c.cx - (hw*co - hh*s), ty: c.cy - (hw*s + hh*co)}
+	return raster.Warp(src, w, h, raster.Affine(a, v.k, v.tx, v.ty), 255), v
+}
+
+// view places a crop in the image it was cut from: a crop pixel (x, y)
+// lies at k·R(angle)·(x, y) + (tx, ty) there.
+type view struct {
+	src              *image.Gray
+	angle, k, tx, ty float64
+}
+
+// toCrop is the crop point that the source point (x, y) shows.
+func (v view) toCrop(x, y float64) (float64, float64) {
+	s, c := math.Sincos(v.angle)
+	x, y = x-v.tx, y-v.ty
+	return (c*x + s*y) / v.k, (-s*x + c*y) / v.k
 }
 
 // lineRows finds the n text lines of the crop: rows dense in dark points,
@@ -266,14 +285,36 @@ func fitLines(lines []Line, chars int, xs, ys []float64, w int, pitch float64) b
 // last boundaries bracketing the line's ink. span is the width of that
 // ink, pixels.
 func fitCells(l *Line, xs, ys []float64, w int, pitch float64) (span int, ok bool) {
-	prof := make([]float64, w+1)
+	prof, left, right := lineInk(*l, xs, ys, w, pitch)
+	if left < 0 || right-left < int(pitch)*l.Chars/2 {
+		return 0, false
+	}
+	at := profileAt(prof)
+	n := float64(l.Chars)
+	best := math.Inf(1)
+	// The last cell ends just past the ink; unless the line's last
+	// characters are fillers too faint to count (a small, blurred zone):
+	// then only the left edge and the pitch's range hold the fit.
+	for _, slack := range []float64{0.6, 0.6 * n} {
+		if !math.IsInf(best, 1) {
+			break
+		}
+		fitWith(l, at, left, right, pitch, n, slack, &best)
+	}
+	return right - left, !math.IsInf(best, 1)
+}
+
+// lineInk is the line's ink profile (dark points per column of the
+// line's rows) and its main cluster, left to right: inked columns, gaps
+// under 1.2 pitches (the page's edge and stray marks beside it left out);
+// left is -1 when there is none.
+func lineInk(l Line, xs, ys []float64, w int, pitch float64) (prof []float64, left, right int) {
+	prof = make([]float64, w+1)
 	for i := range xs {
 		if y := int(ys[i]); y >= l.Top && y <= l.Bottom {
 			prof[int(xs[i])]++
 		}
 	}
-	// The line's ink: the main cluster of inked columns, gaps under 1.2
-	// pitches (the page's edge and stray marks beside it left out).
 	left, right, bestInk := -1, -1, 0.0
 	start, end, ink := -1, -1<<30, 0.0
 	for x := 0; x <= w; x++ {
@@ -290,10 +331,13 @@ func fitCells(l *Line, xs, ys []float64, w int, pitch float64) (span int, ok boo
 			end, ink = x, ink+prof[x]
 		}
 	}
-	if left < 0 || right-left < int(pitch)*l.Chars/2 {
-		return 0, false
-	}
-	at := func(x float64) float64 {
+	return prof, left, right
+}
+
+// profileAt samples a profile between its columns (0 beyond it).
+func profileAt(prof []float64) func(float64) float64 {
+	w := len(prof) - 1
+	return func(x float64) float64 {
 		if x < 0 || x >= float64(w) {
 			return 0
 		}
@@ -301,18 +345,6 @@ func fitCells(l *Line, xs, ys []float64, w int, pitch float64) (span int, ok boo
 		f := x - float64(i)
 		return prof[i]*(1-f) + prof[i+1]*f
 	}
-	n := float64(l.Chars)
-	best := math.Inf(1)
-	// The last cell ends just past the ink; unless the line's last
-	// characters are fillers too faint to count (a small, blurred zone):
-	// then only the left edge and the pitch's range hold the fit.
-	for _, slack := range []float64{0.6, 0.6 * n} {
-		if !math.IsInf(best, 1) {
-			break
-		}
-		fitWith(l, at, left, right, pitch, n, slack, &best)
-	}
-	return right - left, !math.IsInf(best, 1)
 }
 
 // fitWith searches the pitches and left edges whose last boundary falls
