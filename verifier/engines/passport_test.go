@@ -163,7 +163,7 @@ func TestPassportProblems(t *testing.T) {
 		{"page without a zone", dataPage(t, mrz.TD3, nil, face, camera(2, 0.5), 2, nil), []flow.Problem{flow.ProblemMRZNotFound}},
 		{"page cut off", dataPage(t, mrz.TD3, zone, face, far, 3, nil), []flow.Problem{flow.ProblemPageNotFound}},
 		{"check digit fails", dataPage(t, mrz.TD3, broken, face, camera(2, 0.5), 4, nil), []flow.Problem{flow.ProblemMRZUnreadable}},
-		{"too blurred", dataPage(t, mrz.TD3, zone, face, camera(2, 5), 5, nil), []flow.Problem{flow.ProblemMRZUnreadable, flow.ProblemTooBlurry}},
+		{"too blurred", dataPage(t, mrz.TD3, zone, face, camera(2, 7), 5, nil), []flow.Problem{flow.ProblemMRZUnreadable, flow.ProblemTooBlurry}},
 		{"ICAO specimen", dataPage(t, mrz.TD3, specimen, face, camera(-2, 0.5), 6, nil), []flow.Problem{flow.ProblemDocumentSpecimen}},
 		{"specimen number", dataPage(t, mrz.TD3, sample, face, camera(1, 0.5), 7, nil), []flow.Problem{flow.ProblemDocumentSpecimen}},
 		{"no portrait", dataPage(t, mrz.TD3, zone, nil, camera(2, 0.5), 8, nil), []flow.Problem{flow.ProblemNoPortrait}},
