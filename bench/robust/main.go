@@ -54,6 +54,7 @@ func main() {
 	onlyBackRule := flag.Bool("only-backrule", false, "run only the back step's front rule, with and without")
 	onlyRealCards := flag.Bool("only-realcards", false, "run only the card finder on the real card photos (testdata/cards)")
 	finderDump := flag.String("finder-dump", "", "write the card finder's evaluation photos and their true corners (truth.txt) into this directory and stop, running nothing else")
+	flag.BoolVar(&finderOval, "finder-oval", false, "print the card finder's evaluation cards with their design's face-like oval in the portrait, not the labeled faces (a portrait block the faces' set refuses was accepted so)")
 	flag.StringVar(&finderProfile, "finder-cpuprofile", "", "write a CPU profile of this tree's card finder on the rendered set into this file (go tool pprof -focus AnalyzeFront)")
 	flag.Parse()
 	if err := run(!*noBaseline, *onlyReplay, *onlyFinder, *onlyBackRule, *onlyRealCards, *finderDump); err != nil {
