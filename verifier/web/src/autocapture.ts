@@ -85,10 +85,10 @@ export const limits = {
 // The data page's limits (judgePage). The server's reader (verifier/mrz/
 // reader) reads zones by their strokes in the photo it gets and their
 // defocus (docs/engines.md, bench/mrz's 408 photos by stroke band,
-// 2026-11-30): over 2.5 px 136/136; 1.5-2.5 px 115/115 defocused under a
-// stroke; 1.0-1.5 px 89/98 so; 3 of 59 defocused over a stroke (the
-// sharpness limit below), so the page asks for strokes of 1.5
-// px (OCR-B's 0.35 mm in a 2.54 mm pitch: a pitch of 10.9 px) in the
+// 2026-11-30, with the fine reading): over 2.5 px 136/136; 1.5-2.5 px
+// 115/115 defocused under a stroke; 1.0-1.5 px 98/98 so; 39 of 59
+// defocused over a stroke (the sharpness limit below). The page asks for
+// strokes of 1.5 px (OCR-B's 0.35 mm in a 2.54 mm pitch: a pitch of 10.9 px) in the
 // photo it sends: on a 1920×1080 camera sent at 1600 px, a page a third
 // of the frame wide; on a 1280×960 one, 42%. The finder's pitch, by the
 // lines' period (zoneguide.ts), is within 1% of the server reader's on
