@@ -3,6 +3,8 @@ package card
 import (
 	"image"
 	"math"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
 // segmentMaxSide bounds the working copy the outline is searched on: the
@@ -111,17 +113,8 @@ func clamp255(v float32) float32 { return min(max(v, 0), 255) }
 
 // blur is a separable Gaussian of sigma pixels, clamped at the borders.
 func blur(p []float32, w, h int, sigma float64) {
-	r := int(math.Ceil(2.5 * sigma))
-	k := make([]float32, 2*r+1)
-	var sum float32
-	for i := range k {
-		d := float64(i - r)
-		k[i] = float32(math.Exp(-d * d / (2 * sigma * sigma)))
-		sum += k[i]
-	}
-	for i := range k {
-		k[i] /= sum
-	}
+	k := raster.GaussianKernel[float32](sigma, 2.5)
+	r := len(k) / 2
 	// Away from the border no tap needs clamping: those pixels (all but
 	// r a side) skip it, as the clamped loop was a tenth of the finder's
 	// time.

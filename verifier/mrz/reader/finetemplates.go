@@ -121,17 +121,8 @@ func (t *fineTemplates) blurred(covers [][]float32, b float64) *fineSet {
 
 // blurFloat is a Gaussian blur of a w×h plane, σ px, paper (0) beyond it.
 func blurFloat(p []float32, w, h int, sigma float64) []float32 {
-	r := int(math.Ceil(3 * sigma))
-	k := make([]float32, 2*r+1)
-	var sum float32
-	for i := range k {
-		d := float64(i - r)
-		k[i] = float32(math.Exp(-d * d / (2 * sigma * sigma)))
-		sum += k[i]
-	}
-	for i := range k {
-		k[i] /= sum
-	}
+	k := raster.GaussianKernel[float32](sigma, 3)
+	r := len(k) / 2
 	tmp := make([]float32, w*h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {

@@ -118,13 +118,10 @@ func spans(src, n int, f float64) [][]tap {
 	return out
 }
 
-// GaussianBlur blurs g with standard deviation sigma pixels, separably.
-func GaussianBlur(g *image.Gray, sigma float64) *image.Gray {
-	w, h := g.Rect.Dx(), g.Rect.Dy()
-	if sigma <= 0 || w == 0 || h == 0 {
-		return clone(g)
-	}
-	r := int(math.Ceil(3 * sigma))
+// GaussianKernel is a Gaussian of sigma px, summing to 1, reaching
+// ceil(reach·sigma) taps either side of its centre (len(k)/2).
+func GaussianKernel[T float32 | float64](sigma, reach float64) []T {
+	r := int(math.Ceil(reach * sigma))
 	k := make([]float64, 2*r+1)
 	var sum float64
 	for i := range k {
@@ -132,9 +129,21 @@ func GaussianBlur(g *image.Gray, sigma float64) *image.Gray {
 		k[i] = math.Exp(-d * d / (2 * sigma * sigma))
 		sum += k[i]
 	}
-	for i := range k {
-		k[i] /= sum
+	out := make([]T, len(k))
+	for i, v := range k {
+		out[i] = T(v / sum)
 	}
+	return out
+}
+
+// GaussianBlur blurs g with standard deviation sigma pixels, separably.
+func GaussianBlur(g *image.Gray, sigma float64) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if sigma <= 0 || w == 0 || h == 0 {
+		return clone(g)
+	}
+	k := GaussianKernel[float64](sigma, 3)
+	r := len(k) / 2
 	tmp := make([]float64, w*h)
 	for y := 0; y < h; y++ {
 		row := g.Pix[y*g.Stride : y*g.Stride+w]
