@@ -47,18 +47,6 @@ func binOf(r reader.Reading) string {
 	return "fine, ?"
 }
 
-var twinOf = map[byte]byte{'0': 'O', 'O': '0', '1': 'I', 'I': '1', '5': 'S', 'S': '5', '8': 'B', 'B': '8', '2': 'Z', 'Z': '2'}
-
-func digitValue(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'A' && c <= 'Z':
-		return int(c-'A') + 10
-	}
-	return 0
-}
-
 // add scores every reading of img against the printed lines.
 func (m *margins) add(rd *reader.Reader, img *image.Gray, printed []string) {
 	format := mrz.TD3
@@ -84,17 +72,17 @@ func (m *margins) add(rd *reader.Reader, img *image.Gray, printed []string) {
 				right := printed[li][col]
 				ri := strings.IndexByte(ocrb.Charset, right)
 				top := scores[ri]
-				if t := twinOf[right]; t != 0 {
+				if t := mrz.Twin(right); t != 0 {
 					top = math.Max(top, scores[strings.IndexByte(ocrb.Charset, t)])
 				}
 				next := math.Inf(-1)
 				for gi, s := range scores {
 					c := ocrb.Charset[gi]
-					if c == right || c == twinOf[right] {
+					if c == right || c == mrz.Twin(right) {
 						continue
 					}
 					next = math.Max(next, s)
-					if s > top && digitValue(c)%10 == digitValue(right)%10 {
+					if s > top && mrz.SameCheckValue(c, right) {
 						m.wrongBlind[k] = append(m.wrongBlind[k], s-top)
 					}
 				}
@@ -131,7 +119,7 @@ func inRegister(scores [][][]float64, printed []string) float64 {
 					best = gi
 				}
 			}
-			if c := ocrb.Charset[best]; c == printed[li][col] || c == twinOf[printed[li][col]] {
+			if c := ocrb.Charset[best]; c == printed[li][col] || c == mrz.Twin(printed[li][col]) {
 				right++
 			}
 		}

@@ -15,6 +15,15 @@ func charValue(c byte) (v int, ok bool) {
 	return 0, false
 }
 
+// SameCheckValue reports whether a and b add the same to every check
+// digit: their values equal modulo 10 (the weights 7, 3, 1 are prime to
+// 10), so a check digit cannot tell one from the other.
+func SameCheckValue(a, b byte) bool {
+	va, _ := charValue(a)
+	vb, _ := charValue(b)
+	return va%10 == vb%10
+}
+
 // CheckDigit is the check digit of s (Doc 9303 Part 3, 4.9): each
 // character's value times the repeating weights 7, 3, 1, summed, modulo 10.
 // ok is false when s holds a character outside A-Z, 0-9 and '<'.

@@ -14,13 +14,12 @@ var (
 // (2^12 readings); a field with more is left as read.
 const maxAmbiguous = 12
 
-// twin is c's look-alike, if it has one.
-func twin(c byte) (byte, bool) {
+// Twin is c's look-alike (the pairs above), 0 when it has none.
+func Twin(c byte) byte {
 	if d, ok := toDigit[c]; ok {
-		return d, true
+		return d
 	}
-	d, ok := toLetter[c]
-	return d, ok
+	return toLetter[c]
 }
 
 // force reads every position by its class: a look-alike where only its
@@ -80,7 +79,7 @@ func correct(lines [][]byte, where []cell, valid func() bool) (changed bool, err
 	}
 	var amb []cell
 	for _, c := range where {
-		if _, ok := twin(lines[c.line][c.col]); ok {
+		if Twin(lines[c.line][c.col]) != 0 {
 			amb = append(amb, c)
 		}
 	}
@@ -90,7 +89,7 @@ func correct(lines [][]byte, where []cell, valid func() bool) (changed bool, err
 	flip := func(mask int) {
 		for i, c := range amb {
 			if mask&(1<<i) != 0 {
-				lines[c.line][c.col], _ = twin(lines[c.line][c.col])
+				lines[c.line][c.col] = Twin(lines[c.line][c.col])
 			}
 		}
 	}

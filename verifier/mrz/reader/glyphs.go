@@ -136,22 +136,6 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], scores: scores}
 }
 
-// sameDigitValue: a and b add the same to every check digit (their values,
-// 0-9, A-Z 10-35 and the filler 0, equal modulo 10: the weights 7, 3, 1
-// are prime to 10).
-func sameDigitValue(a, b byte) bool {
-	v := func(c byte) int {
-		switch {
-		case c >= '0' && c <= '9':
-			return int(c - '0')
-		case c >= 'A' && c <= 'Z':
-			return int(c-'A') + 10
-		}
-		return 0
-	}
-	return v(a)%10 == v(b)%10
-}
-
 // cellRead is what the matcher read in one cell: the best character of
 // all, and every template's score (glyphSet.chars' order) for rank.
 type cellRead struct {
@@ -160,9 +144,6 @@ type cellRead struct {
 	score  float64 // its correlation
 	scores []float64
 }
-
-// twins are the look-alike pairs of verifier/mrz's correction.
-var twins = map[byte]byte{'0': 'O', 'O': '0', '1': 'I', 'I': '1', '5': 'S', 'S': '5', '8': 'B', 'B': '8', '2': 'Z', 'Z': '2'}
 
 // readLine matches every cell of l, then fits the cells' left edge and
 // pitch again to where the glyphs matched (least squares over the cells

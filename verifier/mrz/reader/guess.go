@@ -33,7 +33,7 @@ func (c ranked) sure(min, blind float64) bool { return c.margin >= min && c.blin
 // guessable: an unsure cell whose character and runner-up stand clear of
 // every other, and that a check digit can tell apart.
 func (c ranked) guessable(min, blind float64) bool {
-	return c.blind >= blind && c.altMargin >= min && c.altBlind >= blind && !sameDigitValue(c.char, c.alt)
+	return c.blind >= blind && c.altMargin >= min && c.altBlind >= blind && !mrz.SameCheckValue(c.char, c.alt)
 }
 
 // parseCells parses the matched cells. Every cell sure: the zone as read.

@@ -1,6 +1,10 @@
 package reader
 
-import "math"
+import (
+	"math"
+
+	"github.com/idgate/idgate/verifier/mrz"
+)
 
 // ranked is a cell judged among the characters its position may hold.
 type ranked struct {
@@ -27,7 +31,7 @@ type ranked struct {
 // twin the position may hold (a 0 or an O in a document number) competes
 // as any other character: the fine reading's (guess.go).
 func rank(chars []byte, scores []float64, admit func(byte) bool, apart bool) ranked {
-	twin := func(a, b byte) bool { return twins[a] == b && !(apart && admit(b)) }
+	twin := func(a, b byte) bool { return mrz.Twin(a) == b && !(apart && admit(b)) }
 	best, alt := -1, -1
 	for t, c := range chars {
 		if admit(c) && (best < 0 || scores[t] > scores[best]) {
@@ -50,7 +54,7 @@ func rank(chars []byte, scores []float64, admit func(byte) bool, apart bool) ran
 		if !admit(c) || t == best {
 			continue
 		}
-		if sameDigitValue(c, chars[best]) {
+		if mrz.SameCheckValue(c, chars[best]) {
 			blind = math.Max(blind, scores[t])
 		}
 		if twin(chars[best], c) {
@@ -61,7 +65,7 @@ func rank(chars []byte, scores []float64, admit func(byte) bool, apart bool) ran
 			continue
 		}
 		third = math.Max(third, scores[t])
-		if sameDigitValue(c, chars[alt]) {
+		if mrz.SameCheckValue(c, chars[alt]) {
 			altBlind = math.Max(altBlind, scores[t])
 		}
 	}

@@ -167,7 +167,7 @@ func TestBlurredPrintPass(t *testing.T) {
 				for li, line := range cells {
 					for col, c := range line {
 						n++
-						if c.char == lines[li][col] || twins[c.char] == lines[li][col] {
+						if c.char == lines[li][col] || mrz.Twin(c.char) == lines[li][col] {
 							right++
 						}
 					}
