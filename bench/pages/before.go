@@ -20,16 +20,16 @@ import (
 	"github.com/idgate/idgate/verifier/web/tracker"
 )
 
-// beforeCommit is main before three frames at a time (the turns' frames
-// tracked two at a time, the later with the detector; the blink's later
-// frame with the detector too; earlier steps: 349bb0568999, the lead-in
-// and the blink on Human's pipeline; ac76b0706960, Human's detector and
-// mesh on every frame of a turn; 46e271114e69, every model on every
-// frame): the "before" row runs that commit's page script on the page's
-// thread (no Worker, as today's on-the-page row), built here from its
-// sources with the same tracker files, in place of today's (the server
-// and everything else are today's), so no old code is kept in the tree.
-const beforeCommit = "7757fa30b796180cf4ef6dc4bdce61369b5cad29"
+// beforeCommit is main before the eyelids on the tracker's own step and
+// its task boundary between the detector and the mesh (the lead-in and the
+// blink on Human's pipeline, the turns' carried box seldom reached on the
+// page's thread; earlier steps: ac76b0706960, Human's detector and mesh on
+// every frame of a turn; 46e271114e69, every model on every frame): the
+// "before" row runs that commit's page script on the page's thread (no
+// Worker, as today's on-the-page row), built here from its sources with
+// the same tracker files, in place of today's (the server and everything
+// else are today's), so no old code is kept in the tree.
+const beforeCommit = "349bb0568999415c8f4cacbaa56065f2f5727de5"
 
 // beforeScript builds the end-user page's script at beforeCommit.
 func beforeScript(root string, set *tracker.Set) ([]byte, error) {

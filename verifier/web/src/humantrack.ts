@@ -51,11 +51,6 @@ export interface Seen {
   light: number;
   // exact: the detector ran on this frame (no reused box: Need.exact).
   exact: boolean;
-  // anchor: the yaw the detector's own frame read, the frame whose box
-  // this one was read on (its own yaw where exact; NaN without a pose):
-  // what a carried frame counts with towards straight-ahead
-  // (trackersteps.ts, settle), whichever of the two was tracked first.
-  anchor: number;
 }
 
 // What a frame needs tracked.
@@ -102,13 +97,12 @@ const detectorBox = 1.4;
 // last mesh) put 5 of those peaks 1.2–5.3° past the server's, and a box
 // fitted to the detector's from the last mesh's landmarks 1, by 2.7°: so
 // the box carried is the detector's, unmoved.
-// A turn's box is carried only to the frames taken next to it, after it
-// and before it (the page tracks three frames at a time, the middle one
-// with the detector: liveness.ts, pairMs; carried back 100 ms, the box
-// put no peak of those turns over the server's by more than 1°, worst
-// +0.8°; forward, worst +0.7°), each at most carryMs from the detector's
-// frame (the page's recorder takes one every 83 ms), and never from a
-// frame that was itself carried: past carryMs the detector runs again. Nor is it trusted where the
+// A turn's box is carried only to the frame taken next to it, after it
+// or before it (the page tracks two frames at a time, the later with the
+// detector: liveness.ts, pairMs; carried back 100 ms, the box put no peak
+// of those turns over the server's by more than 1°, worst +0.8°), at most
+// carryMs from the detector's frame (the page's recorder takes one every
+// 83 ms), and only once: then the detector runs again. Nor is it trusted where the
 // face has moved more than carryMove of the box's side since (the two
 // meshes' centres): on those clips a face moved at most 0.065 of it in
 // 100 ms, and a face that jumps (a jerk, a camera that skips) would
@@ -206,15 +200,15 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
   };
   const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
   const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
-  // kept: the detector's box of the last frame the detector read, when
-  // that frame was taken, the centre of its face (the mesh's extent) and
-  // its yaw; null after a frame with no face.
+  // kept: the detector's box of the frame tracked last, when that frame
+  // was taken, the centre of its face (the mesh's extent) and its yaw;
+  // null once carried, or after any other frame.
   let kept: { box: Box; at: number; centre: [number, number]; yaw: number } | null = null;
   const lightOf = (frame: Frame, x: number, y: number, w: number, h: number) => {
     ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
     return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
   };
-  const none: Seen = { face: null, pose: null, eyes: NaN, light: 0, exact: true, anchor: NaN };
+  const none: Seen = { face: null, pose: null, eyes: NaN, light: 0, exact: true };
   // boxOnly is the first guidance, before the mesh is in: the detector's
   // box alone.
   const boxOnly = async (frame: Frame): Promise<Seen> => {
@@ -225,7 +219,7 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
       const [bw, bh] = [b.x1 - b.x0, b.y1 - b.y0];
       const [w, h] = [bw / detectorBox, bh / detectorBox];
       const [x, y] = [b.x0 + (bw - w) / 2, b.y0 + (bh - h) / 2];
-      return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true, anchor: NaN };
+      return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true };
     } finally {
       human.tf.dispose(input);
     }
@@ -258,21 +252,13 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
         m = box && (await meshOn(human, input, box));
       }
       const exact = m !== null && box !== carry;
-      // A carried frame leaves the detector's frame kept: its box may go
-      // to the frame on its other side too (the page tracks three frames
-      // at a time: liveness.ts, pump), each within carryMs of the
-      // detector's frame, never from a carried frame.
-      if (exact) kept = box && m ? { box, at, centre: centreOf(extentOf(m.points)), yaw: pose(m).yaw } : null;
-      if (!m || !(m.score >= minScore)) {
-        kept = null;
-        return none;
-      }
+      kept = exact && box && m ? { box, at, centre: centreOf(extentOf(m.points)), yaw: pose(m).yaw } : null;
+      if (!m || !(m.score >= minScore)) return none;
       const lids = eyes && (await eyelidsOn(human, input, m));
       // The face is the mesh's extent (the box is the model's crop, about
       // twice as wide).
       const { x, y, w, h } = extentOf(m.points);
-      const p = pose(m);
-      return { face: { x, y, w, h }, pose: p, eyes: lids ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact, anchor: exact ? p.yaw : from!.yaw };
+      return { face: { x, y, w, h }, pose: pose(m), eyes: lids ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact };
     } finally {
       human.tf.dispose(input);
     }

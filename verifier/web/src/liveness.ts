@@ -68,24 +68,21 @@ const leadMaxMs = 2500;
 // blink (about 500 ms closed) in several frames, above the server's 8 fps
 // floor, and leaves 150 frames for 12.5 s of steps.
 const trackedFps = 12;
-// pairMs: the most two frames tracked together may be apart. The tracker
-// takes three frames at a time, each just after the other: the middle one
-// with the detector, the two either side on its box, carried back and
-// forward (humantrack.ts, carry): a detector frame for every three, where
-// two at a time (2026-11-30, beb81f6) had one for every two. Carried to
-// the next frame, the box is read only if that frame comes within carryMs
-// (110 ms); on the page's thread at 4× a detector frame holds up the
-// recorder's timer, and the next frame came later than that on 4 frames
-// in 5 (bench/pages -only-liveness, 2026-11-30: 17% carried there, 49% in
-// the worker), so the detector ran on nearly every frame. A group's frames
-// are taken while the tracker waits, one timer's period apart. Carried 100
-// ms back or forward, the box put none of the 16 real turns' peaks over
-// the server's by more than 1° (worst +0.8° back, +0.7° forward), 125 ms
-// back 5 of 16 (worst +4.0°; bench/pages -go-levers, the server's
-// pipeline): so 110 either way.
+// pairMs: the most two frames tracked as a pair may be apart. The tracker
+// takes two frames at a time, one just after the other: the later with
+// the detector, the earlier on the later one's box (humantrack.ts,
+// carry). Carried forward to the next frame, the box is read only if that
+// frame comes within carryMs (110 ms); on the page's thread at 4× a
+// detector frame holds up the recorder's timer, and the next frame came
+// later than that on 4 frames in 5 (bench/pages -only-liveness,
+// 2026-11-30: 17% carried there, 49% in the worker), so the detector ran
+// on nearly every frame. A pair's two frames are taken while the tracker
+// waits, one timer's period apart. Carried back to the frame 100 ms
+// before, the box put none of the 16 real turns' peaks over the server's
+// by more than 1° (worst +0.8°; forward +0.7°), 125 ms before 5 of 16
+// (worst +4.0°; bench/pages -go-levers, the server's pipeline): so 110,
+// as forward.
 const pairMs = 110;
-// groupOf: the frames tracked together (above).
-const groupOf = 3;
 // tailMs: frames kept after the tracker saw the last step done, so the
 // server sees the head back too.
 const tailMs = 300;
@@ -370,16 +367,16 @@ class Recorder {
 // guided records while the tracker follows the face: a lead-in at rest
 // (the first of straight-ahead's frames), then each cue until the tracker sees it
 // done or its time is up, then tailMs more; within the frame budget. The
-// tracker reads copies of frames as they were sent, three at a time
-// (pump, groupOf); frames taken while it is busy are sent untracked (the
-// recording keeps its rate) but for the latest three, which wait in
-// copies and are tracked the moment the tracker is free. Each group's
-// detector frame makes straight-ahead (Steps.settle), its carried frames
-// standing for their time with the detector frame's yaw; every frame, the
-// lead-in's too, is tracked so (the lead-in ran the detector and the
-// eyelids on every frame until 2026-11-30: the costliest frame there is,
-// on the page's thread at 4× the stages' medians add up to 138 ms, against
-// 67 on a carried box: bench/pages -levers -lever "by stage").
+// tracker reads copies of frames as they were sent, two at a time (pump,
+// pairMs); frames taken while it is busy are sent untracked (the
+// recording keeps its rate) but for the latest two, which wait in copies
+// and are tracked the moment the tracker is free. Each pair's detector
+// frame makes straight-ahead (Steps.settle), its carried frame standing
+// for its time with the detector frame's yaw; every frame, the lead-in's
+// too, is tracked so (the lead-in ran the detector and the eyelids on
+// every frame until 2026-11-30: the costliest frame there is, on the
+// page's thread at 4× the stages' medians add up to 138 ms, against 67
+// on a carried box: bench/pages -levers -lever "by stage").
 // Tracked and sent frame counts, the longest gap between frames, where
 // the tracker runs and the straight-ahead it read go on the stage
 // (data-tracked, data-posed: those with the head's pose, data-carried:
@@ -391,9 +388,9 @@ class Recorder {
 // the tests and the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
-  // Copies of recorded frames for the tracker: the group being tracked
-  // and the latest taken meanwhile (queue, oldest first).
-  const pool = Array.from({ length: 2 * groupOf }, () => {
+  // Copies of recorded frames for the tracker: the pair being tracked and
+  // the two latest taken meanwhile (queue, oldest first).
+  const pool = [0, 1, 2, 3].map(() => {
     const c = canvasOf(rec.canvas.width, rec.canvas.height);
     return { canvas: c, ctx: c.getContext("2d", { willReadFrequently: true })! };
   });
@@ -471,29 +468,25 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
         ui.meter.hidden = true;
         return void rec.shot().then(resolve);
       }
-      // The frame is copied for the tracker; with a group's copies
-      // already waiting (a slow tracker), the oldest goes untracked.
+      // The frame is copied for the tracker; with two copies already
+      // waiting (a slow tracker), the oldest goes untracked.
       const copy = pool.pop() ?? queue.shift()!.copy;
       copy.ctx.drawImage(rec.canvas, 0, 0);
       queue.push({ copy, at, during: step });
       pump();
     };
-    // pump tracks the frames waiting, when the tracker is free and a
-    // group of them was taken one after the other: the middle one with the
-    // detector, the others on its box (humantrack.ts, carry). A frame
-    // further than pairMs from the one after it goes untracked.
+    // pump tracks the two frames waiting, when the tracker is free and
+    // they were taken one after the other: the later with the detector,
+    // the earlier on its box (humantrack.ts, carry). A frame further than
+    // pairMs from the one after it goes untracked.
     const pump = () => {
       if (busy || endAt < 0) return;
-      for (let i = 0; i + 1 < queue.length; i++)
-        if (queue[i + 1].at - queue[i].at > pairMs) {
-          for (const q of queue.splice(0, i + 1)) pool.push(q.copy);
-          i = -1;
-        }
-      if (queue.length < groupOf) return;
-      const group = queue.splice(0, groupOf);
+      while (queue.length >= 2 && queue[1].at - queue[0].at > pairMs) pool.push(queue.shift()!.copy);
+      if (queue.length < 2) return;
+      const [a, b] = queue.splice(0, 2);
       busy = true;
-      void track(group).finally(() => {
-        for (const q of group) pool.push(q.copy);
+      void pair(a, b).finally(() => {
+        pool.push(a.copy, b.copy);
         busy = false;
         pump();
       });
@@ -502,39 +495,27 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     // while the head is near enough straight-ahead for them to count;
     // turns need only the pose.
     const eyesFor = (during: number) => (during < 0 || ch.steps[during] === "blink") && steps.eyesCount(last);
-    // track reads the group's middle frame with the detector, then the
-    // others on its box, the earlier first, and observes each frame once
-    // it and those taken before it are read (a slow tracker's lead-in has
-    // its posed frames as soon as with two at a time). A failed frame (a
-    // lost worker) goes untracked.
-    const track = async (group: (typeof queue)[number][]) => {
-      const mid = group.length >> 1;
-      const eyes = group.map((q) => eyesFor(q.during));
-      const seen: (Seen | null)[] = group.map(() => null);
-      const m = group[mid];
+    // pair tracks b with the detector, then a on b's box, and observes
+    // them in the order they were taken. A failed frame (a lost worker)
+    // goes untracked.
+    const pair = async (a: (typeof queue)[number], b: (typeof queue)[number]) => {
+      const eyesA = eyesFor(a.during);
+      let sb: Seen;
       try {
-        seen[mid] = await tracker.see(m.copy.canvas, { eyes: eyes[mid], exact: true, at: m.at });
+        sb = await tracker.see(b.copy.canvas, { eyes: eyesFor(b.during), exact: true, at: b.at });
       } catch {
         return;
       }
-      let shown = 0;
-      for (const i of group.keys()) {
-        if (i !== mid) {
-          // Each frame from a task of its own: a frame on the WebAssembly
-          // backend rarely yields to the event loop, and the recorder's
-          // timer, whose frames must keep their rate (the server refuses
-          // gaps over 400 ms), runs first when due.
-          await new Promise((r) => setTimeout(r, 0));
-          seen[i] = await tracker.see(group[i].copy.canvas, { eyes: eyes[i], exact: false, at: group[i].at }).catch(() => null);
-        }
-        if (endAt < 0) return;
-        if (i < mid) continue;
-        for (; shown <= i; shown++) {
-          const s = seen[shown];
-          if (s) observe(group[shown].at, s, group[shown].during);
-        }
-        last = seen[i] ?? last;
-      }
+      // a's frame from a task of its own: a frame on the WebAssembly
+      // backend rarely yields to the event loop, and the recorder's timer,
+      // whose frames must keep their rate (the server refuses gaps over
+      // 400 ms), runs first when due.
+      await new Promise((r) => setTimeout(r, 0));
+      const sa = await tracker.see(a.copy.canvas, { eyes: eyesA, exact: false, at: a.at }).catch(() => null);
+      if (endAt < 0) return;
+      if (sa) observe(a.at, sa, a.during);
+      last = sb;
+      observe(b.at, sb, b.during);
     };
     const timer = window.setInterval(tick, 1000 / fps);
     tick();

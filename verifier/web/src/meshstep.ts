@@ -11,9 +11,8 @@
 // turn peaks 1.2–5.3° past the server's, where the last frame's detector
 // box, unmoved, put none past it by more than 0.7° (both on the server's
 // own pipeline: bench/pages -levers, docs/end-user-flow.md).
-// So the tracker runs the detector only on every third frame of a step
-// and carries its box, unmoved, to the frames either side of it
-// (humantrack.ts).
+// So the tracker runs the detector only on every other frame of a step
+// and carries its box, unmoved, to the frame next to it (humantrack.ts).
 // The eyelids too are the server's (verifier/face/pose, Eyelids.Refine):
 // the iris model on a crop of each eye cut from the frame itself, where
 // Human cuts it from the 192 px face crop, a second resampling.
