@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"image/png"
 	"mime/multipart"
 	"net/textproto"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -43,10 +41,7 @@ func testData(t testing.TB) flowtest.Data { return flowtest.DataFor(t) }
 func foremanFace(t testing.TB) image.Image { return must(testData(t).ForemanFace())(t) }
 
 func labeledFace(t testing.TB, path string) image.Image {
-	t.Helper()
-	f := must(os.Open(testkit.Data(t, "testdata", "faces", "labeled", path)))(t)
-	defer f.Close()
-	return must(png.Decode(f))(t)
+	return testkit.PNG(t, "testdata", "faces", "labeled", path)
 }
 
 // frontPhoto is a 1600 px photo of a license front carrying face.

@@ -2,8 +2,6 @@ package card_test
 
 import (
 	"image"
-	"image/png"
-	"os"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -47,15 +45,5 @@ func TestAnalyzeFrontBusySurroundRefusesPortraitBlocks(t *testing.T) {
 // labeledFace is the labeled face file (testdata/faces/labeled), as
 // bench/robust prints it on its cards.
 func labeledFace(t *testing.T, file string) image.Image {
-	t.Helper()
-	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return testkit.PNG(t, "testdata", "faces", "labeled", file)
 }

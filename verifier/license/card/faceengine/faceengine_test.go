@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"image/png"
-	"os"
 	"sync"
 	"testing"
 
@@ -43,17 +41,7 @@ func newFinder(t testing.TB) *faceengine.Finder {
 }
 
 func labeledFace(t testing.TB, name string) image.Image {
-	t.Helper()
-	f, err := os.Open(testkit.Data(t, "testdata", "faces", "labeled", name[:len(name)-1], name+".png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return testkit.PNG(t, "testdata", "faces", "labeled", name[:len(name)-1], name+".png")
 }
 
 // frontPortrait renders a license front and runs the card and portrait
