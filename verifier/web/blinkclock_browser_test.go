@@ -71,7 +71,7 @@ func TestPageBlinkKeepsTheServersClockInChromium(t *testing.T) {
 			times.forEach((at, i) => {
 				sent.push(at);
 				if (eyes[i] === null) return;
-				const seen = { face: { x: 100, y: 100, w: 200, h: 200 }, pose: { yaw: 0, pitch: 0, roll: 0 }, eyes: eyes[i], light: 0.5, exact: true };
+				const seen = { face: { x: 100, y: 100, w: 200, h: 200 }, pose: { yaw: 0, pitch: 0, roll: 0 }, eyes: eyes[i], light: 0.5, exact: true, anchor: 0 };
 				steps.settle(at, seen);
 				if (at < 500) return steps.rest(at, seen);
 				if (at === times.find((t) => t >= 500)) steps.next();

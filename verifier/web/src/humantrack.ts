@@ -51,6 +51,13 @@ export interface Seen {
   light: number;
   // exact: the detector ran on this frame (no reused box: Need.exact).
   exact: boolean;
+  // anchor: the yaw of the frame whose detector box this one was read on
+  // (its own yaw where exact; NaN without a pose): what a carried frame
+  // counts with towards straight-ahead (trackersteps.ts, settle). The
+  // page tracks the later of two frames first and observes the earlier
+  // first (liveness.ts, pair): without it, the earlier counted with the
+  // yaw of the detector frame before the pair.
+  anchor: number;
 }
 
 // What a frame needs tracked.
@@ -208,7 +215,7 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
     ctx.drawImage(frame, x, y, w, h, 0, 0, 64, 64);
     return meanLuma(ctx.getImageData(0, 0, 64, 64).data);
   };
-  const none: Seen = { face: null, pose: null, eyes: NaN, light: 0, exact: true };
+  const none: Seen = { face: null, pose: null, eyes: NaN, light: 0, exact: true, anchor: NaN };
   // boxOnly is the first guidance, before the mesh is in: the detector's
   // box alone.
   const boxOnly = async (frame: Frame): Promise<Seen> => {
@@ -219,7 +226,7 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
       const [bw, bh] = [b.x1 - b.x0, b.y1 - b.y0];
       const [w, h] = [bw / detectorBox, bh / detectorBox];
       const [x, y] = [b.x0 + (bw - w) / 2, b.y0 + (bh - h) / 2];
-      return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true };
+      return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true, anchor: NaN };
     } finally {
       human.tf.dispose(input);
     }
@@ -258,7 +265,8 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
       // The face is the mesh's extent (the box is the model's crop, about
       // twice as wide).
       const { x, y, w, h } = extentOf(m.points);
-      return { face: { x, y, w, h }, pose: pose(m), eyes: lids ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact };
+      const p = pose(m);
+      return { face: { x, y, w, h }, pose: p, eyes: lids ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact, anchor: exact ? p.yaw : from!.yaw };
     } finally {
       human.tf.dispose(input);
     }

@@ -126,7 +126,6 @@ export class Steps {
   // and its yaw (NaN where it does not count: no face, or too far from
   // the camera).
   private frames: { at: number; yaw: number }[] = [];
-  private exactYaw = NaN;
   // straight: the person's straight-ahead, as the server takes it
   // (verifier/face/liveness, StraightAheadSoFar): the median yaw of the
   // face frames so far within the guide's straight_ahead_max_degrees of
@@ -145,8 +144,10 @@ export class Steps {
   // frame after it), the median is the one of every frame sent, each
   // read as its nearest tracked one. A frame read on a reused box
   // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
-  // the yaw of the last frame the detector read, which the head was
-  // within 3° of (humantrack.ts, reuse). Past the guide's
+  // the yaw of the frame the detector read whose box it was read on
+  // (Seen.anchor), within 110 ms of it or, held still, within 3° of its
+  // yaw (humantrack.ts, carry), whichever of the two was observed first;
+  // a frame the detector read, with its own. Past the guide's
   // straight_ahead_seed_ms from the first frame that counted (the
   // lead-in), a frame counts only within frontal_degrees of the
   // straight-ahead so far, as on the server (StraightAheadSeed): a turn's
@@ -176,11 +177,10 @@ export class Steps {
   settle(at: number, s: Seen): void {
     let yaw = NaN;
     if (s.face && s.pose) {
-      if (s.exact) this.exactYaw = s.pose.yaw;
       const g = this.guide;
-      const atRest = g.straight_ahead_seed_ms <= 0 || !(at - this.seededAt > g.straight_ahead_seed_ms) || Math.abs(this.exactYaw - this.straight) <= g.frontal_degrees;
-      if (Math.abs(this.exactYaw) <= g.straight_ahead_max_degrees && atRest) {
-        yaw = this.exactYaw;
+      const atRest = g.straight_ahead_seed_ms <= 0 || !(at - this.seededAt > g.straight_ahead_seed_ms) || Math.abs(s.anchor - this.straight) <= g.frontal_degrees;
+      if (Math.abs(s.anchor) <= g.straight_ahead_max_degrees && atRest) {
+        yaw = s.anchor;
         if (isNaN(this.seededAt)) this.seededAt = at;
       }
     }
