@@ -124,21 +124,12 @@ func (f *lineFit) at(i float64) (du, dv float64) {
 // (sum of correlations).
 func (t *fineTemplates) agreement(s *fineSet, fz *fineZone, chars [][]int) float64 {
 	sum := 0.0
-	out := make([]float64, t.n)
 	for li, row := range fz.cells {
 		for c := range row {
-			if !row[c].ok {
-				continue
+			if row[c].ok {
+				best, _, _ := t.nearBest(s, fz, chars, li, c)
+				sum += best
 			}
-			ctx := t.context(s, fz, chars, li, c)
-			best := math.Inf(-1)
-			for _, du := range []float64{-0.025, 0, 0.025} {
-				for _, dv := range []float64{-0.025, 0, 0.025} {
-					t.scores(s, &row[c], fz.du[li][c]+du, fz.dv[li][c]+dv, ctx, []int{chars[li][c]}, out)
-					best = math.Max(best, out[chars[li][c]])
-				}
-			}
-			sum += best
 		}
 	}
 	return sum
@@ -148,25 +139,33 @@ func (t *fineTemplates) agreement(s *fineSet, fz *fineZone, chars [][]int) float
 // 0.025 pitch of the place fitted: the photo's keystone bends a line's
 // cells off the straight fit.
 func (t *fineTemplates) settle(s *fineSet, fz *fineZone, chars [][]int) {
-	out := make([]float64, t.n)
 	for li, row := range fz.cells {
 		for c := range row {
-			if !row[c].ok {
-				continue
+			if row[c].ok {
+				_, fz.du[li][c], fz.dv[li][c] = t.nearBest(s, fz, chars, li, c)
 			}
-			ctx := t.context(s, fz, chars, li, c)
-			best, bu, bv := math.Inf(-1), fz.du[li][c], fz.dv[li][c]
-			for _, du := range []float64{-0.025, 0, 0.025} {
-				for _, dv := range []float64{-0.025, 0, 0.025} {
-					t.scores(s, &row[c], fz.du[li][c]+du, fz.dv[li][c]+dv, ctx, []int{chars[li][c]}, out)
-					if out[chars[li][c]] > best {
-						best, bu, bv = out[chars[li][c]], fz.du[li][c]+du, fz.dv[li][c]+dv
-					}
-				}
-			}
-			fz.du[li][c], fz.dv[li][c] = bu, bv
 		}
 	}
+}
+
+// nearBest is how well cell (li, c) matches the set's template of the
+// character read in it at the best of the shifts within 0.025 pitch of
+// its place, its neighbours' ink drawn in, and that place.
+func (t *fineTemplates) nearBest(s *fineSet, fz *fineZone, chars [][]int, li, c int) (best, du, dv float64) {
+	fc, g := &fz.cells[li][c], chars[li][c]
+	ctx := t.context(s, fz, chars, li, c)
+	out := make([]float64, t.n)
+	best, du, dv = math.Inf(-1), fz.du[li][c], fz.dv[li][c]
+	for _, ddu := range []float64{-0.025, 0, 0.025} {
+		for _, ddv := range []float64{-0.025, 0, 0.025} {
+			u, v := fz.du[li][c]+ddu, fz.dv[li][c]+ddv
+			t.scores(s, fc, u, v, ctx, []int{g}, out)
+			if out[g] > best {
+				best, du, dv = out[g], u, v
+			}
+		}
+	}
+	return best, du, dv
 }
 
 // readAll matches every cell against every glyph, each at its best shift

@@ -119,32 +119,29 @@ func (t *fineTemplates) blurred(covers [][]float32, b float64) *fineSet {
 	return s
 }
 
-// blurFloat is a Gaussian blur of a w×h plane, σ px, paper (0) beyond it.
+// blurFloat is a Gaussian blur of a w×h plane, σ px, paper (0) beyond it:
+// the kernel run along the rows, then down the columns.
 func blurFloat(p []float32, w, h int, sigma float64) []float32 {
 	k := raster.GaussianKernel[float32](sigma, 3)
+	return blurPass(blurPass(p, k, w, h, 1, w), k, h, w, w, 1)
+}
+
+// blurPass convolves every run of a plane with kernel k: n runs of m
+// samples, a sample step apart, each run start one run step on from the
+// last (1 and w along the rows; w and 1 down the columns).
+func blurPass(p, k []float32, m, n, step, run int) []float32 {
 	r := len(k) / 2
-	tmp := make([]float32, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
+	out := make([]float32, len(p))
+	for j := 0; j < n; j++ {
+		base := j * run
+		for i := 0; i < m; i++ {
 			var acc float32
-			for i, kv := range k {
-				if xx := x + i - r; xx >= 0 && xx < w {
-					acc += p[y*w+xx] * kv
+			for t, kv := range k {
+				if ii := i + t - r; ii >= 0 && ii < m {
+					acc += p[base+ii*step] * kv
 				}
 			}
-			tmp[y*w+x] = acc
-		}
-	}
-	out := make([]float32, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var acc float32
-			for i, kv := range k {
-				if yy := y + i - r; yy >= 0 && yy < h {
-					acc += tmp[yy*w+x] * kv
-				}
-			}
-			out[y*w+x] = acc
+			out[base+i*step] = acc
 		}
 	}
 	return out
