@@ -45,19 +45,21 @@ type env struct {
 }
 
 // roomy is the engines with, once set, challenges whose steps last k times
-// the server's step time and whose budget holds k times its frames. A test
-// that shoots a step's guidance at two sizes on a loaded machine (8 s for
-// four shots under CI load, the step's whole time) uses it so the step
-// does not run out while the shots are taken; what the page shows does
-// not depend on these numbers, only when it moves on. Walks that check the
-// page's pacing keep the server's own.
+// the server's step time. k > 1: their budget also holds k times its
+// frames. A test that shoots a step's guidance at two sizes on a loaded
+// machine (8 s for four shots under CI load, the step's whole time) uses
+// it so the step does not run out while the shots are taken; what the page
+// shows does not depend on these numbers, only when it moves on. k < 1: a
+// test that walks an attempt meant to fail (a wrong order the page waits
+// out step by step) gets its refusal sooner; the budget stays. Walks that
+// check the page's pacing keep the server's own.
 type roomy struct {
 	flow.Engines
 	mu sync.Mutex
-	k  int
+	k  float64
 }
 
-func (r *roomy) Set(k int) {
+func (r *roomy) Set(k float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.k = k
@@ -67,9 +69,11 @@ func (r *roomy) NewChallenge(rnd io.Reader, now time.Time) (liveness.Challenge, 
 	ch, b, err := r.Engines.NewChallenge(rnd, now)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.k > 0 && r.k != 1 {
+		ch.StepTimeoutMS = int64(float64(ch.StepTimeoutMS) * r.k)
+	}
 	if r.k > 1 {
-		ch.StepTimeoutMS *= int64(r.k)
-		b.MaxFrames *= r.k
+		b.MaxFrames = int(float64(b.MaxFrames) * r.k)
 	}
 	return ch, b, err
 }

@@ -288,6 +288,10 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 	}
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")
 	writeY4M(t, y4m, 15, foremanTalking(t))
+	// The page waits out each step of an attempt that fails: a third of the
+	// server's step time gets the refusal sooner (what the page says after
+	// it does not depend on the pace).
+	e.roomy.Set(0.3)
 
 	// The page's own last attempt fails: the link is finished.
 	c := oneLeft(created{})
