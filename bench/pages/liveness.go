@@ -222,7 +222,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
 			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
-			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0}
+			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0, nil}
 	}
 	if *firstRuns > 0 {
 		return printFirst(got[2], got[3], modes[2].name, modes[3].name)
@@ -320,6 +320,9 @@ type liveMeasure struct {
 	// (-thread only: thread.go).
 	thread []threadShare
 	span   float64
+	// phases: ms from the click to each milestone of the first guidance
+	// (-first only: first.go, phasesJS).
+	phases map[string]float64
 }
 
 // liveRun opens link at the liveness step in a fresh tab with the cache
@@ -395,7 +398,8 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 		return m, fmt.Errorf("first guidance: %w", err)
 	}
 	if *firstRuns > 0 {
-		return m, nil
+		m.phases, err = phasesOf(ctx)
+		return m, err
 	}
 	if !tracked {
 		return m, answered(ctx, &m)

@@ -154,8 +154,13 @@ async function attempt(app: App, done: () => void): Promise<void> {
     );
     return;
   }
+  // When the camera and then the tracker were ready, in ms from the
+  // attempt's start, for the page budget's benchmark (bench/pages -first:
+  // where the time to the first guidance goes).
+  stage.dataset.cameraAt = String(Math.round(performance.now() - t0));
   tell(ui, t("live.guide.loading"));
   const tracker = await Promise.race([loadTracker(), sleep(trackerWaitMs).then(() => null)]);
+  stage.dataset.trackerAt = String(Math.round(performance.now() - t0));
   if (tracker) {
     stage.dataset.tracker = "on";
     stage.dataset.trackerIn = tracker.where;
