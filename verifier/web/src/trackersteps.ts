@@ -149,7 +149,7 @@ export class Steps {
   // yaw (humantrack.ts, carry), whichever of the two was observed first;
   // a frame the detector read, with its own. Past the guide's
   // straight_ahead_seed_ms from the first frame that counted (the
-  // lead-in), a frame counts only within frontal_degrees of the
+  // lead-in; the first frame sent it stands for: standsFrom), a frame counts only within frontal_degrees of the
   // straight-ahead so far, as on the server (StraightAheadSeed): a turn's
   // frames on their way out and back do not pull it. 0 until a frame
   // counts.
@@ -181,7 +181,7 @@ export class Steps {
       const atRest = g.straight_ahead_seed_ms <= 0 || !(at - this.seededAt > g.straight_ahead_seed_ms) || Math.abs(s.anchor - this.straight) <= g.frontal_degrees;
       if (Math.abs(s.anchor) <= g.straight_ahead_max_degrees && atRest) {
         yaw = s.anchor;
-        if (isNaN(this.seededAt)) this.seededAt = at;
+        if (isNaN(this.seededAt)) this.seededAt = this.standsFrom(at);
       }
     }
     this.frames.push({ at, yaw });
@@ -194,6 +194,18 @@ export class Steps {
       counted.push({ yaw: f[i].yaw, w: Math.max(0, to - from) });
     }
     if (counted.length) this.straight = weightedMedian(counted);
+  }
+
+  // standsFrom is the first frame sent that the frame tracked at `at`
+  // stands for in settle's median (half-way from the frame tracked before
+  // it). The server's seed (straight_ahead_seed_ms) runs from the first
+  // frame it counts, which it reads, where the page reads its nearest
+  // tracked one: seeded at its first counted tracked frame, a page whose
+  // tracker read nothing posed early in the lead-in let the first turn's
+  // frames under 20° count for as long after.
+  private standsFrom(at: number): number {
+    const before = this.frames.length ? this.frames[this.frames.length - 1].at : -Infinity;
+    return this.sent.find((t) => t >= (before + at) / 2 && t <= at) ?? at;
   }
 
   // rest takes a frame of the lead-in (before the first cue) into the
