@@ -18,7 +18,7 @@ import (
 // page's outcome picker and the review offer; on a 1280×800 computer, the
 // start page with its QR handoff, the front's upload, the selfie step, the
 // phone step, Done and an ended link's page. Each is measured as fitsIn
-// does (no overflow or clipping, lang and dir, axe on the screenshot).
+// does (no overflow or clipping, lang and dir, axe in axeLangs).
 // Screenshots: var/screenshots/flow/lang-*-{360x640,1280x800}.png.
 func TestLanguagesCapturingInChromium(t *testing.T) {
 	t.Parallel()
