@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED ?= 1
 
-.PHONY: run test test-go testdata fuzz bench models candidate-models ipdata deps npm build lint
+.PHONY: run test test-inputs test-go testdata fuzz bench models candidate-models ipdata deps npm build lint
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
@@ -11,7 +11,15 @@ run: deps models ipdata
 	@scripts/run.sh
 
 ## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
-test: deps models candidate-models ipdata lint testdata test-go fuzz
+test: deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint test-inputs
+	@$(MAKE) --no-print-directory test-go fuzz
+
+# test-inputs: what the tests read, fetched (network and disk) while lint
+# builds (CPU): one after the other, since models and candidate-models
+# write the same folder.
+test-inputs:
+	@$(MAKE) --no-print-directory -j1 models candidate-models ipdata testdata
 
 ## lint: go.mod and go.sum must be tidy (every requirement used and marked direct or indirect correctly), and no function unreachable from a main or a test (deadcode)
 lint:
