@@ -41,9 +41,12 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // 177/200, 0 wrong quads, 5 on the extra 36; ac76b0706960 before the
 // frame, enclosure and text-block tests, 181, 0 and 4; 48d96583084c
 // before the near card, 190, 0 and 0; e19e541acb43 before the seed-604
-// margin and the portrait's size bound, 197, 0 and 0; 7757fa30b796, this one,
-// before the busy-surround path, 198, 0 and 0, real photos 6 of 10).
-const finderPreviousCommit = "7757fa30b796180cf4ef6dc4bdce61369b5cad29"
+// margin and the portrait's size bound, 197, 0 and 0; 7757fa30b796
+// before the busy-surround path, 198, 0 and 0, real photos 6 of 10;
+// 80a1ee1d, this one, before the T-corner test, 198, 0 and 0, real
+// photos 8 of 10, and with the ovals (-finder-oval) 196 and 1 wrong
+// quad, #50's PNG).
+const finderPreviousCommit = "80a1ee19004bdb96848686258d50d947c105f026"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.

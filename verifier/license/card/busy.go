@@ -43,12 +43,21 @@ func (wk *work) acceptBusySurround(o outline) bool {
 	return true
 }
 
-// sideRunsOn reports whether side k of o shows edge along strongSupport
-// of the stretch past either of its ends (0.1–0.4 of its length beyond
-// the corner, as bothRunOn looks): a print edge running on, straight and
-// unbroken, as a card's own edge would not.
+// sideRunsOn reports whether side k of o runs on as an edge past either
+// of its ends (runsOnPast).
 func (wk *work) sideRunsOn(o outline, k int) bool {
+	return wk.runsOnPast(o, k, 0) || wk.runsOnPast(o, k, 1)
+}
+
+// runsOnPast reports whether side k of o shows edge along strongSupport
+// of the stretch 0.1–0.4 of its length past its corner k+end (end 0 its
+// first corner, 1 its second; as bothRunOn looks): a print edge running
+// on, straight and unbroken, as a card's own edge would not.
+func (wk *work) runsOnPast(o outline, k, end int) bool {
 	l, a, b := o.sides[k], o.corners[k], o.corners[(k+1)%4]
-	p := &wk.profiles[l.id]
-	return p.support(l, a, b, 1.1, 1.4) >= strongSupport || p.support(l, a, b, -0.4, -0.1) >= strongSupport
+	t0, t1 := -0.4, -0.1
+	if end == 1 {
+		t0, t1 = 1.1, 1.4
+	}
+	return wk.profiles[l.id].support(l, a, b, t0, t1) >= strongSupport
 }

@@ -27,9 +27,7 @@ func TestAnalyzeFrontBusySurroundRefusesPortraitBlocks(t *testing.T) {
 		{"#41", "amy/amy2.png", cardtest.Scene{CardW: 939.49, RotationDeg: 250.62, Blur: 0.786, Surface: cardtest.Cloth, Seed: 41,
 			Light:       cardtest.Light{Gradient: 0.1815, Angle: 329.05, Tint: -0.0073},
 			Perspective: [4]raster.Point{{X: -0.0371, Y: 0.0211}, {X: -0.0029, Y: -0.0246}, {X: 0.0122, Y: 0.0280}, {X: 0.0032, Y: 0.0339}}}},
-		{"#50", "howard/howard1.png", cardtest.Scene{CardW: 918.15, RotationDeg: 90.357, Blur: 0.483, Surface: cardtest.White, Seed: 50,
-			Light:       cardtest.Light{Gradient: 0.0161, Angle: 187.49, Tint: 0.0286},
-			Perspective: [4]raster.Point{{X: -0.0170, Y: -0.0392}, {X: -0.0023, Y: 0.0291}, {X: -0.0265, Y: -0.0067}, {X: -0.0327, Y: 0.0087}}}},
+		{"#50", "howard/howard1.png", darkBandUprightOnWhite},
 	} {
 		s := tc.s
 		s.FrameW, s.Aspect, s.Design, s.Face = 1280, card.ID1Aspect, cardtest.DesignNamed("dark band to the edge"), labeledFace(t, tc.face)
@@ -41,6 +39,12 @@ func TestAnalyzeFrontBusySurroundRefusesPortraitBlocks(t *testing.T) {
 		assertCornersWithin(t, tc.name, c.Corners, want, s.CardW, 0.05)
 	}
 }
+
+// darkBandUprightOnWhite is bench/robust #50: a dark-band card upright
+// on white, its top 1–3% of its width off the photo.
+var darkBandUprightOnWhite = cardtest.Scene{CardW: 918.15, RotationDeg: 90.357, Blur: 0.483, Surface: cardtest.White, Seed: 50,
+	Light:       cardtest.Light{Gradient: 0.0161, Angle: 187.49, Tint: 0.0286},
+	Perspective: [4]raster.Point{{X: -0.0170, Y: -0.0392}, {X: -0.0023, Y: 0.0291}, {X: -0.0265, Y: -0.0067}, {X: -0.0327, Y: 0.0087}}}
 
 // labeledFace is the labeled face file (testdata/faces/labeled), as
 // bench/robust prints it on its cards.

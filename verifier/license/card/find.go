@@ -36,8 +36,9 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // Where no outline passes, one seen all round that fails only the
 // surround test is taken when no side runs on past its corners, the
 // card lying across surfaces of several colours (acceptBusySurround). A winner
-// that is print inside a larger card running off the photo is refused
-// (insideCard). Every photo is searched once more for a card as light as
+// with a side running on through a corner the other side stops short of
+// (teeCorner), or that is print inside a larger card running off the
+// photo (insideCard), is refused. Every photo is searched once more for a card as light as
 // its table (nearCard): taken when the search above refused the photo, or
 // when its outline lies inside the near card, at most two thirds of its
 // area (an outline of the portrait's block, its stock as white as the
@@ -108,6 +109,13 @@ func (wk *work) outlineQuad(img image.Image, lines []line) ([4]raster.Point, err
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	best = wk.outermost(cands, wk.clearest(cands, best))
+	if wk.teeCorner(*best) {
+		// Print against a line of the card's. Refused here, not in
+		// accept: the next outline down was no likelier the card
+		// (bench/robust #200 and #203 with the ovals had blocks of
+		// print 41% and 9% off taken next, the first accepted).
+		return [4]raster.Point{}, ErrUnsureOutline
+	}
 	widened := wk.widenPastPrint(*best)
 	best = &widened
 	if wk.insideCard(lines, *best) {
