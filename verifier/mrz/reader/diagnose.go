@@ -1,6 +1,9 @@
 package reader
 
-import "image"
+import (
+	"image"
+	"math"
+)
 
 // Reading is one zone's cells as one of the two readings scored them:
 // what bench/mrz -margins calibrates the margins on (the cells scored
@@ -23,7 +26,7 @@ func (r *Reader) Readings(img *image.Gray) []Reading {
 			continue
 		}
 		g, cells := r.read(z)
-		fine, blur := r.fineRead(z, cells)
+		fine, blur := r.fineRead(z, cells, math.Inf(1))
 		out = append(out, Reading{Blur: g.blur, Scores: scoresOf(cells)}, Reading{Fine: true, Blur: blur, Scores: scoresOf(fine)})
 	}
 	return out

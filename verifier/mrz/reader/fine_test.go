@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -30,7 +31,7 @@ func TestFineBlurMeasured(t *testing.T) {
 				continue
 			}
 			_, cells := rd.read(z)
-			_, got := rd.fineRead(z, cells)
+			_, got := rd.fineRead(z, cells, math.Inf(1))
 			want := math.Sqrt(blur*blur+1.0/12) / z.Pitch
 			t.Logf("blur %.1f px, pitch %.2f px: measured σ %.3f pitch, the photo's %.3f", blur, z.Pitch, got, want)
 			if math.Abs(got-want) > 0.0225 {
@@ -88,5 +89,22 @@ func TestFineReadsBlurredSmallZones(t *testing.T) {
 	}
 	if gained == 0 {
 		t.Error("none read right that the glyph matcher alone refuses")
+	}
+}
+
+// TestTooBlurred: a data page on a 2 MP frame whose strokes are about a
+// pixel wide, defocused by σ 2 px (two strokes: OCR-B's counters fill
+// in), is refused as too blurred, the retake's message.
+func TestTooBlurred(t *testing.T) {
+	rd, f := newReader(t)
+	r := rand.New(rand.NewPCG(1, 79))
+	lines := mrztest.Zone(r, mrz.TD3)
+	cam := mrztest.Camera{Width: 1632, Height: 1224, PageFrac: 0.23, Angle: 2, Blur: 2, Noise: 1, Quality: 90}
+	img, err := mrztest.Shot(f, mrz.TD3, lines, cam, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rd.Read(img); !errors.Is(err, ErrTooBlurred) || !errors.Is(err, ErrUnsure) {
+		t.Errorf("read: %v, want ErrTooBlurred", err)
 	}
 }

@@ -18,8 +18,11 @@ func glyphIndex(c byte) int { return strings.IndexByte(ocrb.Charset, c) }
 // zone's blur and weight, then every cell against every glyph with its
 // neighbours' ink drawn in, twice (the second time with the neighbours
 // as the first time read them). It answers the cells and the blur, σ
-// pitches, of the set they were read with.
-func (r *Reader) fineRead(z *Zone, first [][]cellRead) ([][]cellRead, float64) {
+// pitches, of the set they were read with; no cells when that blur is
+// upTo or more: matching every cell against every glyph (37 glyphs at 15
+// shifts, twice) is most of the reading's work, spent on a zone the
+// margins would refuse.
+func (r *Reader) fineRead(z *Zone, first [][]cellRead, upTo float64) ([][]cellRead, float64) {
 	t := r.fine
 	fz := newFineZone(z, t.capH)
 	chars := make([][]int, len(first))
@@ -83,6 +86,9 @@ func (r *Reader) fineRead(z *Zone, first [][]cellRead) ([][]cellRead, float64) {
 	try(b0-1, wi)
 	try(b0+1, wi)
 	s := t.set(bi, wi)
+	if s.blur >= upTo {
+		return nil, s.blur
+	}
 	t.settle(s, fz, chars)
 	var cells [][]cellRead
 	for pass := 0; pass < 2; pass++ {

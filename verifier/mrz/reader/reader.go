@@ -27,6 +27,11 @@ var ErrNoZone = errors.New("mrz reader: no machine-readable zone found")
 // reading is not trusted. Take another photo.
 var ErrUnsure = errors.New("a character is unclear")
 
+// ErrTooBlurred: the zone's print is blurred past what tells its
+// characters apart (fineBlurLimit); a sharper photo, or one taken closer,
+// may read. It is an ErrUnsure.
+var ErrTooBlurred = fmt.Errorf("the zone is too blurred to read: %w", ErrUnsure)
+
 // MinMargin is the least margin every cell of a zone must read with.
 // Calibrated on 60 rendered photos (mrztest, 3 MP, the page 25-90% of the
 // frame, blur up to 3.75 px, 4,632 cells; docs/engines.md): the 5 cells
@@ -104,9 +109,10 @@ func (r *Reader) Read(img *image.Gray) (*mrz.MRZ, error) {
 
 // ReadZone is Read that also answers the zone: the one read, or when none
 // read, the first found (nil when none was): where the zone lies tells
-// where the page is.
+// where the page is. When none read and one was too blurred to read, the
+// error is ErrTooBlurred: what a retake must mend.
 func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
-	var last error = ErrNoZone
+	var last, blurred error = ErrNoZone, nil
 	var first *Zone
 	for z, err := range Zones(img, MatchPitch) {
 		if err != nil {
@@ -124,12 +130,19 @@ func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
 			return m, z, nil
 		}
 		// Unsure, or misread: read again at the photo's own pixels.
-		fine, blur := r.fineRead(z, cells)
+		fine, blur := r.fineRead(z, cells, fineBlurLimit)
+		if fine == nil {
+			blurred = fmt.Errorf("mrz reader: print blurred by σ %.2f pitch (limit %.2f): %w", blur, fineBlurLimit, ErrTooBlurred)
+			continue
+		}
 		min, blind := fineMargins(blur)
-		if m, err := parseCells(ocrbChars, fine, min, blind, true); err == nil {
+		if m, err = parseCells(ocrbChars, fine, min, blind, true); err == nil {
 			return m, z, nil
 		}
 		last = err
+	}
+	if blurred != nil {
+		return nil, first, blurred
 	}
 	return nil, first, last
 }
