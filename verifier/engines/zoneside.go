@@ -2,6 +2,7 @@ package engines
 
 import (
 	"context"
+	"errors"
 	"image"
 	"math"
 	"time"
@@ -180,7 +181,11 @@ func (s *zoneSide) judge(readErr error, m *mrz.MRZ, lay *layout, now time.Time) 
 		s.Document = &d
 	default:
 		s.Problems = append(s.Problems, flow.ProblemMRZUnreadable)
-		if s.Sharpness < MinPageSharpness {
+		// The page's sharpness, or the reader's own measure of the zone's
+		// print (a page in focus whose zone is not: the reader refuses
+		// print blurred past σ 0.19 pitch, where a wrong glyph matches
+		// better than the printed one).
+		if s.Sharpness < MinPageSharpness || errors.Is(readErr, reader.ErrTooBlurred) {
 			s.Problems = append(s.Problems, flow.ProblemTooBlurry)
 		}
 	}
