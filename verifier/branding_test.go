@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -213,13 +214,7 @@ func TestNewLogoFitsTheBox(t *testing.T) {
 // TestNewLogoWebPKeepsTransparency: a lossy WebP with alpha (libwebp's
 // cwebp) keeps its transparent ground and its colour.
 func TestNewLogoWebPKeepsTransparency(t *testing.T) {
-	tool, err := exec.LookPath("cwebp")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("cwebp not installed (Debian package webp, scripts/deps.sh)")
-		}
-		t.Skip("SKIPPING: cwebp not installed (Debian package webp)")
-	}
+	tool := testkit.Tool(t, "cwebp") // Debian package webp
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.png"), filepath.Join(dir, "out.webp")
 	if err := os.WriteFile(in, encodePNG(t, logoImage(96, 64)), 0o600); err != nil {

@@ -6,8 +6,6 @@ import (
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -135,19 +133,4 @@ func passphraseSession(t testing.TB, key PassphraseKey) *Session {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// needTool finds an external program for an interoperability test: missing
-// tools fail under CI=true (make deps installs them) and skip loudly elsewhere.
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err == nil {
-		return path
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not installed under CI: %v", name, err)
-	}
-	t.Skipf("SKIPPING — %s not installed (%v); this interoperability test runs in CI", name, err)
-	return ""
 }

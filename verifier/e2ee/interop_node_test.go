@@ -9,13 +9,15 @@ import (
 	"os/exec"
 	"reflect"
 	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // runNode runs one job of testdata/interop.mjs, an independent
 // implementation of the format on Node's WebCrypto.
 func runNode(t *testing.T, job map[string]any) map[string]any {
 	t.Helper()
-	node := needTool(t, "node")
+	node := testkit.Tool(t, "node")
 	in, err := json.Marshal(job)
 	if err != nil {
 		t.Fatal(err)

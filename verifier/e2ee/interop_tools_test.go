@@ -11,13 +11,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 var rsaSizes = []int{2048, 3072, 4096}
 
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(needTool(t, name), args...)
+	cmd := exec.Command(testkit.Tool(t, name), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

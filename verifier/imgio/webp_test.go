@@ -23,13 +23,7 @@ import (
 // skips loudly elsewhere.
 func libwebp(t *testing.T, tool string, in []byte, args ...string) []byte {
 	t.Helper()
-	bin, err := exec.LookPath(tool)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not installed (Debian package webp, scripts/deps.sh)", tool)
-		}
-		t.Skipf("SKIPPING: %s not installed (Debian package webp)", tool)
-	}
+	bin := testkit.Tool(t, tool) // Debian package webp
 	dir := t.TempDir()
 	inFile, outFile := filepath.Join(dir, "in"), filepath.Join(dir, "out")
 	if err := os.WriteFile(inFile, in, 0o600); err != nil {

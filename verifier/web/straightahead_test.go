@@ -76,13 +76,7 @@ func straightAfter(t *testing.T, seedMs int, sent []int, frames []tracked) float
 // loudly, and fails under CI=true (as testkit.TypeCheck).
 func inNode(t *testing.T, entry, script string) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node missing under CI: %v", err)
-		}
-		t.Skipf("SKIPPING — node missing: %v", err)
-	}
+	node := testkit.Tool(t, "node")
 	root := filepath.Join(testkit.RepoRoot(t), "verifier", "web", "src")
 	src := fstest.MapFS{"entry.ts": {Data: []byte(entry)}}
 	names, err := filepath.Glob(filepath.Join(root, "*.ts"))

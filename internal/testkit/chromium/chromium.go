@@ -4,12 +4,12 @@ package chromium
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // PhoneUA is a phone's user agent, so pages that ask take their phone
@@ -30,13 +30,7 @@ func Phone() chromedp.Action[chromedp.Void] {
 // browser fails the test; elsewhere it skips loudly.
 func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("chromium not found under CI: %v", err)
-		}
-		t.Skipf("SKIPPING browser tests — chromium not found (%v); they run in CI", err)
-	}
+	path := testkit.Tool(t, "chromium")
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
