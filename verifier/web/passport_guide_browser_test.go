@@ -76,7 +76,8 @@ func judgePageIn(tb *tab, t *testing.T, img image.Image) pageJudged {
 // "glare". An ID card's side with its zone (TD1), 30-70% of the frame
 // wide, is said to be an ID card, its pitch within 1.5%, never right. The
 // figures it logs are the calibration of autocapture.ts's pageLimits and
-// of zoneguide.ts's second pass.
+// of zoneguide.ts's second pass: walk the whole grid
+// (IDGATE_TEST_SWEEPS=full) before changing either.
 func TestPassportGuideOnRenderedPages(t *testing.T) {
 	t.Parallel()
 	f := ocrbFont(t)
@@ -98,9 +99,11 @@ func TestPassportGuideOnRenderedPages(t *testing.T) {
 			t.Errorf("%s: pitch %.2f, truly %.2f", name, got, truth)
 		}
 	}
-	for _, share := range []float64{0.2, 0.3, 0.42, 0.5, 0.6, 0.7, 0.8} {
-		for _, angle := range []float64{-8, 0, 5} {
-			for _, blur := range []float64{0.5, 1.5, 2.5, 4} {
+	// Every width with every blur; the turns take turns (testkit.Along:
+	// all 84 points under IDGATE_TEST_SWEEPS=full, 28 otherwise).
+	for i, share := range []float64{0.2, 0.3, 0.42, 0.5, 0.6, 0.7, 0.8} {
+		for k, blur := range []float64{0.5, 1.5, 2.5, 4} {
+			for _, angle := range testkit.Along([]float64{-8, 0, 5}, i+k) {
 				seed++
 				img, err := guidetest.Page(f, face, guidetest.PageZone(), guidetest.PageCamera(share, func(c *mrztest.Camera) { c.Angle, c.Blur = angle, blur }), seed)
 				check(t, err)
@@ -128,9 +131,9 @@ func TestPassportGuideOnRenderedPages(t *testing.T) {
 			}
 		}
 	}
-	for _, share := range []float64{0.3, 0.5, 0.7} {
-		for _, angle := range []float64{-8, 5} {
-			for _, blur := range []float64{0.5, 1.5} {
+	for i, share := range []float64{0.3, 0.5, 0.7} {
+		for k, blur := range []float64{0.5, 1.5} {
+			for _, angle := range testkit.Along([]float64{-8, 5}, i+k) {
 				seed++
 				img, err := guidetest.Card(f, face, guidetest.PageCamera(share, func(c *mrztest.Camera) { c.Angle, c.Blur = angle, blur }), seed)
 				check(t, err)
