@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -34,7 +35,18 @@ import (
 // binary is the idgate built once for the package (TestMain).
 var binary string
 
+// parallel is how many of the package's tests run at once unless -parallel
+// says otherwise: all five. They wait on the clock far more than they
+// compute (PostgreSQL down 3 s, a webhook's lease running out, make run's
+// start-up), and one after the other they took 159 s of CI's budget, the
+// longest of them 53 s.
+const parallel = "5"
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if !flagSet("test.parallel") {
+		_ = flag.Set("test.parallel", parallel)
+	}
 	dir, err := os.MkdirTemp("", "idgate-systemtest-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "systemtest:", err)
@@ -50,6 +62,13 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// flagSet reports whether the command line gave the flag.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // instance is one `idgate serve` process.

@@ -31,6 +31,7 @@ import (
 // walk must take under a minute; screenshots go to
 // var/screenshots/storefront-demo/.
 func TestStorefrontDemoInChromium(t *testing.T) {
+	t.Parallel()
 	d := startMakeRun(t)
 	t.Logf("make run answered in %s", d.startup.Round(100*time.Millisecond))
 	t.Run("phone", func(t *testing.T) {

@@ -34,6 +34,7 @@ import (
 // as an engine-free stand-in for the flow's last step (the same
 // UpdateVerification transaction enqueues the webhook).
 func TestFaultsUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("restarts PostgreSQL and Redis under load (about 90 seconds)")
 	}

@@ -154,6 +154,7 @@ func lastLine(out string) string {
 // "the demo store (idgate store demo) ended (exit status 0) while running",
 // and make printed Error 1, which read like a crash).
 func TestMakeRunStartStop(t *testing.T) {
+	t.Parallel()
 	const runs = 4
 	for i := range runs {
 		sig, code, last := syscall.SIGTERM, 143, "make run: stopped by SIGTERM (running)"
@@ -192,6 +193,7 @@ func TestMakeRunStartStop(t *testing.T) {
 // a word (a child killed by a signal, a signal during start-up, a quiet step
 // failing) each end it with a line that says which and how.
 func TestMakeRunNeverEndsSilently(t *testing.T) {
+	t.Parallel()
 	t.Run("verifier killed", func(t *testing.T) {
 		m := launchMakeRun(t, seededState(t))
 		pid := m.awaitChild(t, "serve")

@@ -27,6 +27,7 @@ import (
 // taking the delivery over when the lease runs out (webhook.DefaultLease,
 // 30 s: the longest step).
 func TestTwoInstances(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts two verifier processes (about a minute)")
 	}
