@@ -10,10 +10,10 @@ export CGO_ENABLED ?= 1
 run: deps models ipdata
 	@scripts/run.sh
 
-## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser, bounded fuzzing)
+## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser) and bounded fuzzing of a third of the fuzzed packages, chosen by the commit (scripts/fuzz.sh)
 test: deps
 	@$(MAKE) --no-print-directory -j2 --output-sync=target lint test-inputs
-	@$(MAKE) --no-print-directory test-go fuzz
+	@$(MAKE) --no-print-directory test-go fuzz FUZZ_SHARE=3
 
 # test-inputs: what the tests read, fetched (network and disk) while lint
 # builds (CPU): one after the other, since models and candidate-models
@@ -35,20 +35,23 @@ lint:
 # passing run; 20 m stays under the 25-minute budget of the whole of CI.
 SLOW_FIRST = ./verifier/web ./systemtest ./bench/liveness ./verifier/license/pdf417 ./verifier/http ./securitytest ./verifier/flow ./cmd/idgate
 
-## test-go: go vet and go test; afterwards, one line per package whose tests skipped for absent test data
+## test-go: go vet and go test; afterwards, one line per package whose tests skipped for absent test data, and the packages that took the most CPU (var/test-cpu.txt has them all)
 test-go:
 	$(GO) vet ./...
-	@mkdir -p var && rm -f var/skipped.txt
-	@IDGATE_SKIP_REPORT=$(CURDIR)/var/skipped.txt $(GO) test -count=1 -timeout 20m $(SLOW_FIRST) ./...; status=$$?; \
-	  if [ -s var/skipped.txt ]; then sort var/skipped.txt; fi; exit $$status
+	@mkdir -p var && rm -f var/skipped.txt var/test-cpu.txt
+	@IDGATE_SKIP_REPORT=$(CURDIR)/var/skipped.txt IDGATE_CPU_REPORT=$(CURDIR)/var/test-cpu.txt IDGATE_REPO=$(CURDIR) \
+	  $(GO) test -count=1 -timeout 20m -exec $(CURDIR)/scripts/testcpu.sh $(SLOW_FIRST) ./...; status=$$?; \
+	  if [ -s var/skipped.txt ]; then sort var/skipped.txt; fi; \
+	  if [ -s var/test-cpu.txt ]; then sort -rn var/test-cpu.txt | awk '{ c += $$1 } NR <= 15 { l = l sprintf("  %7.1f s CPU %7.1f s wall  %s\n", $$1, $$2, $$3) } \
+	    END { printf "test CPU by package (the 15 largest of %d; all together %.0f s):\n%s", NR, c, l }'; fi; exit $$status
 
 ## testdata: third-party test data into ./var, from the local mirror (SHARED) or the pinned sources, checked by sha256
 testdata:
 	@scripts/testdata.sh
 
-## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 3s; `make fuzz FUZZTIME=1m` for a longer run)
+## fuzz: every Fuzz* target in the tree, FUZZTIME each (default 3s; `make fuzz FUZZTIME=1m` for a longer run; FUZZ_SHARE=k fuzzes one package in k)
 fuzz:
-	@scripts/fuzz.sh
+	@FUZZ_SHARE=$(FUZZ_SHARE) scripts/fuzz.sh
 
 ## bench: every Go benchmark plus every program under bench/ (side-by-side baselines print ratios)
 bench: deps candidate-models testdata
