@@ -76,7 +76,7 @@ deps:
 
 ## npm: browser dependencies pinned by package-lock.json into ./node_modules (npm ci), again when the lockfile changes;
 ## then the npm packages a shipped bundle uses, bundled by go generate into a gitignored file the binary embeds
-npm: node_modules/.package-lock.json verifier/dashboard/npmbundle/gen/passphrase.js verifier/web/npmbundle/gen/barcode.js verifier/web/tracker/gen/human.js
+npm: node_modules/.package-lock.json verifier/dashboard/npmbundle/gen/passphrase.js verifier/web/npmbundle/gen/barcode.js verifier/web/tracker/gen/tf.js
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
@@ -88,7 +88,7 @@ verifier/dashboard/npmbundle/gen/passphrase.js: node_modules/.package-lock.json 
 verifier/web/npmbundle/gen/barcode.js: node_modules/.package-lock.json verifier/web/npmbundle/barcode.ts
 	$(GO) generate ./verifier/web/npmbundle
 
-verifier/web/tracker/gen/human.js: node_modules/.package-lock.json verifier/web/tracker/human.ts
+verifier/web/tracker/gen/tf.js: node_modules/.package-lock.json verifier/web/tracker/tf.ts
 	$(GO) generate ./verifier/web/tracker
 
 build: npm

@@ -278,7 +278,7 @@ func (r carried) print() {
 // after, with the frames further apart than the levers' 100 ms: how long
 // the page may carry a box when its next frame comes late (the page's
 // thread at 4×, where a detector frame holds up the recorder's timer:
-// humantrack.ts, carryMs); and a frame's detector box carried back to
+// facetrack.ts, carryMs); and a frame's detector box carried back to
 // the frame before it (a page that waits for the next frame, runs the
 // detector on it and reads the frame before on its box: the two are
 // then one timer's period apart, however long the detector takes).

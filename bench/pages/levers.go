@@ -2,13 +2,14 @@ package main
 
 // The tracker's levers (go run ./bench/pages -levers): what each way of
 // doing less per frame costs and what it does to the page's readings
-// against the server's. The page's tracker (its Human configuration and
-// pose code: levers.ts) runs on the page's thread of a tab at Chromium's
-// 4× CPU slowdown over the real clips' frames (../shared/testdata/liveness/
-// real via var/testdata, and Foreman), each frame as the lever's plan
-// says: with the detector or on the box Human keeps from the last frame's
-// mesh (its skipFrames idea: the last detector box's size, re-centred on
-// the last mesh), with the eyelids or without; the server's analyser
+// against the server's. The page's tracker (its own step and pose code:
+// levers.ts) runs on the page's thread of a tab at Chromium's 4× CPU
+// slowdown over the real clips' frames (../shared/testdata/liveness/real
+// via var/testdata, and Foreman), each frame as the lever's plan says:
+// with the detector or on the last frame's detector box, carried where
+// the tracker carries it (facetrack.ts, carryMs), with the eyelids or
+// without. (Human's kept box, which the page ran before it ran the models
+// itself, is measured on the server's pipeline: leverbox.go.) The server's analyser
 // (verifier/face/liveness, the detector on every frame) reads the same
 // JPEGs. Printed per lever: ms per frame (the tracker alone, nothing else
 // on the thread), the yaw's disagreement per frame and at each turn's
@@ -71,25 +72,20 @@ type turnSpan struct {
 // lever is one way of tracking a clip: the detector on every det-th
 // frame, the eyelids on every eyes-th (0: never); blinks: run on the
 // blink clips (the eyelids' disagreement), else on the turn clips (the
-// yaw's); own: the page's tracker itself (its own step: the detector's
-// box carried unmoved to the frame after, meshstep.ts) instead of Human's
-// kept box.
+// yaw's). The tracker carries the detector's box unmoved to the frame
+// after, within carryMs (facetrack.ts): at the clips' 100 ms apart, a
+// detector every 3rd frame would run on the 3rd anyway.
 type lever struct {
 	name      string
 	det, eyes int
 	blinks    bool
-	own       bool
 }
 
 var leverPlans = []lever{
-	{"detector every frame (the turns before)", 1, 0, false, false},
-	{"detector every 2nd frame", 2, 0, false, false},
-	{"detector every 3rd frame", 3, 0, false, false},
-	{"own step, detector every 2nd (today's turns)", 2, 0, false, true},
-	{"detector and eyelids every frame", 1, 1, true, false},
-	{"detector every 2nd, eyelids every frame (the blink before)", 2, 1, true, false},
-	{"own step, detector every 2nd, eyelids every frame (today's blink)", 2, 1, true, true},
-	{"detector and eyelids every 2nd frame", 2, 2, true, false},
+	{"detector every frame", 1, 0, false},
+	{"detector every 2nd frame (the turns)", 2, 0, false},
+	{"detector and eyelids every frame", 1, 1, true},
+	{"detector every 2nd, eyelids every frame (the blink)", 2, 1, true},
 }
 
 func leverBench(ctx context.Context, dir, chrome string) error {
@@ -158,10 +154,7 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 			det[i] = i%l.det == 0
 			eyes[i] = l.eyes > 0 && i%l.eyes == 0
 		}
-		call := fmt.Sprintf(`L.run(%s, %s)`, jsonOf(det), jsonOf(eyes))
-		if l.own {
-			call = fmt.Sprintf(`L.runTracker(%s, %s, %d)`, jsonOf(det), jsonOf(eyes), clipFrameMs)
-		}
+		call := fmt.Sprintf(`L.runTracker(%s, %s, %d)`, jsonOf(det), jsonOf(eyes), clipFrameMs)
 		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][4]any](call+`.then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, chromedp.EvalAwaitPromise))
 		if err != nil {
 			return nil, nil, nil, err
@@ -318,7 +311,7 @@ func printLever(l lever, clips []clip, server, page map[string][]reading, ms, de
 	if len(reuseMs) > 0 {
 		per = (per*float64(len(detMs)) + median64or0(reuseMs)*float64(len(reuseMs))) / float64(len(detMs)+len(reuseMs))
 	}
-	fmt.Printf("  %-56s %4.0f ms a frame (%4.1f fps; median with the detector %3.0f ms, on a kept box %3.0f ms; mean %4.0f ms)",
+	fmt.Printf("  %-56s %4.0f ms a frame (%4.1f fps; median with the detector %3.0f ms, on a carried box %3.0f ms; mean %4.0f ms)",
 		l.name, per, 1000/per, median64or0(detMs), median64or0(reuseMs), mean(ms))
 	fmt.Printf("; yaw off the server's: still median %.1f° p90 %.1f°", median64or0(still), pct(still, 0.9))
 	if !l.blinks {
@@ -478,7 +471,7 @@ func leverServer(root string) (*httptest.Server, error) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><script src="/levers.js"></script><script src="%s"></script>
-<script>L.start(window.idgateHuman, %s).then(() => (window.idgateLeversReady = true), (e) => (window.idgateLeversReady = String(e)));</script>`, set.Config.Lib, files)
+<script>L.start(window.idgateTF, %s).then(() => (window.idgateLeversReady = true), (e) => (window.idgateLeversReady = String(e)));</script>`, set.Config.Lib, files)
 	})
 	mux.HandleFunc("GET /levers.js", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")

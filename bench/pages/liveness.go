@@ -9,9 +9,7 @@ package main
 // Worker, OffscreenCanvas and createImageBitmap runs it: Chrome on
 // Android, Safari from 16.4), in a worker held to the slowdown, and on the
 // page's own thread (the page without Worker, as on a browser that has
-// none), side by side with the page before this change (before.go), on
-// the page's thread too (the ratios are printed for today's slowed rows),
-// and with the page paced without the tracker (its files blocked: what a
+// none), and with the page paced without the tracker (its files blocked: what a
 // phone that cannot load them gets), whose first guidance is its first
 // cue. Chromium does not slow a worker down (workers.go: the probe
 // printed first says whether it does); the plain worker's row then says
@@ -125,10 +123,6 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 	if err := throttleProbe(alloc); err != nil {
 		return err
 	}
-	before, err := beforeScript(root, set)
-	if err != nil {
-		return err
-	}
 	today, err := web.Script()
 	if err != nil {
 		return err
@@ -136,20 +130,17 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 	modes := []struct {
 		name    string
 		tracked bool
-		// script is served in place of the page's script, through the same
-		// interception for today's as for the one before, which the
-		// network profile then does not slow either: nil leaves the page's.
+		// script is served in place of the page's script (serveScript):
+		// nil leaves the page's.
 		script []byte
-		before bool
 		// inPage: the page has no Worker, so today's tracker runs on the
 		// page's thread.
 		inPage bool
 		// slow: the worker's answers are held back to the CPU slowdown
 		// (workers.go, slowWorker): the path a phone takes, at 4×.
 		slow bool
-	}{{"tracked, in a worker", true, today.Body, false, false, false}, {"tracked, in a worker held to 4×", true, today.Body, false, false, true},
-		{"tracked, on the page", true, today.Body, false, true, false},
-		{"tracked, on the page, before " + beforeCommit[:7], true, before, true, true, false}, {"paced (tracker blocked)", false, nil, false, false, false}}
+	}{{"tracked, in a worker", true, today.Body, false, false}, {"tracked, in a worker held to 4×", true, today.Body, false, true},
+		{"tracked, on the page", true, today.Body, true, false}, {"paced (tracker blocked)", false, nil, false, false}}
 	// The modes take turns, run by run, each round in the other order, so
 	// that a change in the machine's load, or going first, weighs on each
 	// alike; round -1 is a warm-up, not counted (the browser's first tab
@@ -172,7 +163,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 				i = len(modes) - 1 - k
 			}
 			mode := modes[i]
-			if r < 0 && (!mode.tracked || mode.before || mode.inPage || mode.slow) {
+			if r < 0 && (!mode.tracked || mode.inPage || mode.slow) {
 				continue
 			}
 			// Traced, the rows whose page's thread does the tracking or
@@ -225,7 +216,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0, nil}
 	}
 	if *firstRuns > 0 {
-		return printFirst(got[2], got[3], modes[2].name, modes[3].name)
+		return printFirst(got[2], modes[2].name)
 	}
 	if threadTrace {
 		for i, mode := range modes {
@@ -242,7 +233,6 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		return nil
 	}
-	old := med(got[3])
 	for i, mode := range modes {
 		f := med(got[i])
 		refused := 0
@@ -271,20 +261,14 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		fmt.Printf(", carried box on %2.0f%% of them, lead-in %4.0f ms, sent %3.0f frames, %4.0f KB", 100*f.carried, f.lead, f.sentFrames, f.sentKB)
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
-		if !mode.before {
-			fmt.Printf("; ran in %v", where)
-			if mode.slow {
-				fmt.Printf(" (its answers held back to %d× the worker's time: Chromium cannot slow a worker)", cpuSlowdown)
-			} else if !slowed {
-				fmt.Printf(" (the worker NOT slowed: Chromium refused it the CPU slowdown; its figures are those of an unthrottled core)")
-			}
-			if !net {
-				fmt.Printf(" (Chromium refused the worker Fast 4G)")
-			}
+		fmt.Printf("; ran in %v", where)
+		if mode.slow {
+			fmt.Printf(" (its answers held back to %d× the worker's time: Chromium cannot slow a worker)", cpuSlowdown)
+		} else if !slowed {
+			fmt.Printf(" (the worker NOT slowed: Chromium refused it the CPU slowdown; its figures are those of an unthrottled core)")
 		}
-		if (mode.inPage || mode.slow) && !mode.before {
-			fmt.Printf("; ÷ before: first guidance %.2f×, head pose %.2f×, tracked %.2f× (turns %.2f×, lead-in and blink %.2f×, eyelids %.2f×)",
-				f.first/old.first, f.posed/old.posed, f.fps/old.fps, f.turns/old.turns, f.still/old.still, f.eyes/old.eyes)
+		if !net {
+			fmt.Printf(" (Chromium refused the worker Fast 4G)")
 		}
 		fmt.Printf("; targets ≤ 2000 ms, ≥ 10 fps; 4× CPU, Fast 4G, cold, %d runs\n", liveRuns)
 	}

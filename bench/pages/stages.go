@@ -2,10 +2,8 @@ package main
 
 // What each stage of the tracker's own step costs (levers.ts, stages):
 // on the page's thread at the CPU slowdown, frame by frame, the frame
-// made a tensor through Human's image input and directly (src/meshstep.ts,
-// frameTensor), BlazeFace through Human's detect() (the step's detector
-// before) and run directly (verifier/web/src/blazebox.ts), the mesh and
-// the eyelids. A frame with the detector costs the input, the detector
+// made a tensor (src/meshstep.ts, frameTensor), BlazeFace
+// (verifier/web/src/blazebox.ts), the mesh and the eyelids. A frame with the detector costs the input, the detector
 // and the mesh (and the eyelids where asked); one on a carried box the
 // input and the mesh.
 
@@ -16,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-var stageNames = []string{"frame to tensor via Human's image()", "frame to tensor directly", "detector via Human's detect()", "detector run directly", "mesh", "eyelids"}
+var stageNames = []string{"frame to tensor", "detector", "mesh", "eyelids"}
 
 func stageCosts(tctx context.Context, c clip) error {
 	if err := decodeClip(tctx, c); err != nil {

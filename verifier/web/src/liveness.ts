@@ -70,7 +70,7 @@ const leadMaxMs = 2500;
 const trackedFps = 12;
 // pairMs: the most two frames tracked as a pair may be apart. The tracker
 // takes two frames at a time, one just after the other: the later with
-// the detector, the earlier on the later one's box (humantrack.ts,
+// the detector, the earlier on the later one's box (facetrack.ts,
 // carry). Carried forward to the next frame, the box is read only if that
 // frame comes within carryMs (110 ms); on the page's thread at 4× a
 // detector frame holds up the recorder's timer, and the next frame came
@@ -482,7 +482,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     };
     // pump tracks the two frames waiting, when the tracker is free and
     // they were taken one after the other: the later with the detector,
-    // the earlier on its box (humantrack.ts, carry). A frame further than
+    // the earlier on its box (facetrack.ts, carry). A frame further than
     // pairMs from the one after it goes untracked.
     const pump = () => {
       if (busy || endAt < 0) return;

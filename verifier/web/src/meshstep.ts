@@ -17,9 +17,10 @@
 // the iris model on a crop of each eye cut from the frame itself, where
 // Human cuts it from the 192 px face crop, a second resampling.
 import { findFace } from "./blazebox";
-import type { Frame, Probe } from "./humantrack";
+import type { Frame, Probe } from "./facetrack";
 
-// The parts of TensorFlow.js (as Human bundles it) the step uses.
+// The parts of TensorFlow.js (the tracker's library: verifier/web/tracker/tf.ts)
+// the step uses.
 export interface Tensor {
   shape: number[];
   data(): Promise<ArrayLike<number>>;
@@ -39,17 +40,20 @@ export interface GraphModel {
   inputs: { shape?: number[] }[];
 }
 
-// The parts of Human the step uses: its TensorFlow.js and its loaded
-// models.
-export interface StepHuman {
+// Nets is TensorFlow.js and the models loaded so far (facetrack.ts loads
+// the detector first, then the mesh, then the iris model); a step on a
+// frame uses what is in when it gets there.
+export interface Nets {
   tf: TF;
-  models: { models: Record<string, GraphModel | null | undefined> };
+  detector?: GraphModel;
+  mesh?: GraphModel;
+  iris?: GraphModel;
 }
 
 // frameTensor is the frame as the [1, h, w, 3] tensor of 0..255 the
 // models read, as the server decodes a frame; scratch is a 2D context
 // made to be read (willReadFrequently), sized here to the frame. Human's
-// image input makes the same tensor through three canvas copies of the
+// image input (the tracker's loader before) made the same tensor through three canvas copies of the
 // frame (its input, output and scratch canvases, for filters the tracker
 // has off), a loop over every pixel into integers, and a cast to floats
 // (14–16 ms a frame at 4×, bench/pages -levers, own step by stage); here
@@ -92,15 +96,15 @@ export interface Meshed {
 
 // findBox runs BlazeFace (blazebox.ts) on input and returns the face's
 // box, null when it finds none or the model is not loaded.
-export function findBox(h: StepHuman, input: Tensor, minScore: number): Promise<Box | null> {
-  const model = h.models.models.blazeface;
+export function findBox(h: Nets, input: Tensor, minScore: number): Promise<Box | null> {
+  const model = h.detector;
   return model ? findFace(h.tf, model, input, minScore) : Promise.resolve(null);
 }
 
 // meshOn runs the mesh model on input cropped at box, null while the
 // model is not loaded.
-export async function meshOn(h: StepHuman, input: Tensor, box: Box): Promise<Meshed | null> {
-  const model = h.models.models.facemesh;
+export async function meshOn(h: Nets, input: Tensor, box: Box): Promise<Meshed | null> {
+  const model = h.mesh;
   if (!model) return null;
   const size = model.inputs[0]?.shape?.[2] || 192;
   const [hh, w] = [input.shape[1], input.shape[2]];
@@ -152,8 +156,8 @@ const eyeLids: { lower: number[]; upper: number[]; flip: boolean }[] = [
 // Human runs it); the left eye is mirrored by cutting its crop with the
 // box's sides swapped, which samples the very columns the server's
 // mirror() swaps. False while the model is not loaded.
-export async function eyelidsOn(h: StepHuman, input: Tensor, m: Meshed): Promise<boolean> {
-  const model = h.models.models.iris;
+export async function eyelidsOn(h: Nets, input: Tensor, m: Meshed): Promise<boolean> {
+  const model = h.iris;
   if (!model) return false;
   const [hh, w] = [input.shape[1], input.shape[2]];
   // The mesh's depth is in 192 px crop units of the face's box.

@@ -1,17 +1,17 @@
 // The face tracker of the liveness step, loaded from our origin only when
-// the step starts (verifier/web/tracker serves Human's files; the page is
-// built knowing their paths). Its model work runs in a dedicated worker
-// (trackerworker.ts): a tracked frame takes about 250 ms of CPU at 4×
+// the step starts (verifier/web/tracker serves its library, TensorFlow.js,
+// and the models; the page is built knowing their paths). Its model work
+// runs in a dedicated worker (trackerworker.ts): a tracked frame takes about 250 ms of CPU at 4×
 // slowdown, during which, on the page's thread, the recorder could not
 // take its 12 frames a second (docs/end-user-flow.md). Where no worker can
 // run it (no Worker, createImageBitmap or OffscreenCanvas, or the worker
-// failed to start) the same work (humantrack.ts) runs on the page's
+// failed to start) the same work (facetrack.ts) runs on the page's
 // thread, as before; without WebAssembly or the files there is no tracker
 // and the page paces the step. A worker that dies or stops answering once
 // started hands over to the same work on the page's thread (lost below).
-import { track, type Files, type HumanLib, type Need, type Seen, type Tracker as Core } from "./humantrack";
+import { prefetch, track, type Files, type TFLib, type Need, type Seen, type Tracker as Core } from "./facetrack";
 
-export type { Need, Seen } from "./humantrack";
+export type { Need, Seen } from "./facetrack";
 
 // Tracker is the page's tracker, and where its models run (the page
 // shows it on the stage, data-tracker-in, for tests and benchmarks):
@@ -32,7 +32,7 @@ declare const IDGATE_TRACKER: Files | null;
 
 declare global {
   interface Window {
-    idgateHuman?: HumanLib;
+    idgateTF?: TFLib;
   }
 }
 
@@ -82,11 +82,12 @@ async function start(): Promise<Tracker | null> {
   return inPage(files);
 }
 
-// inPage is the tracker on the page's own thread, null when Human's
+// inPage is the tracker on the page's own thread, null when the library's
 // script does not define it.
 async function inPage(files: Files): Promise<Tracker | null> {
+  prefetch(files);
   await script(files.lib);
-  const lib = window.idgateHuman;
+  const lib = window.idgateTF;
   if (!lib) return null;
   const probe = () => document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
   return { ...(await track(lib, files, probe)), where: "page" };

@@ -146,7 +146,7 @@ export class Steps {
   // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
   // the yaw of the frame the detector read whose box it was read on
   // (Seen.anchor), within 110 ms of it or, held still, within 3° of its
-  // yaw (humantrack.ts, carry), whichever of the two was observed first;
+  // yaw (facetrack.ts, carry), whichever of the two was observed first;
   // a frame the detector read, with its own. Past the guide's
   // straight_ahead_seed_ms from the first frame that counted (the
   // lead-in; the first frame sent it stands for: standsFrom), a frame counts only within frontal_degrees of the

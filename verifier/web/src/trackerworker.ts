@@ -1,9 +1,10 @@
 // The face tracker's worker (tracker.ts starts it; served as its own
 // asset, /assets/tracker-worker-*.js, from our origin, so the page's CSP
-// admits it: worker-src falls back to script-src 'self'). It loads Human's
-// library and runs the models (humantrack.ts) off the page's thread, so
-// the page's recorder keeps its rate while a frame is tracked.
-import { track, type HumanLib, type Tracker, type Frame } from "./humantrack";
+// admits it: worker-src falls back to script-src 'self'). It loads the
+// tracker's library (TensorFlow.js) and runs the models (facetrack.ts) off
+// the page's thread, so the page's recorder keeps its rate while a frame
+// is tracked.
+import { prefetch, track, type TFLib, type Tracker, type Frame } from "./facetrack";
 import type { FromWorker, ToWorker } from "./tracker";
 
 // The worker's globals (tsconfig's lib is the DOM's, which lacks them).
@@ -11,7 +12,7 @@ declare function importScripts(...urls: string[]): void;
 const scope = self as unknown as {
   onmessage: ((ev: MessageEvent<ToWorker>) => void) | null;
   postMessage(m: FromWorker): void;
-  idgateHuman?: HumanLib;
+  idgateTF?: TFLib;
 };
 
 const say = (m: FromWorker) => scope.postMessage(m);
@@ -44,7 +45,8 @@ scope.onmessage = (ev) => {
 
 async function start(files: Parameters<typeof track>[1]): Promise<Tracker<Frame>> {
   if (typeof OffscreenCanvas !== "function" || typeof WebAssembly !== "object") throw new Error("no OffscreenCanvas or WebAssembly in a worker");
+  prefetch(files);
   importScripts(files.lib);
-  if (!scope.idgateHuman) throw new Error("tracker script");
-  return track(scope.idgateHuman, files, () => new OffscreenCanvas(64, 64).getContext("2d", { willReadFrequently: true })!);
+  if (!scope.idgateTF) throw new Error("tracker script");
+  return track(scope.idgateTF, files, () => new OffscreenCanvas(64, 64).getContext("2d", { willReadFrequently: true })!);
 }

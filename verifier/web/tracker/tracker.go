@@ -1,19 +1,23 @@
 // Package tracker holds what the end user's liveness page loads to track
-// the face while the person moves: Human's library and
-// TensorFlow.js's WebAssembly, bundled and copied from node_modules at
-// build time by `make npm` (go generate) into gen/ (gitignored, embedded),
+// the face while the person moves: TensorFlow.js (its core, its
+// WebAssembly backend and its graph-model loader: tf.ts) and its
+// WebAssembly, bundled and copied from node_modules at build time by
+// `make npm` (go generate) into gen/ (gitignored, embedded),
 // and the three models the server itself runs (BlazeFace, the face mesh,
 // the iris model), read from the verified model set (`make models`). Each
 // file gets a content-hashed name under /assets/, so the page may cache it
 // for good and everything comes from our own origin.
 //
-// Why Human: it runs exactly the server's BlazeFace, mesh and iris models
-// (the server's Go pipeline is a port of Human's, checked against it in
-// verifier/face/pose), so "turned 20°" reads the same on both sides;
-// MediaPipe's own task files come from Google's storage, not a registry.
-// Its WebAssembly backend is used (CSP 'wasm-unsafe-eval', no eval): WebGL
-// compiles shaders for seconds before the first frame and is missing in
-// headless Chromium.
+// Why these models: they are exactly the server's BlazeFace, mesh and iris
+// models (Human's; the server's Go pipeline is a port of Human's, checked
+// against it in verifier/face/pose), so "turned 20°" reads the same on
+// both sides; MediaPipe's own task files come from Google's storage, not
+// a registry. The page runs them in its own step (verifier/web/src/
+// meshstep.ts) and so needs only TensorFlow.js to load and run them, not
+// Human (whose script, with the WebGL, WebGPU and CPU backends it bundles,
+// was 1.58 MB, 414 KB gzipped). TensorFlow.js's WebAssembly backend is
+// used (CSP 'wasm-unsafe-eval', no eval): WebGL compiles shaders for
+// seconds before the first frame and is missing in headless Chromium.
 //
 // The tracker is an enhancement: without gen/ (a plain go build) or the
 // models, Files reports why and the page paces the step on its own.
@@ -32,7 +36,7 @@ import (
 	"github.com/idgate/idgate/verifier/face/models"
 )
 
-//go:generate go run github.com/idgate/idgate/internal/bundle/cmd/npmgen -global idgateHuman human.ts @tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm @tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm
+//go:generate go run github.com/idgate/idgate/internal/bundle/cmd/npmgen -global idgateTF tf.ts @tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm @tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm
 
 //go:embed gen
 var gen embed.FS
@@ -84,14 +88,14 @@ func Files() (*Set, error) { return load() }
 // build packs the generated files and the models read through readModel.
 func build(fsys fs.FS, readModel func(string) ([]byte, error)) (*Set, error) {
 	s := &Set{Files: map[string]*File{}, Config: Config{Wasm: map[string]string{}, Models: map[string]string{}}}
-	js, err := fs.ReadFile(fsys, "gen/human.js")
+	js, err := fs.ReadFile(fsys, "gen/tf.js")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotBuilt
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tracker: %w", err)
 	}
-	if s.Config.Lib, err = s.add("tracker-human", ".js", "text/javascript; charset=utf-8", js); err != nil {
+	if s.Config.Lib, err = s.add("tracker-tf", ".js", "text/javascript; charset=utf-8", js); err != nil {
 		return nil, err
 	}
 	for _, name := range wasmFiles {

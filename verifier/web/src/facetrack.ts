@@ -1,12 +1,12 @@
 // The face tracker's work on frames, the same in the page's worker
 // (trackerworker.ts) and, where no worker can run it, on the page's own
-// thread (tracker.ts): Human's BlazeFace, face mesh and iris models (the
+// thread (tracker.ts): the BlazeFace, face mesh and iris models (the
 // server's own) on TensorFlow.js's WebAssembly backend. It looks at a copy
 // of the very canvas whose pixels are sent, so what it saw is what the
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
 import { eyeAspect, pose, type Pose } from "./facepose";
-import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type Meshed, type StepHuman } from "./meshstep";
+import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type GraphModel, type Meshed, type Nets, type TF, type Tensor } from "./meshstep";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -20,15 +20,51 @@ export interface Files {
 // A frame to track: the page's canvas, or the worker's copy of it.
 export type Frame = HTMLCanvasElement | ImageBitmap;
 
-// The parts of Human's API the tracker uses: its loader (the models, on
-// TensorFlow.js), its TensorFlow.js and its loaded models (meshstep.ts).
-interface Human extends StepHuman {
-  load(config?: object): Promise<void>;
+// The tracker's library as its script defines it (the global idgateTF:
+// verifier/web/tracker/tf.ts): TensorFlow.js's core, its WebAssembly
+// backend and its graph-model loader.
+export interface TFLib extends TF {
+  setWasmPaths(paths: Record<string, string>): void;
+  setBackend(name: string): Promise<boolean>;
+  enableProdMode(): void;
+  env(): { set(flag: string, value: boolean): void };
+  loadGraphModel(url: string): Promise<GraphModel>;
+  zeros(shape: number[]): Tensor;
 }
-// Human's library as its script defines it (the global idgateHuman).
-export interface HumanLib {
-  Human: new (config: object) => Human;
+
+// simdProbe is the smallest module with a SIMD instruction (a function
+// that splats 0 into a v128 and drops it): TensorFlow.js's own test of
+// the same name, run here before its script is in, so that the
+// WebAssembly it will ask for is already on its way (wasmFile).
+const simdProbe = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 9, 1, 7, 0, 65, 0, 253, 15, 26, 11]);
+
+// wasmFile is the WebAssembly the backend runs here: the SIMD build where
+// the browser has SIMD, else the plain one (the threaded builds need a
+// cross-origin isolated page, which ours is not).
+function wasmFile(): string {
+  return WebAssembly.validate(simdProbe) ? "tfjs-backend-wasm-simd.wasm" : "tfjs-backend-wasm.wasm";
 }
+
+// prefetch asks for what the first guidance needs, the WebAssembly and
+// the detector's model (its JSON, then the weights it names), before the
+// library's script: the backend asks for the WebAssembly only once that
+// script has run, and the loader for the model once the backend is up.
+// All three downloads then share the link from the start (on Fast 4G the
+// detector's 332 KB of weights had taken 0.6 s after the 0.7 s to get
+// there), and the script's run overlaps them. The assets are cached for
+// good, so the backend's and the loader's own requests are answered by
+// the cache, or wait for these in flight. Called where the script is
+// loaded, in the worker or on the page.
+export function prefetch(files: Files): void {
+  const drain = (r: Response) => r.arrayBuffer();
+  void fetch(files.wasm[wasmFile()]).then(drain, () => null);
+  const model = new URL(files.models.detector, location.href);
+  void fetch(model)
+    .then((r) => r.json())
+    .then((m: { weightsManifest: { paths: string[] }[] }) => Promise.all(m.weightsManifest.flatMap((g) => g.paths.map((p) => fetch(new URL(p, model)).then(drain)))))
+    .catch(() => null);
+}
+
 // A 2D context made to be read (willReadFrequently), on a canvas of its
 // own: a canvas's in the page, an OffscreenCanvas's in the worker. The
 // tracker reads the frame's pixels with one and the face's light with
@@ -137,76 +173,41 @@ const reuseMs = 1000;
 // model's alike, as Human takes it (face.detector.minConfidence).
 const minScore = 0.3;
 
-// humanConfig is Human's configuration: the tracker uses Human to load the
-// models on TensorFlow.js's WebAssembly backend and runs them itself
-// (meshstep.ts, blazebox.ts); the detector alone at first (track loads the
-// mesh and iris models after it). Human's own detect() serves only the
-// bench's levers (bench/pages/levers.ts), which name what each call runs.
-export function humanConfig(files: Files): object {
-  return {
-    backend: "wasm",
-    // A map by file name: TensorFlow.js asks for the SIMD build where the
-    // browser has SIMD, else the plain one. It wants an entry for the
-    // threaded build too, which it loads only on a cross-origin isolated
-    // page (ours is not: threads need SharedArrayBuffer), so that entry
-    // names the SIMD file.
-    wasmPath: { ...files.wasm, "tfjs-backend-wasm-threaded-simd.wasm": files.wasm["tfjs-backend-wasm-simd.wasm"] },
-    modelBasePath: "/assets/",
-    debug: false,
-    async: true,
-    warmup: "none",
-    cacheSensitivity: 0,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { modelPath: files.models.detector, rotation: false, maxDetected: 1, skipFrames: 1e9, skipTime: 1e12, minConfidence: minScore, return: false },
-      // The mesh and iris models load after the detector (below).
-      mesh: { enabled: false, modelPath: files.models.mesh },
-      iris: { enabled: false, modelPath: files.models.iris },
-      attention: { enabled: false },
-      emotion: { enabled: false },
-      description: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    segmentation: { enabled: false },
-    gesture: { enabled: false },
-  };
-}
-
-// track is a tracker on Human's library lib, once its detector is in
-// (the mesh and iris models follow: Tracker.mesh, .iris); probe makes
-// a new Probe each time it is called.
-export async function track(lib: HumanLib, files: Files, probe: () => Probe): Promise<Tracker<Frame>> {
+// track is a tracker on the library lib, once its detector is in (the
+// mesh and iris models follow: Tracker.mesh, .iris); probe makes a new
+// Probe each time it is called.
+export async function track(lib: TFLib, files: Files, probe: () => Probe): Promise<Tracker<Frame>> {
   const ctx = probe();
   [ctx.canvas.width, ctx.canvas.height] = [64, 64];
   const pixels = probe();
-  const human = new lib.Human(humanConfig(files));
+  // A map by file name. The backend wants an entry for the threaded build
+  // too, which it loads only on a cross-origin isolated page (ours is not:
+  // threads need SharedArrayBuffer), so that entry names the SIMD file;
+  // and it asks for the build prefetch asked for (wasmFile).
+  lib.setWasmPaths({ ...files.wasm, "tfjs-backend-wasm-threaded-simd.wasm": files.wasm["tfjs-backend-wasm-simd.wasm"] });
+  lib.env().set("WASM_HAS_SIMD_SUPPORT", wasmFile() === "tfjs-backend-wasm-simd.wasm");
+  if (!(await lib.setBackend("wasm"))) throw new Error("face tracker: the WebAssembly backend did not start");
+  // No checks on every op's arguments and results (Human, the loader
+  // before, did the same).
+  lib.enableProdMode();
+  const nets: Nets = { tf: lib };
   // The detector alone first (BlazeFace, 335 KB of the 4.6 MB): the first
   // guidance (no face, closer, centre, dark) needs only its box. Then the
   // mesh (1.3 MB: the head's pose, for the turns and "look straight"),
   // then the iris model (2.4 MB: the eyelids, for the blink baseline and
-  // the blink step), one after the other so each has the whole link.
-  // Human's load() adds the models its config enables; a frame tracked
-  // meanwhile finds the model in Human's list or not (meshstep.ts), so a
-  // load waits for the frame under way, and the frame after uses what
-  // is in.
-  await human.load();
+  // the blink step), one after the other so each has the whole link. A
+  // frame tracked meanwhile uses the models in when it gets to them
+  // (meshstep.ts).
+  nets.detector = await lib.loadGraphModel(files.models.detector);
   let meshIn = false;
   let irisIn = false;
-  let tracking: Promise<unknown> | null = null;
-  const later = async (part: object) => {
-    while (tracking) await tracking.catch(() => null);
-    return human.load({ face: part }).then(
-      () => true,
+  const later = (key: "mesh" | "iris") =>
+    lib.loadGraphModel(files.models[key]).then(
+      (m) => ((nets[key] = m), true),
       (e) => (console.warn("face tracker: a model did not load:", e), false),
     );
-  };
-  const mesh = later({ mesh: { enabled: true } }).then((ok) => (meshIn = ok));
-  const iris = mesh.then((ok) => ok && later({ iris: { enabled: true } })).then((ok) => (irisIn = ok));
+  const mesh = later("mesh").then((ok) => (meshIn = ok));
+  const iris = mesh.then((ok) => ok && later("iris")).then((ok) => (irisIn = ok));
   // kept: the detector's box of the frame tracked last, when that frame
   // was taken, the centre of its face (the mesh's extent) and its yaw;
   // null once carried, or after any other frame.
@@ -219,16 +220,16 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
   // boxOnly is the first guidance, before the mesh is in: the detector's
   // box alone.
   const boxOnly = async (frame: Frame): Promise<Seen> => {
-    const input = frameTensor(human.tf, frame, pixels);
+    const input = frameTensor(lib, frame, pixels);
     try {
-      const b = await findBox(human, input, minScore);
+      const b = await findBox(nets, input, minScore);
       if (!b) return none;
       const [bw, bh] = [b.x1 - b.x0, b.y1 - b.y0];
       const [w, h] = [bw / detectorBox, bh / detectorBox];
       const [x, y] = [b.x0 + (bw - w) / 2, b.y0 + (bh - h) / 2];
       return { face: { x, y, w, h }, pose: null, eyes: NaN, light: lightOf(frame, x, y, w, h), exact: true, anchor: NaN };
     } finally {
-      human.tf.dispose(input);
+      lib.dispose(input);
     }
   };
   // own is the tracker's own step: the detector's box, or the last
@@ -236,7 +237,7 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
   // carried box that finds no face gives way to the detector on the same
   // frame; then, where eyes, the eyelids on the mesh.
   const own = async (frame: Frame, need: Need, at: number, eyes: boolean, still: boolean): Promise<Seen> => {
-    const input = frameTensor(human.tf, frame, pixels);
+    const input = frameTensor(lib, frame, pixels);
     try {
       const within = still ? reuseMs : carryMs;
       const from = !need.exact && kept !== null && at !== kept.at && Math.abs(at - kept.at) <= within ? kept : null;
@@ -244,31 +245,31 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
       const long = from !== null && Math.abs(at - from.at) > carryMs;
       const carry = from && from.box;
       let box = carry;
-      let m = box && (await meshOn(human, input, box));
+      let m = box && (await meshOn(nets, input, box));
       const moved = (got: Meshed) => {
         const c = centreOf(extentOf(got.points));
         return Math.hypot(c[0] - from!.centre[0], c[1] - from!.centre[1]) / got.side;
       };
       if (!m || !(m.score >= minScore) || moved(m) > carryMove || (long && !(Math.abs(pose(m).yaw - from!.yaw) <= stillDegrees))) {
-        box = await findBox(human, input, minScore);
+        box = await findBox(nets, input, minScore);
         // A task boundary between the detector and the mesh: on the page's
         // thread the detector (about 70 ms at 4× CPU slowdown) keeps the
         // recorder's timer from running; here its frame is taken when
         // due, and the recording keeps its rate.
         await new Promise((r) => setTimeout(r, 0));
-        m = box && (await meshOn(human, input, box));
+        m = box && (await meshOn(nets, input, box));
       }
       const exact = m !== null && box !== carry;
       kept = exact && box && m ? { box, at, centre: centreOf(extentOf(m.points)), yaw: pose(m).yaw } : null;
       if (!m || !(m.score >= minScore)) return none;
-      const lids = eyes && (await eyelidsOn(human, input, m));
+      const lids = eyes && (await eyelidsOn(nets, input, m));
       // The face is the mesh's extent (the box is the model's crop, about
       // twice as wide).
       const { x, y, w, h } = extentOf(m.points);
       const p = pose(m);
       return { face: { x, y, w, h }, pose: p, eyes: lids ? eyeAspect(m) : NaN, light: lightOf(frame, x, y, w, h), exact, anchor: exact ? p.yaw : from!.yaw };
     } finally {
-      human.tf.dispose(input);
+      lib.dispose(input);
     }
   };
   return {
@@ -276,11 +277,7 @@ export async function track(lib: HumanLib, files: Files, probe: () => Probe): Pr
     iris,
     async see(frame, need) {
       const eyes = meshIn && need.eyes && irisIn;
-      const run = !meshIn ? boxOnly(frame) : own(frame, need, need.at ?? performance.now(), eyes, eyes || need.at === undefined);
-      tracking = run;
-      return run.finally(() => {
-        if (tracking === run) tracking = null;
-      });
+      return !meshIn ? boxOnly(frame) : own(frame, need, need.at ?? performance.now(), eyes, eyes || need.at === undefined);
     },
   };
 }

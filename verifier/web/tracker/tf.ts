@@ -1,0 +1,12 @@
+// The face tracker's library, bundled apart from the pages (go generate,
+// run by make npm) and loaded only when the liveness step starts:
+// TensorFlow.js's core, its WebAssembly backend and its graph-model
+// loader, no more. The tracker runs BlazeFace, the face mesh and the iris
+// model (the server's) in its own step (verifier/web/src/meshstep.ts), so
+// it needs the ops that step and the models call, the backend and the
+// loader; Human, which it used to load them, bundled WebGL, WebGPU and CPU
+// backends besides (1.58 MB, 414 KB gzipped).
+import "@tensorflow/tfjs-backend-wasm";
+export { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
+export { loadGraphModel } from "@tensorflow/tfjs-converter";
+export { div, dispose, enableProdMode, env, image, setBackend, sub, tensor, zeros } from "@tensorflow/tfjs-core";
