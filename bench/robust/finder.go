@@ -43,10 +43,11 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // before the near card, 190, 0 and 0; e19e541acb43 before the seed-604
 // margin and the portrait's size bound, 197, 0 and 0; 7757fa30b796
 // before the busy-surround path, 198, 0 and 0, real photos 6 of 10;
-// 80a1ee1d, this one, before the T-corner test, 198, 0 and 0, real
-// photos 8 of 10, and with the ovals (-finder-oval) 196 and 1 wrong
-// quad, #50's PNG).
-const finderPreviousCommit = "80a1ee19004bdb96848686258d50d947c105f026"
+// 80a1ee1d before the T-corner test, 198, 0 and 0, real photos 8 of 10,
+// and with the ovals (-finder-oval) 196 and 1 wrong quad, #50's PNG;
+// e5bfafe3, this one, before the test of lines running on past two
+// corners, 198, 0 and 0, with the ovals 196 and 0 wrong quads).
+const finderPreviousCommit = "e5bfafe3a377fedba8d86eaed89ef2fc1f509328"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.

@@ -37,7 +37,8 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // surround test is taken when no side runs on past its corners, the
 // card lying across surfaces of several colours (acceptBusySurround). A winner
 // with a side running on through a corner the other side stops short of
-// (teeCorner), or that is print inside a larger card running off the
+// (teeCorner) or with sides running on past two corners (runsOnTwice),
+// or that is print inside a larger card running off the
 // photo (insideCard), is refused. Every photo is searched once more for a card as light as
 // its table (nearCard): taken when the search above refused the photo, or
 // when its outline lies inside the near card, at most two thirds of its
@@ -109,7 +110,7 @@ func (wk *work) outlineQuad(img image.Image, lines []line) ([4]raster.Point, err
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	best = wk.outermost(cands, wk.clearest(cands, best))
-	if wk.teeCorner(*best) {
+	if wk.teeCorner(*best) || wk.runsOnTwice(*best) {
 		// Print against a line of the card's. Refused here, not in
 		// accept: the next outline down was no likelier the card
 		// (bench/robust #200 and #203 with the ovals had blocks of

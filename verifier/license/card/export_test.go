@@ -1,0 +1,16 @@
+package card
+
+import (
+	"image"
+
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+)
+
+// SearchOutline is findQuad's four-sided search alone (outlineQuad),
+// without the near card that may replace its answer: a test of a rule
+// of that search renders a scene whose right answer the near card gives
+// either way.
+func SearchOutline(img image.Image) ([4]raster.Point, error) {
+	wk := newWork(img)
+	return wk.outlineQuad(img, wk.houghLines())
+}
