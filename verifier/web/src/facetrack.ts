@@ -6,7 +6,8 @@
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
 import { eyeAspect, pose, type Pose } from "./facepose";
-import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type GraphModel, type Meshed, type Nets, type TF, type Tensor } from "./meshstep";
+import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type GraphModel, type Meshed, type Nets } from "./meshstep";
+import { warmKernels, type WarmTF } from "./warmup";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -23,13 +24,12 @@ export type Frame = HTMLCanvasElement | ImageBitmap;
 // The tracker's library as its script defines it (the global idgateTF:
 // verifier/web/tracker/tf.ts): TensorFlow.js's core, its WebAssembly
 // backend and its graph-model loader.
-export interface TFLib extends TF {
+export interface TFLib extends WarmTF {
   setWasmPaths(paths: Record<string, string>): void;
   setBackend(name: string): Promise<boolean>;
   enableProdMode(): void;
   env(): { set(flag: string, value: boolean): void };
   loadGraphModel(url: string): Promise<GraphModel>;
-  zeros(shape: number[]): Tensor;
 }
 
 // simdProbe is the smallest module with a SIMD instruction (a function
@@ -197,8 +197,11 @@ export async function track(lib: TFLib, files: Files, probe: () => Probe): Promi
   // then the iris model (2.4 MB: the eyelids, for the blink baseline and
   // the blink step), one after the other so each has the whole link. A
   // frame tracked meanwhile uses the models in when it gets to them
-  // (meshstep.ts).
-  nets.detector = await lib.loadGraphModel(files.models.detector);
+  // (meshstep.ts). The kernels are warmed while the detector's weights
+  // download (warmup.ts).
+  const detector = lib.loadGraphModel(files.models.detector);
+  warmKernels(lib);
+  nets.detector = await detector;
   let meshIn = false;
   let irisIn = false;
   const later = (key: "mesh" | "iris") =>

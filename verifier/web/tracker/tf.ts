@@ -9,4 +9,23 @@
 import "@tensorflow/tfjs-backend-wasm";
 export { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 export { loadGraphModel } from "@tensorflow/tfjs-converter";
-export { div, dispose, enableProdMode, env, image, setBackend, sub, tensor, zeros } from "@tensorflow/tfjs-core";
+export {
+  add,
+  depthwiseConv2d,
+  div,
+  dispose,
+  enableProdMode,
+  env,
+  fused,
+  image,
+  maxPool,
+  ones,
+  pad,
+  relu,
+  reshape,
+  setBackend,
+  sub,
+  tensor,
+  tidy,
+  zeros,
+} from "@tensorflow/tfjs-core";
