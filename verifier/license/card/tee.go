@@ -60,12 +60,13 @@ func (wk *work) sideSupport(o outline, k int, t0, t1 float64) float64 {
 // print inside a card has the card's band or text columns run on past
 // it at both ends. Measured on the search's winners (after outermost)
 // on the 236 renders as JPEG and PNG, with the labeled faces and with
-// the ovals (944 photos, 851 with a winner): on the 774 that were the
-// card (every corner within 5% of its width) the second strongest of
-// the eight ends' run-on support was at most 0.76 (#98's PNG, #159);
-// on the print blocks without a T corner it reached strongSupport on
-// #64, #81, #82 (ovals, JPEG), #90, #92 and #215 (ovals, PNG), 0.88 on
-// #224. #92 with the ovals, a light card standing on a white border,
+// the ovals (944 photos, 851 with a winner): on the 668 that were the
+// card (every corner within 5% of its width) inside the photo (106
+// more have a side on the frame) the second strongest of the eight
+// ends' run-on support was at most 0.76 (#98's PNG, #159); on the
+// print blocks without a T corner it reached strongSupport on #64,
+// #81, #82 (ovals, JPEG), #90, #92 and #215 (ovals, PNG), 0.88 on
+// #224, and on 9 of the 13 with one. #92 with the ovals, a light card standing on a white border,
 // had its portrait's block (aspect 1.52, 46% off) answered by the
 // search, the near card alone replacing it.
 func (wk *work) runsOnTwice(o outline) bool {
