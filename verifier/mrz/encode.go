@@ -20,6 +20,12 @@ func Encode(m MRZ) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("mrz: encode format %d: %w", m.Format, ErrFormat)
 	}
+	// What Parse would refuse is not written either.
+	for _, c := range []string{m.IssuingState, m.Nationality} {
+		if c != "" && !IsCode(c) {
+			return nil, fmt.Errorf("mrz: encode %q: no ISO 3166 or ICAO code: %w", c, ErrField)
+		}
+	}
 	lines := make([][]byte, l.lines)
 	for i := range lines {
 		lines[i] = []byte(strings.Repeat("<", l.width))

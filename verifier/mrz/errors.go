@@ -18,6 +18,7 @@ var (
 	ErrAmbiguous = errors.New("more than one reading passes the check digit")
 	// ErrField: the check digits hold but a field's value is impossible (a
 	// 13th month, a sex other than M, F, X or unspecified, a document code
-	// of another format).
+	// of another format, an issuing state or nationality that is no code:
+	// codes.go).
 	ErrField = errors.New("invalid field value")
 )

@@ -21,6 +21,14 @@ func (m *MRZ) fields(l *layout, lines [][]byte) error {
 	if m.IssuingState == "" {
 		return fmt.Errorf("mrz: issuing state empty: %w", ErrField)
 	}
+	// No check digit covers these codes: a code that is none is a misread
+	// (or a sample's made-up state), never corrected to a near real one.
+	if !IsCode(m.IssuingState) {
+		return fmt.Errorf("mrz: issuing state %q is no ISO 3166 or ICAO code: %w", m.IssuingState, ErrField)
+	}
+	if m.Nationality != "" && !IsCode(m.Nationality) {
+		return fmt.Errorf("mrz: nationality %q is no ISO 3166 or ICAO code: %w", m.Nationality, ErrField)
+	}
 	switch s := l.sex.of(lines); s {
 	case "M", "F", "X":
 		m.Sex = s

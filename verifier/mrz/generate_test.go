@@ -6,7 +6,8 @@ import (
 )
 
 // randomMRZ is a zone's fields drawn at random: names of 1-3 words,
-// numbers of letters and digits (TD1 ones up to 14 long), real dates.
+// numbers of letters and digits (TD1 ones up to 14 long), real dates and
+// codes (codes.go).
 func randomMRZ(r *rand.Rand, f Format) MRZ {
 	const letters, alnums = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	word := func(set string, lo, hi int) string {
@@ -24,7 +25,7 @@ func randomMRZ(r *rand.Rand, f Format) MRZ {
 		return s
 	}
 	date := func() Date { return Date{r.IntN(100), 1 + r.IntN(12), 1 + r.IntN(28)} }
-	m := MRZ{Format: f, IssuingState: word(letters, 3, 3), Nationality: word(letters, 3, 3), Surname: words(2),
+	m := MRZ{Format: f, IssuingState: codes[r.IntN(len(codes))], Nationality: codes[r.IntN(len(codes))], Surname: words(2),
 		GivenNames: words(3), BirthDate: date(), Sex: []string{"M", "F", "X", ""}[r.IntN(4)], ExpiryDate: date()}
 	if len(m.Surname)+len(m.GivenNames) > 20 {
 		m.GivenNames = "" // stays whole in TD1's 30 columns

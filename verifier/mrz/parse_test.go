@@ -134,6 +134,10 @@ func TestErrors(t *testing.T) {
 	base := MRZ{Format: TD3, DocumentCode: "P", IssuingState: "UTO", Surname: "ERIKSSON", DocumentNumber: "XK7730AW4",
 		Nationality: "UTO", BirthDate: Date{74, 8, 12}, Sex: "F", ExpiryDate: Date{12, 4, 15}}
 	with := func(f func(*MRZ)) string { m := base; f(&m); return encode(m) }
+	nld := []string{"P<NLDMEULENDIJK<<LOES<ALBERTINE<<<<<<<<<<<<<", "XA00000148NLD7110195F0604121123456782<<<<<02"}
+	if _, err := Parse(strings.Join(nld, "\n")); err != nil {
+		t.Fatalf("the Dutch zone as printed: %v", err)
+	}
 	for _, c := range []struct {
 		name, zone string
 		want       error
@@ -160,6 +164,11 @@ func TestErrors(t *testing.T) {
 		{"sex", with(func(m *MRZ) { m.Sex = "Q" }), ErrField},
 		{"visa", with(func(m *MRZ) { m.DocumentCode = "V" }), ErrField},
 		{"no surname", with(func(m *MRZ) { m.Surname = "" }), ErrField},
+		// passporteye/98_pass-nld.jpg as the fine reading read it: the Dutch
+		// print's D taken for O.
+		{"issuing state no code", edit(nld, 0, 2, "NLO"), ErrField},
+		{"nationality no code", edit(nld, 1, 10, "NLO"), ErrField},
+		{"TD1 nationality no code", edit(specimenTD1, 1, 15, "UTQ"), ErrField},
 		{"too long", strings.Repeat("P", MaxInput+1), ErrFormat},
 	} {
 		if _, err := Parse(c.zone); !errors.Is(err, c.want) {
