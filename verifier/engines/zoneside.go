@@ -21,6 +21,8 @@ type ZoneExam struct {
 	// Turn is how far, clockwise in degrees, the photo was turned for the
 	// zone to stand upright (0, 180, 90, 270).
 	Turn int
+	// Turns are the turns searched, in order (readZone).
+	Turns []int
 	// Zone is the zone the side was placed around; nil when none was found.
 	Zone *reader.Zone
 	// ReadErr is the reader's error (nil when the zone read).
@@ -115,6 +117,13 @@ func (x *ZoneExam) examine(ctx context.Context, rd *reader.Reader, data []byte, 
 // a zone upside down too, and cannot read them): the grey copy at that
 // turn, the map from its coordinates to the photo's, and the zone read
 // (nil unless it read).
+//
+// A zone found and not read is not searched for on either side: the
+// reader looks for lines within 12° of level, so the zone's lines stand
+// upright at the quarter turns, where only another zone could be found.
+// Those two searches found nothing on the refused photos measured
+// (docs/engines.md) and were the most of a refused photo's time: a search
+// that finds nothing tries every working copy with both inks.
 func (x *ZoneExam) readZone(rd *reader.Reader, photo *image.Gray) (*image.Gray, raster.Homography, *mrz.MRZ) {
 	w, h := float64(photo.Rect.Dx()), float64(photo.Rect.Dy())
 	var keep struct {
@@ -123,6 +132,10 @@ func (x *ZoneExam) readZone(rd *reader.Reader, photo *image.Gray) (*image.Gray, 
 	}
 	x.ReadErr = reader.ErrNoZone
 	for _, turn := range card.Orientations {
+		if x.Zone != nil && (turn-x.Turn)%180 != 0 {
+			continue
+		}
+		x.Turns = append(x.Turns, turn)
 		// toPhoto maps the turned copy's pixel centres to the photo's
 		// (card.Orientations' turns, clockwise).
 		var toPhoto raster.Homography
