@@ -55,7 +55,7 @@ func start(t *testing.T, store *sqlstore.DB) *target {
 		t.Fatal(err)
 	}
 	v := verifiertest.Start(t, verifiertest.Options{Store: store, Tokens: &tokenConfig, Sealer: seal.Ephemeral(), Webhooks: true,
-		Flow: &flow.Flow{Engines: enginestest.Load(t, 1), Phone: ph},
+		Flow: &flow.Flow{Engines: enginestest.Memoized(t, 1), Phone: ph},
 		Config: vhttp.Config{
 			BodyLimit: bodyLimit, FlowBodyLimit: flowBodyLimit, ReadTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second,
 			AuthLimit:   ratelimit.Limit{Rate: 10000, Period: time.Minute},

@@ -48,7 +48,7 @@ func start(t *testing.T) *env {
 	c := &testkit.ShiftedClock{}
 	v := verifiertest.Start(t, verifiertest.Options{Now: c.Now, Webhooks: true,
 		Config: verifierhttp.Config{AuthLimit: ratelimit.Limit{Rate: 50, Period: time.Minute}, WebhookAllowLoopback: true},
-		Flow:   &flow.Flow{Engines: enginestest.Load(t, 1), Rand: &flowtest.OrderedRand{}}})
+		Flow:   &flow.Flow{Engines: enginestest.Memoized(t, 1), Rand: &flowtest.OrderedRand{}}})
 	hooks := webhooktest.NewReceiver(t, webhooktest.Always(http.StatusNoContent))
 	failing := webhooktest.NewReceiver(t, webhooktest.FailFirst(3, http.StatusInternalServerError))
 	pool := x509.NewCertPool()

@@ -44,7 +44,8 @@ func newRig(t *testing.T, store *sqlstore.DB) *rig {
 	// Two workers, as verifier/http's tests have: the tests on both
 	// backends run in parallel, and a request waits for a free worker only
 	// engines.DefaultQueueWait before it is refused as busy.
-	eng := enginestest.Load(t, 2) // skips (or fails under CI) without the models
+	// Memoized: a photo or answer judged once is not judged again (enginestest.Memo).
+	eng := enginestest.Memoized(t, 2) // skips (or fails under CI) without the models
 	r := &rig{t: t, store: store, now: time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC), data: flowtest.DataFor(t)}
 	clock := func() time.Time { return r.now }
 	r.acct = parts.Account(t, store, "owner@example.com", "correct horse battery staple", r.now).ID

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/internal/testkit"
-	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/engines/enginestest"
+	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
@@ -22,8 +22,10 @@ import (
 // The flow tests' real inputs come from flowtest: license fronts carrying
 // a real face, rendered PDF417s, Foreman's frames.
 
-// testEngines are the real engines (models loaded once per test binary).
-func testEngines(t *testing.T) *engines.Engines { return enginestest.Load(t, 2) }
+// testEngines are the real engines (models loaded once per test binary),
+// answering a photo or liveness answer posted again without the work
+// (enginestest.Memo): every flow here runs on both store backends.
+func testEngines(t *testing.T) flow.Engines { return enginestest.Memoized(t, 2) }
 
 // must is v, failing the test on err (call as must(f())(t)).
 func must[T any](v T, err error) func(testing.TB) T {

@@ -9,11 +9,13 @@ import (
 
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/face/models/modelstest"
+	"github.com/idgate/idgate/verifier/flow"
 )
 
 var (
 	loadMu sync.Mutex
 	loaded = map[int]*engines.Engines{} // by workers
+	memos  = map[int]flow.Engines{}     // Memo of loaded, by workers
 )
 
 // Load returns the real engines with workers workers (0: GOMAXPROCS),
@@ -33,4 +35,21 @@ func Load(t testing.TB, workers int) *engines.Engines {
 	}
 	loaded[workers] = eng
 	return eng
+}
+
+// Memoized is Load's engines behind one Memo per test binary and worker
+// count, for tests of what is built on the engines (the flow, the HTTP
+// API, the pages), not of the engines: the same photo posted again is
+// answered without the work.
+func Memoized(t testing.TB, workers int) flow.Engines {
+	t.Helper()
+	eng := Load(t, workers)
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	m, ok := memos[workers]
+	if !ok {
+		m = Memo(eng)
+		memos[workers] = m
+	}
+	return m
 }
