@@ -381,15 +381,15 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if m.first, err = poll(first); err != nil {
 		return m, fmt.Errorf("first guidance: %w", err)
 	}
-	if *firstRuns > 0 {
-		m.phases, err = phasesOf(ctx)
-		return m, err
-	}
 	if !tracked {
 		return m, answered(ctx, &m)
 	}
 	if m.posed, err = poll(`(() => { const s = document.querySelector(".stage"); return s && s.dataset.firstPose ? +s.dataset.firstPose : 0; })()`); err != nil {
 		return m, fmt.Errorf("head pose: %w", err)
+	}
+	if *firstRuns > 0 {
+		m.phases, err = phasesOf(ctx)
+		return m, err
 	}
 	if m.where, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".stage").dataset.trackerIn || "page"`)); err != nil {
 		return m, err
