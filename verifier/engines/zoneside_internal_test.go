@@ -36,9 +36,10 @@ func TestJudgeTellsABlurredZone(t *testing.T) {
 	}
 }
 
-// A zone found and not read is searched for again upside down, not on
-// either side, where its lines stand upright; a page photographed across
-// is still read at its quarter turn.
+// A zone found and not read is read again upside down, not searched for
+// on either side, where its lines stand upright; a page photographed
+// across is still read at its quarter turn, and one upside down (its zone
+// found upright and not read) at 180°.
 func TestZoneSearchTurns(t *testing.T) {
 	f, err := ocrb.Load(ocrb.DebianPath)
 	if err != nil {
@@ -62,6 +63,7 @@ func TestZoneSearchTurns(t *testing.T) {
 	}{
 		{"check digit fails", broken, 2, []int{0, 180}, false},
 		{"across", zone, 88, []int{0, 180, 90, 270}, true},
+		{"upside down", zone, 182, []int{0, 180}, true},
 	} {
 		cam := mrztest.Camera{Width: 2000, Height: 1500, PageFrac: 0.6, Angle: c.angle, Blur: 0.5, Light: 0.15, Noise: 2, Quality: 90}
 		img, err := mrztest.PrintedShot(f, mrz.TD3, c.lines, nil, mrztest.Print{}, cam, rand.New(rand.NewPCG(1, 35)))

@@ -26,8 +26,12 @@ type Zone struct {
 	// with Angle and Pitch they place the page around it (the format fixes
 	// where the zone sits on the page).
 	CX, CY float64
-	view   view    // where Crop was cut from
-	alts   []*Zone // the zone laid out by its lines' period (period.go)
+	view   view // where Crop was cut from
+	// found and ink are the search's candidate the zone was straightened
+	// from and the ink pass that found it (ReadUpsideDown).
+	found candidate
+	ink   inkPass
+	alts  []*Zone // the zone laid out by its lines' period (period.go)
 }
 
 // Line is one zone line in the crop: the rows its ink covers and the
@@ -80,15 +84,8 @@ func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 				}
 				for _, c := range cands {
 					z, err := straighten(img, c.scaled(1/k), pitch, ink)
-					if !yield(z, err) {
+					if !yieldWithAlternatives(z, err, yield) {
 						return
-					}
-					// The same zone with its cells laid out by the lines'
-					// period, when the ink's ends misled the fit.
-					for _, alt := range z.byPeriod() {
-						if !yield(alt, nil) {
-							return
-						}
 					}
 				}
 				if k == 1 {
@@ -97,6 +94,21 @@ func Zones(img *image.Gray, pitch float64) iter.Seq2[*Zone, error] {
 			}
 		}
 	}
+}
+
+// yieldWithAlternatives yields a zone straightened (or straighten's
+// error), then the same zone with its cells laid out by the lines' period,
+// when the ink's ends misled the fit; false when yield stopped.
+func yieldWithAlternatives(z *Zone, err error, yield func(*Zone, error) bool) bool {
+	if !yield(z, err) {
+		return false
+	}
+	for _, alt := range z.byPeriod() {
+		if !yield(alt, nil) {
+			return false
+		}
+	}
+	return true
 }
 
 // inkPass is how dark print must be to count (darkPoints: under ratio of

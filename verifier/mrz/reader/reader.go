@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"iter"
 	"math"
 
 	"github.com/idgate/idgate/verifier/mrz"
@@ -112,9 +113,34 @@ func (r *Reader) Read(img *image.Gray) (*mrz.MRZ, error) {
 // where the page is. When none read and one was too blurred to read, the
 // error is ErrTooBlurred: what a retake must mend.
 func (r *Reader) ReadZone(img *image.Gray) (*mrz.MRZ, *Zone, error) {
+	return r.readZones(Zones(img, MatchPitch))
+}
+
+// ReadUpsideDown reads the zone z, found in a photo by ReadZone and not
+// read there, in turned: that photo turned 180°. The zone is cut from
+// where z's search put it, turned, and straightened and read as a search
+// of turned would: the reader finds a zone's lines upside down as well as
+// upright, so it is the same zone, and searching the whole photo again
+// (every working copy, with both inks) would cost the time of the first
+// search to find it. The answers are ReadZone's, the zone's place in
+// turned.
+func (r *Reader) ReadUpsideDown(turned *image.Gray, z *Zone) (*mrz.MRZ, *Zone, error) {
+	if err := checkSize(turned); err != nil {
+		return nil, nil, err
+	}
+	c := z.found
+	c.cx, c.cy = float64(turned.Rect.Dx()-1)-c.cx, float64(turned.Rect.Dy()-1)-c.cy
+	return r.readZones(func(yield func(*Zone, error) bool) {
+		z, err := straighten(atOrigin(turned), c, MatchPitch, z.ink)
+		yieldWithAlternatives(z, err, yield)
+	})
+}
+
+// readZones reads each zone in turn until one parses (ReadZone).
+func (r *Reader) readZones(zones iter.Seq2[*Zone, error]) (*mrz.MRZ, *Zone, error) {
 	var last, blurred error = ErrNoZone, nil
 	var first *Zone
-	for z, err := range Zones(img, MatchPitch) {
+	for z, err := range zones {
 		if err != nil {
 			if errors.Is(last, ErrNoZone) {
 				last = err

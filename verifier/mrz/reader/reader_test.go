@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
 	"github.com/idgate/idgate/verifier/mrz/ocrb"
@@ -185,5 +186,34 @@ func TestBlurredPrintPass(t *testing.T) {
 		if sharp >= 0.8 || both < 0.8 {
 			t.Errorf("photo %d: cells right %.2f with sharp print's pass, %.2f with both: want under and over 0.8", i, sharp, both)
 		}
+	}
+}
+
+// A page photographed upside down: its zone is found and not read as it
+// stands, and ReadUpsideDown reads it, in the photo turned 180°, from
+// where it was found, at the place the turn puts it.
+func TestReadUpsideDown(t *testing.T) {
+	rd, f := newReader(t)
+	lines := mrztest.Zone(rand.New(rand.NewPCG(7, 2)), mrz.TD3)
+	cam := mrztest.Camera{Width: 2000, Height: 1500, PageFrac: 0.6, Angle: 183, Blur: 0.5, Light: 0.15, Noise: 2, Quality: 90}
+	img, err := mrztest.Shot(f, mrz.TD3, lines, cam, rand.New(rand.NewPCG(1, 35)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, found, err := rd.ReadZone(img)
+	if found == nil || err == nil {
+		t.Fatalf("upside down: found %v, error %v; want a zone found and not read", found != nil, err)
+	}
+	w, h := float64(img.Rect.Dx()), float64(img.Rect.Dy())
+	turned := raster.Warp(img, img.Rect.Dx(), img.Rect.Dy(), raster.Homography{-1, 0, w - 1, 0, -1, h - 1, 0, 0, 1}, 0)
+	m, z, err := rd.ReadUpsideDown(turned, found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(m.Lines, "\n"); got != strings.Join(lines, "\n") {
+		t.Errorf("read\n%s\nprinted\n%s", got, strings.Join(lines, "\n"))
+	}
+	if dx, dy := z.CX-(w-1-found.CX), z.CY-(h-1-found.CY); dx*dx+dy*dy > z.Pitch*z.Pitch {
+		t.Errorf("zone at (%.0f, %.0f) in the turned photo, found at (%.0f, %.0f): want within a pitch (%.1f px) of the turn's place", z.CX, z.CY, found.CX, found.CY, z.Pitch)
 	}
 }

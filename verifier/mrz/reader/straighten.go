@@ -10,6 +10,7 @@ import (
 // straighten cuts the candidate out of img upright at the given pitch,
 // refines its turn on the crop, and finds each line's rows and cells.
 func straighten(img *image.Gray, c candidate, pitch float64, ink inkPass) (*Zone, error) {
+	cand := c
 	found := c.length / (float64(c.chars) - 0.4) // the ink spans all but the side bearings
 	if c.length <= 0 || c.height <= 0 || c.height > c.length {
 		return nil, ErrNoZone
@@ -45,7 +46,7 @@ func straighten(img *image.Gray, c candidate, pitch float64, ink inkPass) (*Zone
 	if !fitLines(lines, c.chars, xs, ys, crop.Rect.Dx(), pitch) {
 		return nil, ErrNoZone
 	}
-	z := &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy, view: v}
+	z := &Zone{Crop: crop, Lines: lines, Angle: c.angle, Pitch: found, CX: c.cx, CY: c.cy, view: v, found: cand, ink: ink}
 	z.alts = periodAlternatives(z, xs, ys, pitch)
 	for _, a := range append(z.alts, z) {
 		a.fromCells(pitch / found)
