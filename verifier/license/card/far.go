@@ -16,13 +16,24 @@ import (
 // where a card's outline would run if the fourth side lies where ID-1's
 // proportions put it, with both parallel edges ending there, nothing of
 // the card's stock beyond the seen sides, one surface around them
-// (accept's tests) and a portrait at one end (hasPortrait). The outline is only measured, never warped: found
+// (accept's tests) and a portrait at one end (hasPortrait). The largest
+// such outline must not be rows of text at both ends (textBlock, as for
+// nearCard's three-sided outlines): bench/robust #81's PNG, a light card
+// on white, answered "too small" for the block of its data lines between
+// its portrait and its band, 8% of the photo, while no far card's outline
+// is a text block. The outline is only measured, never warped: found
 // and below MinCoverage or MinCardWidth it answers ErrCardTooSmall, else
 // the photo is refused as before. On bench/robust it also answers "too
 // small" for 2 of the 43 near cards the finder misses (a light card's body
 // below its band, on a light table), which were "not found" before.
 func (wk *work) farCard(lines []line) (quad [4]raster.Point, ok bool) {
-	return wk.largestThreeSided(lines, wk.farAccept)
+	quad, ok = wk.largestThreeSided(lines, wk.farAccept)
+	// The photo is refused, not the outline: #81's next outline down
+	// was a smaller piece of the same card, answered "too small" at 2%.
+	if ok && wk.textBlock(outline{corners: [4]raster.Point{quad[1], quad[0], quad[3], quad[2]}}) {
+		return quad, false
+	}
+	return quad, ok
 }
 
 // largestThreeSided returns the largest three-sided outline (threeSided:

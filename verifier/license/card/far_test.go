@@ -6,6 +6,7 @@ import (
 
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
+	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 )
 
 // A far card is told to come closer, not that no card shows: every
@@ -42,5 +43,22 @@ func TestAnalyzeFrontNearLightCardNotTooSmall(t *testing.T) {
 		if _, err := card.AnalyzeFront(img); errors.Is(err, card.ErrCardTooSmall) {
 			t.Errorf("light card on white, %.0f px of a 1280 px photo, seed %d: %v", s.CardW, seed, err)
 		}
+	}
+}
+
+// A near light card on white whose outline the search does not find is
+// not told to come closer for the block of its data lines: bench/robust
+// #81 (lossless, with a labeled face), whose largest three-sided outline
+// was that block between its portrait and its band, 8% of the photo,
+// answered card_too_small (textBlock, in farCard). Not found is the
+// honest answer there.
+func TestAnalyzeFrontTextBlockNotTooSmall(t *testing.T) {
+	s := cardtest.Scene{FrameW: 1280, CardW: 709.36, Aspect: card.ID1Aspect, RotationDeg: 169.594, Blur: 1.059, Seed: 81,
+		Face: labeledFace(t, "amy/amy2.png"), Design: cardtest.DesignNamed("light card"), Surface: cardtest.White,
+		Light:       cardtest.Light{Gradient: 0.2745, Angle: 275.678, Tint: -0.0158},
+		Perspective: [4]raster.Point{{X: 0.00106, Y: -0.03348}, {X: -0.0002, Y: 0.02254}, {X: -0.0135, Y: -0.01291}, {X: -0.03117, Y: -0.01229}}}
+	img, _ := s.Render()
+	if _, err := card.AnalyzeFront(img); errors.Is(err, card.ErrCardTooSmall) {
+		t.Errorf("#81, a light card 709 px wide on white: %v", err)
 	}
 }
