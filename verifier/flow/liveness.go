@@ -120,7 +120,7 @@ func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames [
 	if err != nil {
 		return LivenessAnswer{}, err
 	}
-	digest := framesDigest(challengeID, frames)
+	digest := FramesDigest(challengeID, frames)
 	var out LivenessAnswer
 	if r, ok := s.replay(StepLiveness, digest); ok {
 		if err := r.answer(StepLiveness, &out); err != nil {
@@ -204,9 +204,9 @@ func (f *Flow) Liveness(ctx context.Context, token, challengeID string, frames [
 	return out, nil
 }
 
-// framesDigest identifies a liveness request: the challenge, and every
-// frame's time and bytes.
-func framesDigest(challengeID string, frames []liveness.Frame) [sha256.Size]byte {
+// FramesDigest identifies a liveness request: the challenge, and every
+// frame's time and bytes (also the key of enginestest.Memo's answers).
+func FramesDigest(challengeID string, frames []liveness.Frame) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write([]byte(challengeID))
 	var n [8]byte

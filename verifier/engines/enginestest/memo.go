@@ -3,7 +3,6 @@ package enginestest
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"sync"
 	"time"
@@ -105,22 +104,14 @@ func (m *memo) IDCardBack(ctx context.Context, image []byte) (flow.IDCardBackRep
 }
 
 func (m *memo) Liveness(ctx context.Context, ch liveness.Challenge, frames []liveness.Frame, now time.Time) (flow.LivenessReport, error) {
-	h := sha256.New()
-	h.Write([]byte("Liveness\x00"))
 	challenge, err := json.Marshal(ch)
 	if err != nil {
 		return m.Engines.Liveness(ctx, ch, frames, now)
 	}
-	h.Write(challenge)
-	var n [8]byte
-	for _, f := range frames {
-		binary.LittleEndian.PutUint64(n[:], uint64(f.T))
-		h.Write(n[:])
-		binary.LittleEndian.PutUint64(n[:], uint64(len(f.Data)))
-		h.Write(n[:])
-		h.Write(f.Data)
-	}
-	binary.LittleEndian.PutUint64(n[:], uint64(now.UnixNano()))
-	h.Write(n[:])
+	digest := flow.FramesDigest(string(challenge), frames)
+	h := sha256.New()
+	h.Write([]byte("Liveness\x00"))
+	h.Write(digest[:])
+	h.Write([]byte(now.UTC().Format(time.RFC3339Nano)))
 	return once(m, [32]byte(h.Sum(nil)), func() (flow.LivenessReport, error) { return m.Engines.Liveness(ctx, ch, frames, now) })
 }
