@@ -42,7 +42,23 @@ func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	}, extra...)...,
 	)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute) // the end-user flow judges liveness twice; tests may share the CPU (t.Parallel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, tabLimit(t))
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
+}
+
+// tabLimit bounds a tab's life: 10 minutes (the end-user flow judges
+// liveness twice, and tests share the CPU: t.Parallel, and CI's other
+// package), but ending 30 s before the test binary's -timeout, so a
+// stuck tab fails its own test, with its screenshots, instead of the
+// binary panicking for the whole package. 5 minutes was hit once by the
+// passport guide's full grid at load 15-19 (session 19).
+func tabLimit(t testing.TB) time.Duration {
+	limit := 10 * time.Minute
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if end, set := d.Deadline(); set {
+			limit = min(limit, max(time.Until(end)-30*time.Second, 30*time.Second))
+		}
+	}
+	return limit
 }
