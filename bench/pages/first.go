@@ -13,7 +13,11 @@ package main
 // time went: when the camera and the tracker were ready (the stage's
 // data-camera-at and data-tracker-at, today's page only) and when each
 // of the tracker's files was in (Resource Timing), run by run, from the
-// click.
+// click, and for each model's weights when they were asked for and their
+// first byte. -first-cpu, -first-net and -first-worker take the CPU
+// slowdown or the network profile away, or track in the worker (whose
+// downloads the page's Resource Timing does not list), to tell where the
+// time goes.
 
 import (
 	"context"
@@ -28,6 +32,14 @@ import (
 
 var firstRuns = flag.Int("first", 0, "measure only the times to the first guidance and the head's pose, on the page's thread, this many runs")
 
+// -first's runs with the CPU slowdown or the network profile taken away,
+// or in the worker: what the page's busy thread costs, and the throttle.
+var (
+	firstCPU    = flag.Float64("first-cpu", cpuSlowdown, "-first: the CPU slowdown (1: none)")
+	firstNet    = flag.Bool("first-net", true, "-first: the Fast 4G profile (false: the loopback's own speed)")
+	firstWorker = flag.Bool("first-worker", false, "-first: the tracker in its worker, not on the page's thread")
+)
+
 // phasesJS gives the milestones of a run, in ms from the click: the
 // camera and the tracker ready, where the page says so, and the end of
 // each tracker file's first download, by its name without the content
@@ -38,9 +50,12 @@ const phasesJS = `(() => {
 	if (s.trackerAt) out["tracker ready"] = +s.trackerAt;
 	for (const e of performance.getEntriesByType("resource")) {
 		const m = e.name.match(/\/assets\/(tracker-.+)-[0-9a-f]{16}(\.\w+)$/);
-		// The first fetch of each (a second one is answered by the cache).
-		const k = m && m[1] + m[2] + " in";
-		if (m && !(k in out)) out[k] = e.responseEnd - t0;
+		// The first fetch of each (a second one is answered by the cache);
+		// a model's weights also when asked and at their first byte.
+		const k = m && m[1] + m[2];
+		if (!m || k + " in" in out) continue;
+		out[k + " in"] = e.responseEnd - t0;
+		if (m[2] === ".bin") (out[k + " asked"] = e.startTime - t0), (out[k + " first byte"] = e.responseStart - t0);
 	}
 	return JSON.stringify(out);
 })()`
@@ -73,8 +88,12 @@ func printFirst(runs []liveMeasure, name string) error {
 		return v
 	}
 	v := sorted(func(m liveMeasure) float64 { return m.first })
-	fmt.Printf("liveness step, %s: first guidance median %5.0f ms, quartiles %5.0f–%5.0f ms, range %5.0f–%5.0f ms, %d runs; target ≤ 2000 ms; 4× CPU, Fast 4G, cold\n",
-		name, v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1], n)
+	profile := "no network profile"
+	if *firstNet {
+		profile = "Fast 4G"
+	}
+	fmt.Printf("liveness step, %s: first guidance median %5.0f ms, quartiles %5.0f–%5.0f ms, range %5.0f–%5.0f ms, %d runs; target ≤ 2000 ms; %g× CPU, %s, cold\n",
+		name, v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1], n, *firstCPU, profile)
 	v = sorted(func(m liveMeasure) float64 { return m.posed })
 	fmt.Printf("  head pose (the mesh's first frame) median %5.0f ms, quartiles %5.0f–%5.0f ms, range %5.0f–%5.0f ms\n", v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1])
 	fmt.Printf("  each run's milestones in ms from the click:\n")

@@ -171,7 +171,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			if threadTrace && !mode.inPage && !mode.slow {
 				continue
 			}
-			if *firstRuns > 0 && !mode.inPage {
+			if *firstRuns > 0 && (mode.inPage == *firstWorker || mode.slow || !mode.tracked) {
 				continue
 			}
 			link, err := newLink(base, bearer)
@@ -216,7 +216,11 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0, nil}
 	}
 	if *firstRuns > 0 {
-		return printFirst(got[2], modes[2].name)
+		k := 2
+		if *firstWorker {
+			k = 0
+		}
+		return printFirst(got[k], modes[k].name)
 	}
 	if threadTrace {
 		for i, mode := range modes {
@@ -329,8 +333,14 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if _, err := chromedp.Call(ctx, network.ClearBrowserCache, struct{}{}); err != nil {
 		return m, err
 	}
-	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&loopback.Fast4G}}); err != nil {
-		return m, err
+	net, slowdown := true, float64(cpuSlowdown)
+	if *firstRuns > 0 {
+		net, slowdown = *firstNet, *firstCPU
+	}
+	if net {
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&loopback.Fast4G}}); err != nil {
+			return m, err
+		}
 	}
 	if !tracked {
 		if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/tracker-*", Block: true}}}); err != nil {
@@ -354,11 +364,11 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 			return m, err
 		}
 	}
-	workers, err := throttleWorkers(ctx, true)
+	workers, err := throttleWorkers(ctx, net)
 	if err != nil {
 		return m, err
 	}
-	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4}); err != nil {
+	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: slowdown}); err != nil {
 		return m, err
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
