@@ -108,6 +108,7 @@ func main() {
 	retry := flag.String("retry", "", "read again the photos a -dump run saved in this directory, and nothing else")
 	dump := flag.String("dump", "", "directory to write the photos our reader refuses or misreads to (PNG), with what each reader read")
 	calibrate := flag.Bool("margins", false, "instead of reading, score every zone found both ways against the printed text and print the margins per template blur (what the readers' margins are calibrated on)")
+	engine := flag.Bool("engine", false, "read the data pages our reader refuses again through the passport engine's whole path (engines.ExaminePassport, one worker; needs the face models) and print what each gave (with -real and -retry too)")
 	below := flag.Float64("below", 0, "read only the photos of the stroke bands below this width, px (2.5: the two small bands; 0: all); the others are still drawn, so the photos read are the same as in a whole run")
 	flag.Parse()
 	runtime.LockOSThread()
@@ -119,8 +120,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	var ep *enginePath
+	if *engine {
+		if ep, err = newEnginePath(); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if *retry != "" {
-		if err := runRetry(rd, *retry, *calibrate); err != nil {
+		if err := runRetry(rd, ep, *retry, *calibrate); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -134,7 +141,7 @@ func main() {
 		log.Fatal(err)
 	}
 	if *real {
-		if err := runReal(rd, tess); err != nil {
+		if err := runReal(rd, tess, ep); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -201,6 +208,13 @@ func main() {
 			for _, k := range keys {
 				get(ours, k).add(lines, m, err, d)
 			}
+			if ep != nil && err != nil && format == mrz.TD3 {
+				what, err := ep.read(img, lines)
+				if err != nil {
+					log.Fatal(err)
+				}
+				fmt.Printf("  %s-%d, refused by the reader; the passport engine: %s\n", strings.ReplaceAll(mp.name, " ", ""), i, what)
+			}
 			if *dump != "" && (err != nil || strings.Join(m.Lines, "\n") != strings.Join(lines, "\n")) {
 				save(*dump, fmt.Sprintf("%s-%d", strings.ReplaceAll(mp.name, " ", ""), i), img, cam, lines, m, err)
 			}
@@ -242,6 +256,9 @@ func main() {
 		for _, k := range []string{b + blurName(0), b + blurName(2)} {
 			fmt.Printf("  %-34s ours %s | tesseract %s\n", k, get(ours, k), get(theirs, k))
 		}
+	}
+	if ep != nil {
+		fmt.Printf("  data pages the reader refused, through the passport engine: %s\n", ep)
 	}
 }
 

@@ -19,8 +19,10 @@ import (
 // drawn by their issuers: mrztest.RealPhotos, brought by make testdata)
 // with both readers and prints what each gave per picture, then the
 // totals: right, refused and wrong (accepted with other text than printed,
-// or where nothing readable is printed), and CPU per picture.
-func runReal(rd *reader.Reader, tess *tesseract.Reader) error {
+// or where nothing readable is printed), and CPU per picture. With ep,
+// every picture but a card's (three lines printed) that ours refuses is
+// judged by the passport engine too.
+func runReal(rd *reader.Reader, tess *tesseract.Reader, ep *enginePath) error {
 	root, err := modroot.Find()
 	if err != nil {
 		return err
@@ -51,6 +53,13 @@ func runReal(rd *reader.Reader, tess *tesseract.Reader) error {
 		a := p.Judge(m, err)
 		talliedOurs[a]++
 		note := wrongNote("ours", a, m)
+		if ep != nil && a == mrztest.Refused && len(p.Lines) != 3 {
+			what, err := ep.read(img, p.Lines)
+			if err != nil {
+				return err
+			}
+			note += "; the passport engine: " + what
+		}
 		t0 = cputime.Thread()
 		m, err = readTesseract(tess, img)
 		cpuTheirs = append(cpuTheirs, cputime.Thread()-t0)
@@ -58,6 +67,9 @@ func runReal(rd *reader.Reader, tess *tesseract.Reader) error {
 		talliedTheirs[b]++
 		note += wrongNote("tesseract", b, m)
 		fmt.Printf("  %-30s %-6s readable=%-5v ours %-7s | tesseract %-7s%s\n", p.File, p.Kind, p.Readable(), a, b, note)
+	}
+	if ep != nil {
+		fmt.Printf("  refused by ours, through the passport engine: %s\n", ep)
 	}
 	for _, t := range []struct {
 		name string

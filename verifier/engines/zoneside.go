@@ -25,6 +25,8 @@ type ZoneExam struct {
 	Turns []int
 	// Zone is the zone the side was placed around; nil when none was found.
 	Zone *reader.Zone
+	// MRZ is the zone as read (nil unless it read, whatever its format).
+	MRZ *mrz.MRZ
 	// ReadErr is the reader's error (nil when the zone read).
 	ReadErr error
 	// Page is where the side's edges were found.
@@ -80,6 +82,7 @@ func (x *ZoneExam) examine(ctx context.Context, rd *reader.Reader, data []byte, 
 	start = time.Now()
 	grey, toPhoto, m := x.readZone(rd, raster.Luminance(img))
 	x.Timings.Zone = time.Since(start)
+	x.MRZ = m
 	if x.Zone == nil {
 		s.Problems = append(s.Problems, noZoneProblem(img, lay))
 		return s, nil
