@@ -18,12 +18,12 @@ import (
 // (engines.ExaminePassport: the zone at its turns, the page placed around
 // it, the portrait, the visual zone where the zone's names are unclear):
 // what the reader alone refuses may read there. It tallies right, wrong
-// (accepted with other text than printed) and refused, and the CPU of
-// the whole process per photo (the engines work on their own goroutines;
-// one worker).
+// (accepted with other text than printed) and refused, how many the
+// visual zone settled, and the CPU of the whole process per photo (the
+// engines work on their own goroutines; one worker).
 type enginePath struct {
 	eng                           *engines.Engines
-	right, wrong, refused int
+	right, wrong, refused, settle int
 	cpu                           []time.Duration
 }
 
@@ -48,21 +48,27 @@ func (p *enginePath) read(img *image.Gray, printed []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if x.NamesSettled {
+		p.settle++
+	}
 	note := fmt.Sprintf("turns %v, %v", x.Turns, x.Problems)
+	if x.Printed != nil {
+		note += fmt.Sprintf("; the visual zone's names %q (%.0f), %q (%.0f)", x.Printed.LastName.Text, x.Printed.LastName.Conf, x.Printed.FirstName.Text, x.Printed.FirstName.Conf)
+	}
 	switch {
 	case x.MRZ == nil || x.MRZ.Format != mrz.TD3:
 		p.refused++
 		return fmt.Sprintf("refused (%v; %s)", x.ReadErr, note), nil
 	case strings.Join(x.MRZ.Lines, "\n") == strings.Join(printed, "\n"):
 		p.right++
-		return fmt.Sprintf("right (%s)", note), nil
+		return fmt.Sprintf("right (settled by the visual zone: %v; %s)", x.NamesSettled, note), nil
 	}
 	p.wrong++
-	return fmt.Sprintf("WRONG: %s (%s)", strings.Join(x.MRZ.Lines, " / "), note), nil
+	return fmt.Sprintf("WRONG: %s (settled by the visual zone: %v; %s)", strings.Join(x.MRZ.Lines, " / "), x.NamesSettled, note), nil
 }
 
 func (p *enginePath) String() string {
 	med, p95 := quantiles(p.cpu)
-	return fmt.Sprintf("%d right, %d wrong, %d refused of %d, process CPU %d/%d ms median/p95",
-		p.right, p.wrong, p.refused, p.right+p.wrong+p.refused, med, p95)
+	return fmt.Sprintf("%d right, %d wrong, %d refused of %d (%d settled by the visual zone), process CPU %d/%d ms median/p95",
+		p.right, p.wrong, p.refused, p.right+p.wrong+p.refused, p.settle, med, p95)
 }

@@ -33,7 +33,7 @@ func (e *Engines) ExamineIDCardBack(ctx context.Context, data []byte) (IDCardBac
 	}
 	var x IDCardBackExam
 	err = e.run(ctx, func(*worker) error {
-		s, err := x.examine(ctx, rd, data, &td1Card, e.cfg.Now())
+		s, err := x.examine(ctx, rd, data, &td1Card, e.cfg.Now(), nil)
 		if err != nil {
 			return fmt.Errorf("id card back: %w", err)
 		}

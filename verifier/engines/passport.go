@@ -7,8 +7,11 @@ import (
 	"time"
 
 	"github.com/idgate/idgate/verifier/flow"
+	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/card"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
+	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/reader"
 )
 
 // Passport judges a photo of a passport's data page (ICAO 9303 TD3): it
@@ -18,7 +21,10 @@ import (
 // finds the
 // portrait on the page's left part through the face engine, as the
 // license front does. A zone that does not read is never guessed:
-// mrz_unreadable asks for another photo.
+// mrz_unreadable asks for another photo. A zone that reads but for some
+// name cells, each one of two letters, is read with the names the page's
+// visual zone prints when they agree with it in every cell (viz.go's
+// settleByVIZ).
 func (e *Engines) Passport(ctx context.Context, data []byte) (flow.PassportReport, error) {
 	x, err := e.examinePassport(ctx, data, false)
 	return x.PassportReport, err
@@ -50,7 +56,19 @@ func (e *Engines) examinePassport(ctx context.Context, data []byte, readText boo
 	}
 	var x PassportExam
 	err = e.run(ctx, func(w *worker) error {
-		s, err := x.examine(ctx, rd, data, &td3Page, e.cfg.Now())
+		// The visual zone, when the zone's unclear names had it read.
+		var printed *license.Printed
+		settle := func(grey *image.Gray, names *reader.UnsureNames) (*mrz.MRZ, error) {
+			start := time.Now()
+			defer func() { x.Timings.Text = time.Since(start) }()
+			p, err := w.vizOf(&x, grey)
+			if err != nil {
+				return nil, err
+			}
+			printed = &p
+			return settleByVIZ(names, p), nil
+		}
+		s, err := x.examine(ctx, rd, data, &td3Page, e.cfg.Now(), settle)
 		if err != nil {
 			return fmt.Errorf("passport: %w", err)
 		}
@@ -68,12 +86,18 @@ func (e *Engines) examinePassport(ctx context.Context, data []byte, readText boo
 		if err != nil || !readText || s.Document == nil {
 			return err
 		}
+		if printed != nil {
+			x.Printed = printed
+			return nil
+		}
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("passport: %w", err)
 		}
 		start = time.Now()
 		defer func() { x.Timings.Text = time.Since(start) }()
-		return w.readVIZ(&x, s.grey)
+		p, err := w.vizOf(&x, s.grey)
+		x.Printed = &p
+		return err
 	})
 	return x, err
 }

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/license/pdf417/raster"
 	"github.com/idgate/idgate/verifier/mrz"
+	"github.com/idgate/idgate/verifier/mrz/reader"
 )
 
 // The data page's visual inspection zone (Doc 9303 Part 4, zone II): the
@@ -25,24 +27,50 @@ const (
 	vizRes = 12.0
 )
 
-// readVIZ reads the visual inspection zone of the upright grey photo with
+// vizOf reads the visual inspection zone of the upright grey photo with
 // the worker's Tesseract reader and splits it by its captions
-// (mrz.ReadVIZ) into PassportReport.Printed. A page whose zone did not
-// place it has no zone to read; the comparison itself, and what is too
-// weakly read to be a mismatch, is license.CompareFront's.
-func (w *worker) readVIZ(x *PassportExam, grey *image.Gray) error {
+// (mrz.ReadVIZ): PassportReport.Printed. A page whose zone did not place
+// it has no zone to read; the comparison itself, and what is too weakly
+// read to be a mismatch, is license.CompareFront's.
+func (w *worker) vizOf(x *PassportExam, grey *image.Gray) (license.Printed, error) {
 	if err := w.textReader(); err != nil {
-		return fmt.Errorf("passport: %w", err)
+		return license.Printed{}, fmt.Errorf("passport: %w", err)
 	}
 	res := math.Min(x.Page.px, vizRes)
 	g := raster.Warp(grey, int((vizX1-vizX0)*res), int((vizY1-vizY0)*res), x.Page.toPart(vizX0, vizY0, res), 0)
 	words, err := w.text.Words(g, int(math.Round(res*25.4)))
 	if err != nil {
-		return fmt.Errorf("passport: visual zone: %w", err)
+		return license.Printed{}, fmt.Errorf("passport: visual zone: %w", err)
 	}
-	p := vizPrinted(words)
-	x.Printed = &p
-	return nil
+	return vizPrinted(words), nil
+}
+
+// settleByVIZ reads a zone that read but for some name cells (each one of
+// two letters: reader.UnsureNames) with the names the visual zone prints,
+// a second reading independent of the zone's (another typeface, larger,
+// read by Tesseract): the zone when the names, read at MinVIZConfidence
+// or more and spelt as the zone spells them (mrz.NameFields: Doc 9303's
+// transliteration, every spelling it allows), agree with the zone's
+// reading in every cell of its names field, sure cells and unclear ones,
+// and every spelling that agrees gives the same zone; nil otherwise (the
+// zone stays unread: never a guess).
+func settleByVIZ(names *reader.UnsureNames, p license.Printed) *mrz.MRZ {
+	last, first := p.LastName, p.FirstName
+	if last.Conf < MinVIZConfidence || first.Text != "" && first.Conf < MinVIZConfidence {
+		return nil
+	}
+	var read *mrz.MRZ
+	for _, field := range mrz.NameFields(names.Format, last.Text, first.Text) {
+		m, err := names.Settle(field)
+		if err != nil {
+			continue
+		}
+		if read != nil && !slices.Equal(read.Lines, m.Lines) {
+			return nil
+		}
+		read = m
+	}
+	return read
 }
 
 // readCardVIZ reads the front of an ID card with a machine-readable zone

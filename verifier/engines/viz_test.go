@@ -2,13 +2,20 @@ package engines_test
 
 import (
 	"context"
+	"errors"
 	"image"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/idgate/idgate/verifier/engines"
+	"github.com/idgate/idgate/verifier/flow"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
+	"github.com/idgate/idgate/verifier/mrz/ocrb"
+	"github.com/idgate/idgate/verifier/mrz/reader"
 )
 
 // shot is a phone photo of w × h px with the page filling 80% of its
@@ -151,5 +158,72 @@ func (c tampering) mismatches(t *testing.T, e *engines.Engines, face image.Image
 	}
 	if n := mismatches(m.Fields); n != 1 {
 		t.Errorf("%s tampered: %d fields mismatch: %+v\n%+v\n%v", c.name, n, m.Fields, x.Printed, x.Document.MRZ.DocumentNumber)
+	}
+}
+
+// washedPage is a photo (JPEG) of a data page printing lines, its visual
+// zone tampered by viz (nil: genuine), whose zone's first line has the
+// lower half of its cell col washed out towards the paper by a (glare
+// on the print, or ink rubbed off): 2000 × 1500 px, the page 80% of it.
+func washedPage(t *testing.T, lines []string, viz func(*mrz.MRZ), col int, a float64) []byte {
+	t.Helper()
+	f, err := ocrb.Load(ocrb.DebianPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 35))
+	cam := mrztest.Camera{Width: 2000, Height: 1500, PageFrac: 0.8, Angle: 2, Blur: 0.8, Light: 0.1, Noise: 2, Quality: 90}
+	px := cam.PageFrac * float64(cam.Width) / mrztest.Width(mrz.TD3)
+	page, err := mrztest.PrintedPage(f, mrz.TD3, lines, nil, mrztest.Print{VIZ: viz}, px, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mrztest's TD3 zone: 44 cells of 2.54 mm centred on the 125 mm
+	// page, the first line's capitals 75.8-78.3 mm down.
+	x0 := (mrztest.Width(mrz.TD3)-44*2.54)/2 + 2.54*float64(col)
+	for y := int(77.05 * px); y < int(78.3*px); y++ {
+		for x := int(x0 * px); x < int((x0+2.54)*px); x++ {
+			i := page.PixOffset(x, y)
+			page.Pix[i] = uint8(float64(page.Pix[i])*(1-a) + 235*a)
+		}
+	}
+	img, err := mrztest.Photo(page, cam, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return encodeJPEG(t, img)
+}
+
+// A name letter of the zone half washed out, unclear between two letters
+// (no check digit covers names), is read as the page's visual zone prints
+// it; a visual zone printing another letter there, or another letter
+// where the zone is clear, leaves the zone unread (never a guess). The
+// wash is the one found to leave the cell between two letters (0.91 of
+// the way to the paper; at 0.92 the printed G was no longer among the
+// two, and from 0.93 the cell read as P above every margin: a letter so
+// damaged that it is another is not this rule's to catch).
+func TestPassportNamesSettledByVIZ(t *testing.T) {
+	e := loaded(t)
+	lines := passportZone(41) // P<VUTGGJPME<<PEUPIV…: the surname GGJPME from cell 5
+	for _, c := range []struct {
+		name    string
+		viz     func(*mrz.MRZ)
+		settled bool
+	}{
+		{"genuine", nil, true},
+		{"another letter in the unclear cell", func(m *mrz.MRZ) { m.Surname = "GOJPME" }, false},
+		{"another letter in a clear cell", func(m *mrz.MRZ) { m.Surname = "GGJPMF" }, false},
+	} {
+		x, err := e.ExaminePassport(context.Background(), washedPage(t, lines, c.viz, 6, 0.91))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var u *reader.UnsureNames
+		switch {
+		case c.settled && (!x.NamesSettled || x.Document == nil || strings.Join(x.MRZ.Lines, "\n") != strings.Join(lines, "\n")):
+			t.Errorf("%s: settled %v, %v (%v)", c.name, x.NamesSettled, x.MRZ, x.ReadErr)
+		case !c.settled && (x.NamesSettled || x.MRZ != nil || !errors.As(x.ReadErr, &u) || !slices.Contains(x.Problems, flow.ProblemMRZUnreadable)):
+			t.Errorf("%s: settled %v, %v (%v), %v; want the zone unread for its names", c.name, x.NamesSettled, x.MRZ, x.ReadErr, x.Problems)
+		}
 	}
 }

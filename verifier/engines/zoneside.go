@@ -29,6 +29,10 @@ type ZoneExam struct {
 	MRZ *mrz.MRZ
 	// ReadErr is the reader's error (nil when the zone read).
 	ReadErr error
+	// NamesSettled: the zone read but for some name cells, which a second
+	// reading of the names settled (examine's settle: the data page's
+	// visual zone).
+	NamesSettled bool
 	// Page is where the side's edges were found.
 	Page pageEdges
 	// ZoneShift is how far the zone stands from where its format puts it
@@ -67,8 +71,11 @@ func (s *zoneSide) placed() bool { return s.grey != nil }
 // reads its zone (turned upright, readZone), places the side around it,
 // finds its edges and measures it, and judges it at now. A zone of another
 // format, read, is mrz_not_found alone: the side is not placed (its
-// geometry would be the wrong one). ctx is checked between steps.
-func (x *ZoneExam) examine(ctx context.Context, rd *reader.Reader, data []byte, lay *layout, now time.Time) (zoneSide, error) {
+// geometry would be the wrong one). A zone of the layout's format read
+// but for some name cells (reader.UnsureNames) is handed, once the side
+// is placed, to settle (when not nil), whose zone, if any, is the one
+// read. ctx is checked between steps.
+func (x *ZoneExam) examine(ctx context.Context, rd *reader.Reader, data []byte, lay *layout, now time.Time, settle settleNames) (zoneSide, error) {
 	var s zoneSide
 	start := time.Now()
 	img, err := imgio.DecodeImage(data, imgio.Upload)
@@ -108,10 +115,24 @@ func (x *ZoneExam) examine(ctx context.Context, rd *reader.Reader, data []byte, 
 	sideGrey := x.Page.warp(grey, 0, 0, lay.w, lay.h)
 	s.Sharpness, s.Glare = card.SharpnessOf(sideGrey), card.GlareOf(sideGrey)
 	x.Timings.Page = time.Since(start)
+	if names := unsureNames(x.ReadErr); m == nil && settle != nil && names != nil && names.Format == lay.format {
+		if m, err = settle(grey, names); err != nil {
+			return s, err
+		}
+		if m != nil {
+			x.MRZ, x.ReadErr, x.NamesSettled = m, nil, true
+		}
+	}
 	s.judge(x.ReadErr, m, lay, now)
 	s.img, s.grey, s.toPhoto = img, grey, toPhoto
 	return s, nil
 }
+
+// settleNames reads the zone of a placed side, read but for some name
+// cells, with the names as a second reading gives them (passport.go's
+// settleNames): the zone, or nil when that reading does not settle it.
+// grey is the photo turned as the zone stands upright.
+type settleNames func(grey *image.Gray, names *reader.UnsureNames) (*mrz.MRZ, error)
 
 // readZone reads the zone of the photo's grey copy turned upright: as it
 // stands, then upside down, then on either side (a document photographed
@@ -119,7 +140,8 @@ func (x *ZoneExam) examine(ctx context.Context, rd *reader.Reader, data []byte, 
 // reads, or else the first where one was found (the reader finds lines of
 // a zone upside down too, and cannot read them): the grey copy at that
 // turn, the map from its coordinates to the photo's, and the zone read
-// (nil unless it read).
+// (nil unless it read). A turn where the zone read but for some name
+// cells (reader.UnsureNames) is kept before one where it did not read.
 //
 // A zone found and not read is not searched for on either side: the
 // reader looks for lines within 12° of level, so the zone's lines stand
@@ -168,16 +190,33 @@ func (x *ZoneExam) readZone(rd *reader.Reader, photo *image.Gray) (*image.Gray, 
 			read = func(g *image.Gray) (*mrz.MRZ, *reader.Zone, error) { return rd.ReadUpsideDown(g, x.Zone) }
 		}
 		m, z, err := read(g)
+		// A zone read but for some name cells stands upright at this turn
+		// and is the one the side is placed around (its names may yet be
+		// settled: examine).
+		names := unsureNames(err)
+		if names != nil {
+			z = names.Zone
+		}
 		switch {
 		case err == nil:
 			x.Turn, x.Zone, x.ReadErr = turn, z, nil
 			return g, toPhoto, m
-		case z != nil && x.Zone == nil:
+		case z != nil && (x.Zone == nil || names != nil && unsureNames(x.ReadErr) == nil):
 			x.Turn, x.Zone, x.ReadErr = turn, z, err
 			keep.grey, keep.toPhoto = g, toPhoto
 		}
 	}
 	return keep.grey, keep.toPhoto, nil
+}
+
+// unsureNames is the reader's zone read but for some name cells that err
+// carries, nil when none.
+func unsureNames(err error) *reader.UnsureNames {
+	var names *reader.UnsureNames
+	if errors.As(err, &names) {
+		return names
+	}
+	return nil
 }
 
 // noZoneProblem tells a photo without a zone: a document-like outline in

@@ -41,7 +41,10 @@ func (c ranked) guessable(min, blind float64) bool {
 // covers it (never a name, nationality or sex: mrz.Checked) and there are
 // at most maxGuesses of them: every choice between each one's character
 // and runner-up is parsed, and the zone answered is the one reading whose
-// check digits all hold, if exactly one does. Anything else is ErrUnsure.
+// check digits all hold, if exactly one does. Anything else is ErrUnsure;
+// when the cells left unclear are name cells whose letter is one of two
+// (their character and runner-up MinMargin above every third), and the
+// rest so reads, an UnsureNames for a second reading to settle.
 //
 // With twinsApart (the fine reading), a cell a check digit covers whose
 // position may hold both look-alike twins must tell them apart by the
@@ -68,7 +71,8 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 	}
 	text := make([][]byte, len(lines))
 	type pos struct{ line, col int }
-	var unsure []pos
+	var unsure, names []pos
+	nameLine, nameStart, nameN := mrz.NameField(format)
 	weakest, guessable := math.Inf(1), true
 	for li, line := range lines {
 		for col, c := range line {
@@ -82,6 +86,12 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 			if math.IsNaN(c.margin) {
 				weakest = math.NaN()
 			}
+			if li == nameLine && col >= nameStart && col < nameStart+nameN && c.altMargin >= minMargin {
+				// A name cell whose letter is one of two: left to a
+				// second reading (UnsureNames).
+				names = append(names, pos{li, col})
+				continue
+			}
 			guessable = guessable && c.guessable(minMargin, minBlind) && mrz.Checked(format, li, col)
 			unsure = append(unsure, pos{li, col})
 		}
@@ -93,11 +103,16 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 		}
 		return strings.Join(s, "\n")
 	}
-	if len(unsure) == 0 {
+	if len(unsure) == 0 && len(names) == 0 {
 		return mrz.Parse(join())
 	}
 	if !guessable || len(unsure) > maxGuesses {
 		return nil, fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, minMargin, ErrUnsure)
+	}
+	// No check digit covers a name: the unclear name cells are read as
+	// fillers (any letter would do) while the rest is settled.
+	for _, p := range names {
+		text[p.line][p.col] = '<'
 	}
 	var found *mrz.MRZ
 	var last error
@@ -122,5 +137,17 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 	if found == nil {
 		return nil, fmt.Errorf("mrz reader: %d unclear characters, no reading passes the check digits (%w): %w", len(unsure), last, ErrUnsure)
 	}
-	return found, nil
+	if len(names) == 0 {
+		return found, nil
+	}
+	u := &UnsureNames{Format: format, lines: found.Lines,
+		err: fmt.Errorf("mrz reader: %d name characters unclear, the weakest %.3f above another (min %.3f): %w", len(names), weakest, minMargin, ErrUnsure)}
+	for col := nameStart; col < nameStart+nameN; col++ {
+		u.candidates = append(u.candidates, []byte{found.Lines[nameLine][col]})
+	}
+	for _, p := range names {
+		c := lines[p.line][p.col]
+		u.candidates[p.col-nameStart] = []byte{c.char, c.alt}
+	}
+	return nil, u
 }

@@ -137,9 +137,14 @@ func (r *Reader) ReadUpsideDown(turned *image.Gray, z *Zone) (*mrz.MRZ, *Zone, e
 }
 
 // readZones reads each zone in turn until one parses (ReadZone).
+//
+// A zone the fine reading left unsure only in names (UnsureNames) does
+// not change what is answered: the first such is wrapped around the
+// error, for a second reading of the names to settle.
 func (r *Reader) readZones(zones iter.Seq2[*Zone, error]) (*mrz.MRZ, *Zone, error) {
 	var last, blurred error = ErrNoZone, nil
 	var first *Zone
+	var names *UnsureNames
 	for z, err := range zones {
 		if err != nil {
 			if errors.Is(last, ErrNoZone) {
@@ -166,9 +171,19 @@ func (r *Reader) readZones(zones iter.Seq2[*Zone, error]) (*mrz.MRZ, *Zone, erro
 			return m, z, nil
 		}
 		last = err
+		if u, ok := err.(*UnsureNames); ok {
+			last = u.err
+			if names == nil {
+				u.Zone, names = z, u
+			}
+		}
 	}
 	if blurred != nil {
-		return nil, first, blurred
+		last = blurred
+	}
+	if names != nil {
+		names.err = last
+		return nil, first, names
 	}
 	return nil, first, last
 }
