@@ -46,9 +46,10 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // 80a1ee1d before the T-corner test, 198, 0 and 0, real photos 8 of 10,
 // and with the ovals (-finder-oval) 196 and 1 wrong quad, #50's PNG;
 // e5bfafe3 before the test of lines running on past two corners, 198, 0
-// and 0, with the ovals 196 and 0 wrong quads; d94ca293, this one, before
-// farCard's text-block test).
-const finderPreviousCommit = "d94ca293933c964c9c1cd9b91778f8b0cb7c4e3f"
+// and 0, with the ovals 196 and 0 wrong quads; d94ca293 before farCard's
+// text-block test, 198, 0 and 0, with the ovals 196 and 0; 71deb7dd, this
+// one, before farCard's bound on its placed side and the grain tests).
+const finderPreviousCommit = "71deb7ddcf06fe677430f56ca2336c8d2656cce4"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each
 // JPEG named on the command line, one JSON line each.

@@ -83,3 +83,29 @@ func (p edgeProfile) support(l line, a, b raster.Point, t0, t1 float64) float64 
 	}
 	return float64(p.hits[j]-p.hits[i]) / float64(counted)
 }
+
+// segmentSupport is the share of samples, profileStep apart along a→b
+// from 0.1 to 0.9 of the way (the rounded corners left out), that show a
+// step across it (step), for a side that is no line of the search: 0
+// when none counts.
+func (wk *work) segmentSupport(a, b raster.Point) float64 {
+	l := dist(a, b)
+	if l == 0 {
+		return 0
+	}
+	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+	hits, counted := 0, 0
+	for s := 0.1 * l; s <= 0.9*l; s += profileStep {
+		hit, ok := wk.step(a.X+(b.X-a.X)*s/l, a.Y+(b.Y-a.Y)*s/l, nx, ny)
+		if ok {
+			counted++
+			if hit {
+				hits++
+			}
+		}
+	}
+	if counted == 0 {
+		return 0
+	}
+	return float64(hits) / float64(counted)
+}
