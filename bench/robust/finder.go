@@ -48,7 +48,8 @@ const finderBaselineCommit = "3f4d8f70e66f4c41ac304ab8abc8c9f6fb948267"
 // e5bfafe3 before the test of lines running on past two corners, 198, 0
 // and 0, with the ovals 196 and 0 wrong quads; d94ca293 before farCard's
 // text-block test, 198, 0 and 0, with the ovals 196 and 0; 71deb7dd, this
-// one, before farCard's bound on its placed side and the grain tests).
+// one, before farCard's bound on its placed side, the grain tests and
+// the print test around its outline).
 const finderPreviousCommit = "71deb7ddcf06fe677430f56ca2336c8d2656cce4"
 
 // finderDriver is the before side's program: card.AnalyzeFront on each

@@ -106,3 +106,20 @@ func TestAnalyzeFrontTextBlockNotTooSmall(t *testing.T) {
 		t.Errorf("#81, a light card 709 px wide on white: %v", err)
 	}
 }
+
+// A card cut by the frame is not told to come closer for a block of its
+// print: bench/robust #214 printed with the design's oval (a light card
+// standing on light wood, its ends beyond the photo's top and bottom)
+// was answered card_too_small for an outline of part of it, a third of
+// the strips beyond its sides print of the card (printAround). Not
+// found, whose message asks to fit the card inside the frame, is the
+// answer.
+func TestAnalyzeFrontCutCardNotTooSmall(t *testing.T) {
+	s := cardtest.Scene{FrameW: 1280, CardW: 1022.7145, Aspect: card.ID1Aspect, RotationDeg: 100.44012, Vertical: true, Seed: 214,
+		Design: cardtest.DesignNamed("light card"), Surface: cardtest.LightWood,
+		Light: cardtest.Light{Gradient: 0.40945, Angle: 307.17351, Tint: -0.02432}}
+	img, _ := s.Render()
+	if _, err := card.AnalyzeFront(img); errors.Is(err, card.ErrCardTooSmall) {
+		t.Errorf("#214, a light card 1023 px long cut by the frame: %v", err)
+	}
+}

@@ -265,21 +265,9 @@ const (
 // one surface), so the card is not cut short; and print inside the
 // unseen side (minPrintReach), so it does not run on past its print.
 func (wk *work) contentFits(q [4]raster.Point, stock [3]float32, seen [2]bool) bool {
-	unit, err := raster.FromQuad([4]raster.Point{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}, {X: 0, Y: 1}}, q)
-	if err != nil {
+	sample, ok := wk.quadSampler(q)
+	if !ok {
 		return false
-	}
-	sample := func(s0, s1, t0, t1 float64) [][3]float32 {
-		var out [][3]float32
-		for i := range 24 {
-			for j := range 6 {
-				s, t := s0+(s1-s0)*(float64(i)+0.5)/24, t0+(t1-t0)*(float64(j)+0.5)/6
-				if col, ok := wk.colour(unit.Apply(s, t)); ok {
-					out = append(out, col)
-				}
-			}
-		}
-		return out
 	}
 	g, w := nearGap, nearStrip
 	strips := [][][3]float32{
@@ -332,6 +320,29 @@ func (wk *work) contentFits(q [4]raster.Point, stock [3]float32, seen [2]bool) b
 	}
 	n := 6 * 24
 	return float64(len(print))*printShare(print, stock) >= minPrintReach*float64(n)
+}
+
+// quadSampler returns a sampler of the quadrilateral q's unit square
+// (q[0] at (0, 0), q[1] at (1, 0), q[3] at (0, 1)): the colours on a 24 ×
+// 6 grid from s0 to s1 along q[0]→q[1] and t0 to t1 along q[0]→q[3],
+// leaving out those off the photo; ok false when q maps no square.
+func (wk *work) quadSampler(q [4]raster.Point) (func(s0, s1, t0, t1 float64) [][3]float32, bool) {
+	unit, err := raster.FromQuad([4]raster.Point{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}, {X: 0, Y: 1}}, q)
+	if err != nil {
+		return nil, false
+	}
+	return func(s0, s1, t0, t1 float64) [][3]float32 {
+		var out [][3]float32
+		for i := range 24 {
+			for j := range 6 {
+				s, t := s0+(s1-s0)*(float64(i)+0.5)/24, t0+(t1-t0)*(float64(j)+0.5)/6
+				if col, ok := wk.colour(unit.Apply(s, t)); ok {
+					out = append(out, col)
+				}
+			}
+		}
+		return out
+	}, true
 }
 
 // printShare is the share of cols at portraitDiff or more from ref.
