@@ -96,6 +96,12 @@ func printFirst(runs []liveMeasure, name string) error {
 		name, v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1], n, *firstCPU, profile)
 	v = sorted(func(m liveMeasure) float64 { return m.posed })
 	fmt.Printf("  head pose (the mesh's first frame) median %5.0f ms, quartiles %5.0f–%5.0f ms, range %5.0f–%5.0f ms\n", v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1])
+	v = sorted(func(m liveMeasure) float64 { return m.faults })
+	cost, err := faultCost()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  minor page faults of the browser's processes, click to first guidance: median %.0f, range %.0f–%.0f; a fault costs %.1f µs on this machine (64 MiB written by the bench)\n", v[n/2], v[0], v[n-1], cost)
 	fmt.Printf("  each run's milestones in ms from the click:\n")
 	for _, m := range runs {
 		type milestone struct {

@@ -213,7 +213,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
 			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
-			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0, nil}
+			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0, nil, 0}
 	}
 	if *firstRuns > 0 {
 		k := 2
@@ -311,6 +311,9 @@ type liveMeasure struct {
 	// phases: ms from the click to each milestone of the first guidance
 	// (-first only: first.go, phasesJS).
 	phases map[string]float64
+	// faults: the minor page faults of the browser's processes from the
+	// click to the first guidance (printed by -first: faults.go).
+	faults float64
 }
 
 // liveRun opens link at the liveness step in a fresh tab with the cache
@@ -385,12 +388,22 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if !tracked {
 		first = `(() => { const s = document.querySelector(".stage"); return s && s.dataset.step ? performance.now() - window.idgateBenchT0 : 0; })()`
 	}
+	browser := chromedp.FromContext(ctx).Browser.Process().Pid
+	faults0, err := treeFaults(browser)
+	if err != nil {
+		return m, err
+	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(window.idgateBenchT0 = performance.now(), document.querySelector('main[data-screen="live"] button').click(), true)`)); err != nil {
 		return m, err
 	}
 	if m.first, err = poll(first); err != nil {
 		return m, fmt.Errorf("first guidance: %w", err)
 	}
+	faults, err := treeFaults(browser)
+	if err != nil {
+		return m, err
+	}
+	m.faults = float64(faults - faults0)
 	if !tracked {
 		return m, answered(ctx, &m)
 	}
