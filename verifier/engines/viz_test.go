@@ -178,15 +178,7 @@ func washedPage(t *testing.T, lines []string, viz func(*mrz.MRZ), col int, a flo
 	if err != nil {
 		t.Fatal(err)
 	}
-	// mrztest's TD3 zone: 44 cells of 2.54 mm centred on the 125 mm
-	// page, the first line's capitals 75.8-78.3 mm down.
-	x0 := (mrztest.Width(mrz.TD3)-44*2.54)/2 + 2.54*float64(col)
-	for y := int(77.05 * px); y < int(78.3*px); y++ {
-		for x := int(x0 * px); x < int((x0+2.54)*px); x++ {
-			i := page.PixOffset(x, y)
-			page.Pix[i] = uint8(float64(page.Pix[i])*(1-a) + 235*a)
-		}
-	}
+	mrztest.Wash(page, mrz.TD3, px, 0, col, [4]float64{0, 1, 0.5, 1}, a)
 	img, err := mrztest.Photo(page, cam, r)
 	if err != nil {
 		t.Fatal(err)

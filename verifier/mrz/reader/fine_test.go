@@ -78,7 +78,7 @@ func TestFineReadsBlurredSmallZones(t *testing.T) {
 				continue
 			}
 			g, cells := rd.read(z)
-			if _, err := parseCells(g.chars, cells, g.minMargin(), MinBlindMargin, false); err == nil {
+			if _, err := parseCells(g.chars, cells, nil, g.minMargin(), MinBlindMargin, false); err == nil {
 				alone = true
 			}
 		}

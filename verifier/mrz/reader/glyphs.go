@@ -89,18 +89,7 @@ func normalise(v []float64) bool {
 // the highest correlation at any shift of up to shift pixels across and
 // one down or up.
 func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
-	const shift = 2
-	s := l.Pitch / MatchPitch
-	W, H := g.w+2*shift, g.h+2
-	top := l.Center - float64(g.capRow)/2*s
-	cell := make([]float64, W*H)
-	for k := 0; k < H; k++ {
-		y := top + (float64(k-1-gridMargin)+0.5)*s - 0.5
-		for j := 0; j < W; j++ {
-			x := l.X0 + float64(c)*l.Pitch + (float64(j-shift-gridMargin)+0.5)*s - 0.5
-			cell[k*W+j] = raster.Bilinear(crop, x, y, 255)
-		}
-	}
+	cell, W := g.sample(crop, l, c)
 	// Each template's best score over the shifts, and the shift it took.
 	scores := make([]float64, len(g.vecs))
 	shifts := make([]int, len(g.vecs))
@@ -134,6 +123,28 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 		}
 	}
 	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], scores: scores}
+}
+
+// shift is how far, grid pixels, the matcher moves a template across its
+// cell either way (and one pixel up or down).
+const shift = 2
+
+// sample resamples cell c of line l onto the grid (its pitch to
+// MatchPitch, centred on the line's ink), shift pixels wider each side and
+// a pixel higher each way: W wide, g.h+2 high.
+func (g *glyphSet) sample(crop *image.Gray, l Line, c int) (cell []float64, W int) {
+	s := l.Pitch / MatchPitch
+	W, H := g.w+2*shift, g.h+2
+	top := l.Center - float64(g.capRow)/2*s
+	cell = make([]float64, W*H)
+	for k := 0; k < H; k++ {
+		y := top + (float64(k-1-gridMargin)+0.5)*s - 0.5
+		for j := 0; j < W; j++ {
+			x := l.X0 + float64(c)*l.Pitch + (float64(j-shift-gridMargin)+0.5)*s - 0.5
+			cell[k*W+j] = raster.Bilinear(crop, x, y, 255)
+		}
+	}
+	return cell, W
 }
 
 // cellRead is what the matcher read in one cell: the best character of

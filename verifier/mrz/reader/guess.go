@@ -52,7 +52,10 @@ func (c ranked) guessable(min, blind float64) bool {
 // check digit passes one reading in ten, and on a real Swiss card scan
 // (passporteye/100_id-che.jpg, 280 px of zone) the fine reading took
 // three 0s of the document number for Os, which passed it.
-func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, twinsApart bool) (*mrz.MRZ, error) {
+//
+// ink is each cell's ink over its zone's typical cell (inkRatios; nil: not
+// measured): a cell under MinInk is unclear whatever its margins (ink.go).
+func parseCells(chars []byte, cells [][]cellRead, ink [][]float64, minMargin, minBlind float64, twinsApart bool) (*mrz.MRZ, error) {
 	format := mrz.TD3
 	if len(cells) == 3 {
 		format = mrz.TD1
@@ -73,12 +76,15 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 	type pos struct{ line, col int }
 	var unsure, names []pos
 	nameLine, nameStart, nameN := mrz.NameField(format)
-	weakest, guessable := math.Inf(1), true
+	weakest, guessable, faint := math.Inf(1), true, 0
 	for li, line := range lines {
 		for col, c := range line {
 			text[li] = append(text[li], c.char)
-			if c.sure(minMargin, minBlind) {
+			if c.sure(minMargin, minBlind) && !washed(ink, li, col) {
 				continue
+			}
+			if washed(ink, li, col) {
+				faint++
 			}
 			// A blind margin under its minimum counts as under MinMargin;
 			// a cell matched outside the crop has no margin (NaN).
@@ -107,7 +113,7 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 		return mrz.Parse(join())
 	}
 	if !guessable || len(unsure) > maxGuesses {
-		return nil, fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f): %w", weakest, minMargin, ErrUnsure)
+		return nil, fmt.Errorf("mrz reader: a character stands %.3f above another (min %.3f), %d washed out: %w", weakest, minMargin, faint, ErrUnsure)
 	}
 	// No check digit covers a name: the unclear name cells are read as
 	// fillers (any letter would do) while the rest is settled.
@@ -141,7 +147,7 @@ func parseCells(chars []byte, cells [][]cellRead, minMargin, minBlind float64, t
 		return found, nil
 	}
 	u := &UnsureNames{Format: format, lines: found.Lines,
-		err: fmt.Errorf("mrz reader: %d name characters unclear, the weakest %.3f above another (min %.3f): %w", len(names), weakest, minMargin, ErrUnsure)}
+		err: fmt.Errorf("mrz reader: %d name characters unclear, the weakest %.3f above another (min %.3f), %d washed out: %w", len(names), weakest, minMargin, faint, ErrUnsure)}
 	for col := nameStart; col < nameStart+nameN; col++ {
 		u.candidates = append(u.candidates, []byte{found.Lines[nameLine][col]})
 	}

@@ -64,7 +64,7 @@ func TestParseCellsGuess(t *testing.T) {
 		// Over maxGuesses, refused even though one reading would pass.
 		{"too many", []unclear{{1, 1, '3', '8'}, {1, 2, '9', '0'}, {1, 14, '4', '1'}, {1, 22, '1', '2'}}, false},
 	} {
-		m, err := parseCells(chars, cellsOf(specimenTD3, tc.unclears...), MinMargin, MinBlindMargin, false)
+		m, err := parseCells(chars, cellsOf(specimenTD3, tc.unclears...), nil, MinMargin, MinBlindMargin, false)
 		t.Logf("%s: %v", tc.name, err)
 		switch {
 		case tc.ok && err != nil:
@@ -75,7 +75,7 @@ func TestParseCellsGuess(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrUnsure", tc.name, err)
 		}
 	}
-	if m, err := parseCells(chars, cellsOf(specimenTD3), MinMargin, MinBlindMargin, false); err != nil || m.DocumentNumber != "L898902C3" {
+	if m, err := parseCells(chars, cellsOf(specimenTD3), nil, MinMargin, MinBlindMargin, false); err != nil || m.DocumentNumber != "L898902C3" {
 		t.Errorf("all clear: %v, %v", m, err)
 	}
 	if !mrz.Checked(mrz.TD3, 1, 43) || mrz.Checked(mrz.TD3, 1, 20) || mrz.Checked(mrz.TD1, 2, 0) {
@@ -94,10 +94,10 @@ func TestBlurredMargin(t *testing.T) {
 	s[strings.IndexByte(ocrb.Charset, 'R')] = 0.9
 	s[strings.IndexByte(ocrb.Charset, 'B')] = 0.88
 	cells[0][6] = cellRead{char: 'R', score: 0.9, scores: s}
-	if m, err := parseCells(chars, cells, MinMargin, MinBlindMargin, false); err != nil || m.Surname != "ERIKSSON" {
+	if m, err := parseCells(chars, cells, nil, MinMargin, MinBlindMargin, false); err != nil || m.Surname != "ERIKSSON" {
 		t.Errorf("sharp templates: %v, %v", m, err)
 	}
-	if _, err := parseCells(chars, cells, MinBlurredMargin, MinBlindMargin, false); !errors.Is(err, ErrUnsure) {
+	if _, err := parseCells(chars, cells, nil, MinBlurredMargin, MinBlindMargin, false); !errors.Is(err, ErrUnsure) {
 		t.Errorf("blurred templates: got %v, want ErrUnsure", err)
 	}
 	rd, _ := newReader(t)

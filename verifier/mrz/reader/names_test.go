@@ -21,7 +21,7 @@ func TestUnsureNames(t *testing.T) {
 	// "P<UTO" then ERIKSSON from column 5: R at 6; ANNA from 15.
 	names := []unclear{{0, 6, 'B', 'R'}, {0, 16, 'H', 'N'}}
 	field := strings.TrimPrefix(specimenTD3[0], "P<UTO")
-	_, err := parseCells(chars, cellsOf(specimenTD3, names...), MinMargin, MinBlindMargin, true)
+	_, err := parseCells(chars, cellsOf(specimenTD3, names...), nil, MinMargin, MinBlindMargin, true)
 	var u *UnsureNames
 	if !errors.As(err, &u) || !errors.Is(err, ErrUnsure) || u.Unclear() != 2 {
 		t.Fatalf("two unclear name cells: %v, want UnsureNames of 2 (an ErrUnsure)", err)
@@ -44,7 +44,7 @@ func TestUnsureNames(t *testing.T) {
 	}
 	// The document number's unclear cell is settled by its check digit,
 	// the name's left to the second reading.
-	_, err = parseCells(chars, cellsOf(specimenTD3, unclear{0, 6, 'B', 'R'}, unclear{1, 1, '3', '8'}), MinMargin, MinBlindMargin, true)
+	_, err = parseCells(chars, cellsOf(specimenTD3, unclear{0, 6, 'B', 'R'}, unclear{1, 1, '3', '8'}), nil, MinMargin, MinBlindMargin, true)
 	if !errors.As(err, &u) || u.Unclear() != 1 {
 		t.Fatalf("a name and a number cell unclear: %v, want UnsureNames of 1", err)
 	}
@@ -59,7 +59,7 @@ func TestUnsureNames(t *testing.T) {
 		"a third letter": third,
 		"nationality":    cellsOf(specimenTD3, unclear{0, 6, 'B', 'R'}, unclear{1, 11, 'T', 'I'}),
 	} {
-		if _, err := parseCells(chars, cells, MinMargin, MinBlindMargin, true); !errors.Is(err, ErrUnsure) || errors.As(err, &u) {
+		if _, err := parseCells(chars, cells, nil, MinMargin, MinBlindMargin, true); !errors.Is(err, ErrUnsure) || errors.As(err, &u) {
 			t.Errorf("%s: %v, want a plain ErrUnsure", name, err)
 		}
 	}

@@ -156,7 +156,8 @@ func (r *Reader) readZones(zones iter.Seq2[*Zone, error]) (*mrz.MRZ, *Zone, erro
 			first = z
 		}
 		g, cells := r.read(z)
-		m, err := parseCells(g.chars, cells, g.minMargin(), MinBlindMargin, false)
+		ink := r.inkRatios(z, cells)
+		m, err := parseCells(g.chars, cells, ink, g.minMargin(), MinBlindMargin, false)
 		if err == nil {
 			return m, z, nil
 		}
@@ -167,7 +168,8 @@ func (r *Reader) readZones(zones iter.Seq2[*Zone, error]) (*mrz.MRZ, *Zone, erro
 			continue
 		}
 		min, blind := fineMargins(blur)
-		if m, err = parseCells(ocrbChars, fine, min, blind, true); err == nil {
+		ink = r.inkRatios(z, fine)
+		if m, err = parseCells(ocrbChars, fine, ink, min, blind, true); err == nil {
 			return m, z, nil
 		}
 		last = err

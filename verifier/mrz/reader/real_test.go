@@ -105,7 +105,7 @@ func TestDutchPrintRefusedByItsCode(t *testing.T) {
 		_, cells := rd.read(z)
 		fine, blur := rd.fineRead(z, cells, math.Inf(1))
 		_, blind := fineMargins(blur)
-		m, err := parseCells(ocrbChars, fine, 0.001, blind, true)
+		m, err := parseCells(ocrbChars, fine, nil, 0.001, blind, true)
 		switch {
 		case err == nil:
 			t.Errorf("read %q", m.Lines)
