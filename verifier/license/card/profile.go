@@ -70,15 +70,51 @@ func (wk *work) step(x, y, nx, ny float64) (hit, counted bool) {
 // card cut by the frame shows part of a side), but a side two thirds off
 // the photo has none.
 func (p edgeProfile) support(l line, a, b raster.Point, t0, t1 float64) float64 {
+	i, j := p.span(l, a, b, t0, t1)
+	k, counted := j-i, p.counted[j]-p.counted[i]
+	if k <= 0 || 3*int(counted) < k {
+		return 0
+	}
+	return float64(p.hits[j]-p.hits[i]) / float64(counted)
+}
+
+// span is the range of p's samples on l between a and b, from t0 to t1
+// of the way: samples i to j-1.
+func (p edgeProfile) span(l line, a, b raster.Point, t0, t1 float64) (i, j int) {
 	sa, sb := along(l, a.X, a.Y), along(l, b.X, b.Y)
 	lo, hi := sa+t0*(sb-sa), sa+t1*(sb-sa)
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	i := min(max(int(math.Round((lo-p.s0)/profileStep)), 0), len(p.hits)-1)
-	j := min(max(int(math.Round((hi-p.s0)/profileStep)), 0), len(p.hits)-1)
-	k, counted := j-i, p.counted[j]-p.counted[i]
-	if k <= 0 || 3*int(counted) < k {
+	i = min(max(int(math.Round((lo-p.s0)/profileStep)), 0), len(p.hits)-1)
+	j = min(max(int(math.Round((hi-p.s0)/profileStep)), 0), len(p.hits)-1)
+	return i, j
+}
+
+// gapSupport is support from 0.1 to 0.9 of the way with the longest run
+// of counted samples showing no edge left out: a side that fades into
+// the table along one stretch and shows its edge everywhere else. The
+// run must lie within the middle half of that span (0 else): a run
+// reaching towards an end is a line running on past the card's corner,
+// not a side fading (see minGappedSupport).
+func (p edgeProfile) gapSupport(l line, a, b raster.Point) float64 {
+	i, j := p.span(l, a, b, 0.1, 0.9)
+	run, longest, end := 0, 0, 0
+	for m := i; m < j; m++ {
+		switch {
+		case p.hits[m+1] > p.hits[m]:
+			run = 0
+		case p.counted[m+1] > p.counted[m]:
+			if run++; run > longest {
+				longest, end = run, m+1
+			}
+		}
+	}
+	if longest > 0 && (4*(end-longest-i) < j-i || 4*(j-end) < j-i) {
+		return 0
+	}
+	counted := int(p.counted[j]-p.counted[i]) - longest
+	if 3*counted < j-i {
 		return 0
 	}
 	return float64(p.hits[j]-p.hits[i]) / float64(counted)
