@@ -30,20 +30,15 @@ lint:
 # builds and starts them first (it schedules packages in the order given):
 # started last, in alphabetical order, the browser walks ran alone at the
 # end with a core idle (docs/testing.md, CI time).
-# -timeout catches a hung package: verifier/web's browser walks took up to
+# go test's -timeout (scripts/testgo.sh) catches a hung package: verifier/web's browser walks took up to
 # 878 s under CI load (2026-11-29), so 15 m came within 22 s of killing a
 # passing run; 20 m stays under the 25-minute budget of the whole of CI.
 SLOW_FIRST = ./verifier/web ./systemtest ./bench/liveness ./verifier/license/pdf417 ./verifier/http ./securitytest ./verifier/flow ./cmd/idgate
 
-## test-go: go vet and go test; afterwards, one line per package whose tests skipped for absent test data, and the packages that took the most CPU (var/test-cpu.txt has them all)
+## test-go: go vet and go test (scripts/testgo.sh); afterwards, one line per package whose tests skipped for absent test data, the packages that took the most CPU, and a digest of any failures
 test-go:
 	$(GO) vet ./...
-	@mkdir -p var && rm -f var/skipped.txt var/test-cpu.txt
-	@IDGATE_SKIP_REPORT=$(CURDIR)/var/skipped.txt IDGATE_CPU_REPORT=$(CURDIR)/var/test-cpu.txt IDGATE_REPO=$(CURDIR) \
-	  $(GO) test -count=1 -timeout 20m -exec $(CURDIR)/scripts/testcpu.sh $(SLOW_FIRST) ./...; status=$$?; \
-	  if [ -s var/skipped.txt ]; then sort var/skipped.txt; fi; \
-	  if [ -s var/test-cpu.txt ]; then sort -rn var/test-cpu.txt | awk '{ c += $$1 } NR <= 15 { l = l sprintf("  %7.1f s CPU %7.1f s wall  %s\n", $$1, $$2, $$3) } \
-	    END { printf "test CPU by package (the 15 largest of %d; all together %.0f s):\n%s", NR, c, l }'; fi; exit $$status
+	@GO=$(GO) scripts/testgo.sh $(SLOW_FIRST) ./...
 
 ## testdata: third-party test data into ./var, from the local mirror (SHARED) or the pinned sources, checked by sha256
 testdata:

@@ -43,7 +43,7 @@ func New(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, tabLimit(t))
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(func() { reportCPU(t, ctx); cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
 }
 

@@ -1,6 +1,7 @@
 package chromium
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -26,5 +27,17 @@ func TestTabLimitEndsBeforeTheBinary(t *testing.T) {
 	var b testing.TB = &testing.B{}
 	if got := tabLimit(b); got != 10*time.Minute {
 		t.Errorf("no deadline: tab limit %v, want 10 min", got)
+	}
+}
+
+// A browser's CPU is its whole tree's: this test process's tree holds at
+// least the test binary's own CPU, which is not zero after a busy loop.
+func TestTreeCPUCountsDescendants(t *testing.T) {
+	end := time.Now().Add(50 * time.Millisecond)
+	for time.Now().Before(end) {
+	}
+	self, _ := readStat(os.Getpid())
+	if got := treeCPU(os.Getppid()); got < self.ticks/100 || got == 0 {
+		t.Errorf("the tree of the test's parent has %.2f s of CPU, the test binary alone %.2f", got, self.ticks/100)
 	}
 }
