@@ -12,10 +12,18 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
+# The machine's CPU counters (/proc/stat, clock ticks): whether the cores
+# were busy all along (CPU-bound: only less work helps) or waited (more at
+# once would help).
+cpustat() { awk '/^cpu / { print $2 + $3, $4 + $7 + $8, $5 + $6, $9 }' /proc/stat; }
+before=$(cpustat)
 mkdir -p var && rm -f var/skipped.txt var/test-cpu.txt var/browser-cpu.txt
 IDGATE_SKIP_REPORT=$PWD/var/skipped.txt IDGATE_CPU_REPORT=$PWD/var/test-cpu.txt IDGATE_BROWSER_CPU_REPORT=$PWD/var/browser-cpu.txt IDGATE_REPO=$PWD \
   $GO test -count=1 -timeout 20m -exec "$PWD/scripts/testcpu.sh" "$@" 2>&1 | tee var/test-go.log
 status=${PIPESTATUS[0]}
+read -r u0 s0 i0 st0 <<< "$before"
+read -r u1 s1 i1 st1 < <(cpustat)
+echo "the machine during go test ($(nproc) cores; user, system, idle and iowait, stolen by the host): $(( (u1 - u0) / 100 )) s, $(( (s1 - s0) / 100 )) s, $(( (i1 - i0) / 100 )) s, $(( (st1 - st0) / 100 )) s"
 if [ -s var/skipped.txt ]; then sort var/skipped.txt; fi
 if [ -s var/test-cpu.txt ]; then
   sort -rn var/test-cpu.txt | awk '{ c += $1 } NR <= 15 { l = l sprintf("  %7.1f s CPU %7.1f s wall  %s\n", $1, $2, $3) }
