@@ -243,11 +243,17 @@ func jump(a, b Signal, cfg Config) bool {
 // selfie picks the most frontal frame with one face and a descriptor:
 // smallest |yaw| + |roll| + |pitch − median pitch| (the mesh's pitch
 // reads 5–20° on an upright face, so the subject's own median is the
-// neutral), eyes not closed (openness at least the median).
+// neutral), eyes not closed (openness at least the median), and not
+// blurred (the inner face's sharpness at least cfg.SelfieSharpness of
+// the median of those frames: a head swinging back through
+// straight-ahead is at its most frontal while it moves fastest).
 func selfie(sig []Signal, cfg Config) int {
+	candidate := func(s Signal) bool {
+		return s.Faces == 1 && s.Descriptor != nil && abs(s.Pose.Yaw) <= cfg.SelfieMaxYaw
+	}
 	var pitches, eyes []float64
 	for _, s := range sig {
-		if s.Faces == 1 && s.Descriptor != nil && abs(s.Pose.Yaw) <= cfg.SelfieMaxYaw {
+		if candidate(s) {
 			pitches = append(pitches, s.Pose.Pitch)
 			eyes = append(eyes, s.Eyes.Mean())
 		}
@@ -256,9 +262,16 @@ func selfie(sig []Signal, cfg Config) int {
 		return -1
 	}
 	neutral, open := median(pitches), median(eyes)
+	var sharpness []float64
+	for _, s := range sig {
+		if candidate(s) && s.Eyes.Mean() >= open {
+			sharpness = append(sharpness, s.Sharpness)
+		}
+	}
+	sharp := cfg.SelfieSharpness * median(sharpness)
 	best, bestScore := -1, math.Inf(1)
 	for i, s := range sig {
-		if s.Faces != 1 || s.Descriptor == nil || abs(s.Pose.Yaw) > cfg.SelfieMaxYaw || s.Eyes.Mean() < open {
+		if !candidate(s) || s.Eyes.Mean() < open || s.Sharpness < sharp {
 			continue
 		}
 		if score := abs(s.Pose.Yaw) + abs(s.Pose.Roll) + abs(s.Pose.Pitch-neutral); score < bestScore {

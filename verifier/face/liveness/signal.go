@@ -35,6 +35,9 @@ type Signal struct {
 	Size   float64
 	// Descriptor of the face, when the describer ran on this frame.
 	Descriptor []float32
+	// Sharpness of the inner face (faceSharpness), on the frames that
+	// have a descriptor: the selfie is taken from the sharper ones.
+	Sharpness float64
 }
 
 // Describer returns a face descriptor (e.g. face-api's 128-D) for the face
@@ -105,6 +108,9 @@ func (a *Analyzer) Frame(f Frame) (Signal, error) {
 	s.Centre, s.Size = extent(&best)
 	if a.Describe != nil && abs(s.Pose.Yaw) <= a.Cfg.SelfieMaxYaw {
 		if s.Descriptor, err = a.Describe(img, &unrefined); err != nil {
+			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
+		}
+		if s.Sharpness, err = faceSharpness(img, s.Centre, s.Size); err != nil {
 			return s, fmt.Errorf("analyse frame at %v: %w", f.T, err)
 		}
 	}
