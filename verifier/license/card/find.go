@@ -446,7 +446,8 @@ func (wk *work) bounded(o outline) (raster.Homography, [3]float32, bool) {
 
 // stockBounded is bounded without the surround test: the mapping, the
 // stock, and whether something else than the stock lies beyond every
-// seen side.
+// seen side: another colour, or a table of the stock's colour with a
+// grain of its own (tableLikeStock).
 func (wk *work) stockBounded(o outline) (raster.Homography, [3]float32, bool) {
 	toWork, stock, ok := wk.cardStock(o.corners)
 	if !ok {
@@ -454,7 +455,8 @@ func (wk *work) stockBounded(o outline) (raster.Homography, [3]float32, bool) {
 	}
 	centre := centreOf(o.corners)
 	for k, v := range o.support {
-		if v >= 0 && wk.stockOutside(o.corners[k], o.corners[(k+1)%4], centre, stock) {
+		a, b := o.corners[k], o.corners[(k+1)%4]
+		if v >= 0 && wk.stockOutside(a, b, centre, stock) && !wk.tableLikeStock(a, b, centre, stock) {
 			return raster.Homography{}, [3]float32{}, false
 		}
 	}

@@ -31,6 +31,10 @@ type work struct {
 	profiles []edgeProfile
 	// hist is stock's histogram, made on its first use.
 	hist *stockHist
+	// pw and ph are the photo's size and luma its luminance (lumaAt),
+	// for the grain finer than a working pixel (tableLikeStock).
+	pw, ph int
+	luma   func(x, y int) float32
 }
 
 // newWork shrinks img by an integer factor (averaging, reading each
@@ -43,7 +47,7 @@ func newWork(img image.Image) *work {
 		f++
 	}
 	w, h := pw/f, ph/f
-	wk := &work{w: w, h: h}
+	wk := &work{w: w, h: h, pw: pw, ph: ph, luma: lumaAt(img)}
 	if w < 1 || h < 1 {
 		return wk
 	}
