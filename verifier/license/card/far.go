@@ -174,11 +174,17 @@ const minPlacedSupport = 0.1
 // most 0.007; on the 7 near cards still told "too small" 0.35–0.92
 // (#214 with the ovals 0.35 and 0.39, #82 with faces 0.65–0.71, #163
 // 0.86–0.92: portrait panels and blocks of cards cut by the frame or
-// standing on white). Set midway.
+// standing on white). Set midway. On the four-sided search's outlines
+// too small to read over the same photos (13: #020, #080 and #194 as
+// JPEG and PNG with faces and ovals, #82's PNG with faces) the largest
+// share is 0.00 on #194's far card and on #080's, 0.43 on #020's, 0.35
+// on #82's portrait block; the near card replaces #020's and #080's
+// either way, so #82's is the one answer that changes.
 const maxFarPrint = 0.27
 
-// printAround reports whether a strip beyond a side of the three-sided
-// outline q carries print (maxFarPrint).
+// printAround reports whether a strip beyond a side of q (farCard's
+// three-sided outline, or the four-sided search's outline too small to
+// read: outlineQuad) carries print (maxFarPrint).
 func (wk *work) printAround(q [4]raster.Point) bool {
 	sample, ok := wk.quadSampler(q)
 	if !ok {

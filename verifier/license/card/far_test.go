@@ -107,6 +107,22 @@ func TestAnalyzeFrontTextBlockNotTooSmall(t *testing.T) {
 	}
 }
 
+// Nor for an outline the four-sided search finds all round inside it:
+// bench/robust #82 (lossless, with a labeled face), a vertical light
+// card 792 px long on white, was answered card_too_small for its
+// portrait's block, 6% of the photo, the strips beyond the block's sides
+// 35% print of the card (printAround, as farCard's outlines).
+func TestAnalyzeFrontPortraitBlockNotTooSmall(t *testing.T) {
+	s := cardtest.Scene{FrameW: 1280, CardW: 791.8288, Aspect: card.ID1Aspect, RotationDeg: 81.51345, Blur: 0.79532, Vertical: true, Seed: 82,
+		Face: labeledFace(t, "amy/amy3.png"), Design: cardtest.DesignNamed("light card"), Surface: cardtest.White,
+		Light:       cardtest.Light{Gradient: 0.23819, Angle: 234.84579, Tint: 0.01495},
+		Perspective: [4]raster.Point{{X: -0.03149, Y: 0.03618}, {X: 0.0225, Y: -0.03946}, {X: 0.01849, Y: 0.00063}, {X: 0.03621, Y: -0.012}}}
+	img, _ := s.Render()
+	if _, err := card.AnalyzeFront(img); errors.Is(err, card.ErrCardTooSmall) {
+		t.Errorf("#82, a vertical light card 792 px long on white: %v", err)
+	}
+}
+
 // A card cut by the frame is not told to come closer for a block of its
 // print: bench/robust #214 printed with the design's oval (a light card
 // standing on light wood, its ends beyond the photo's top and bottom)

@@ -39,7 +39,9 @@ var ErrUnsureOutline = fmt.Errorf("%w: no outline found with confidence", ErrNoC
 // with a side running on through a corner the other side stops short of
 // (teeCorner) or with sides running on past two corners (runsOnTwice),
 // or that is print inside a larger card running off the
-// photo (insideCard), is refused. Every photo is searched once more for a card as light as
+// photo (insideCard), is refused; so is a winner too small to read with
+// print of a larger card beyond its sides (printAround): "move closer"
+// would be wrong advice. Every photo is searched once more for a card as light as
 // its table (nearCard): taken when the search above refused the photo, or
 // when its outline lies inside the near card, at most two thirds of its
 // area (an outline of the portrait's block, its stock as white as the
@@ -123,7 +125,7 @@ func (wk *work) outlineQuad(img image.Image, lines []line) ([4]raster.Point, err
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	quad := wk.toPhoto(orderCorners(wk.refine(*best)))
-	if tooSmall(quad, img.Bounds()) != nil && (wk.withinOutline(cands, best.corners) || wk.runsOn(*best)) {
+	if tooSmall(quad, img.Bounds()) != nil && (wk.withinOutline(cands, best.corners) || wk.runsOn(*best) || wk.printAround(best.corners)) {
 		return [4]raster.Point{}, ErrUnsureOutline
 	}
 	return quad, nil
