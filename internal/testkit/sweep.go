@@ -1,6 +1,11 @@
 package testkit
 
-import "os"
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
 
 // FullSweeps reports whether tests that walk a calibration grid (page
 // sizes × turns × blurs, say) walk all of it: IDGATE_TEST_SWEEPS=full,
@@ -20,4 +25,43 @@ func Along[T any](values []T, k int) []T {
 	}
 	i := k % len(values)
 	return values[i : i+1]
+}
+
+// Share is the values of a costly set of cases (a browser walk's orders,
+// say) to walk in this run: all of them under FullSweeps; otherwise one
+// in k, those whose index modulo k is the run's round. The round is
+// IDGATE_TEST_ROUND, or else the checkout's commit hash modulo k, as
+// scripts/fuzz.sh deals its rounds: a re-run of a commit walks the same
+// cases, and k consecutive commits walk them all.
+func Share[T any](values []T, k int) []T {
+	if FullSweeps() || k <= 1 {
+		return values
+	}
+	r := round() % k
+	var out []T
+	for i, v := range values {
+		if i%k == r {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// round is IDGATE_TEST_ROUND, or the first 7 hex digits of the checkout's
+// HEAD (0 outside a git checkout).
+func round() int {
+	s, base := os.Getenv("IDGATE_TEST_ROUND"), 10
+	if s == "" {
+		out, err := exec.Command("git", "rev-parse", "--short=7", "HEAD").Output()
+		if err != nil {
+			return 0
+		}
+		s, base = strings.TrimSpace(string(out)), 16
+		s = s[:min(7, len(s))]
+	}
+	n, err := strconv.ParseInt(s, base, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return int(n)
 }

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -22,5 +23,26 @@ func TestAlongTakesTurns(t *testing.T) {
 	t.Setenv("IDGATE_TEST_SWEEPS", "full")
 	if got := Along(angles, 4); !slices.Equal(got, angles) {
 		t.Errorf("full sweep: %v, want every value", got)
+	}
+}
+
+func TestShareTakesTurns(t *testing.T) {
+	t.Setenv("IDGATE_TEST_SWEEPS", "")
+	orders := []string{"a", "b", "c", "d", "e"}
+	var walked []string
+	for r := range 2 {
+		t.Setenv("IDGATE_TEST_ROUND", strconv.Itoa(r+2))
+		walked = append(walked, Share(orders, 2)...)
+	}
+	if want := []string{"a", "c", "e", "b", "d"}; !slices.Equal(walked, want) {
+		t.Errorf("two rounds walked %v, want %v", walked, want)
+	}
+	t.Setenv("IDGATE_TEST_ROUND", "")
+	if got := Share(orders, 2); len(got) != 2 && len(got) != 3 {
+		t.Errorf("the commit's round walked %v, want half", got)
+	}
+	t.Setenv("IDGATE_TEST_SWEEPS", "full")
+	if got := Share(orders, 2); !slices.Equal(got, orders) {
+		t.Errorf("full sweep: %v, want every case", got)
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // The screens TestLanguagesAt360InChromium cannot reach without a camera
-// or an outcome, and every screen at computer size, in every language, for
+// or an outcome, and every screen at computer size, in every language
+// (walkedLangs), for
 // a requester with a name and a logo: on a 360×640 phone with a camera, the
 // license front while the camera runs and its guidance speaks, the selfie
 // step while capturing (the oval, the cue or guidance line), the test
@@ -47,21 +48,21 @@ func TestLanguagesCapturingInChromium(t *testing.T) {
 	e.call("POST", "/verification/cancel?id="+ended.ID, "", 200, nil)
 	type links struct{ atLive, review, done created }
 	per := map[string]links{}
-	for _, lang := range web.Langs() {
+	for _, lang := range walkedLangs() {
 		l := links{atLive: e.create(`{}`)}
 		e.endUser(l.atLive, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)
 		e.endUser(l.atLive, "/license/back", "image/jpeg", back(t), 200)
 		per[lang] = l
 	}
 	e.signInTest()
-	for _, lang := range web.Langs() {
+	for _, lang := range walkedLangs() {
 		l := per[lang]
 		l.review, l.done = e.create(`{}`), e.create(`{}`)
 		per[lang] = l
 	}
 	clickFirst := func(tb *tab) { eval[bool](tb, `(document.querySelector("main .actions button").click(), true)`) }
 
-	for _, lang := range web.Langs() {
+	for _, lang := range walkedLangs() {
 		l := per[lang]
 		phone.language(lang)
 

@@ -405,17 +405,22 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 			first[k] = v
 		}
 	}
-	for _, c := range []struct {
+	type walkOrder struct {
 		order []liveness.Step
 		segs  map[string][2]int
-	}{
+	}
+	// Two of the four orders a run (testkit.Share: consecutive commits take
+	// turns; IDGATE_TEST_SWEEPS=full walks all four): a walk is a browser
+	// with the tracker busy for its whole length and the server's analysis
+	// of every frame, about 30 s of CPU of the 2-core CI machine.
+	for _, c := range testkit.Share([]walkOrder{
 		{[]liveness.Step{liveness.TurnLeft, liveness.TurnRight, liveness.Blink}, smartSegments},
 		{[]liveness.Step{liveness.Blink, liveness.TurnRight, liveness.TurnLeft}, first},
 		// The same turn twice: the first turn's frames must not move the
 		// straight-ahead the second is judged from (issue #30).
 		{[]liveness.Step{liveness.TurnLeft, liveness.Blink, liveness.TurnLeft}, first},
 		{[]liveness.Step{liveness.TurnRight, liveness.Blink, liveness.TurnRight}, first},
-	} {
+	}, 2) {
 		order := c.order
 		tb := liveTab(t, e, 390, 844, c.segs)
 		eval[bool](tb, `(idgateTestCamera.again.blink = 500, true)`)
