@@ -96,26 +96,13 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 	for t := range scores {
 		scores[t] = math.Inf(-1)
 	}
-	win := make([]float64, g.w*g.h)
-	for dy := 0; dy <= 2; dy++ {
-		for dx := 0; dx <= 2*shift; dx++ {
-			for k := 0; k < g.h; k++ {
-				copy(win[k*g.w:(k+1)*g.w], cell[(k+dy)*W+dx:(k+dy)*W+dx+g.w])
-			}
-			if !normalise(win) {
-				continue
-			}
-			for t, v := range g.vecs {
-				score := 0.0
-				for i, x := range win {
-					score += x * v[i]
-				}
-				if score > scores[t] {
-					scores[t], shifts[t] = score, dx-shift
-				}
+	g.windows(cell, W, func(win []float64, dx, _ int) {
+		for t, v := range g.vecs {
+			if score := dot(win, v); score > scores[t] {
+				scores[t], shifts[t] = score, dx-shift
 			}
 		}
-	}
+	})
 	best := 0
 	for t := range scores {
 		if scores[t] > scores[best] {
@@ -123,6 +110,34 @@ func (g *glyphSet) match(crop *image.Gray, l Line, c int) cellRead {
 		}
 	}
 	return cellRead{char: g.chars[best], dx: shifts[best], score: scores[best], scores: scores}
+}
+
+// windows calls f with each window of a cell sampled by sample (W wide)
+// that a template is compared with, normalised, and where it lies in the
+// cell: dx 0 to 2*shift across, dy 0 to 2 down. A flat window (no print)
+// is skipped. win is reused from one call to the next.
+func (g *glyphSet) windows(cell []float64, W int, f func(win []float64, dx, dy int)) {
+	win := make([]float64, g.w*g.h)
+	for dy := 0; dy <= 2; dy++ {
+		for dx := 0; dx <= 2*shift; dx++ {
+			for k := 0; k < g.h; k++ {
+				copy(win[k*g.w:(k+1)*g.w], cell[(k+dy)*W+dx:(k+dy)*W+dx+g.w])
+			}
+			if normalise(win) {
+				f(win, dx, dy)
+			}
+		}
+	}
+}
+
+// dot is the dot product of a window and a template: their correlation,
+// both normalised.
+func dot(win, v []float64) float64 {
+	s := 0.0
+	for i, x := range win {
+		s += x * v[i]
+	}
+	return s
 }
 
 // shift is how far, grid pixels, the matcher moves a template across its

@@ -38,25 +38,12 @@ func (g *glyphSet) cellInk(crop *image.Gray, l Line, c int, ch byte) float64 {
 	cell, W := g.sample(crop, l, c)
 	v := g.vecs[t]
 	// The placement the template matches best.
-	win := make([]float64, g.w*g.h)
 	best, bx, by := math.Inf(-1), 0, 0
-	for dy := 0; dy <= 2; dy++ {
-		for dx := 0; dx <= 2*shift; dx++ {
-			for k := 0; k < g.h; k++ {
-				copy(win[k*g.w:(k+1)*g.w], cell[(k+dy)*W+dx:(k+dy)*W+dx+g.w])
-			}
-			if !normalise(win) {
-				continue
-			}
-			s := 0.0
-			for i, x := range win {
-				s += x * v[i]
-			}
-			if s > best {
-				best, bx, by = s, dx, dy
-			}
+	g.windows(cell, W, func(win []float64, dx, dy int) {
+		if s := dot(win, v); s > best {
+			best, bx, by = s, dx, dy
 		}
-	}
+	})
 	lo := slices.Min(v)
 	var all []float64
 	parts := make([][]float64, len(inkParts))
