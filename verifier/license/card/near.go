@@ -23,7 +23,9 @@ func (wk *work) nearCard(lines []line, fitEnds bool) ([4]raster.Point, bool) {
 		return q, ok
 	}
 	// A band's end too short to be a line: its sides are fitted where
-	// c's edge ends.
+	// c's edge ends. The outline so placed is also fitted to the edge
+	// all round (fittedAround): a card whose sides lie just beyond print
+	// lines shows its edge there.
 	var quad [4]raster.Point
 	best := 0.0
 	for _, c := range lines {
@@ -34,6 +36,9 @@ func (wk *work) nearCard(lines []line, fitEnds bool) ([4]raster.Point, bool) {
 			for _, q := range wk.threeSided(ab[0], ab[1], c) {
 				if area := polygonArea(q[:]); area > best && wk.tableIsStock(q) && accept(q, [4]line{c, ab[0], {}, ab[1]}) {
 					best, quad = area, q
+				}
+				if o, ok := wk.fittedAround(q); ok && o.area*float64(wk.w*wk.h) > best {
+					best, quad = o.area*float64(wk.w*wk.h), o.corners
 				}
 			}
 		}
@@ -361,3 +366,74 @@ func printShare(cols [][3]float32, ref [3]float32) float64 {
 func litAlike(a, b [3]float32) bool {
 	return sameLitSurface(a, b) || clippedLitSurface(a, b) || clippedLitSurface(b, a)
 }
+
+// fittedAround fits all four sides of q (a band's end's outline, its
+// fourth side placed at ID-1's proportions) to the edge, each over its
+// whole length, and takes the outline they enclose when it passes the
+// four-sided search's tests (outlineOf, accept) at ID-1's proportions:
+// a card whose sides lie a few px beyond print lines of the same
+// direction, which the line search takes instead (bench/robust #112).
+// The placed side is first slid along the two sides across it to where
+// it shows the most edge.
+func (wk *work) fittedAround(q [4]raster.Point) (outline, bool) {
+	a, b := q[3], q[2]
+	bestS := 0.0
+	for s, n := placedFrom, dist(q[0], q[3]); s <= placedTo; s += 1 / n {
+		p3 := raster.Point{X: q[0].X + s*(a.X-q[0].X), Y: q[0].Y + s*(a.Y-q[0].Y)}
+		p2 := raster.Point{X: q[1].X + s*(b.X-q[1].X), Y: q[1].Y + s*(b.Y-q[1].Y)}
+		if !wk.inside([4]raster.Point{p2, p3, p2, p3}) {
+			break
+		}
+		if v := wk.segmentSupport(p3, p2); v >= bestS {
+			bestS, q[3], q[2] = v, p3, p2
+		}
+	}
+	var sides [4]line
+	for range fitRounds {
+		centre := centreOf(q)
+		for k := range 4 {
+			l, ok := wk.fitSide(q[k], q[(k+1)%4], centre)
+			if !ok {
+				return outline{}, false
+			}
+			sides[k] = l
+		}
+		for k := range 4 {
+			x, y, ok := intersect(sides[(k+3)%4], sides[k])
+			if !ok {
+				return outline{}, false
+			}
+			q[k] = raster.Point{X: x, Y: y}
+		}
+		if !convex(q) {
+			return outline{}, false
+		}
+	}
+	for k := range sides {
+		sides[k].id = len(wk.profiles)
+		wk.profiles = append(wk.profiles, wk.profile(sides[k]))
+	}
+	o, ok := wk.outlineOf(sides)
+	if !ok || min(o.support[0], o.support[1], o.support[2], o.support[3]) < fittedSupport || math.Abs(o.aspect/ID1Aspect-1) > AspectTolerance || !wk.accept(o) {
+		return outline{}, false
+	}
+	return o, true
+}
+
+// fitRounds is how many times fittedAround fits the four sides, each
+// round moving a side by fitSide's reach (4 px) at most (not varied).
+const fitRounds = 4
+
+// placedFrom and placedTo bound where fittedAround looks for the placed
+// side, as shares of its distance from the side across: bench/robust
+// #112's top lies at 1.13 of it (the card reads 1.72:1 in the working
+// copy, its perspective).
+const placedFrom, placedTo = 0.85, 1.3
+
+// fittedSupport is the least share of edge along each side of a fitted
+// outline. With outlineOf's 0.85 alone, 12 of bench/robust's 944 photos
+// changed answer: #112's four found (every side 0.98–1.00), #037's and
+// #115's PNGs found right (0.92–0.93, 0.86–0.88), #200's four and #050's
+// PNG with the oval accepted 51–66% off (print inside the card, sides
+// 0.87–0.91). At 0.95 only #112's change.
+const fittedSupport = 0.95

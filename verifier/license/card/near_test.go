@@ -105,3 +105,23 @@ func TestAnalyzeFrontNearCardSharesASide(t *testing.T) {
 	}
 	assertCornersWithin(t, "vertical classic card on white", c.Corners, want, s.CardW, 0.05)
 }
+
+// An accent-line card upright on white (bench/robust #112, with the
+// design's oval): each of its four sides is an edge all along (0.99–1.00)
+// but no line of the search lies on its top, and its long sides' nearest
+// lines are print 5–7 working px inside them (the red band's and the
+// blue accent line's edges). Its outline is fitted to the edge all round
+// from the bottom's band-end outline (fittedAround): 2.5% off, where
+// main refused it.
+func TestAnalyzeFrontNearAccentCardFitted(t *testing.T) {
+	s := cardtest.Scene{FrameW: 1280, CardW: 603.6357, Aspect: card.ID1Aspect, RotationDeg: 274.40151, Blur: 0.7552, Seed: 112,
+		Design: cardtest.DesignNamed("accent lines"), Surface: cardtest.White,
+		Light:       cardtest.Light{Gradient: 0.40383, Angle: 320.48205, Tint: -0.04141},
+		Perspective: [4]raster.Point{{X: -0.03245, Y: 0.03713}, {X: 0.01757, Y: -0.02044}, {X: 0.00275, Y: -0.02788}, {X: -0.01108, Y: 0.01719}}}
+	img, want := s.Render()
+	c, err := card.AnalyzeFront(img)
+	if err != nil || !c.AspectOK {
+		t.Fatalf("accent-line card on white: %v (aspect %.3f)", err, c.Aspect)
+	}
+	assertCornersWithin(t, "accent-line card on white", c.Corners, want, s.CardW, 0.05)
+}
