@@ -53,9 +53,11 @@ func (c ranked) guessable(min, blind float64) bool {
 // (passporteye/100_id-che.jpg, 280 px of zone) the fine reading took
 // three 0s of the document number for Os, which passed it.
 //
-// ink is each cell's ink over its zone's typical cell (inkRatios; nil: not
-// measured): a cell under MinInk is unclear whatever its margins (ink.go).
-func parseCells(chars []byte, cells [][]cellRead, ink [][]float64, minMargin, minBlind float64, twinsApart bool) (*mrz.MRZ, error) {
+// ink is each cell's print against its zone's typical cell (inkRatios;
+// nil: not measured): a cell under MinInk, or a letter no check digit
+// covers printed bare or faint and poorly matched, is unclear whatever
+// its margins (ink.go: washed).
+func parseCells(chars []byte, cells [][]cellRead, ink [][]cellPrint, minMargin, minBlind float64, twinsApart bool) (*mrz.MRZ, error) {
 	format := mrz.TD3
 	if len(cells) == 3 {
 		format = mrz.TD1
@@ -80,10 +82,11 @@ func parseCells(chars []byte, cells [][]cellRead, ink [][]float64, minMargin, mi
 	for li, line := range lines {
 		for col, c := range line {
 			text[li] = append(text[li], c.char)
-			if c.sure(minMargin, minBlind) && !washed(ink, li, col) {
+			faded := washed(ink, li, col, !mrz.Checked(format, li, col) && c.char != '<')
+			if c.sure(minMargin, minBlind) && !faded {
 				continue
 			}
-			if washed(ink, li, col) {
+			if faded {
 				faint++
 			}
 			// A blind margin under its minimum counts as under MinMargin;
