@@ -47,29 +47,35 @@ func TestWashedLetterNotMisread(t *testing.T) {
 		letter byte
 		part   [4]float64
 		a      float64
+		width  int // the frame's, when not cam's (3 MP)
 	}{
 		// Each read as another letter above every margin before MinInk.
-		{'G', lower, 0.93}, // as C
-		{'B', left, 0.90},  // as J
-		{'A', left, 0.96},  // as I
+		{'G', lower, 0.93, 0}, // as C
+		{'B', left, 0.90, 0},  // as J
+		{'A', left, 0.96, 0},  // as I
 		// Each read as I over MinInk before MaxBare and MinFaintMatch:
 		// the side left makes an I, whose strokes lie on its ink.
-		{'E', left, 0.93},
-		{'Z', left, 0.93},
-		{'T', right, 0.93},
+		{'E', left, 0.93, 0},
+		{'Z', left, 0.93, 0},
+		{'T', right, 0.93, 0},
+		{'T', right, 0.93, 1630}, // 2 MP: 0.326 bare (MaxBare)
 	} {
+		cam := cam
+		if c.width > 0 {
+			cam.Width, cam.Height = c.width, c.width*3/4
+		}
 		img, lines := washedShot(t, f, cam, c.letter, c.part, c.a)
 		m, err := rd.Read(img)
 		var u *UnsureNames
 		switch {
 		case err == nil && strings.Join(m.Lines, "\n") != strings.Join(lines, "\n"):
-			t.Errorf("%c washed %.2f: read %q", c.letter, c.a, m.Lines[0])
+			t.Errorf("%c washed %.2f, %d px: read %q", c.letter, c.a, cam.Width, m.Lines[0])
 		case errors.As(err, &u):
 			if s, err := u.Settle(lines[0][5:]); err != nil || strings.Join(s.Lines, "\n") != strings.Join(lines, "\n") {
-				t.Errorf("%c washed %.2f: the printed names do not settle the zone: %v", c.letter, c.a, err)
+				t.Errorf("%c washed %.2f, %d px: the printed names do not settle the zone: %v", c.letter, c.a, cam.Width, err)
 			}
 		case err != nil && !errors.Is(err, ErrUnsure):
-			t.Errorf("%c washed %.2f: %v, want unclear", c.letter, c.a, err)
+			t.Errorf("%c washed %.2f, %d px: %v, want unclear", c.letter, c.a, cam.Width, err)
 		}
 	}
 }
