@@ -535,7 +535,7 @@ const straightMaxApart = 1.5
 // binaries and two engineers' benches beside it) a right turn after his
 // blink was measured 2.13° stricter (the page's straight-ahead −8.11°, the
 // server's −5.98°: the page had tracked fewer of his blink's frames at
-// rest); held to 1.5° it failed the walk, once in 16 orders here (the
+// rest); held to 1.5° it failed the walk, once in 20 orders here (the
 // same test failed CI at stop 46, its error lines cut from the log). 3°
 // leaves room over that reading
 // and is still a fraction of the 20° turn.
