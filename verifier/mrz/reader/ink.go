@@ -173,7 +173,10 @@ const MinInk = 0.3
 // the 93 % pages again at 2 MP (104) read one wrong with it: a T washed on
 // the right, its last layout's fine reading a 1 at 0.326 bare, matched at
 // 0.933 of its zone under 0.52 of its ink. So 0.3, still over the 0.26
-// of the letters read right.
+// of the letters read right. The 93 % pages at 5, 8 and 12 MP read none
+// wrong with 0.3; the 80 and 85 % pages at 2 MP read that T wrong again,
+// past both signs (0.22 bare, 0.57 of its ink, matched at 0.94), at 3 MP
+// none (docs/engines.md; open, #35).
 const MaxBare = 0.3
 
 // FaintInk and MinFaintMatch: a letter read where no check digit covers
