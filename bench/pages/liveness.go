@@ -139,8 +139,8 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		// slow: the worker's answers are held back to the CPU slowdown
 		// (workers.go, slowWorker): the path a phone takes, at 4×.
 		slow bool
-	}{{"tracked, in a worker", true, today.Body, false, false}, {"tracked, in a worker held to 4×", true, today.Body, false, true},
-		{"tracked, on the page", true, today.Body, true, false}, {"paced (tracker blocked)", false, nil, false, false}}
+	}{{"tracked, in a worker", true, today.JS, false, false}, {"tracked, in a worker held to 4×", true, today.JS, false, true},
+		{"tracked, on the page", true, today.JS, true, false}, {"paced (tracker blocked)", false, nil, false, false}}
 	// The modes take turns, run by run, each round in the other order, so
 	// that a change in the machine's load, or going first, weighs on each
 	// alike; round -1 is a warm-up, not counted (the browser's first tab

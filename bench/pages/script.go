@@ -37,6 +37,6 @@ func serveScript(ctx context.Context, js []byte) error {
 			}
 		}
 	}()
-	_, err = chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*" + now.Path}}})
+	_, err = chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*" + now.Path()}}})
 	return err
 }

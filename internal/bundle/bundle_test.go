@@ -175,8 +175,9 @@ func TestGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`^reader-[0-9a-f]{16}\.wasm$`).MatchString(a.Name) || string(a.JS) != "\x00asm one" || a.Name[7:23] != a.ETag[1:17] {
-		t.Fatalf("asset %s (ETag %s)", a.Name, a.ETag)
+	if !regexp.MustCompile(`^reader-[0-9a-f]{16}\.wasm$`).MatchString(a.Name) || string(a.JS) != "\x00asm one" || a.Name[7:23] != a.ETag[1:17] ||
+		a.ContentType != bundle.Wasm || a.Path() != "/assets/"+a.Name {
+		t.Fatalf("asset %s (ETag %s, %s, at %s)", a.Name, a.ETag, a.ContentType, a.Path())
 	}
 	gen["gen/reader.wasm"] = &fstest.MapFile{Data: []byte("\x00asm two")}
 	if b, _ := bundle.Generated(gen, "reader.wasm", notBuilt); b == nil || b.Name == a.Name {
@@ -184,6 +185,10 @@ func TestGenerated(t *testing.T) {
 	}
 	if _, err := bundle.Generated(gen, "barcode.js", notBuilt); !errors.Is(err, notBuilt) || !strings.Contains(err.Error(), "barcode.js") {
 		t.Fatalf("missing file: %v", err)
+	}
+	// A kind of file npmgen does not write has no content type to serve.
+	if _, err := bundle.Generated(gen, "README.md", notBuilt); err == nil || errors.Is(err, notBuilt) {
+		t.Fatalf("unknown kind: %v", err)
 	}
 }
 

@@ -40,15 +40,6 @@ const (
 	PermissionsPolicy = "camera=(), microphone=(), geolocation=()"
 )
 
-// Asset is a built file ready to serve: its bytes, their gzip form, a
-// strong ETag and a content-hashed path under /assets/ (cached for good).
-type Asset struct {
-	Body, Gzip  []byte
-	ETag        string
-	Path        string
-	ContentType string
-}
-
 // script is the app. It is told where the passphrase module (npm packages
 // bundled at build time, verifier/dashboard/npmbundle) is served, or ""
 // when this binary was built without it (src/crypto/npm.ts says so then),
@@ -57,7 +48,7 @@ type Asset struct {
 var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	url := ""
 	if a, err := passphraseAsset(); err == nil {
-		url = a.Path
+		url = a.Path()
 	} else if !errors.Is(err, npmbundle.ErrNotBuilt) {
 		return nil, err
 	}
@@ -75,38 +66,34 @@ var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 
 // passphraseAsset is the passphrase module as an asset (the page loads it
 // on first use), or npmbundle.ErrNotBuilt.
-var passphraseAsset = sync.OnceValues(func() (*Asset, error) {
+var passphraseAsset = sync.OnceValues(func() (*bundle.Asset, error) {
 	a, err := npmbundle.Passphrase()
 	if err != nil {
 		return nil, err
 	}
-	return &Asset{Body: a.JS, Gzip: a.Gzip, ETag: a.ETag, Path: "/assets/dashboard-" + a.Name, ContentType: "text/javascript; charset=utf-8"}, nil
+	return &bundle.Asset{Bundle: a.Bundle, Name: "dashboard-" + a.Name, ContentType: a.ContentType}, nil
 })
 
-var style = sync.OnceValues(func() (*Asset, error) {
+var style = sync.OnceValues(func() (*bundle.Asset, error) {
 	css, err := fs.ReadFile(sources, "src/app.css")
 	if err != nil {
 		return nil, fmt.Errorf("dashboard stylesheet: %w", err)
 	}
-	b, err := bundle.Pack(css)
-	if err != nil {
-		return nil, err
-	}
-	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/dashboard-" + b.ETag[1:17] + ".css", ContentType: "text/css; charset=utf-8"}, nil
+	return bundle.NewAsset("dashboard", ".css", bundle.CSS, css)
 })
 
 // Script is the app, built on first use.
-func Script() (*Asset, error) {
+func Script() (*bundle.Asset, error) {
 	b, err := script()
 	if err != nil {
 		return nil, err
 	}
-	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/dashboard-" + b.ETag[1:17] + ".js", ContentType: "text/javascript; charset=utf-8"}, nil
+	return b.Named("dashboard", ".js", bundle.JS), nil
 }
 
 // Assets are the script, the stylesheet and, when this binary has it, the
 // passphrase module the script loads on first use, by path.
-func Assets() (map[string]*Asset, error) {
+func Assets() (map[string]*bundle.Asset, error) {
 	js, err := Script()
 	if err != nil {
 		return nil, err
@@ -115,9 +102,9 @@ func Assets() (map[string]*Asset, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*Asset{js.Path: js, st.Path: st}
+	out := map[string]*bundle.Asset{js.Path(): js, st.Path(): st}
 	if pp, err := passphraseAsset(); err == nil {
-		out[pp.Path] = pp
+		out[pp.Path()] = pp
 	}
 	return out, nil
 }
@@ -151,7 +138,7 @@ func Page() ([]byte, error) {
 	data := struct {
 		CSS, JS string
 		Credits template.HTML
-	}{st.Path, js.Path, template.HTML(ipintel.AttributionHTML)}
+	}{st.Path(), js.Path(), template.HTML(ipintel.AttributionHTML)}
 	if err := shell.Execute(&b, data); err != nil {
 		return nil, err
 	}

@@ -29,11 +29,11 @@ func TestShellLoadsOnlyItsOwnAssets(t *testing.T) {
 		t.Fatalf("%d assets, want the script, the stylesheet and %d lazily loaded", len(assets), lazy)
 	}
 	for path, a := range assets {
-		if !strings.Contains(string(page), `"`+path+`"`) && !strings.Contains(string(js.Body), `"`+path+`"`) {
+		if !strings.Contains(string(page), `"`+path+`"`) && !strings.Contains(string(js.JS), `"`+path+`"`) {
 			t.Errorf("neither the shell nor its script loads %s", path)
 		}
-		if len(a.Body) == 0 || len(a.Gzip) == 0 || a.ETag == "" || !strings.HasPrefix(path, "/assets/dashboard-") {
-			t.Errorf("asset %s: %d bytes, etag %q", path, len(a.Body), a.ETag)
+		if len(a.JS) == 0 || len(a.Gzip) == 0 || a.ETag == "" || !strings.HasPrefix(path, "/assets/dashboard-") {
+			t.Errorf("asset %s: %d bytes, etag %q", path, len(a.JS), a.ETag)
 		}
 	}
 	// The footer's credits are links the licences of the IP data ask for
@@ -62,5 +62,5 @@ func TestScriptBudget(t *testing.T) {
 	if len(js.Gzip) > budget {
 		t.Fatalf("dashboard script is %d bytes gzipped, budget %d", len(js.Gzip), budget)
 	}
-	t.Logf("dashboard script: %d bytes, %d gzipped", len(js.Body), len(js.Gzip))
+	t.Logf("dashboard script: %d bytes, %d gzipped", len(js.JS), len(js.Gzip))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/idgate/idgate/internal/bundle"
 	"github.com/idgate/idgate/internal/httperr"
 	"github.com/idgate/idgate/internal/qr"
 	"github.com/idgate/idgate/verifier"
@@ -165,11 +166,11 @@ func (s *Server) asset(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentEncoding, "gzip")
 		return c.Send(a.Gzip)
 	}
-	return c.Send(a.Body)
+	return c.Send(a.JS)
 }
 
 // findAsset is the end-user pages' or the dashboard's (dash) file at path.
-func findAsset(path string) (a *web.Asset, dash bool, err error) {
+func findAsset(path string) (a *bundle.Asset, dash bool, err error) {
 	assets, err := web.Assets()
 	if err != nil {
 		return nil, false, err
@@ -182,7 +183,7 @@ func findAsset(path string) (a *web.Asset, dash bool, err error) {
 		return nil, false, err
 	}
 	if d, ok := dassets[path]; ok {
-		return (*web.Asset)(d), true, nil
+		return d, true, nil
 	}
 	if a := web.AccentCSS(path); a != nil { // a requester's colour
 		return a, false, nil

@@ -35,10 +35,10 @@ func TestPageAssets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, a.Body) {
+		if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, a.JS) {
 			t.Fatalf("%s: gzip body is not the asset (%v)", path, err)
 		}
-		if r := h.do("GET", path, "", "Accept-Encoding", "identity"); r.status != 200 || !bytes.Equal(r.body, a.Body) || r.header.Get("Content-Encoding") != "" {
+		if r := h.do("GET", path, "", "Accept-Encoding", "identity"); r.status != 200 || !bytes.Equal(r.body, a.JS) || r.header.Get("Content-Encoding") != "" {
 			t.Fatalf("%s plain: %d %v", path, r.status, r.header)
 		}
 		if r := h.do("GET", path, "", "If-None-Match", a.ETag); r.status != 304 || len(r.body) != 0 {

@@ -8,13 +8,9 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"html/template"
 	"regexp"
 	"strings"
@@ -44,16 +40,6 @@ const (
 	PermissionsPolicy = "camera=(self), microphone=(), geolocation=()"
 )
 
-// Asset is a built file ready to serve: its bytes, their gzip form, a
-// strong ETag and a path that changes with the content (so it may be
-// cached for good; it carries no token).
-type Asset struct {
-	Body, Gzip  []byte
-	ETag        string
-	Path        string
-	ContentType string
-}
-
 // script is the app. It is told where the barcode reader (npm packages
 // bundled at build time, npmbundle) is served as the build-time constant
 // IDGATE_BARCODE ({js, wasm} paths), or null when this binary was built
@@ -63,7 +49,7 @@ type Asset struct {
 var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 	paths := map[string]string(nil)
 	if r, err := barcodeReader(); err == nil {
-		paths = map[string]string{"js": r.Script.Path, "wasm": r.Wasm.Path}
+		paths = map[string]string{"js": r.Script.Path(), "wasm": r.Wasm.Path()}
 	} else if !errors.Is(err, npmbundle.ErrNotBuilt) {
 		return nil, err
 	}
@@ -80,7 +66,7 @@ var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 		if where, err = json.Marshal(struct {
 			tracker.Config
 			Worker string `json:"worker"`
-		}{set.Config, w.Path}); err != nil {
+		}{set.Config, w.Path()}); err != nil {
 			return nil, err
 		}
 	}
@@ -92,46 +78,45 @@ var script = sync.OnceValues(func() (*bundle.Bundle, error) {
 // runs the models off the page's thread; it is told the tracker's files
 // when started, so it is built without them. Its name starts as the
 // tracker's files do (tracker-*), as it is only of use with them.
-var trackerWorker = sync.OnceValues(func() (*Asset, error) {
+var trackerWorker = sync.OnceValues(func() (*bundle.Asset, error) {
 	b, err := bundle.Build(bundle.Options{Sources: sources, Entry: "src/trackerworker.ts"})
 	if err != nil {
 		return nil, err
 	}
-	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/tracker-worker-" + b.ETag[1:17] + ".js", ContentType: "text/javascript; charset=utf-8"}, nil
+	return b.Named("tracker-worker", ".js", bundle.JS), nil
 })
 
-// reader is the barcode reader's script and WebAssembly as assets.
-type reader struct{ Script, Wasm *Asset }
-
-var barcodeReader = sync.OnceValues(func() (*reader, error) {
+// barcodeReader is the barcode reader's script and WebAssembly, served
+// under the pages' prefix (flow-).
+var barcodeReader = sync.OnceValues(func() (*npmbundle.Reader, error) {
 	r, err := npmbundle.BarcodeReader()
 	if err != nil {
 		return nil, err
 	}
-	asset := func(a *npmbundle.Asset, ctype string) *Asset {
-		return &Asset{Body: a.JS, Gzip: a.Gzip, ETag: a.ETag, Path: "/assets/flow-" + a.Name, ContentType: ctype}
+	flow := func(a *bundle.Asset) *bundle.Asset {
+		return &bundle.Asset{Bundle: a.Bundle, Name: "flow-" + a.Name, ContentType: a.ContentType}
 	}
-	return &reader{Script: asset(r.Script, "text/javascript; charset=utf-8"), Wasm: asset(r.Wasm, "application/wasm")}, nil
+	return &npmbundle.Reader{Script: flow(r.Script), Wasm: flow(r.Wasm)}, nil
 })
 
-var style = sync.OnceValues(func() (*Asset, error) { return pack(css, "flow-%s.css", "text/css; charset=utf-8") })
+var style = sync.OnceValues(func() (*bundle.Asset, error) { return bundle.NewAsset("flow", ".css", bundle.CSS, css) })
 
 // Script is the app, built on first use.
-func Script() (*Asset, error) {
+func Script() (*bundle.Asset, error) {
 	b, err := script()
 	if err != nil {
 		return nil, err
 	}
-	return &Asset{Body: b.JS, Gzip: b.Gzip, ETag: b.ETag, Path: "/assets/flow-" + b.ETag[1:17] + ".js", ContentType: "text/javascript; charset=utf-8"}, nil
+	return b.Named("flow", ".js", bundle.JS), nil
 }
 
 // Style is the stylesheet.
-func Style() (*Asset, error) { return style() }
+func Style() (*bundle.Asset, error) { return style() }
 
 // Assets are the script, the stylesheet and, when built, the barcode
 // reader the license back loads on demand and the face tracker's files and
 // worker the liveness step loads, by path.
-func Assets() (map[string]*Asset, error) {
+func Assets() (map[string]*bundle.Asset, error) {
 	js, err := Script()
 	if err != nil {
 		return nil, err
@@ -140,38 +125,21 @@ func Assets() (map[string]*Asset, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := map[string]*Asset{js.Path: js, st.Path: st}
+	all := map[string]*bundle.Asset{js.Path(): js, st.Path(): st}
 	if r, err := barcodeReader(); err == nil {
-		all[r.Script.Path], all[r.Wasm.Path] = r.Script, r.Wasm
+		all[r.Script.Path()], all[r.Wasm.Path()] = r.Script, r.Wasm
 	}
 	if set, err := tracker.Files(); err == nil {
-		for name, f := range set.Files {
-			all["/assets/"+name] = &Asset{Body: f.JS, Gzip: f.Gzip, ETag: f.ETag, Path: "/assets/" + name, ContentType: f.ContentType}
+		for _, f := range set.Files {
+			all[f.Path()] = f
 		}
 		w, err := trackerWorker()
 		if err != nil {
 			return nil, err
 		}
-		all[w.Path] = w
+		all[w.Path()] = w
 	}
 	return all, nil
-}
-
-func pack(body []byte, name, ctype string) (*Asset, error) {
-	var gz bytes.Buffer
-	w, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(body); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(body)
-	tag := hex.EncodeToString(sum[:12])
-	return &Asset{Body: body, Gzip: gz.Bytes(), ETag: `"` + tag + `"`, Path: "/assets/" + fmt.Sprintf(name, tag[:16]), ContentType: ctype}, nil
 }
 
 // Ended is why a link can no longer be used.
@@ -301,18 +269,17 @@ func AccentPath(color string) string {
 
 // AccentCSS is the stylesheet at an AccentPath: the colour of the
 // buttons, links and accents; nil for any other path.
-func AccentCSS(path string) *Asset {
+func AccentCSS(path string) *bundle.Asset {
 	m := accentName.FindStringSubmatch(path)
 	if m == nil {
 		return nil
 	}
-	body := []byte(":root{--accent:#" + m[1] + "}\n")
-	a, err := pack(body, "accent-%s.css", "text/css; charset=utf-8")
+	b, err := bundle.Pack([]byte(":root{--accent:#" + m[1] + "}\n"))
 	if err != nil {
 		return nil
 	}
-	a.Path = path // named by its colour, not its digest
-	return a
+	// Named by its colour, not its digest.
+	return &bundle.Asset{Bundle: b, Name: "accent-" + m[1] + ".css", ContentType: bundle.CSS}
 }
 
 func (v pageView) withFooter() pageView {
@@ -343,7 +310,7 @@ func App(lang string, who Requester) ([]byte, error) {
 		lang = "en"
 	}
 	return render(pageView{Lang: lang, Title: T(lang, "app.title"), Heading: Heading(lang, who.Name), Body: T(lang, "app.noscript"),
-		Screen: "loading", CSS: st.Path, JS: js.Path, Who: who, Strings: appStrings()[lang]})
+		Screen: "loading", CSS: st.Path(), JS: js.Path(), Who: who, Strings: appStrings()[lang]})
 }
 
 // appStrings is each language's table as the JSON the app reads from its
@@ -377,7 +344,7 @@ func EndedPage(lang string, why Ended, who Requester) ([]byte, error) {
 		body = named(lang, "ended."+string(why)+".body.named", who.Name)
 	}
 	return render(pageView{Lang: lang, Title: title + " · " + T(lang, "app.title"), Heading: title,
-		Body: body, Screen: "ended-" + string(why), CSS: st.Path, Who: who})
+		Body: body, Screen: "ended-" + string(why), CSS: st.Path(), Who: who})
 }
 
 func render(v pageView) ([]byte, error) {

@@ -44,17 +44,10 @@ var gen embed.FS
 // ErrNotBuilt: the binary was built without `make npm`.
 var ErrNotBuilt = errors.New("face tracker not built: run `make npm` (npm ci, then go generate ./verifier/web/tracker) before go build")
 
-// File is one file the page loads, ready to serve at /assets/Name.
-type File struct {
-	*bundle.Bundle
-	Name        string
-	ContentType string
-}
-
 // Set is the tracker's files and the page's view of them.
 type Set struct {
 	// Files by name.
-	Files map[string]*File
+	Files map[string]*bundle.Asset
 	// Config is what the page is built with (the global IDGATE_TRACKER):
 	// the paths of the library, of each WebAssembly file by the name
 	// TensorFlow.js asks for, and of each model.
@@ -87,7 +80,7 @@ func Files() (*Set, error) { return load() }
 
 // build packs the generated files and the models read through readModel.
 func build(fsys fs.FS, readModel func(string) ([]byte, error)) (*Set, error) {
-	s := &Set{Files: map[string]*File{}, Config: Config{Wasm: map[string]string{}, Models: map[string]string{}}}
+	s := &Set{Files: map[string]*bundle.Asset{}, Config: Config{Wasm: map[string]string{}, Models: map[string]string{}}}
 	js, err := fs.ReadFile(fsys, "gen/tf.js")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotBuilt
@@ -95,7 +88,7 @@ func build(fsys fs.FS, readModel func(string) ([]byte, error)) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tracker: %w", err)
 	}
-	if s.Config.Lib, err = s.add("tracker-tf", ".js", "text/javascript; charset=utf-8", js); err != nil {
+	if s.Config.Lib, err = s.add("tracker-tf", ".js", bundle.JS, js); err != nil {
 		return nil, err
 	}
 	for _, name := range wasmFiles {
@@ -103,7 +96,7 @@ func build(fsys fs.FS, readModel func(string) ([]byte, error)) (*Set, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tracker: %w (%w)", err, ErrNotBuilt)
 		}
-		if s.Config.Wasm[name], err = s.add("tracker-"+name[:len(name)-len(".wasm")], ".wasm", "application/wasm", b); err != nil {
+		if s.Config.Wasm[name], err = s.add("tracker-"+name[:len(name)-len(".wasm")], ".wasm", bundle.Wasm, b); err != nil {
 			return nil, err
 		}
 	}
@@ -141,7 +134,7 @@ func (s *Set) addModel(name string, readModel func(string) ([]byte, error)) (str
 			if err != nil {
 				return "", fmt.Errorf("tracker: %w", err)
 			}
-			served, err := s.add("tracker-"+trimExt(p), path.Ext(p), "application/octet-stream", w)
+			served, err := s.add("tracker-"+trimExt(p), path.Ext(p), bundle.Opaque, w)
 			if err != nil {
 				return "", err
 			}
@@ -160,18 +153,17 @@ func (s *Set) addModel(name string, readModel func(string) ([]byte, error)) (str
 	}
 	// Opaque bytes to everyone but TensorFlow.js, which parses them itself
 	// (like the weights).
-	return s.add("tracker-"+path.Base(name), ".json", "application/octet-stream", out)
+	return s.add("tracker-"+path.Base(name), ".json", bundle.Opaque, out)
 }
 
 // add packs body under "<stem>-<16 hex><ext>" and returns its path.
 func (s *Set) add(stem, ext, ctype string, body []byte) (string, error) {
-	b, err := bundle.Pack(body)
+	f, err := bundle.NewAsset(stem, ext, ctype, body)
 	if err != nil {
 		return "", fmt.Errorf("tracker: %w", err)
 	}
-	f := &File{Bundle: b, Name: stem + "-" + b.ETag[1:17] + ext, ContentType: ctype}
 	s.Files[f.Name] = f
-	return "/assets/" + f.Name, nil
+	return f.Path(), nil
 }
 
 func trimExt(p string) string { return path.Base(p)[:len(path.Base(p))-len(path.Ext(p))] }
