@@ -14,7 +14,10 @@
 // band (split again by defocus under or over a stroke), and over every
 // photo whose strokes are 1 px or wider (the bar: 99% right, none
 // wrong): read right, refused, read wrong (accepted with other text: must
-// stay 0), and CPU per page (median, p95) of the calling thread.
+// stay 0), and CPU per page (median, p95) of the calling thread. With
+// -washed, the washed sweep instead (washed.go): a name letter washed out
+// over each half of its cell, every letter, at the levels and frame widths
+// given.
 package main
 
 import (
@@ -109,6 +112,8 @@ func main() {
 	dump := flag.String("dump", "", "directory to write the photos our reader refuses or misreads to (PNG), with what each reader read")
 	calibrate := flag.Bool("margins", false, "instead of reading, score every zone found both ways against the printed text and print the margins per template blur (what the readers' margins are calibrated on)")
 	engine := flag.Bool("engine", false, "read the data pages our reader refuses again through the passport engine's whole path (engines.ExaminePassport, one worker; needs the face models) and print what each gave (with -real and -retry too)")
+	washed := flag.String("washed", "", "instead of the photos, the washed sweep at these wash levels, % of the way to the paper, comma-separated (\"80,85,93\"; washed.go)")
+	widths := flag.String("widths", washedWidths, "the washed sweep's frame widths, px, comma-separated (4:3)")
 	below := flag.Float64("below", 0, "read only the photos of the stroke bands below this width, px (2.5: the two small bands; 0: all); the others are still drawn, so the photos read are the same as in a whole run")
 	flag.Parse()
 	runtime.LockOSThread()
@@ -125,6 +130,12 @@ func main() {
 		if ep, err = newEnginePath(); err != nil {
 			log.Fatal(err)
 		}
+	}
+	if *washed != "" {
+		if err := runWashed(rd, f, *washed, *widths); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	if *retry != "" {
 		if err := runRetry(rd, ep, *retry, *calibrate); err != nil {

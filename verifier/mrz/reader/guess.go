@@ -71,7 +71,11 @@ func parseCells(chars []byte, cells [][]cellRead, ink [][]cellPrint, minMargin, 
 	for li, line := range cells {
 		for col, c := range line {
 			checked := mrz.Checked(format, li, col)
-			lines[li] = append(lines[li], rank(chars, c.scores, func(ch byte) bool { return !checked || admits(li, col, ch) }, twinsApart && checked))
+			r := rank(chars, c.scores, func(ch byte) bool { return !checked || admits(li, col, ch) }, twinsApart && checked)
+			if !checked {
+				r = r.asLetter(chars, c.scores)
+			}
+			lines[li] = append(lines[li], r)
 		}
 	}
 	text := make([][]byte, len(lines))

@@ -176,7 +176,8 @@ const MinInk = 0.3
 // of the letters read right. The 93 % pages at 5, 8 and 12 MP read none
 // wrong with 0.3; the 80 and 85 % pages at 2 MP read that T wrong again,
 // past both signs (0.22 bare, 0.57 of its ink, matched at 0.94), at 3 MP
-// none (docs/engines.md; open, #35).
+// none: read as a 1, which asLetter (rank.go) now judges as the I it
+// stands for (docs/engines.md).
 const MaxBare = 0.3
 
 // FaintInk and MinFaintMatch: a letter read where no check digit covers

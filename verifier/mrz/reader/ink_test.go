@@ -1,33 +1,20 @@
 package reader
 
 import (
+	"cmp"
 	"errors"
 	"image"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
 	"github.com/idgate/idgate/verifier/mrz/ocrb"
 )
 
-// washedShot is a photo by cam of the specimen data page whose zone prints
-// letter in the surname's second cell (col 6), part of that cell washed a
-// of the way to the paper (mrztest.Wash), and the lines printed.
+// washedShot is mrztest.WashedSpecimen, failing t on error.
 func washedShot(t testing.TB, f *ocrb.Font, cam mrztest.Camera, letter byte, part [4]float64, a float64) (*image.Gray, []string) {
 	t.Helper()
-	const col = 6
-	lines := append([]string(nil), specimenTD3...)
-	lines[0] = lines[0][:col] + string(letter) + lines[0][col+1:]
-	r := rand.New(rand.NewPCG(3, uint64(letter)))
-	px := cam.PageFrac * float64(cam.Width) / mrztest.Width(mrz.TD3)
-	page, err := mrztest.PrintedPage(f, mrz.TD3, lines, nil, mrztest.Print{}, px, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mrztest.Wash(page, mrz.TD3, px, 0, col, part, a)
-	img, err := mrztest.Photo(page, cam, r)
+	img, lines, err := mrztest.WashedSpecimen(f, cam, letter, part, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,13 +28,12 @@ func washedShot(t testing.TB, f *ocrb.Font, cam mrztest.Camera, letter byte, par
 // About 1 s of CPU a case.
 func TestWashedLetterNotMisread(t *testing.T) {
 	rd, f := newReader(t)
-	cam := mrztest.Camera{Width: 2000, Height: 1500, PageFrac: 0.8, Angle: 2, Blur: 0.8, Light: 0.1, Noise: 2, Quality: 90}
 	lower, left, right := [4]float64{0, 1, 0.5, 1}, [4]float64{0, 0.5, 0, 1}, [4]float64{0.5, 1, 0, 1}
 	for _, c := range []struct {
 		letter byte
 		part   [4]float64
 		a      float64
-		width  int // the frame's, when not cam's (3 MP)
+		width  int // the frame's, px, when not 3 MP's (2000)
 	}{
 		// Each read as another letter above every margin before MinInk.
 		{'G', lower, 0.93, 0}, // as C
@@ -59,11 +45,12 @@ func TestWashedLetterNotMisread(t *testing.T) {
 		{'Z', left, 0.93, 0},
 		{'T', right, 0.93, 0},
 		{'T', right, 0.93, 1630}, // 2 MP: 0.326 bare (MaxBare)
+		// Read as 1, under every sign: what is left of the T is the 1's
+		// stem and flag, its twin I far below (asLetter).
+		{'T', right, 0.80, 1630},
+		{'T', right, 0.85, 1630},
 	} {
-		cam := cam
-		if c.width > 0 {
-			cam.Width, cam.Height = c.width, c.width*3/4
-		}
+		cam := mrztest.WashedCamera(cmp.Or(c.width, 2000))
 		img, lines := washedShot(t, f, cam, c.letter, c.part, c.a)
 		m, err := rd.Read(img)
 		var u *UnsureNames
