@@ -143,8 +143,12 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 		return err
 	}
 	fmt.Printf("tracker levers: the page's tracker on the page's thread at %d× CPU slowdown, beside the server's analyser on the same frames (%s)\n", cpuSlowdown, clipNames(clips))
-	// track runs a lever's plan over a clip and returns its readings and
-	// each frame's ms (the first frame, a new face, not timed).
+	// fellBack counts a lever's frames asked on a carried box on which the
+	// detector ran all the same (the box failed its checks: facetrack.ts).
+	var fellBack int
+	// track runs a lever's plan over a clip and returns its readings, each
+	// frame's ms (the first frame, a new face, not timed) and whether the
+	// detector ran on it (asked, or fallen back to).
 	track := func(l lever, c clip) ([]reading, []float64, []bool, error) {
 		if err := decodeClip(tctx, c); err != nil {
 			return nil, nil, nil, err
@@ -155,14 +159,19 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 			eyes[i] = l.eyes > 0 && i%l.eyes == 0
 		}
 		call := fmt.Sprintf(`L.runTracker(%s, %s, %d)`, jsonOf(det), jsonOf(eyes), clipFrameMs)
-		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][4]any](call+`.then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, chromedp.EvalAwaitPromise))
+		got, err := chromedp.Run(tctx, chromedp.Evaluate[[][5]any](call+`.then(r => r.map(x => x.map(v => typeof v === "number" && isNaN(v) ? null : v)))`, chromedp.EvalAwaitPromise))
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		var rs []reading
 		var ms []float64
-		for _, g := range got {
+		asked := slices.Clone(det)
+		for i, g := range got {
 			t, _ := g[0].(float64)
+			det[i] = g[4] == true
+			if det[i] && !asked[i] {
+				fellBack++
+			}
 			rs = append(rs, reading{found: g[1] == true, yaw: num(g[2]), eyes: num(g[3])})
 			ms = append(ms, t)
 		}
@@ -184,6 +193,7 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 		}
 		page := map[string][]reading{}
 		var ms, detMs, reuseMs []float64
+		fellBack = 0
 		for _, c := range clips {
 			if (len(c.turns) == 0) != l.blinks {
 				continue
@@ -202,7 +212,7 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 				}
 			}
 		}
-		printLever(l, clips, server, page, ms, detMs, reuseMs)
+		printLever(l, clips, server, page, ms, detMs, reuseMs, fellBack)
 	}
 	return nil
 }
@@ -249,7 +259,7 @@ type reading struct {
 // in its direction, page minus server (> 0: the page saw the turn further
 // than the server will: with the page's 1° margin (trackersteps.ts) a
 // peak over by more than 1° can end a step the server finds short).
-func printLever(l lever, clips []clip, server, page map[string][]reading, ms, detMs, reuseMs []float64) {
+func printLever(l lever, clips []clip, server, page map[string][]reading, ms, detMs, reuseMs []float64, fellBack int) {
 	var still, turning, eyeDiff []float64
 	var peaks []string
 	worst := math.Inf(-1)
@@ -311,8 +321,8 @@ func printLever(l lever, clips []clip, server, page map[string][]reading, ms, de
 	if len(reuseMs) > 0 {
 		per = (per*float64(len(detMs)) + median64or0(reuseMs)*float64(len(reuseMs))) / float64(len(detMs)+len(reuseMs))
 	}
-	fmt.Printf("  %-56s %4.0f ms a frame (%4.1f fps; median with the detector %3.0f ms, on a carried box %3.0f ms; mean %4.0f ms)",
-		l.name, per, 1000/per, median64or0(detMs), median64or0(reuseMs), mean(ms))
+	fmt.Printf("  %-56s %4.0f ms a frame (%4.1f fps; median with the detector %3.0f ms, on a carried box %3.0f ms; mean %4.0f ms; %d frames asked on a carried box fell back to the detector, %d stayed on it)",
+		l.name, per, 1000/per, median64or0(detMs), median64or0(reuseMs), mean(ms), fellBack, len(reuseMs))
 	fmt.Printf("; yaw off the server's: still median %.1f° p90 %.1f°", median64or0(still), pct(still, 0.9))
 	if !l.blinks {
 		fmt.Printf(", turning median %.1f° p90 %.1f° max %.1f°; turn peaks page−server %s (worst %+.1f°)",

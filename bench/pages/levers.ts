@@ -37,8 +37,10 @@ export async function decode(urls: string[]): Promise<number> {
   return frames.length;
 }
 
-// One frame's reading: ms of its step, found, yaw and eye ratio.
-type Reading = [number, boolean, number, number];
+// One frame's reading: ms of its step, found, yaw, eye ratio, and
+// whether the detector ran on it (asked, or a carried box that failed
+// its checks: facetrack.ts, carry).
+type Reading = [number, boolean, number, number, boolean];
 
 // runTracker tracks the decoded frames in order with the page's tracker,
 // asking the detector's own box on frame i when det[i] (else letting it
@@ -50,7 +52,7 @@ export async function runTracker(det: boolean[], eyes: boolean[], msApart: numbe
     const t0 = performance.now();
     const s = await tracker!.see(frames[i], { eyes: eyes[i], exact: det[i], at: i * msApart });
     const ms = performance.now() - t0;
-    out.push(s.pose ? [ms, true, s.pose.yaw, s.eyes] : [ms, false, NaN, NaN]);
+    out.push(s.pose ? [ms, true, s.pose.yaw, s.eyes, s.exact] : [ms, false, NaN, NaN, s.exact]);
   }
   return out;
 }
