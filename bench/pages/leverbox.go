@@ -240,7 +240,11 @@ func carryRun(an *facelive.Analyzer, frames map[string][]boxFrame, clips []clip,
 					pp = math.Max(pp, float64(t.side)*yaws[i])
 				}
 			}
-			r.peaks = append(r.peaks, pp-sp)
+			// Frames far apart may sample no frame of a turn (500 ms
+			// apart: 2 of the 16): that turn has no peak to compare.
+			if d := pp - sp; !math.IsNaN(d) && !math.IsInf(d, 0) {
+				r.peaks = append(r.peaks, d)
+			}
 		}
 	}
 	return r, nil
@@ -284,7 +288,9 @@ func (r carried) print() {
 // then one timer's period apart, however long the detector takes).
 func carrySpacings(an *facelive.Analyzer, root string) error {
 	fmt.Println("tracker levers, the last frame's detector box carried to the frame after, frames further apart (Go, the server's pipeline, the turn clips sampled anew):")
-	for _, apart := range []time.Duration{100, 125, 150, 200} {
+	// 300–500 ms: how far a free-running tracker's carried box (the
+	// detector's, up to its bound) reads the yaw off, forward only.
+	for _, apart := range []time.Duration{100, 125, 150, 200, 300, 400, 500} {
 		clips, err := turnClips(root, apart*time.Millisecond)
 		if err != nil {
 			return err
@@ -295,6 +301,9 @@ func carrySpacings(an *facelive.Analyzer, root string) error {
 		}
 		det := func(other, _ boxFrame, _ *facemesh.Mesh) blazeface.Face { return other.det }
 		for _, back := range []bool{false, true} {
+			if back && apart > 200 {
+				continue
+			}
 			r, err := carryRun(an, frames, clips, 2, back, det)
 			if err != nil {
 				return err
