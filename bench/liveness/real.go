@@ -2,14 +2,12 @@ package main
 
 import (
 	"fmt"
-	"image"
-	"image/draw"
-	"image/gif"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/idgate/idgate/internal/testkit/gifplay"
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
@@ -178,50 +176,20 @@ func loadClip(dir string, c realClip) ([]realFrame, error) {
 			out = append(out, realFrame{t: time.Duration(n-1) * 100 * time.Millisecond, data: b})
 		}
 	}
-	fh, err := os.Open(filepath.Join(dir, c.file))
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	g, err := gif.DecodeAll(fh)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.file, err)
-	}
 	var out []realFrame
-	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
-	var t time.Duration
-	for i, fr := range g.Image {
-		prev := image.NewRGBA(canvas.Bounds())
-		draw.Draw(prev, prev.Bounds(), canvas, image.Point{}, draw.Src)
-		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
-		var img image.Image = canvas
+	err := gifplay.Play(filepath.Join(dir, c.file), func(f gifplay.Frame) error {
+		img := f.Image
 		if c.mirrored {
-			img = mirror(canvas)
+			img = gifplay.Mirror(img)
 		}
 		data, err := encode(img)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, realFrame{t: t, data: data})
-		t += gifDelay(g.Delay[i])
-		switch g.Disposal[i] {
-		case gif.DisposalBackground:
-			draw.Draw(canvas, fr.Bounds(), image.Transparent, image.Point{}, draw.Src)
-		case gif.DisposalPrevious:
-			canvas = prev
-		}
-	}
-	return out, nil
-}
-
-// gifDelay is a GIF frame's display time: its delay in hundredths of a
-// second, and 100 ms for a delay under 20 ms, as browsers and ffmpeg
-// play it (smartlive.gif's 87 frames of 10 ms make its 17.5 s so).
-func gifDelay(d int) time.Duration {
-	if d < 2 {
-		d = 10
-	}
-	return time.Duration(d) * 10 * time.Millisecond
+		out = append(out, realFrame{t: f.At, data: data})
+		return nil
+	})
+	return out, err
 }
 
 // capture samples a clip as a camera at fps would deliver it from from

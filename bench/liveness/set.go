@@ -528,19 +528,11 @@ func encode(img image.Image) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
+// mirror is a decoded JPEG frame mirrored left to right (GIF clips'
+// frames: gifplay.Mirror).
 func mirror(img image.Image) image.Image {
 	b := img.Bounds()
 	out := image.NewRGBA(b)
-	if src, ok := img.(*image.RGBA); ok { // a GIF's canvas: pixels copied as they are
-		w := b.Dx()
-		for y := range b.Dy() {
-			s, d := src.Pix[y*src.Stride:], out.Pix[y*out.Stride:]
-			for x := range w {
-				copy(d[4*(w-1-x):4*(w-x)], s[4*x:4*x+4])
-			}
-		}
-		return out
-	}
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			out.Set(b.Max.X-1-(x-b.Min.X), y, img.At(x, y))

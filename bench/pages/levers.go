@@ -24,8 +24,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/draw"
-	"image/gif"
 	"image/jpeg"
 	"io/fs"
 	"math"
@@ -44,6 +42,7 @@ import (
 
 	"github.com/idgate/idgate/internal/bundle"
 	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/internal/testkit/gifplay"
 	"github.com/idgate/idgate/verifier/face"
 	facelive "github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/web/tracker"
@@ -637,68 +636,36 @@ func turnClips(root string, apart time.Duration) ([]clip, error) {
 // time of at, or, with at nil, every frame shown from..to at its own
 // time; flipped mirrors each left to right.
 func gifAt(path string, flipped bool, at []time.Duration, from, to time.Duration) ([][]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	g, err := gif.DecodeAll(f)
-	if err != nil {
-		return nil, err
-	}
-	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
 	var out [][]byte
-	var t time.Duration
 	k := 0
-	for i, fr := range g.Image {
-		prev := image.NewRGBA(canvas.Bounds())
-		copy(prev.Pix, canvas.Pix)
-		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
-		d := g.Delay[i]
-		if d < 2 {
-			d = 10
-		}
-		next := t + time.Duration(d)*10*time.Millisecond
+	err := gifplay.Play(path, func(f gifplay.Frame) error {
 		take := 0
 		if at == nil {
-			if next > from && t <= to {
+			if f.Next > from && f.At <= to {
 				take = 1
 			}
 		} else {
-			for k < len(at) && at[k] < next {
+			for k < len(at) && at[k] < f.Next {
 				take++
 				k++
 			}
 		}
 		for ; take > 0; take-- {
-			b, err := jpegOf(canvas, flipped)
+			b, err := jpegOf(f.Image, flipped)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			out = append(out, b)
 		}
-		t = next
-		switch g.Disposal[i] {
-		case gif.DisposalBackground:
-			draw.Draw(canvas, fr.Bounds(), image.Transparent, image.Point{}, draw.Src)
-		case gif.DisposalPrevious:
-			canvas = prev
-		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 func jpegOf(img *image.RGBA, flipped bool) ([]byte, error) {
 	src := img
 	if flipped {
-		w := img.Bounds().Dx()
-		src = image.NewRGBA(img.Bounds())
-		for y := range img.Bounds().Dy() {
-			s, d := img.Pix[y*img.Stride:], src.Pix[y*src.Stride:]
-			for x := range w {
-				copy(d[4*(w-1-x):4*(w-x)], s[4*x:4*x+4])
-			}
-		}
+		src = gifplay.Mirror(img)
 	}
 	var b bytes.Buffer
 	err := jpeg.Encode(&b, src, &jpeg.Options{Quality: 90})

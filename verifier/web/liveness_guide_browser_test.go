@@ -6,9 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/draw"
-	"image/gif"
 	"image/jpeg"
 	"os"
 	"slices"
@@ -24,6 +21,7 @@ import (
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/internal/testkit/gifplay"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/models"
 	"github.com/idgate/idgate/verifier/web/tracker"
@@ -112,54 +110,17 @@ func smartliveFrames(t *testing.T) []shownFrame {
 // decodeShown plays the GIF at path as a browser does and keeps every
 // frame as shown, mirrored.
 func decodeShown(path string) ([]shownFrame, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	g, err := gif.DecodeAll(f)
-	if err != nil {
-		return nil, err
-	}
-	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
 	var out []shownFrame
-	at := 0 // ms at which frame i is shown
-	for i, fr := range g.Image {
-		prev := image.NewRGBA(canvas.Bounds())
-		copy(prev.Pix, canvas.Pix)
-		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
-		d := g.Delay[i]
-		if d < 2 {
-			d = 10
-		}
-		next := at + 10*d
+	err := gifplay.Play(path, func(f gifplay.Frame) error {
 		var b bytes.Buffer
-		if err := jpeg.Encode(&b, flip(canvas), &jpeg.Options{Quality: 92}); err != nil {
-			return nil, err
+		if err := jpeg.Encode(&b, gifplay.Mirror(f.Image), &jpeg.Options{Quality: 92}); err != nil {
+			return err
 		}
-		out = append(out, shownFrame{url: "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b.Bytes()), at: at, next: next})
-		at = next
-		switch g.Disposal[i] {
-		case gif.DisposalBackground:
-			draw.Draw(canvas, fr.Bounds(), image.Transparent, image.Point{}, draw.Src)
-		case gif.DisposalPrevious:
-			canvas = prev
-		}
-	}
-	return out, nil
-}
-
-// flip mirrors src left to right.
-func flip(src *image.RGBA) *image.RGBA {
-	dst := image.NewRGBA(src.Bounds())
-	w := src.Bounds().Dx()
-	for y := range src.Bounds().Dy() {
-		s, d := src.Pix[y*src.Stride:], dst.Pix[y*dst.Stride:]
-		for x := range w {
-			copy(d[4*(w-1-x):4*(w-x)], s[4*x:4*x+4])
-		}
-	}
-	return dst
+		out = append(out, shownFrame{url: "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b.Bytes()),
+			at: int(f.At.Milliseconds()), next: int(f.Next.Milliseconds())})
+		return nil
+	})
+	return out, err
 }
 
 // Segments of smartlive (flipped) by the README's labels, 10 fps frames

@@ -16,11 +16,11 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
-	"image/gif"
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/idgate/idgate/internal/testkit/gifplay"
 	"github.com/idgate/idgate/verifier/imgio"
 )
 
@@ -103,23 +103,17 @@ func gifFrames(name string) func(find Find, idx []int) (map[int]*image.RGBA, err
 		if err != nil {
 			return nil, err
 		}
-		f, err := os.Open(p)
+		out := map[int]*image.RGBA{}
+		i := 0
+		err = gifplay.Play(p, func(f gifplay.Frame) error {
+			if slices.Contains(idx, i) {
+				out[i] = gifplay.Copy(f.Image)
+			}
+			i++
+			return nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		defer f.Close()
-		g, err := gif.DecodeAll(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
-		out := map[int]*image.RGBA{}
-		for i, fr := range g.Image {
-			draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
-			if slices.Contains(idx, i) {
-				out[i] = image.NewRGBA(canvas.Rect)
-				copy(out[i].Pix, canvas.Pix)
-			}
 		}
 		for _, i := range idx {
 			if out[i] == nil {
