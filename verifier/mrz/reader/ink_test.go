@@ -49,6 +49,11 @@ func TestWashedLetterNotMisread(t *testing.T) {
 		// stem and flag, its twin I far below (asLetter).
 		{'T', right, 0.80, 1630},
 		{'T', right, 0.85, 1630},
+		// Read as the filler (its arms are a <) above every margin at
+		// 0.13-0.15 of its zone's ink: MinInk's alone, as the filler is
+		// held to no other sign.
+		{'K', left, 0.96, 0},
+		{'K', left, 0.96, 1630},
 	} {
 		cam := mrztest.WashedCamera(cmp.Or(c.width, 2000))
 		img, lines := washedShot(t, f, cam, c.letter, c.part, c.a)
