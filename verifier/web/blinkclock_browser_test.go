@@ -72,9 +72,9 @@ func TestPageBlinkKeepsTheServersClockInChromium(t *testing.T) {
 				sent.push(at);
 				if (eyes[i] === null) return;
 				const seen = { face: { x: 100, y: 100, w: 200, h: 200 }, pose: { yaw: 0, pitch: 0, roll: 0 }, eyes: eyes[i], light: 0.5, exact: true, anchor: 0 };
-				steps.settle(at, seen);
+				steps.settle(at, seen, at < 500);
 				if (at < 500) return steps.rest(at, seen);
-				if (at === times.find((t) => t >= 500)) steps.next();
+				if (at === times.find((t) => t >= 500)) steps.next(at);
 				if (steps.see("blink", at, seen).done && done < 0) done = at;
 			});
 			return done;

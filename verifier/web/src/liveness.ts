@@ -422,7 +422,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     if (step < 0) ui.stage.dataset.rest = String(rest);
     step++;
     askedAt = now;
-    steps.next();
+    steps.next(now);
     showCue(ui, ch, step, tracker.where !== "none");
   };
   const observe = (at: number, s: Seen, during: number) => {
@@ -432,7 +432,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     if (s.pose) ui.stage.dataset.posed = String(++posed);
     if (s.pose && !s.exact) ui.stage.dataset.carried = String(++carried);
     ui.stage.dataset.eyes = String(eyes);
-    steps.settle(at, s);
+    steps.settle(at, s, during < 0);
     ui.stage.dataset.straight = steps.straight.toFixed(1);
     if (during < 0) {
       if (s.pose) rest++;

@@ -122,10 +122,13 @@ export interface Progress {
 // Steps follows one recording: feed every tracked frame, in order, to
 // settle, and then the lead-in's to rest and each step's to see.
 export class Steps {
-  // frames: every tracked frame, in order, with the time it was taken
-  // and its yaw (NaN where it does not count: no face, or too far from
-  // the camera).
-  private frames: { at: number; yaw: number }[] = [];
+  // frames: every tracked frame with the head's pose or none found, in
+  // order, with the time it was taken, its yaw (NaN where it does not
+  // count: no face, or too far from the camera) and whether it was taken
+  // in the lead-in (before the first cue).
+  private frames: { at: number; yaw: number; lead: boolean }[] = [];
+  // cueAt: when the first cue came (the end of the lead-in), NaN before.
+  private cueAt = NaN;
   // straight: the person's straight-ahead, as the server takes it
   // (verifier/face/liveness, StraightAheadSoFar): the median yaw of the
   // face frames so far within the guide's straight_ahead_max_degrees of
@@ -138,21 +141,24 @@ export class Steps {
   // cue, three frames of a 2.8 s rest against a turn's dozen put the
   // page's straight-ahead at 15° where the server's was −6°, and the page
   // took the way back from the left turn for the right turn. So each
-  // tracked frame stands for the frames sent around it: weighted by the
-  // time from half-way to the tracked frame before it to half-way to the
-  // one after (the first from half a frame before it, the last to half a
-  // frame after it), the median is the one of every frame sent, each
-  // read as its nearest tracked one. A frame read on a reused box
+  // tracked frame stands for the frames sent around it (span), and the
+  // median is the one of every frame sent, each read as its nearest
+  // tracked one of the same part of the recording: the lead-in's frames
+  // (the person at rest, as the ready checks asked) stand for the whole
+  // lead-in, from the recording's first frame to the first cue, and a
+  // step's frames only for the time after it. A frame read on a reused box
   // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
   // the yaw of the frame the detector read whose box it was read on
   // (Seen.anchor), within 110 ms of it or, held still, within 3° of its
   // yaw (facetrack.ts, carry), whichever of the two was observed first;
-  // a frame the detector read, with its own. Past the guide's
-  // straight_ahead_seed_ms from the first frame that counted (the
-  // lead-in; the first frame sent it stands for: standsFrom), a frame counts only within frontal_degrees of the
-  // straight-ahead so far, as on the server (StraightAheadSeed): a turn's
-  // frames on their way out and back do not pull it. 0 until a frame
-  // counts.
+  // a frame the detector read, with its own. A frame read before the
+  // mesh model was in (the face's box alone) says nothing of the head's
+  // direction and is left out: its time goes to the posed frames around
+  // it. Past the guide's straight_ahead_seed_ms from the first frame
+  // that counted (the lead-in; the first frame sent it stands for), a
+  // frame counts only within frontal_degrees of the straight-ahead so
+  // far, as on the server (StraightAheadSeed): a turn's frames on their
+  // way out and back do not pull it. 0 until a frame counts.
   straight = 0;
   private seededAt = NaN;
   private eyes: { at: number; v: number }[] = [];
@@ -172,40 +178,58 @@ export class Steps {
     private readonly sent: readonly number[],
   ) {}
 
-  // settle takes any tracked frame, taken at `at` (ms), into
-  // straight-ahead.
-  settle(at: number, s: Seen): void {
+  // settle takes any tracked frame, taken at `at` (ms) in the lead-in or
+  // not, into straight-ahead.
+  settle(at: number, s: Seen, lead: boolean): void {
+    if (s.face && !s.pose) return;
     let yaw = NaN;
     if (s.face && s.pose) {
       const g = this.guide;
       const atRest = g.straight_ahead_seed_ms <= 0 || !(at - this.seededAt > g.straight_ahead_seed_ms) || Math.abs(s.anchor - this.straight) <= g.frontal_degrees;
-      if (Math.abs(s.anchor) <= g.straight_ahead_max_degrees && atRest) {
-        yaw = s.anchor;
-        if (isNaN(this.seededAt)) this.seededAt = this.standsFrom(at);
-      }
+      if (Math.abs(s.anchor) <= g.straight_ahead_max_degrees && atRest) yaw = s.anchor;
     }
-    this.frames.push({ at, yaw });
+    this.frames.push({ at, yaw, lead });
     const f = this.frames;
+    if (!isNaN(yaw) && isNaN(this.seededAt)) {
+      // The server's seed (straight_ahead_seed_ms) runs from the first
+      // frame it counts: here the first frame sent that this one stands
+      // for.
+      const from = this.span(f.length - 1)[0];
+      this.seededAt = this.sent.find((t) => t >= from && t <= at) ?? at;
+    }
     const counted: { yaw: number; w: number }[] = [];
     for (let i = 0; i < f.length; i++) {
       if (isNaN(f[i].yaw)) continue;
-      const from = i > 0 ? (f[i - 1].at + f[i].at) / 2 : f[i].at - this.frameMs / 2;
-      const to = i + 1 < f.length ? (f[i].at + f[i + 1].at) / 2 : f[i].at + this.frameMs / 2;
+      const [from, to] = this.span(i);
       counted.push({ yaw: f[i].yaw, w: Math.max(0, to - from) });
     }
     if (counted.length) this.straight = weightedMedian(counted);
   }
 
-  // standsFrom is the first frame sent that the frame tracked at `at`
-  // stands for in settle's median (half-way from the frame tracked before
-  // it). The server's seed (straight_ahead_seed_ms) runs from the first
-  // frame it counts, which it reads, where the page reads its nearest
-  // tracked one: seeded at its first counted tracked frame, a page whose
-  // tracker read nothing posed early in the lead-in let the first turn's
-  // frames under 20° count for as long after.
-  private standsFrom(at: number): number {
-    const before = this.frames.length ? this.frames[this.frames.length - 1].at : -Infinity;
-    return this.sent.find((t) => t >= (before + at) / 2 && t <= at) ?? at;
+  // span is the time the tracked frame i stands for: half-way to the
+  // tracked frames either side, within its part of the recording (the
+  // lead-in, or the steps after the first cue); the lead-in's first from
+  // the recording's first frame, its last to the first cue. Half-way
+  // across the cue, the first turn's first frame stood for the lead-in's
+  // untracked end and the lead-in's first posed frame only from half a
+  // frame before it; in CI (stop 47, a walk of smartlive, 4 posed frames
+  // in the lead-in), with his left turn's start and end 6° left of his
+  // rest, the page measured his right turn from −0.46°, the server from
+  // −5.98° (TestLeadInsFramesStandForTheWholeLeadIn replays such walks).
+  private span(i: number): [number, number] {
+    const f = this.frames;
+    const cue = isNaN(this.cueAt) ? Infinity : this.cueAt;
+    const prev = f[i - 1];
+    const next = f[i + 1];
+    let from = prev ? (prev.at + f[i].at) / 2 : f[i].at - this.frameMs / 2;
+    let to = next ? (f[i].at + next.at) / 2 : f[i].at + this.frameMs / 2;
+    if (f[i].lead) {
+      if (!prev) from = Math.min(from, this.sent[0] ?? from);
+      if (!next || !next.lead) to = cue < Infinity ? Math.max(cue, f[i].at) : to;
+    } else if (prev?.lead || (!prev && cue < Infinity)) {
+      from = Math.min(cue, f[i].at);
+    }
+    return [from, to];
   }
 
   // rest takes a frame of the lead-in (before the first cue) into the
@@ -214,8 +238,9 @@ export class Steps {
     this.eye(at, s);
   }
 
-  // next starts a new step.
-  next(): void {
+  // next starts a new step, its cue shown at `at`.
+  next(at: number): void {
+    if (isNaN(this.cueAt)) this.cueAt = at;
     this.peaked = false;
     this.closed = false;
     this.late = false;
