@@ -234,6 +234,10 @@ type walk struct {
 	// the time of the frame that showed it (as sent) and the
 	// straight-ahead the page measured it from.
 	Judged []judged `json:"judged"`
+	// Settled: the frames the page took straight-ahead from
+	// (data-settled, Steps.trace): at (ms), yaw (nil where it did not
+	// count), 1 for the lead-in's.
+	Settled [][3]*float64 `json:"settled"`
 	// Sent: the frame times (ms) the page sent; Answer: the server's
 	// answer to them.
 	Sent   []int `json:"sent"`
@@ -277,7 +281,7 @@ func walkStep(t *testing.T, tb *tab, start string) (string, walk) {
 	// The last numbers before the page leaves the capture screen.
 	for {
 		raw, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector(".stage");
-			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), rest: +(s && s.dataset.rest || 0), judged: JSON.parse(s && s.dataset.judged || "[]"), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
+			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), rest: +(s && s.dataset.rest || 0), judged: JSON.parse(s && s.dataset.judged || "[]"), settled: JSON.parse(s && s.dataset.settled || "[]"), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -564,8 +568,35 @@ func straightAgrees(t *testing.T, tb *tab, w walk, order []liveness.Step) {
 			order[j.Step], j.Step+1, j.Straight, j.At, so[e.From], sig[e.From].T, over, so[at], all)
 		if over > straightMaxApart || over < -straightMaxStricter {
 			t.Errorf("the page measured its %s from %.2f°, %.2f° from the server's %.2f°", order[j.Step], j.Straight, over, so[e.From])
+			t.Logf("the frames the page took straight-ahead from (ms: its yaw/the server's; L the lead-in's, - not counted), to replay through Steps: %s", settledTrace(w, sig))
 		}
 	}
+}
+
+// settledTrace lists the frames the page settled (walk.Settled) beside
+// the server's yaw of the same frame sent.
+func settledTrace(w walk, sig []liveness.Signal) string {
+	var b strings.Builder
+	for _, f := range w.Settled {
+		if f[0] == nil {
+			continue
+		}
+		at := int(*f[0])
+		page := "-"
+		if f[1] != nil {
+			page = fmt.Sprintf("%.2f", *f[1])
+		}
+		server := "?"
+		if i := slices.Index(w.Sent, at); i >= 0 && sig[i].Faces > 0 {
+			server = fmt.Sprintf("%.2f", sig[i].Pose.Yaw)
+		}
+		lead := ""
+		if f[2] != nil && *f[2] == 1 {
+			lead = "L"
+		}
+		fmt.Fprintf(&b, " %d%s:%s/%s", at, lead, page, server)
+	}
+	return b.String()
 }
 
 // disagree reports whether the server refused only the blink step

@@ -386,7 +386,8 @@ class Recorder {
 // the tracker runs and the straight-ahead it read go on the stage
 // (data-tracked, data-posed: those with the head's pose, data-carried:
 // those on a box from another frame, data-frames,
-// data-eyes, data-gap, data-tracker-in, data-straight; data-rest: the
+// data-eyes, data-gap, data-tracker-in, data-straight, data-settled:
+// the frames straight-ahead was taken from; data-rest: the
 // lead-in's posed frames when the first cue came; data-judged: for each
 // turn the page saw far enough, its step, the time of the frame that
 // showed it (as sent) and the straight-ahead it was measured from) for
@@ -434,6 +435,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     ui.stage.dataset.eyes = String(eyes);
     steps.settle(at, s, during < 0);
     ui.stage.dataset.straight = steps.straight.toFixed(1);
+    ui.stage.dataset.settled = steps.trace();
     if (during < 0) {
       if (s.pose) rest++;
       return steps.rest(at, s);

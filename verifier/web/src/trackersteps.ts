@@ -206,6 +206,13 @@ export class Steps {
     if (counted.length) this.straight = weightedMedian(counted);
   }
 
+  // trace is the frames settle took, for the tests and the benchmark
+  // (the stage's data-settled): [at, yaw or null where it did not
+  // count, 1 for the lead-in's], yaw to 0.01°.
+  trace(): string {
+    return JSON.stringify(this.frames.map((f) => [f.at, isNaN(f.yaw) ? null : Math.round(f.yaw * 100) / 100, f.lead ? 1 : 0]));
+  }
+
   // span is the time the tracked frame i stands for: half-way to the
   // tracked frames either side, within its part of the recording (the
   // lead-in, or the steps after the first cue); the lead-in's first from
