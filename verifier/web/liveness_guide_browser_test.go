@@ -230,6 +230,8 @@ type walk struct {
 	// Rest: the lead-in's frames the page tracked with the head's pose
 	// when its first cue came (data-rest).
 	Rest int `json:"rest"`
+	// CueAt: when the first cue came (data-cue-at), in the recording's ms.
+	CueAt int `json:"cueAt"`
 	// Judged: each turn the page saw far enough (data-judged): its step,
 	// the time of the frame that showed it (as sent) and the
 	// straight-ahead the page measured it from.
@@ -281,7 +283,7 @@ func walkStep(t *testing.T, tb *tab, start string) (string, walk) {
 	// The last numbers before the page leaves the capture screen.
 	for {
 		raw, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector(".stage");
-			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), rest: +(s && s.dataset.rest || 0), judged: JSON.parse(s && s.dataset.judged || "[]"), settled: JSON.parse(s && s.dataset.settled || "[]"), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
+			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), rest: +(s && s.dataset.rest || 0), cueAt: +(s && s.dataset.cueAt || 0), judged: JSON.parse(s && s.dataset.judged || "[]"), settled: JSON.parse(s && s.dataset.settled || "[]"), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -431,6 +433,14 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 	}
 }
 
+// leadRest and leadMaxMs are the page's (src/liveness.ts): the first
+// cue waits for leadRest posed frames of the lead-in, or leadMaxMs from
+// the recording's start.
+const (
+	leadRest  = 3
+	leadMaxMs = 2500
+)
+
 // A phone whose tracker is slow before the first cue (the test camera
 // holds each frame the page gives its worker 700 ms while no cue is up:
 // no frame of the 600 ms lead-in can come back within it): the first cue
@@ -448,12 +458,15 @@ func TestTrackedLivenessSlowTrackerWaitsForRestInChromium(t *testing.T) {
 	for attempt, button := range []string{"Start the video", "Try again", "Try again"} {
 		e.order.Queue(order...)
 		end, w := walkStep(t, tb, button)
-		t.Logf("attempt %d: %s; %d frames sent, %d tracked; %d posed frames in the lead-in; the page judged %+v; camera stalled %d ms at most",
-			attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Rest, w.Judged, w.Stall)
-		// The lead-in took its posed frames, or ran to its bound (2.5 s:
-		// three frames at this delay need 2.1 s and more under load).
-		if w.Rest < 1 {
-			t.Errorf("the first cue came with no posed frame of the lead-in")
+		t.Logf("attempt %d: %s; %d frames sent, %d tracked; %d posed frames in the lead-in, the first cue at %d ms; the page judged %+v; camera stalled %d ms at most",
+			attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Rest, w.CueAt, w.Judged, w.Stall)
+		// The lead-in took its posed frames, or ran to its bound: a pair
+		// of frames held 700 ms each comes back 1.4 s after it was taken
+		// and more under load, and at CI's load (stop 48's rehearsal, load
+		// 8) none had by 2.5 s: then the cue comes at the bound, as the
+		// page is built to, and the turns are still compared below.
+		if w.Rest < leadRest && w.CueAt < leadMaxMs {
+			t.Errorf("the first cue came at %d ms with %d posed frames of the lead-in: before the page's bound (%d ms) and short of its %d", w.CueAt, w.Rest, leadMaxMs, leadRest)
 		}
 		if len(w.Judged) == 0 {
 			// The page saw no turn through (the tracker starved past the

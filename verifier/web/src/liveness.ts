@@ -388,7 +388,8 @@ class Recorder {
 // those on a box from another frame, data-frames,
 // data-eyes, data-gap, data-tracker-in, data-straight, data-settled:
 // the frames straight-ahead was taken from; data-rest: the
-// lead-in's posed frames when the first cue came; data-judged: for each
+// lead-in's posed frames when the first cue came, data-cue-at: when it
+// came; data-judged: for each
 // turn the page saw far enough, its step, the time of the frame that
 // showed it (as sent) and the straight-ahead it was measured from) for
 // the tests and the benchmark.
@@ -420,7 +421,10 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       endAt = Math.min(endAt, now + tailMs);
       return;
     }
-    if (step < 0) ui.stage.dataset.rest = String(rest);
+    if (step < 0) {
+      ui.stage.dataset.rest = String(rest);
+      ui.stage.dataset.cueAt = String(Math.round(now));
+    }
     step++;
     askedAt = now;
     steps.next(now);
