@@ -26,7 +26,8 @@ import (
 var Hashes string
 
 // Candidates lists the face embeddings bench/match evaluates beside the
-// engine's (candidates.sha256); the engine does not read them.
+// engine's, and the face detectors bench/pages measures beside the page's
+// tracker's (candidates.sha256); the engine does not read them.
 //
 //go:embed candidates.sha256
 var Candidates string
