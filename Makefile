@@ -56,7 +56,7 @@ bench: deps candidate-models testdata
 models:
 	@scripts/models.sh
 
-## candidate-models: the face embeddings bench/match evaluates beside the engine's (not used by the server), with the engine's models
+## candidate-models: the face embeddings bench/match evaluates beside the engine's and the detectors bench/pages -levers measures (not used by the server), with the engine's models
 candidate-models:
 	@scripts/models.sh --candidates
 
