@@ -66,7 +66,7 @@ func TestPageBlinkKeepsTheServersClockInChromium(t *testing.T) {
 			const guide = { turn_degrees: 15, frontal_degrees: 12, blink_close_ratio: 0.65, blink_open_ratio: 0.8, blink_max_yaw_degrees: 20,
 				straight_ahead_max_degrees: 20, straight_ahead_seed_ms: 500, blink_max_closing_ms: 250, blink_max_reopening_ms: 400 };
 			const sent = [];
-			const steps = new G.Steps(guide, 66, sent);
+			const steps = new G.Steps(guide, sent);
 			let done = -1;
 			times.forEach((at, i) => {
 				sent.push(at);

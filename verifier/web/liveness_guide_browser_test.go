@@ -237,8 +237,8 @@ type walk struct {
 	// straight-ahead the page measured it from.
 	Judged []judged `json:"judged"`
 	// Settled: the frames the page took straight-ahead from
-	// (data-settled, Steps.trace): at (ms), yaw (nil where it did not
-	// count), 1 for the lead-in's.
+	// (data-settled, Steps.trace): at (ms), yaw (nil without a face),
+	// 1 for the lead-in's.
 	Settled [][3]*float64 `json:"settled"`
 	// Sent: the frame times (ms) the page sent; Answer: the server's
 	// answer to them.
@@ -581,7 +581,7 @@ func straightAgrees(t *testing.T, tb *tab, w walk, order []liveness.Step) {
 			order[j.Step], j.Step+1, j.Straight, j.At, so[e.From], sig[e.From].T, over, so[at], all)
 		if over > straightMaxApart || over < -straightMaxStricter {
 			t.Errorf("the page measured its %s from %.2f°, %.2f° from the server's %.2f°", order[j.Step], j.Straight, over, so[e.From])
-			t.Logf("the frames the page took straight-ahead from (ms: its yaw/the server's; L the lead-in's, - not counted), to replay through Steps: %s", settledTrace(w, sig))
+			t.Logf("the frames the page took straight-ahead from (ms: its yaw/the server's; L the lead-in's, - no face), to replay through Steps: %s", settledTrace(w, sig))
 		}
 	}
 }

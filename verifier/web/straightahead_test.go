@@ -49,7 +49,11 @@ func TestCarriedFrameCountsWithItsDetectorFramesYaw(t *testing.T) {
 		// another frame): a fifth nearer the camera here.
 		frames = append(frames, tracked{At: at, Yaw: yaw * 0.8, Anchor: yaw}, tracked{At: at + 83, Yaw: yaw, Exact: true, Anchor: yaw})
 	}
-	straight := straightAfter(t, 1000, -1, nil, frames)
+	var sent []int
+	for _, f := range frames {
+		sent = append(sent, f.At)
+	}
+	straight := straightAfter(t, 1000, -1, sent, frames)
 	// Each detector yaw stands for its pair's two frames: the median of
 	// 6, 6, 2, 2, −2, −2, −6, −6.
 	if straight != 0 {
@@ -69,7 +73,7 @@ func straightAfter(t *testing.T, seedMs, cue int, sent []int, frames []tracked) 
 		const guide = { turn_degrees: 15, frontal_degrees: 12, blink_close_ratio: 0.65, blink_open_ratio: 0.8, blink_max_yaw_degrees: 20,
 			straight_ahead_max_degrees: 20, straight_ahead_seed_ms: %d, blink_max_closing_ms: 250, blink_max_reopening_ms: 400 };
 		const { sent, frames } = %s, cue = %d;
-		const steps = new G.Steps(guide, 83, sent);
+		const steps = new G.Steps(guide, sent);
 		let cued = false;
 		for (const f of frames) {
 			if (cue >= 0 && f.at >= cue && !cued) steps.next((cued = true, cue));
@@ -108,9 +112,8 @@ func inNode(t *testing.T, entry, script string) string {
 
 // The seed (straight_ahead_seed_ms, 500 ms) runs from the first frame
 // sent that the page's first counted frame stands for, as the server's
-// runs from the first frame it counts (Steps.settle, Steps.span): a
-// tracker that read its first posed frame 332 ms into the lead-in,
-// seeded there, let
+// runs from the first frame it counts (Steps.settle): a tracker that
+// read its first posed frame 332 ms into the lead-in, seeded there, let
 // the first turn's frames under 20° count until 832 ms, where the server
 // counts them only within frontal_degrees (12°) of his rest at −6°.
 func TestStraightAheadSeedRunsFromTheFirstFrameSent(t *testing.T) {
@@ -150,21 +153,20 @@ var smartliveLeft = [][2]float64{
 }
 
 // The lead-in's frames (before the first cue, the person at rest as the
-// ready checks asked) stand for the whole lead-in in the page's
-// straight-ahead, each for its share, and the steps' frames only for the
-// time after the cue; a frame read before the mesh model was in (the
+// ready checks asked) are read as the lead-in's tracked frames, and the
+// steps' as the steps'; a frame read before the mesh model was in (the
 // face's box alone, no pose: facetrack.ts, boxOnly) says nothing of the
-// head's direction and leaves its time to the posed frames around it
-// (Steps.span), as every frame sent counts on the server. In CI (stop
-// 47: a walk of smartlive, turn_left then turn_right, two test binaries
-// and their browsers on 2 cores) the page's lead-in had 4 posed frames;
-// his left turn starts and ends at 0–5°, 6° left of his rest
+// head's direction and is left out (Steps.settle). In CI (stop 47: a
+// walk of smartlive, turn_left then turn_right, two test binaries and
+// their browsers on 2 cores) the page's lead-in had 4 posed frames; his
+// left turn starts and ends at 0–5°, 6° left of his rest
 // (smartliveLeft), and the page measured his right turn from −0.46°, the
 // server from −5.98°, and the right turn's cue stayed up 7.8 s. Each
 // tracking below made the page's straight-ahead −0.36° or 2.94° by the
-// end of his turn, where the server's is −5.98°, when the first turn's
-// first frame stood for the lead-in's untracked end and the lead-in's
-// first posed frame only from half a frame before it.
+// end of his turn, where the server's is −5.98°, when each tracked frame
+// stood for the time half-way to its neighbours: the first turn's first
+// frame for the lead-in's untracked end, the lead-in's first posed frame
+// only from half a frame before it.
 func TestLeadInsFramesStandForTheWholeLeadIn(t *testing.T) {
 	const lead = 1087 // the first cue, as in CI
 	yawAt := func(at int) float64 {
@@ -210,6 +212,36 @@ func TestLeadInsFramesStandForTheWholeLeadIn(t *testing.T) {
 		page := straightAfter(t, 500, lead, sent, frames)
 		if math.Abs(page-want) > straightMaxApart {
 			t.Errorf("%+v: the page's straight-ahead at the end of his left turn is %.2f°, the server's %.2f°: more than %g° apart", c, page, want, straightMaxApart)
+		}
+	}
+}
+
+// The server counts frames, and the page counts the frames sent, each
+// read as its nearest tracked one (Steps.settle), not the time each
+// tracked frame stands for: in a walk at load 4–8 (session 23, the
+// frames below: the page's yaw of each frame it tracked, where it did
+// not count the server's yaw of that frame standing in) the page stalled
+// 595 ms as his left turn came back, one frame sent in it, and the
+// tracked frame after the stall (5.79°; the server read 8.79°, outside
+// frontal_degrees of his rest) stood for 404 ms of it. With the turn's
+// first frames (−0.46°) and its way back (0.95°), frames near 0°
+// outweighed his rest at −6.07°, and the page measured his right turn,
+// judged at 3569 ms, from −0.46° where the server had −5.98°.
+func TestAStallCountsTheFramesSentInIt(t *testing.T) {
+	sent := []int{0, 84, 178, 279, 333, 417, 505, 610, 669, 752, 833, 913, 996, 1104, 1164, 1249, 1328, 1414, 1521, 1577,
+		1689, 1743, 1838, 1931, 2009, 2082, 2677, 2739, 2824, 2921, 2990, 3072, 3469, 3490, 3569}
+	seen := [][2]float64{{0, -6.07}, {84, -6.07}, {279, -6.07}, {333, -6.07}, {669, -6.07}, {752, -6.07}, {913, -0.46}, {996, -0.46},
+		{1249, 9.75}, {1328, 9.75}, {1689, 18.96}, {1743, 18.96}, {1838, 16.25}, {1931, 16.98}, {2677, 5.79}, {2739, 5.79},
+		{2990, 0.95}, {3072, 0.95}, {3469, -14.36}, {3490, -14.23}, {3569, -23.94}}
+	var frames []tracked
+	for _, f := range seen {
+		frames = append(frames, tracked{At: int(f[0]), Yaw: f[1], Exact: true, Anchor: f[1]})
+	}
+	// The cue came with a frame sent between the lead-in's last tracked
+	// frame and the turn's first.
+	for _, cue := range []int{833, 913} {
+		if page := straightAfter(t, 500, cue, sent, frames); math.Abs(page-(-5.98)) > straightMaxApart {
+			t.Errorf("cue at %d ms: the page's straight-ahead at his right turn is %.2f°, the server's −5.98°: more than %g° apart", cue, page, straightMaxApart)
 		}
 	}
 }

@@ -405,7 +405,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const queue: { copy: Copy; at: number; during: number }[] = [];
   let last: Seen | null = null;
   const fps = Math.max(1, Math.min(ch.budget.fps, trackedFps));
-  const steps = new Steps(ch.guide, 1000 / fps, rec.times);
+  const steps = new Steps(ch.guide, rec.times);
   let step = -1;
   let askedAt = 0;
   let endAt = Infinity;

@@ -123,44 +123,42 @@ export interface Progress {
 // settle, and then the lead-in's to rest and each step's to see.
 export class Steps {
   // frames: every tracked frame with the head's pose or none found, in
-  // order, with the time it was taken, its yaw (NaN where it does not
-  // count: no face, or too far from the camera) and whether it was taken
-  // in the lead-in (before the first cue).
+  // order, with the time it was taken, its yaw (NaN: no face) and whether
+  // it was taken in the lead-in (before the first cue).
   private frames: { at: number; yaw: number; lead: boolean }[] = [];
   // cueAt: when the first cue came (the end of the lead-in), NaN before.
   private cueAt = NaN;
   // straight: the person's straight-ahead, as the server takes it
-  // (verifier/face/liveness, StraightAheadSoFar): the median yaw of the
-  // face frames so far within the guide's straight_ahead_max_degrees of
-  // the camera; the server judges each frame by the frames up to it, the
-  // page by the frames it tracked up to now. The server has every frame
-  // sent, the page only those it tracked, and its tracker's rate varies
-  // (slow on the lead-in's eyelids, faster on a turn's carried boxes): a
-  // plain median of the tracked frames gave a turn's frames more say than
-  // the server does. On a phone whose tracker was slow before the first
-  // cue, three frames of a 2.8 s rest against a turn's dozen put the
-  // page's straight-ahead at 15° where the server's was −6°, and the page
-  // took the way back from the left turn for the right turn. So each
-  // tracked frame stands for the frames sent around it (span), and the
-  // median is the one of every frame sent, each read as its nearest
-  // tracked one of the same part of the recording: the lead-in's frames
-  // (the person at rest, as the ready checks asked) stand for the whole
-  // lead-in, from the recording's first frame to the first cue, and a
-  // step's frames only for the time after it. A frame read on a reused box
-  // (Seen.exact false: its yaw reads 0–4° off the server's) counts with
-  // the yaw of the frame the detector read whose box it was read on
-  // (Seen.anchor), within 110 ms of it or, held still, within 3° of its
-  // yaw (facetrack.ts, carry), whichever of the two was observed first;
-  // a frame the detector read, with its own. A frame read before the
-  // mesh model was in (the face's box alone) says nothing of the head's
-  // direction and is left out: its time goes to the posed frames around
-  // it. Past the guide's straight_ahead_seed_ms from the first frame
-  // that counted (the lead-in; the first frame sent it stands for), a
-  // frame counts only within frontal_degrees of the straight-ahead so
-  // far, as on the server (StraightAheadSeed): a turn's frames on their
-  // way out and back do not pull it. 0 until a frame counts.
+  // (verifier/face/liveness, StraightAheads): the median yaw of the face
+  // frames so far within the guide's straight_ahead_max_degrees of the
+  // camera, and, past straight_ahead_seed_ms from the first frame
+  // counted, only those within frontal_degrees of the straight-ahead so
+  // far (a turn's frames on their way out and back do not pull it). The
+  // server judges each frame by the frames sent up to it; the page has
+  // only those its tracker read, at a rate that varies (slow on the
+  // lead-in's eyelids, faster on a turn's carried boxes, stalled under
+  // load). So the page runs the server's rule over every frame sent, each
+  // read as its nearest tracked frame of the same part of the recording:
+  // the lead-in's (the person at rest, as the ready checks asked) or the
+  // steps'. A frame read on a reused box (Seen.exact false: its yaw reads
+  // 0–4° off the server's) has the yaw of the frame the detector read
+  // whose box it was read on (Seen.anchor); a frame read before the mesh
+  // model was in (the face's box alone) says nothing of the head's
+  // direction and is left out.
+  //
+  // What came before, and why not. The plain median of the tracked frames
+  // gave a turn's frames more say than the server does (a phone slow on
+  // the lead-in: 15° where the server had −6°). Each tracked frame
+  // weighted by the time half-way to its neighbours then failed where
+  // frames were sent unevenly: in a walk at load 4–8 (session 23) the
+  // page stalled 595 ms after his left turn, one frame sent there, and
+  // the tracked frame after the stall stood for 404 ms of it; with the
+  // steps' first frames also standing for the lead-in's untracked end,
+  // frames near 0° outweighed his rest at −6° and the page measured his
+  // right turn from −0.46° where the server, counting frames, had −5.98°
+  // (as in CI at stop 47). The server counts frames, so the page counts
+  // the frames sent. 0 until a frame counts.
   straight = 0;
-  private seededAt = NaN;
   private eyes: { at: number; v: number }[] = [];
   private peaked = false;
   private closed = false;
@@ -169,12 +167,10 @@ export class Steps {
   // frames do not count again until the eyes read open.
   private lastClosedAt = NaN;
   private late = false;
-  // frameMs: the time between two frames sent; sent: the times of every
-  // frame sent so far, in order (the recorder's, a superset of those the
-  // tracker sees).
+  // sent: the times of every frame sent so far, in order (the
+  // recorder's, a superset of those the tracker sees).
   constructor(
     private readonly guide: Guide,
-    private readonly frameMs: number,
     private readonly sent: readonly number[],
   ) {}
 
@@ -182,61 +178,44 @@ export class Steps {
   // not, into straight-ahead.
   settle(at: number, s: Seen, lead: boolean): void {
     if (s.face && !s.pose) return;
-    let yaw = NaN;
-    if (s.face && s.pose) {
-      const g = this.guide;
-      const atRest = g.straight_ahead_seed_ms <= 0 || !(at - this.seededAt > g.straight_ahead_seed_ms) || Math.abs(s.anchor - this.straight) <= g.frontal_degrees;
-      if (Math.abs(s.anchor) <= g.straight_ahead_max_degrees && atRest) yaw = s.anchor;
-    }
-    this.frames.push({ at, yaw, lead });
+    this.frames.push({ at, yaw: s.face && s.pose ? s.anchor : NaN, lead });
+    const g = this.guide;
+    const sorted: number[] = [];
+    let cur = 0;
+    let seeded = NaN;
+    let k = 0; // the nearest tracked frame so far
     const f = this.frames;
-    if (!isNaN(yaw) && isNaN(this.seededAt)) {
-      // The server's seed (straight_ahead_seed_ms) runs from the first
-      // frame it counts: here the first frame sent that this one stands
-      // for.
-      const from = this.span(f.length - 1)[0];
-      this.seededAt = this.sent.find((t) => t >= from && t <= at) ?? at;
+    for (const t of this.sent) {
+      if (t > at) break;
+      while (k + 1 < f.length && Math.abs(f[k + 1].at - t) <= Math.abs(f[k].at - t)) k++;
+      const yaw = this.readAs(t, k);
+      if (!sorted.length) seeded = t;
+      const atRest = g.straight_ahead_seed_ms <= 0 || t - seeded <= g.straight_ahead_seed_ms || Math.abs(yaw - cur) <= g.frontal_degrees;
+      if (!isNaN(yaw) && Math.abs(yaw) <= g.straight_ahead_max_degrees && atRest) {
+        sorted.splice(sortedIndex(sorted, yaw), 0, yaw);
+        cur = median(sorted);
+      }
     }
-    const counted: { yaw: number; w: number }[] = [];
-    for (let i = 0; i < f.length; i++) {
-      if (isNaN(f[i].yaw)) continue;
-      const [from, to] = this.span(i);
-      counted.push({ yaw: f[i].yaw, w: Math.max(0, to - from) });
-    }
-    if (counted.length) this.straight = weightedMedian(counted);
+    this.straight = cur;
+  }
+
+  // readAs is the yaw the frame sent at t is read with: that of tracked
+  // frame k (its nearest), or where k is of the other part of the
+  // recording (lead-in or steps), of the nearest of t's own part.
+  private readAs(t: number, k: number): number {
+    const f = this.frames;
+    const lead = !(t >= this.cueAt);
+    if (f[k].lead === lead) return f[k].yaw;
+    let best = -1;
+    for (let i = 0; i < f.length; i++) if (f[i].lead === lead && (best < 0 || Math.abs(f[i].at - t) < Math.abs(f[best].at - t))) best = i;
+    return best < 0 ? f[k].yaw : f[best].yaw;
   }
 
   // trace is the frames settle took, for the tests and the benchmark
-  // (the stage's data-settled): [at, yaw or null where it did not
-  // count, 1 for the lead-in's], yaw to 0.01°.
+  // (the stage's data-settled): [at, yaw or null without a face, 1 for
+  // the lead-in's], yaw to 0.01°.
   trace(): string {
     return JSON.stringify(this.frames.map((f) => [f.at, isNaN(f.yaw) ? null : Math.round(f.yaw * 100) / 100, f.lead ? 1 : 0]));
-  }
-
-  // span is the time the tracked frame i stands for: half-way to the
-  // tracked frames either side, within its part of the recording (the
-  // lead-in, or the steps after the first cue); the lead-in's first from
-  // the recording's first frame, its last to the first cue. Half-way
-  // across the cue, the first turn's first frame stood for the lead-in's
-  // untracked end and the lead-in's first posed frame only from half a
-  // frame before it; in CI (stop 47, a walk of smartlive, 4 posed frames
-  // in the lead-in), with his left turn's start and end 6° left of his
-  // rest, the page measured his right turn from −0.46°, the server from
-  // −5.98° (TestLeadInsFramesStandForTheWholeLeadIn replays such walks).
-  private span(i: number): [number, number] {
-    const f = this.frames;
-    const cue = isNaN(this.cueAt) ? Infinity : this.cueAt;
-    const prev = f[i - 1];
-    const next = f[i + 1];
-    let from = prev ? (prev.at + f[i].at) / 2 : f[i].at - this.frameMs / 2;
-    let to = next ? (f[i].at + next.at) / 2 : f[i].at + this.frameMs / 2;
-    if (f[i].lead) {
-      if (!prev) from = Math.min(from, this.sent[0] ?? from);
-      if (!next || !next.lead) to = cue < Infinity ? Math.max(cue, f[i].at) : to;
-    } else if (prev?.lead || (!prev && cue < Infinity)) {
-      from = Math.min(cue, f[i].at);
-    }
-    return [from, to];
   }
 
   // rest takes a frame of the lead-in (before the first cue) into the
@@ -324,19 +303,16 @@ export class Steps {
   }
 }
 
-// weightedMedian is the yaw at half the total weight, the mean of the
-// two yaws either side where half falls exactly between them (as the
-// server's median of an even count).
-function weightedMedian(v: { yaw: number; w: number }[]): number {
-  const s = [...v].sort((a, b) => a.yaw - b.yaw);
-  const half = s.reduce((n, x) => n + x.w, 0) / 2;
-  let sum = 0;
-  for (let i = 0; i < s.length; i++) {
-    sum += s[i].w;
-    if (sum > half) return s[i].yaw;
-    if (sum === half && i + 1 < s.length) return (s[i].yaw + s[i + 1].yaw) / 2;
+// sortedIndex is where v goes in the ascending s.
+function sortedIndex(s: number[], v: number): number {
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (s[m] < v) lo = m + 1;
+    else hi = m;
   }
-  return s[s.length - 1].yaw;
+  return lo;
 }
 
 function median(v: number[]): number {
