@@ -246,6 +246,36 @@ func TestAStallCountsTheFramesSentInIt(t *testing.T) {
 	}
 }
 
+// A frame the page reads near a bound the server counts frames by
+// (within readingError, 3°, of frontal_degrees from the straight-ahead
+// so far) may be on the other side on the server, and is left out
+// (Steps.settle). In a walk at load 5 (session 23, the frames below as
+// the page read them) his way back from the left turn read 5.29–7.46° on
+// the page and 7.35–14.97° on the server: the page counted four frames
+// under its bound of 5.93° (12° from −6.07°) that the server did not,
+// and measured his right turn, judged at 3098 ms, from −3.27° where the
+// server had −5.98°; the right turn's cue then stayed up 7.8 s.
+func TestFramesNearABoundAreLeftOut(t *testing.T) {
+	sent := []int{0, 83, 176, 252, 338, 415, 505, 584, 668, 748, 842, 913, 998, 1081, 1163, 1245, 1333, 1413, 1502, 1577,
+		1672, 1743, 1841, 1910, 1994, 2075, 2158, 2243, 2325, 2408, 2493, 2581, 2662, 2753, 2822, 2929, 2988, 3098}
+	seen := [][2]float64{{0, -6.07}, {83, -6.07}, {252, -6.07}, {338, -6.07}, {505, -6.07}, {584, -6.07}, {748, -0.46},
+		{842, -0.46}, {913, 1.77}, {998, 1.77}, {1163, 16.25}, {1245, 16.25}, {1333, 24.98}, {1413, 24.98}, {1502, 23.63},
+		{1577, 23.63}, {1672, 23.17}, {1743, 23.17}, {1841, 18.80}, {1910, 18.80}, {1994, 18.36}, {2075, 18.36},
+		{2158, 7.46}, {2243, 7.46}, {2325, 5.29}, {2408, 5.29}, {2493, 5.79}, {2581, 5.79}, {2753, -9.65}, {2822, -9.65},
+		{2929, -17.31}, {2988, -17.31}, {3098, -24.86}}
+	var frames []tracked
+	for _, f := range seen {
+		frames = append(frames, tracked{At: int(f[0]), Yaw: f[1], Exact: true, Anchor: f[1]})
+	}
+	// The cue came with a frame sent between the lead-in's last tracked
+	// frame and the turn's first.
+	for _, cue := range []int{668, 748} {
+		if page := straightAfter(t, 500, cue, sent, frames); math.Abs(page-(-5.98)) > straightMaxApart {
+			t.Errorf("cue at %d ms: the page's straight-ahead at his right turn is %.2f°, the server's −5.98°: more than %g° apart", cue, page, straightMaxApart)
+		}
+	}
+}
+
 // pairAt is a pair the tracker read: the frame sent at b with the
 // detector, the one before on its box.
 func pairAt(b int, yawAt func(int) float64, boxOnly bool) []tracked {
