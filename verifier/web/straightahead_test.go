@@ -233,17 +233,9 @@ func TestAStallCountsTheFramesSentInIt(t *testing.T) {
 	seen := [][2]float64{{0, -6.07}, {84, -6.07}, {279, -6.07}, {333, -6.07}, {669, -6.07}, {752, -6.07}, {913, -0.46}, {996, -0.46},
 		{1249, 9.75}, {1328, 9.75}, {1689, 18.96}, {1743, 18.96}, {1838, 16.25}, {1931, 16.98}, {2677, 5.79}, {2739, 5.79},
 		{2990, 0.95}, {3072, 0.95}, {3469, -14.36}, {3490, -14.23}, {3569, -23.94}}
-	var frames []tracked
-	for _, f := range seen {
-		frames = append(frames, tracked{At: int(f[0]), Yaw: f[1], Exact: true, Anchor: f[1]})
-	}
 	// The cue came with a frame sent between the lead-in's last tracked
 	// frame and the turn's first.
-	for _, cue := range []int{833, 913} {
-		if page := straightAfter(t, 500, cue, sent, frames); math.Abs(page-(-5.98)) > straightMaxApart {
-			t.Errorf("cue at %d ms: the page's straight-ahead at his right turn is %.2f°, the server's −5.98°: more than %g° apart", cue, page, straightMaxApart)
-		}
-	}
+	replayWalk(t, sent, seen, []int{833, 913}, -5.98)
 }
 
 // A frame the page reads near a bound the server counts frames by
@@ -263,15 +255,22 @@ func TestFramesNearABoundAreLeftOut(t *testing.T) {
 		{1577, 23.63}, {1672, 23.17}, {1743, 23.17}, {1841, 18.80}, {1910, 18.80}, {1994, 18.36}, {2075, 18.36},
 		{2158, 7.46}, {2243, 7.46}, {2325, 5.29}, {2408, 5.29}, {2493, 5.79}, {2581, 5.79}, {2753, -9.65}, {2822, -9.65},
 		{2929, -17.31}, {2988, -17.31}, {3098, -24.86}}
+	replayWalk(t, sent, seen, []int{668, 748}, -5.98)
+}
+
+// replayWalk settles a walk's tracked frames (seen: at and yaw, as the
+// page read them) with the frames sent at sent, the first cue at each of
+// cues, and checks the page's straight-ahead after the last against the
+// server's, want.
+func replayWalk(t *testing.T, sent []int, seen [][2]float64, cues []int, want float64) {
+	t.Helper()
 	var frames []tracked
 	for _, f := range seen {
 		frames = append(frames, tracked{At: int(f[0]), Yaw: f[1], Exact: true, Anchor: f[1]})
 	}
-	// The cue came with a frame sent between the lead-in's last tracked
-	// frame and the turn's first.
-	for _, cue := range []int{668, 748} {
-		if page := straightAfter(t, 500, cue, sent, frames); math.Abs(page-(-5.98)) > straightMaxApart {
-			t.Errorf("cue at %d ms: the page's straight-ahead at his right turn is %.2f°, the server's −5.98°: more than %g° apart", cue, page, straightMaxApart)
+	for _, cue := range cues {
+		if page := straightAfter(t, 500, cue, sent, frames); math.Abs(page-want) > straightMaxApart {
+			t.Errorf("cue at %d ms: the page's straight-ahead at his right turn is %.2f°, the server's %.2f°: more than %g° apart", cue, page, want, straightMaxApart)
 		}
 	}
 }
