@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,16 +28,7 @@ func frontPhoto(t *testing.T, s cardtest.Scene) (string, [4]raster.Point) {
 	t.Helper()
 	s.FrameW, s.CardW, s.Aspect = 1600, 1000, card.ID1Aspect
 	img, corners := s.Render()
-	name := filepath.Join(t.TempDir(), "front.png")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, img); err != nil {
-		t.Fatal(err)
-	}
-	return name, corners
+	return testkit.WriteTemp(t, "front.png", func(w io.Writer) error { return png.Encode(w, img) }), corners
 }
 
 func runLicenseFrontJSON(t *testing.T, args ...string) frontReport {

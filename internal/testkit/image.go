@@ -3,7 +3,9 @@ package testkit
 import (
 	"image"
 	"image/png"
+	"io"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -21,4 +23,21 @@ func PNG(t testing.TB, elem ...string) image.Image {
 		t.Fatalf("decode %s: %v", f.Name(), err)
 	}
 	return img
+}
+
+// WriteTemp writes what encode writes into a file called name in a
+// directory the test removes when it ends, and returns its path: an image
+// a program under test reads from disk.
+func WriteTemp(t testing.TB, name string, encode func(io.Writer) error) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := encode(f); err != nil {
+		t.Fatalf("write %s: %v", path, err)
+	}
+	return path
 }

@@ -4,10 +4,11 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
-	"os"
-	"path/filepath"
+	"io"
 	"testing"
 	"time"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // A 4×1 clip of three frames, each a 1×1 dot: the first kept, the second
@@ -26,16 +27,7 @@ func writeClip(t *testing.T) string {
 		Disposal: []byte{gif.DisposalNone, gif.DisposalBackground, gif.DisposalPrevious, gif.DisposalNone},
 		Config:   image.Config{ColorModel: pal, Width: 4, Height: 1},
 	}
-	path := filepath.Join(t.TempDir(), "clip.gif")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := gif.EncodeAll(f, g); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testkit.WriteTemp(t, "clip.gif", func(w io.Writer) error { return gif.EncodeAll(w, g) })
 }
 
 func TestPlayShowsFramesAsABrowser(t *testing.T) {
