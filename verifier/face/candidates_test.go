@@ -8,7 +8,7 @@ import (
 	"github.com/idgate/idgate/verifier/face"
 	"github.com/idgate/idgate/verifier/face/facerec"
 	"github.com/idgate/idgate/verifier/face/match"
-	"github.com/idgate/idgate/verifier/face/models"
+	"github.com/idgate/idgate/verifier/face/models/modelstest"
 	"github.com/idgate/idgate/verifier/face/tensor"
 	"github.com/idgate/idgate/verifier/imgio"
 )
@@ -19,16 +19,7 @@ import (
 // scores two photos of one person above two people.
 func TestCandidateEmbeddings(t *testing.T) {
 	a := engine(t, face.DefaultOptions).NewAnalyzer() // skips or fails loudly without models
-	set, err := models.Open("", models.Hashes+models.Candidates)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := set.Check(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("SKIPPING — %v", err)
-	}
+	set := modelstest.WithCandidates(t)
 	var imgs []*tensor.Tensor
 	var meshes []face.Face
 	for _, f := range [][2]string{{"amy", "amy1.png"}, {"amy", "amy2.png"}, {"raj", "raj1.png"}} {

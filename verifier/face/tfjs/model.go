@@ -19,6 +19,7 @@ type Model struct {
 	values  []value // one per node output
 	nodes   []node  // computed nodes in execution order
 	inputs  []int   // Placeholder values, in model.json order
+	inShape [][]int // each input's declared shape (-1: unknown size)
 	outputs map[string]int
 	names   []string // output names, sorted
 	plan    plan
@@ -136,6 +137,11 @@ func build(nodes []nodeJSON, weights map[string]Weight, keep []string) (*Model, 
 		case "Placeholder":
 			v.input = len(m.inputs)
 			m.inputs = append(m.inputs, i)
+			var shape []int
+			for _, d := range n.Attr["shape"].Shape.Dim {
+				shape = append(shape, int(d.Size))
+			}
+			m.inShape = append(m.inShape, shape)
 		default:
 			nd, err := newNode(n, i, deps[i], m.values)
 			if err != nil {
@@ -211,3 +217,8 @@ func (m *Model) Outputs() []string { return slices.Clone(m.names) }
 
 // NumInputs is the number of Placeholder inputs.
 func (m *Model) NumInputs() int { return len(m.inputs) }
+
+// InputShape is input i's shape as model.json declares it (-1 for a size
+// it leaves open, nil when it declares none): what a caller must resize
+// its image to.
+func (m *Model) InputShape(i int) []int { return slices.Clone(m.inShape[i]) }

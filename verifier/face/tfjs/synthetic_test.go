@@ -67,7 +67,8 @@ func synthetic() (modelJSON []byte, bin []byte, filter, bias, alpha, w, wb []flo
 	nodes := []map[string]any{
 		// listed out of order on purpose: the loader must sort
 		{"name": "probs", "op": "Softmax", "input": []string{"fc"}},
-		{"name": "x", "op": "Placeholder"},
+		{"name": "x", "op": "Placeholder", "attr": map[string]any{"shape": map[string]any{"shape": map[string]any{
+			"dim": []map[string]any{{"size": "-1"}, {"size": "4"}, {"size": "4"}, {"size": "2"}}}}}},
 		{"name": "filter", "op": "Const"}, {"name": "bias", "op": "Const"}, {"name": "alpha", "op": "Const"},
 		{"name": "shape", "op": "Const"}, {"name": "axes", "op": "Const"}, {"name": "w", "op": "Const"}, {"name": "wb", "op": "Const"},
 		{"name": "conv", "op": "_FusedConv2D", "input": []string{"x", "filter", "bias", "alpha:0"}, "attr": map[string]any{
@@ -121,6 +122,9 @@ func TestSyntheticGraphMatchesDirectComputation(t *testing.T) {
 	}
 	if got := m.Outputs(); strings.Join(got, ",") != "mean,probs" {
 		t.Fatalf("outputs %v", got)
+	}
+	if got := m.InputShape(0); fmt.Sprint(got) != "[-1 4 4 2]" {
+		t.Fatalf("input shape %v, declared [-1 4 4 2]", got)
 	}
 	x := tensor.New(1, 4, 4, 2)
 	for i := range x.Data {

@@ -13,13 +13,25 @@ import (
 // a CI run must never turn green by skipping inference tests.
 func Set(t testing.TB) *models.Set {
 	t.Helper()
-	s, err := models.Open("", models.Hashes)
+	return open(t, models.Hashes)
+}
+
+// WithCandidates is Set with the candidate models beside the engine's
+// (candidates.sha256, `make candidate-models`), checked alike.
+func WithCandidates(t testing.TB) *models.Set {
+	t.Helper()
+	return open(t, models.Hashes+models.Candidates)
+}
+
+func open(t testing.TB, hashes string) *models.Set {
+	t.Helper()
+	s, err := models.Open("", hashes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Check(); err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("modelstest: %v (CI must run `make models` first)", err)
+			t.Fatalf("modelstest: %v (CI must run `make models` first; the candidates come with `make candidate-models`)", err)
 		}
 		t.Skipf("modelstest: SKIPPING — %v", err)
 	}
