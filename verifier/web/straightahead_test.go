@@ -4,16 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
-	"github.com/idgate/idgate/internal/bundle"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/face/pose"
@@ -92,22 +87,9 @@ func straightAfter(t *testing.T, seedMs, cue int, sent []int, frames []tracked) 
 func inNode(t *testing.T, entry, script string) string {
 	t.Helper()
 	node := testkit.Tool(t, "node")
-	root := filepath.Join(testkit.RepoRoot(t), "verifier", "web", "src")
-	src := fstest.MapFS{"entry.ts": {Data: []byte(entry)}}
-	names, err := filepath.Glob(filepath.Join(root, "*.ts"))
+	out, err := testkit.InNode(node, filepath.Join(testkit.RepoRoot(t), "verifier", "web", "src"), entry, script, nil)
 	check(t, err)
-	for _, n := range names {
-		data, err := os.ReadFile(n)
-		check(t, err)
-		src["src/"+filepath.Base(n)] = &fstest.MapFile{Data: data}
-	}
-	b, err := bundle.Build(bundle.Options{Sources: src, Entry: "entry.ts", GlobalName: "G"})
-	check(t, err)
-	out, err := exec.Command(node, "-e", string(b.JS)+";\n"+script).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return out
 }
 
 // The seed (straight_ahead_seed_ms, 500 ms) runs from the first frame
