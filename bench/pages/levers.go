@@ -14,7 +14,8 @@ package main
 // JPEGs. Printed per lever: ms per frame (the tracker alone, nothing else
 // on the thread), the yaw's disagreement per frame and at each turn's
 // peak, where the page decides "done" (trackersteps.ts: the server's
-// angle + margin), and the eyelids' disagreement.
+// angle + margin), and the eyelids' disagreement; and the page's
+// straight-ahead against the server's (straight.go).
 
 import (
 	"bytes"

@@ -278,6 +278,7 @@ func printStraight(side string, rules []string, recs []recording, got map[string
 	tallies := map[string]map[string]*tally{} // rule, schedule ("" all)
 	worst := map[string]string{}
 	worstBy := map[string]float64{}
+	var todayOver []string // today's key frames over straightApart
 	for _, rule := range rules {
 		tallies[rule] = map[string]*tally{"": {}}
 		for ri, r := range recs {
@@ -295,9 +296,15 @@ func printStraight(side string, rules []string, recs []recording, got map[string
 						t.keys = append(t.keys, d)
 					}
 				}
-				if f.key != "" && d > worstBy[rule] {
-					worstBy[rule] = d
-					worst[rule] = fmt.Sprintf("%s, %s, cue at %d ms, %s (%d ms): page %.2f°, server %.2f°", r.clip, r.schedule, r.Cue, f.key, f.At, got[rule][ri][k], srv)
+				if f.key == "" {
+					continue
+				}
+				at := fmt.Sprintf("%s, %s, cue at %d ms, %s (%d ms): page %.2f°, server %.2f°", r.clip, r.schedule, r.Cue, f.key, f.At, got[rule][ri][k], srv)
+				if d > worstBy[rule] {
+					worstBy[rule], worst[rule] = d, at
+				}
+				if rule == "today" && d > straightApart {
+					todayOver = append(todayOver, at)
 				}
 			}
 		}
@@ -352,6 +359,9 @@ func printStraight(side string, rules []string, recs []recording, got map[string
 		if worst[rule] != "" {
 			fmt.Printf("    furthest at a cue or turn's start, %s: %s\n", rule, worst[rule])
 		}
+	}
+	for _, at := range todayOver {
+		fmt.Printf("    over %g° at a cue or turn's start, today: %s\n", straightApart, at)
 	}
 	// Where the frames over the bound are: by clip, every schedule.
 	fmt.Printf("    tracked frames over %g° by clip (%s):", straightApart, strings.Join(rules, "/"))
