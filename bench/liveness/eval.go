@@ -38,25 +38,32 @@ func analyse(an *liveness.Analyzer, src *source, seqs []sequence) (map[string]li
 	return sigs, nil
 }
 
-// judge decides every sequence under each configuration.
-func judge(seqs []sequence, sigs map[string]liveness.Signal, cfgs []liveness.Config) []judged {
+// judge decides every sequence under each configuration, on its signals.
+func judge(seqs []sequence, cols []column) []judged {
 	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	var out []judged
 	for _, s := range seqs {
-		sig := make([]liveness.Signal, len(s.frames))
-		for i, f := range s.frames {
-			sig[i] = sigs[f.key()]
-			sig[i].T = s.at(i)
-		}
 		j := judged{seq: s}
-		for _, cfg := range cfgs {
+		for _, c := range cols {
+			sig := s.signals(c.sigs)
 			ch := liveness.Challenge{Nonce: "eval", Steps: s.steps, IssuedAt: now.Add(-sig[len(sig)-1].T - time.Second),
-				ExpiresAt: now.Add(time.Minute), StepTimeoutMS: cfg.StepTimeout.Milliseconds()}
-			j.results = append(j.results, liveness.Decide(ch, sig, now, cfg))
+				ExpiresAt: now.Add(time.Minute), StepTimeoutMS: c.cfg.StepTimeout.Milliseconds()}
+			j.results = append(j.results, liveness.Decide(ch, sig, now, c.cfg))
 		}
 		out = append(out, j)
 	}
 	return out
+}
+
+// signals are the sequence's frames' signals from sigs, each at its
+// capture time.
+func (s sequence) signals(sigs map[string]liveness.Signal) []liveness.Signal {
+	sig := make([]liveness.Signal, len(s.frames))
+	for i, f := range s.frames {
+		sig[i] = sigs[f.key()]
+		sig[i].T = s.at(i)
+	}
+	return sig
 }
 
 // at is frame i's capture time: as captured for a real clip, at the

@@ -46,13 +46,17 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/idgate/idgate/internal/modroot"
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face"
+	"github.com/idgate/idgate/verifier/face/blazeface"
 	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/face/models"
+	"github.com/idgate/idgate/verifier/face/tfjs"
 )
 
 const rounds = 3
@@ -116,11 +120,21 @@ func run() error {
 	return nil
 }
 
-// configs are the configurations compared, in print order.
-var configs = []struct {
+// column is one configuration compared and the signals it judges.
+type column struct {
 	name string
 	cfg  liveness.Config
-}{{"SyntheticSetDefaults (before)", liveness.SyntheticSetDefaults}, {"Defaults, whole stream", wholeStream()}, {"Defaults, every frame ≤20°", everyFrame()}, {"Defaults (now)", soFar()}}
+	// short: the frames cropped by the short-range 128 detector
+	// (blazeface.ShortRangeModelFile), not the engine's 256, as the page
+	// could crop them for a cheaper tracker (#29).
+	short bool
+	sigs  map[string]liveness.Signal // every distinct frame's, by frameRef.key
+}
+
+// configs are the configurations compared, in print order; evaluation
+// gives each its signals.
+var configs = []column{{name: "SyntheticSetDefaults (before)", cfg: liveness.SyntheticSetDefaults}, {name: "Defaults, whole stream", cfg: wholeStream()},
+	{name: "Defaults, every frame ≤20°", cfg: everyFrame()}, {name: "Defaults (now)", cfg: soFar()}, {name: "Defaults, 128 crops", cfg: soFar(), short: true}}
 
 // everyFrame is Defaults as they were before the straight-ahead at rest:
 // every face frame within MaxBaselineYaw of the camera counts.
@@ -158,20 +172,41 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	if err != nil {
 		return err
 	}
-	cfgs := make([]liveness.Config, len(configs))
-	for i, c := range configs {
-		cfgs[i] = c.cfg
+	took := time.Since(start)
+	// The short-range detector in the same analyser: the mesh, the iris
+	// model and the describer are the same, only the crops differ.
+	set, err := models.Open("", models.Hashes+models.Candidates)
+	if err != nil {
+		return err
 	}
-	js := judge(seqs, sigs, cfgs)
-	fmt.Printf("evaluation set: %d sequences, %d distinct frames analysed in %v\n", len(seqs), len(sigs), time.Since(start).Round(time.Millisecond))
+	m, err := tfjs.Load(set.ReadFile, blazeface.ShortRangeModelFile)
+	if err != nil {
+		return fmt.Errorf("%w (make candidate-models installs it)", err)
+	}
+	shortAn := *an
+	shortAn.Detector = liveness.NewDetector(m)
+	start = time.Now()
+	short, err := analyse(&shortAn, src, seqs)
+	if err != nil {
+		return err
+	}
+	cols := slices.Clone(configs)
+	for i := range cols {
+		cols[i].sigs = sigs
+		if cols[i].short {
+			cols[i].sigs = short
+		}
+	}
+	js := judge(seqs, cols)
+	fmt.Printf("evaluation set: %d sequences, %d distinct frames analysed in %v (with the 128 detector in %v)\n", len(seqs), len(sigs), took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	fmt.Printf("%-34s", "")
-	for _, c := range configs {
+	for _, c := range cols {
 		fmt.Printf(" %26s", c.name)
 	}
 	fmt.Println()
 	row := func(label string, count func(cfg int) (int, int)) {
 		fmt.Printf("%-44s", label)
-		for i := range configs {
+		for i := range cols {
 			n, of := count(i)
 			fmt.Printf(" %26s", fmt.Sprintf("%d/%d (%.0f %%)", n, of, 100*float64(n)/math.Max(1, float64(of))))
 		}
@@ -263,13 +298,8 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 				continue
 			}
 			of++
-			sig := make([]liveness.Signal, len(j.seq.frames))
-			for i, f := range j.seq.frames {
-				sig[i] = sigs[f.key()]
-				sig[i].T = j.seq.at(i)
-			}
 			kinds := map[liveness.Step]bool{}
-			for _, e := range liveness.Turns(sig, cfgs[c]) {
+			for _, e := range liveness.Turns(j.seq.signals(cols[c].sigs), cols[c].cfg) {
 				kinds[e.Kind] = true
 			}
 			if kinds[liveness.TurnLeft] && kinds[liveness.TurnRight] {
@@ -278,11 +308,46 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 		}
 		return n, of
 	})
-	// Identity across the poses described (|yaw| ≤ SelfieMaxYaw): the
-	// farthest pair of one live sequence's descriptors against the nearest
-	// pair across a splice's two people (the same-person bound is
-	// SameDistance).
-	same, cross := map[bool]float64{}, map[bool]float64{false: math.Inf(1), true: math.Inf(1)}
+	for _, c := range []struct {
+		name string
+		sigs map[string]liveness.Signal
+	}{{"", sigs}, {" (frames cropped by the 128 detector)", short}} {
+		same, cross := descriptorSpread(js, c.sigs)
+		fmt.Printf("descriptor distance%s (bound %.2f): same person up to %.2f in Foreman's live sequences, %.2f in the real windows; two people spliced at least %.2f (Foreman), %.2f (real)\n",
+			c.name, liveness.Defaults.SameDistance, same[false], same[true], cross[false], cross[true])
+	}
+	ppl, err := people(root, an, src, sigs)
+	if err != nil {
+		return err
+	}
+	acrossPoses(ppl)
+	poseRulesTried(ppl)
+	straightGaps(js, sigs)
+	sameSideTwice(js, cols)
+	cropsCompared(seqs, sigs, short)
+	if err := passive(eng, src, js); err != nil {
+		return err
+	}
+	for i, c := range cols {
+		for _, j := range js {
+			r := j.results[i]
+			if r.Live == live(j) || j.seq.class == limitReplay {
+				continue
+			}
+			fmt.Printf("  %s: %s %q: live=%v failures=%v%s\n", c.name, j.seq.class, j.seq.name, r.Live, r.Failures, stepReasons(r))
+		}
+	}
+	fmt.Println()
+	return nil
+}
+
+// descriptorSpread measures identity across the poses described (|yaw| ≤
+// SelfieMaxYaw): the farthest pair of one live sequence's descriptors
+// against the nearest pair across a splice's two people (the same-person
+// bound is SameDistance), on Foreman's sequences (false) and the real
+// set's (true).
+func descriptorSpread(js []judged, sigs map[string]liveness.Signal) (same, cross map[bool]float64) {
+	same, cross = map[bool]float64{}, map[bool]float64{false: math.Inf(1), true: math.Inf(1)}
 	for _, j := range js {
 		var descs [][]float32
 		var spliced []bool
@@ -307,30 +372,7 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 			}
 		}
 	}
-	fmt.Printf("descriptor distance (bound %.2f): same person up to %.2f in Foreman's live sequences, %.2f in the real windows; two people spliced at least %.2f (Foreman), %.2f (real)\n",
-		liveness.Defaults.SameDistance, same[false], same[true], cross[false], cross[true])
-	ppl, err := people(root, an, src, sigs)
-	if err != nil {
-		return err
-	}
-	acrossPoses(ppl)
-	poseRulesTried(ppl)
-	straightGaps(js, sigs)
-	sameSideTwice(js, sigs)
-	if err := passive(eng, src, js); err != nil {
-		return err
-	}
-	for i, c := range configs {
-		for _, j := range js {
-			r := j.results[i]
-			if r.Live == live(j) || j.seq.class == limitReplay {
-				continue
-			}
-			fmt.Printf("  %s: %s %q: live=%v failures=%v%s\n", c.name, j.seq.class, j.seq.name, r.Live, r.Failures, stepReasons(r))
-		}
-	}
-	fmt.Println()
-	return nil
+	return same, cross
 }
 
 func distance(a, b []float32) float64 {

@@ -51,7 +51,7 @@ func TestEvaluationSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := judge(seqs, sigs, []liveness.Config{liveness.Defaults, liveness.SyntheticSetDefaults})
+	js := judge(seqs, []column{{cfg: liveness.Defaults, sigs: sigs}, {cfg: liveness.SyntheticSetDefaults, sigs: sigs}})
 	want := map[string]liveness.Reason{
 		attackStill:  liveness.StepsNotCompleted,
 		attackMoved:  liveness.StepsNotCompleted,

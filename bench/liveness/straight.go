@@ -28,11 +28,7 @@ func straightGaps(js []judged, sigs map[string]liveness.Signal) {
 		if j.seq.class != "live" {
 			continue
 		}
-		sig := make([]liveness.Signal, len(j.seq.frames))
-		for i, f := range j.seq.frames {
-			sig[i] = sigs[f.key()]
-			sig[i].T = j.seq.at(i)
-		}
+		sig := j.seq.signals(sigs)
 		page := liveness.StraightAheads(sig, soFar())
 		whole := liveness.StraightAhead(sig, wholeStream())
 		for _, e := range liveness.Turns(sig, soFar()) {
@@ -58,8 +54,9 @@ func straightGaps(js []judged, sigs map[string]liveness.Signal) {
 // each turn was judged from at its peak with how far it reached. With a
 // short lead-in a turn's frames within 20° of the camera outnumber the
 // rest, and a straight-ahead that counts them drifts towards the first
-// turn's side and reads a second turn to that side short.
-func sameSideTwice(js []judged, sigs map[string]liveness.Signal) {
+// turn's side and reads a second turn to that side short. Each
+// configuration on its own signals (cols).
+func sameSideTwice(js []judged, cols []column) {
 	type cut struct{ from, to time.Duration }
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	lead := cut{ms(2600), ms(3200)} // 600 ms at rest, as the page's lead-in
@@ -81,31 +78,25 @@ func sameSideTwice(js []judged, sigs map[string]liveness.Signal) {
 		if j.seq.class != "live" || !strings.HasPrefix(j.seq.name, "smartlive session, as prompted") {
 			continue
 		}
-		var whole []liveness.Signal
-		for i, f := range j.seq.frames {
-			s := sigs[f.key()]
-			s.T = j.seq.at(i)
-			whole = append(whole, s)
-		}
 		for _, o := range orders {
-			var sig []liveness.Signal
-			var end time.Duration
-			for _, c := range o.cuts {
-				var first time.Duration = -1
-				for _, s := range whole {
-					if s.T < c.from || s.T >= c.to {
-						continue
-					}
-					if first < 0 {
-						first = s.T
-					}
-					s.T = end + s.T - first
-					sig = append(sig, s)
-				}
-				end = sig[len(sig)-1].T + 100*time.Millisecond
-			}
 			fmt.Printf("  %s, %s\n", o.name, strings.TrimPrefix(j.seq.name, "smartlive session, as prompted, "))
-			for _, c := range configs {
+			for _, c := range cols {
+				var sig []liveness.Signal
+				var end time.Duration
+				for _, cu := range o.cuts {
+					var first time.Duration = -1
+					for _, s := range j.seq.signals(c.sigs) {
+						if s.T < cu.from || s.T >= cu.to {
+							continue
+						}
+						if first < 0 {
+							first = s.T
+						}
+						s.T = end + s.T - first
+						sig = append(sig, s)
+					}
+					end = sig[len(sig)-1].T + 100*time.Millisecond
+				}
 				ch := liveness.Challenge{Nonce: "twice", Steps: o.steps, IssuedAt: now.Add(-end - time.Second),
 					ExpiresAt: now.Add(time.Minute), StepTimeoutMS: c.cfg.StepTimeout.Milliseconds()}
 				res := liveness.Decide(ch, sig, now, c.cfg)

@@ -20,17 +20,23 @@ func NewAnalyzer(read tfjs.ReadFunc, describe Describer, cfg Config) (*Analyzer,
 			return nil, fmt.Errorf("liveness analyzer: %w", err)
 		}
 	}
-	// Up to 3 candidates: enough to see a second face, while each false
-	// detection still costs a mesh run.
-	opt := blazeface.Defaults
-	opt.MaxFaces = 3
 	return &Analyzer{
-		Detector: blazeface.New(m[0], opt),
+		Detector: NewDetector(m[0]),
 		Mesher:   facemesh.New(m[1]),
 		Eyelids:  pose.NewEyelids(m[2]),
 		Describe: describe,
 		Cfg:      cfg,
 	}, nil
+}
+
+// NewDetector is the analyzer's face detector on BlazeFace model m (the
+// engine's blazeface.ModelFile; bench/liveness swaps in the short-range
+// 128 to weigh it): up to 3 candidates, enough to see a second face,
+// while each false detection still costs a mesh run.
+func NewDetector(m *tfjs.Model) *blazeface.Detector {
+	opt := blazeface.Defaults
+	opt.MaxFaces = 3
+	return blazeface.New(m, opt)
 }
 
 // Run analyses every frame, in order, then decides the challenge at
