@@ -10,8 +10,9 @@ import (
 )
 
 // cropsCompared prints how the signals of the same frames differ when
-// the liveness analyser crops them by the short-range 128 detector
-// (short) rather than the engine's 256 (sigs): per frame with a face on
+// the liveness analyser crops them one way (short: the short-range 128
+// detector, named by what) rather than another (sigs: the engine's 256,
+// named by than): per frame with a face on
 // both, the yaw, the mean eye ratio and the descriptor (where both
 // described the frame) apart (median, p90, max), and the frames where
 // one found a face and the other none, or counted other people. The
@@ -19,7 +20,7 @@ import (
 // decisions must pass, or refuse on steps not done) by clip, then the
 // frames only attacks show (photos, screens, splices); the frames of
 // each group's largest yaw and descriptor gaps named.
-func cropsCompared(seqs []sequence, sigs, short map[string]liveness.Signal) {
+func cropsCompared(seqs []sequence, sigs, short map[string]liveness.Signal, what, than string) {
 	const attacksOnly = "attacks' frames only"
 	group, where := map[string]string{}, map[string]string{}
 	var order []string
@@ -50,8 +51,8 @@ func cropsCompared(seqs []sequence, sigs, short map[string]liveness.Signal) {
 		}
 	}
 	order = append(order, "", attacksOnly) // "": every live and at-rest frame
-	fmt.Println("the liveness analyser's signals with frames cropped by the 128 detector against the 256's, per distinct frame (median / p90 / max)")
-	fmt.Printf("  %-22s %6s %-22s %-22s %-22s %-22s %s\n", "frames", "faces", "yaw apart °", "eye ratio apart", "the same ÷ the 256's", "descriptor apart", "missed at 128 / only at 128 / other count")
+	fmt.Printf("the liveness analyser's signals with frames cropped by %s against %s, per distinct frame (median / p90 / max)\n", what, than)
+	fmt.Printf("  %-22s %6s %-22s %-22s %-22s %-22s %s\n", "frames", "faces", "yaw apart °", "eye ratio apart", "the same ÷ the first's", "descriptor apart", "missed / only in the second / other count")
 	for _, g := range order {
 		var yaw, eye, rel, desc []float64
 		worst := map[string]string{}
@@ -100,9 +101,9 @@ func cropsCompared(seqs []sequence, sigs, short map[string]liveness.Signal) {
 		fmt.Printf("  %-22s %6d %-22s %-22s %-22s %-22s %d / %d / %d\n", fmt.Sprintf("%s (%d)", name, n), len(yaw),
 			three(yaw, "%.2f"), three(eye, "%.3f"), three(rel, "%.3f"), three(desc, "%.3f"), missed, extra, count)
 		if g == "" || g == attacksOnly {
-			for _, what := range []string{"yaw", "descriptor"} {
-				if k, ok := worst[what]; ok {
-					fmt.Printf("    farthest %s: %s, yaw %+.1f° at 256, %+.1f° at 128\n", what, where[k], sigs[k].Pose.Yaw, short[k].Pose.Yaw)
+			for _, gap := range []string{"yaw", "descriptor"} {
+				if k, ok := worst[gap]; ok {
+					fmt.Printf("    farthest %s: %s, yaw %+.1f°, %+.1f° in the second\n", gap, where[k], sigs[k].Pose.Yaw, short[k].Pose.Yaw)
 				}
 			}
 		}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
 	"time"
 
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -14,9 +18,10 @@ type judged struct {
 }
 
 // analyse computes every distinct frame's signal once (the analyser's
-// own settings are the same in both configurations: only Decide
-// differs).
-func analyse(an *liveness.Analyzer, src *source, seqs []sequence) (map[string]liveness.Signal, error) {
+// own settings are the same in every configuration judged from them: only
+// Decide differs), on the frame padded square with black when square
+// (losslessly: PNG).
+func analyse(an *liveness.Analyzer, src *source, seqs []sequence, square bool) (map[string]liveness.Signal, error) {
 	sigs := map[string]liveness.Signal{}
 	for _, s := range seqs {
 		for _, f := range s.frames {
@@ -27,6 +32,11 @@ func analyse(an *liveness.Analyzer, src *source, seqs []sequence) (map[string]li
 			data, err := src.bytes(f)
 			if err != nil {
 				return nil, err
+			}
+			if square {
+				if data, err = padSquare(data); err != nil {
+					return nil, fmt.Errorf("%s: %w", s.name, err)
+				}
 			}
 			sig, err := an.Frame(liveness.Frame{Data: data})
 			if err != nil {
@@ -89,4 +99,22 @@ func (s sequence) inPlace(k int, r liveness.StepResult) bool {
 	}
 	at := time.Duration(r.AtMS) * time.Millisecond
 	return at >= s.at(s.labels[k][0]) && at <= s.at(s.labels[k][1]+2)
+}
+
+// padSquare is an encoded frame centred on a black square of its longer
+// side, as PNG (lossless: the pixels of the frame are the frame's).
+func padSquare(data []byte) ([]byte, error) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	r := img.Bounds()
+	side := max(r.Dx(), r.Dy())
+	out := image.NewRGBA(image.Rect(0, 0, side, side))
+	draw.Draw(out, image.Rect(0, 0, side, side), image.Black, image.Point{}, draw.Src)
+	at := image.Pt((side-r.Dx())/2, (side-r.Dy())/2)
+	draw.Draw(out, image.Rectangle{at, at.Add(r.Size())}, img, r.Min, draw.Src)
+	var buf bytes.Buffer
+	err = (&png.Encoder{CompressionLevel: png.NoCompression}).Encode(&buf, out) // lossless; the size does not matter here
+	return buf.Bytes(), err
 }

@@ -18,7 +18,13 @@
 // liveness.Defaults with every frame within 20° of the camera counted
 // toward straight-ahead (before the rule at rest) and liveness.Defaults
 // (each frame judged from the straight-ahead so far, at rest) side by side,
-// from the same signals in the same run. A step after a failed one counts
+// from the same signals in the same run; and liveness.Defaults on the
+// signals of the same frames cropped otherwise (crop: by the short-range
+// 128 detector, a candidate #29 weighs for the page's tracker, which
+// would then crop as the server does; by either detector on the frame
+// padded square first, so that a portrait frame is not squeezed into
+// the detector's square input), with how far those signals read from
+// the 256's frame by frame (crops.go). A step after a failed one counts
 // as not passed. A replay showing the asked order (what an active check
 // cannot stop) is measured apart. Then the descriptor distances of the
 // same-person check, and across poses (poses.go: each person's farthest
@@ -124,17 +130,34 @@ func run() error {
 type column struct {
 	name string
 	cfg  liveness.Config
-	// short: the frames cropped by the short-range 128 detector
-	// (blazeface.ShortRangeModelFile), not the engine's 256, as the page
-	// could crop them for a cheaper tracker (#29).
-	short bool
-	sigs  map[string]liveness.Signal // every distinct frame's, by frameRef.key
+	crop crop
+	sigs map[string]liveness.Signal // every distinct frame's, by frameRef.key
+}
+
+// crop is how the analyser finds the face it reads: short, by the
+// short-range 128 detector (blazeface.ShortRangeModelFile), not the
+// engine's 256, as the page could crop for a cheaper tracker (#29);
+// square, on the frame padded square with black first, so the
+// detector's input (a square) does not squeeze a portrait frame (the
+// phone capture smartlive, 296×640, 2.2 to 1).
+type crop struct{ short, square bool }
+
+func (c crop) String() string {
+	s := "the 256 detector"
+	if c.short {
+		s = "the 128 detector"
+	}
+	if c.square {
+		s += " on the frame padded square"
+	}
+	return s
 }
 
 // configs are the configurations compared, in print order; evaluation
 // gives each its signals.
 var configs = []column{{name: "SyntheticSetDefaults (before)", cfg: liveness.SyntheticSetDefaults}, {name: "Defaults, whole stream", cfg: wholeStream()},
-	{name: "Defaults, every frame ≤20°", cfg: everyFrame()}, {name: "Defaults (now)", cfg: soFar()}, {name: "Defaults, 128 crops", cfg: soFar(), short: true}}
+	{name: "Defaults, every frame ≤20°", cfg: everyFrame()}, {name: "Defaults (now)", cfg: soFar()}, {name: "Defaults, 128 crops", cfg: soFar(), crop: crop{short: true}},
+	{name: "Defaults, 256 squared", cfg: soFar(), crop: crop{square: true}}, {name: "Defaults, 128 squared", cfg: soFar(), crop: crop{short: true, square: true}}}
 
 // everyFrame is Defaults as they were before the straight-ahead at rest:
 // every face frame within MaxBaselineYaw of the camera counts.
@@ -167,12 +190,6 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	sigs, err := analyse(an, src, seqs)
-	if err != nil {
-		return err
-	}
-	took := time.Since(start)
 	// The short-range detector in the same analyser: the mesh, the iris
 	// model and the describer are the same, only the crops differ.
 	set, err := models.Open("", models.Hashes+models.Candidates)
@@ -185,20 +202,29 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	}
 	shortAn := *an
 	shortAn.Detector = liveness.NewDetector(m)
-	start = time.Now()
-	short, err := analyse(&shortAn, src, seqs)
-	if err != nil {
-		return err
+	by := map[crop]map[string]liveness.Signal{}
+	var took []string
+	for _, c := range configs {
+		if _, ok := by[c.crop]; ok {
+			continue
+		}
+		a := an
+		if c.crop.short {
+			a = &shortAn
+		}
+		start := time.Now()
+		if by[c.crop], err = analyse(a, src, seqs, c.crop.square); err != nil {
+			return err
+		}
+		took = append(took, fmt.Sprintf("%v with %v", time.Since(start).Round(time.Millisecond), c.crop))
 	}
+	sigs, short := by[crop{}], by[crop{short: true}]
 	cols := slices.Clone(configs)
 	for i := range cols {
-		cols[i].sigs = sigs
-		if cols[i].short {
-			cols[i].sigs = short
-		}
+		cols[i].sigs = by[cols[i].crop]
 	}
 	js := judge(seqs, cols)
-	fmt.Printf("evaluation set: %d sequences, %d distinct frames analysed in %v (with the 128 detector in %v)\n", len(seqs), len(sigs), took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("evaluation set: %d sequences, %d distinct frames analysed in %s\n", len(seqs), len(sigs), strings.Join(took, ", "))
 	fmt.Printf("%-34s", "")
 	for _, c := range cols {
 		fmt.Printf(" %26s", c.name)
@@ -308,13 +334,10 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 		}
 		return n, of
 	})
-	for _, c := range []struct {
-		name string
-		sigs map[string]liveness.Signal
-	}{{"", sigs}, {" (frames cropped by the 128 detector)", short}} {
-		same, cross := descriptorSpread(js, c.sigs)
-		fmt.Printf("descriptor distance%s (bound %.2f): same person up to %.2f in Foreman's live sequences, %.2f in the real windows; two people spliced at least %.2f (Foreman), %.2f (real)\n",
-			c.name, liveness.Defaults.SameDistance, same[false], same[true], cross[false], cross[true])
+	for _, c := range []crop{{}, {short: true}, {square: true}, {short: true, square: true}} {
+		same, cross := descriptorSpread(js, by[c])
+		fmt.Printf("descriptor distance, %v (bound %.2f): same person up to %.2f in Foreman's live sequences, %.2f in the real windows; two people spliced at least %.2f (Foreman), %.2f (real)\n",
+			c, liveness.Defaults.SameDistance, same[false], same[true], cross[false], cross[true])
 	}
 	ppl, err := people(root, an, src, sigs)
 	if err != nil {
@@ -324,7 +347,9 @@ func evaluation(root, foreman string, eng *face.Engine, an *liveness.Analyzer) e
 	poseRulesTried(ppl)
 	straightGaps(js, sigs)
 	sameSideTwice(js, cols)
-	cropsCompared(seqs, sigs, short)
+	cropsCompared(seqs, sigs, short, "the 128 detector", "the 256's")
+	cropsCompared(seqs, by[crop{square: true}], by[crop{short: true, square: true}], "the 128 detector on frames padded square", "the 256's on the same")
+	cropsCompared(seqs, sigs, by[crop{square: true}], "the 256 detector on frames padded square", "the 256's on the frames as sent")
 	if err := passive(eng, src, js); err != nil {
 		return err
 	}

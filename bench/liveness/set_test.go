@@ -47,7 +47,7 @@ func TestEvaluationSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sigs, err := analyse(an, src, seqs)
+	sigs, err := analyse(an, src, seqs, false)
 	if err != nil {
 		t.Fatal(err)
 	}
