@@ -505,7 +505,7 @@ func TestTrackedLivenessSlowTrackerWaitsForRestInChromium(t *testing.T) {
 // of his blink's frames at rest), so every turn is held to 1.5°, inside
 // the page's margin of 2°. On 2026-12-01 (5008739), 15 walks, 14 of them
 // left-blink-left: the second left turn, after the blink, was the
-// closest, 0.05–1.21° (0.60–1.21° in 7 of 8 beside two CPU hogs, load
+// closest, −0.78° to 1.21° (0.60–1.21° in 7 of 8 beside two CPU hogs, load
 // 3–4): the page's yaw on his blink's frames reads a median 1° under the
 // server's (the two meshes' noise, not a frame rule: frames the server
 // alone reads 3–4° above both neighbours; docs/end-user-flow.md, session
