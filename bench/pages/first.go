@@ -35,10 +35,18 @@ var firstRuns = flag.Int("first", 0, "measure only the times to the first guidan
 // -first's runs with the CPU slowdown or the network profile taken away,
 // or in the worker: what the page's busy thread costs, and the throttle.
 var (
-	firstCPU    = flag.Float64("first-cpu", cpuSlowdown, "-first: the CPU slowdown (1: none)")
+	firstCPU    = flag.Float64("first-cpu", 0, "-first: the CPU slowdown (1: none; 0: -cpu's)")
 	firstNet    = flag.Bool("first-net", true, "-first: the Fast 4G profile (false: the loopback's own speed)")
 	firstWorker = flag.Bool("first-worker", false, "-first: the tracker in its worker, not on the page's thread")
 )
+
+// firstSlowdown is -first's CPU slowdown: -first-cpu's, or the rows' (-cpu).
+func firstSlowdown() float64 {
+	if *firstCPU > 0 {
+		return *firstCPU
+	}
+	return cpuSlowdown
+}
 
 // phasesJS gives the milestones of a run, in ms from the click: the
 // camera and the tracker ready, where the page says so, and the end of
@@ -93,7 +101,7 @@ func printFirst(runs []liveMeasure, name string) error {
 		profile = "Fast 4G"
 	}
 	fmt.Printf("liveness step, %s: first guidance median %5.0f ms, quartiles %5.0f–%5.0f ms, range %5.0f–%5.0f ms, %d runs; target ≤ 2000 ms; %g× CPU, %s, cold\n",
-		name, v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1], n, *firstCPU, profile)
+		name, v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1], n, firstSlowdown(), profile)
 	v = sorted(func(m liveMeasure) float64 { return m.posed })
 	fmt.Printf("  head pose (the mesh's first frame) median %5.0f ms, quartiles %5.0f–%5.0f ms, range %5.0f–%5.0f ms\n", v[n/2], v[n/4], v[(3*n)/4], v[0], v[n-1])
 	v = sorted(func(m liveMeasure) float64 { return m.faults })

@@ -129,6 +129,9 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox,
 		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(filepath.Join(dir, "levers-profile")))
 	defer cancelAlloc()
+	if err := profileCPU(alloc); err != nil {
+		return err
+	}
 	tab, cancel := chromedp.NewContext(alloc)
 	defer cancel()
 	tctx, cancelT := context.WithTimeout(tab, 30*time.Minute)
@@ -142,7 +145,7 @@ func leverBench(ctx context.Context, dir, chrome string) error {
 	if _, err := chromedp.Call(tctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpuSlowdown}); err != nil {
 		return err
 	}
-	fmt.Printf("tracker levers: the page's tracker on the page's thread at %d× CPU slowdown, beside the server's analyser on the same frames (%s)\n", cpuSlowdown, clipNames(clips))
+	fmt.Printf("tracker levers: the page's tracker on the page's thread at %g× CPU slowdown, beside the server's analyser on the same frames (%s)\n", cpuSlowdown, clipNames(clips))
 	// fellBack counts a lever's frames asked on a carried box on which the
 	// detector ran all the same (the box failed its checks: facetrack.ts).
 	var fellBack int

@@ -127,6 +127,9 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		chromedp.Flag("use-fake-device-for-media-stream", true), chromedp.Flag("use-fake-ui-for-media-stream", true),
 		chromedp.Flag("use-file-for-fake-video-capture", y4m))
 	defer cancelAlloc()
+	if err := profileCPU(alloc); err != nil {
+		return err
+	}
 	if err := throttleProbe(alloc); err != nil {
 		return err
 	}
@@ -259,8 +262,8 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			}
 		}
 		if !mode.tracked {
-			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), sent %3.0f frames, %4.0f KB, refused as stuttered %d of %d; 4× CPU, Fast 4G, cold, %d runs\n",
-				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), liveRuns)
+			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), sent %3.0f frames, %4.0f KB, refused as stuttered %d of %d; %g× CPU, Fast 4G, cold, %d runs\n",
+				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), cpuSlowdown, liveRuns)
 			continue
 		}
 		// Where the tracker ran, and whether Chromium slowed it there.
@@ -280,14 +283,14 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		fmt.Printf("; ran in %v", where)
 		if mode.slow {
-			fmt.Printf(" (its answers held back to %d× the worker's time: Chromium cannot slow a worker)", cpuSlowdown)
+			fmt.Printf(" (its answers held back to %g× the worker's time: Chromium cannot slow a worker)", cpuSlowdown)
 		} else if !slowed {
 			fmt.Printf(" (the worker NOT slowed: Chromium refused it the CPU slowdown; its figures are those of an unthrottled core)")
 		}
 		if !net {
 			fmt.Printf(" (Chromium refused the worker Fast 4G)")
 		}
-		fmt.Printf("; targets ≤ 2000 ms, ≥ 10 fps; 4× CPU, Fast 4G, cold, %d runs\n", liveRuns)
+		fmt.Printf("; targets ≤ 2000 ms, ≥ 10 fps; %g× CPU, Fast 4G, cold, %d runs\n", cpuSlowdown, liveRuns)
 	}
 	return nil
 }
@@ -349,9 +352,9 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if _, err := chromedp.Call(ctx, network.ClearBrowserCache, struct{}{}); err != nil {
 		return m, err
 	}
-	net, slowdown := true, float64(cpuSlowdown)
+	net, slowdown := true, cpuSlowdown
 	if *firstRuns > 0 {
-		net, slowdown = *firstNet, *firstCPU
+		net, slowdown = *firstNet, firstSlowdown()
 	}
 	if net {
 		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&loopback.Fast4G}}); err != nil {
@@ -374,7 +377,7 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if inPage || slow {
 		src := "delete window.Worker;"
 		if slow {
-			src = slowWorker
+			src = slowWorker()
 		}
 		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 			return m, err

@@ -51,6 +51,10 @@ var onlyLevers = flag.Bool("levers", false, "measure the face tracker's levers o
 // no browser: leverbox.go).
 var goLevers = flag.Bool("go-levers", false, "measure only the tracker's levers on the server's pipeline (no browser)")
 
+// calibrateOnly prints the CPU calibration alone (calibrate.go; the
+// liveness and lever rows print it first).
+var calibrateOnly = flag.Bool("calibrate", false, "print only what the CPU slowdown stands for on this host (calibrate.go)")
+
 // leverNamed keeps the browser's levers whose names contain it (each
 // takes minutes at 4×).
 var leverNamed = flag.String("lever", "", "measure only the levers whose names contain this")
@@ -73,6 +77,12 @@ func run() error {
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		return fmt.Errorf("chromium: %w", err)
+	}
+	if *calibrateOnly {
+		alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox,
+			chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(filepath.Join(dir, "calibrate-profile")))
+		defer cancelAlloc()
+		return profileCPU(alloc)
 	}
 	if *onlyLevers {
 		return levers(ctx, dir, path)

@@ -29,7 +29,7 @@ func stageCosts(tctx context.Context, c clip) error {
 	}
 	// The first frame (the models' first run on a new size) is not counted.
 	got = got[1:]
-	fmt.Printf("  %-56s on %s (%d frames, page's thread at %d×), median ms:", "own step by stage", c.name, len(got), cpuSlowdown)
+	fmt.Printf("  %-56s on %s (%d frames, page's thread at %g×), median ms:", "own step by stage", c.name, len(got), cpuSlowdown)
 	for k, name := range stageNames {
 		var v []float64
 		for _, g := range got {

@@ -123,7 +123,7 @@ func straightRows(root string, clips []clip, server, page map[string][]reading) 
 	for _, side := range []struct {
 		name string
 		yaws map[string][]reading
-	}{{fmt.Sprintf("the page's yaws (its tracker on the page's thread at %d×)", cpuSlowdown), page}, {"the server's own yaws (the rule and the schedule alone)", server}} {
+	}{{fmt.Sprintf("the page's yaws (its tracker on the page's thread at %g×)", cpuSlowdown), page}, {"the server's own yaws (the rule and the schedule alone)", server}} {
 		var recs []recording
 		for _, c := range clips {
 			recs = append(recs, straightSchedules(c, side.yaws[c.name], server[c.name])...)

@@ -25,9 +25,6 @@ import (
 	"github.com/idgate/idgate/bench/internal/loopback"
 )
 
-// cpuSlowdown is the profile's CPU slowdown (Chromium's "4× slowdown").
-const cpuSlowdown = 4
-
 // workerThrottle is what attaching to a tab's workers achieved: how many
 // were seen, and the first error Chromium gave for the CPU slowdown and for
 // the network profile on a worker's session (nil: it took them).
@@ -151,7 +148,7 @@ func throttleProbe(alloc context.Context) error {
 	} else if wt.cpuErr != nil {
 		said = fmt.Sprintf("refused: %v", wt.cpuErr)
 	}
-	fmt.Printf("CPU slowdown probe: a busy loop takes %.0f ms on the page's thread and %.0f ms in a worker; at %d× %.0f ms (%.1f×) and %.0f ms (%.1f×); Emulation.setCPUThrottlingRate on the worker's own session: %s\n",
+	fmt.Printf("CPU slowdown probe: a busy loop takes %.0f ms on the page's thread and %.0f ms in a worker; at %g× %.0f ms (%.1f×) and %.0f ms (%.1f×); Emulation.setCPUThrottlingRate on the worker's own session: %s\n",
 		fastest[0][0], fastest[0][1], cpuSlowdown, fastest[1][0], fastest[1][0]/fastest[0][0], fastest[1][1], fastest[1][1]/fastest[0][1], said)
 	return nil
 }
@@ -166,7 +163,8 @@ func throttleProbe(alloc context.Context) error {
 // (the page sends the next frame only on an answer). The models' loading
 // in the worker is not held back, so the row's first guidance is an
 // unthrottled worker's but for its first frames.
-var slowWorker = fmt.Sprintf(`(() => {
+func slowWorker() string {
+	return fmt.Sprintf(`(() => {
   const W = window.Worker;
   if (!W) return;
   window.Worker = class extends W {
@@ -184,8 +182,9 @@ var slowWorker = fmt.Sprintf(`(() => {
         const at = m && (m.type === "seen" || m.type === "unseen") ? this.sent.get(m.id) : undefined;
         if (at === undefined) return h.call(this, ev);
         this.sent.delete(m.id);
-        setTimeout(() => h.call(this, ev), (%d - 1) * (performance.now() - at));
+        setTimeout(() => h.call(this, ev), (%g - 1) * (performance.now() - at));
       };
     }
   };
 })();`, cpuSlowdown)
+}
