@@ -37,7 +37,7 @@ const (
 )
 
 var (
-	cpuProfile = flag.String("cpu", "4", "the CPU slowdown of the liveness and lever rows: a number, or mid-tier / low-tier for the slowdown at which this host reads a mid-tier (low-tier) phone's Lighthouse BenchmarkIndex, as Chrome DevTools' calibrated presets do")
+	cpuProfile = flag.String("cpu", "4,mid-tier", "the CPU slowdowns of the liveness rows, comma-separated (the levers and probes take the first): a number, or mid-tier / low-tier for the slowdown at which this host reads a mid-tier (low-tier) phone's Lighthouse BenchmarkIndex, as Chrome DevTools' calibrated presets do")
 	// benchIndexFile is Lighthouse's page functions (make benchfiles).
 	benchIndexFile = flag.String("benchmark-index", filepath.Join("var", "bench", "lighthouse", "page-functions.js"), "Lighthouse's core/lib/page-functions.js, for the CPU calibration (make benchfiles)")
 )
@@ -149,12 +149,17 @@ func calibrate(alloc context.Context) (c calibration, ok bool, err error) {
 	return c, true, nil
 }
 
-// cpuSlowdown is the rows' CPU slowdown: -cpu's number, or the calibrated
-// preset's, set by profileCPU before any row runs.
-var cpuSlowdown = 4.0
+// cpuSlowdowns are -cpu's slowdowns, numbers or calibrated presets, set
+// by profileCPU before any row runs: the liveness step measures its rows
+// at each, side by side; cpuSlowdown is the first, the levers' and the
+// probes'.
+var (
+	cpuSlowdowns = []float64{4}
+	cpuSlowdown  = 4.0
+)
 
 // profileCPU calibrates in a tab of alloc, prints what the slowdown
-// stands for on this host, and sets cpuSlowdown from -cpu.
+// stands for on this host, and sets cpuSlowdowns from -cpu.
 func profileCPU(alloc context.Context) error {
 	c, ok, err := calibrate(alloc)
 	if err != nil {
@@ -172,23 +177,36 @@ func profileCPU(alloc context.Context) error {
 	} else {
 		fmt.Printf("CPU calibration: not measured (%s absent: make benchfiles)\n", *benchIndexFile)
 	}
-	switch p := *cpuProfile; p {
+	cpuSlowdowns = cpuSlowdowns[:0]
+	for _, p := range strings.Split(*cpuProfile, ",") {
+		rate, err := slowdownOf(p, c, ok)
+		if err != nil {
+			return err
+		}
+		cpuSlowdowns = append(cpuSlowdowns, rate)
+	}
+	cpuSlowdown = cpuSlowdowns[0]
+	fmt.Printf("CPU slowdowns of the rows below: %v (-cpu %s)\n", cpuSlowdowns, *cpuProfile)
+	return nil
+}
+
+// slowdownOf is one of -cpu's slowdowns: a number, or a calibrated
+// preset of c (ok: c was measured).
+func slowdownOf(p string, c calibration, ok bool) (float64, error) {
+	switch p {
 	case "mid-tier", "low-tier":
 		rate := c.mid
 		if p == "low-tier" {
 			rate = c.low
 		}
 		if !ok || rate == 0 {
-			return fmt.Errorf("-cpu %s: no calibrated slowdown on this host", p)
+			return 0, fmt.Errorf("-cpu %s: no calibrated slowdown on this host (make benchfiles)", p)
 		}
-		cpuSlowdown = rate
-	default:
-		rate, err := strconv.ParseFloat(p, 64)
-		if err != nil || !(rate >= 1) {
-			return fmt.Errorf("-cpu %q: a slowdown of at least 1, mid-tier or low-tier", p)
-		}
-		cpuSlowdown = rate
+		return rate, nil
 	}
-	fmt.Printf("CPU slowdown of the rows below: %.2f× (-cpu %s)\n", cpuSlowdown, *cpuProfile)
-	return nil
+	rate, err := strconv.ParseFloat(p, 64)
+	if err != nil || !(rate >= 1) {
+		return 0, fmt.Errorf("-cpu %q: a slowdown of at least 1, mid-tier or low-tier", p)
+	}
+	return rate, nil
 }

@@ -1,7 +1,9 @@
 package main
 
-// The liveness step's budget: on Chromium's 4× CPU slowdown
-// and the "Fast 4G" network profile, cold (nothing cached), the time from
+// The liveness step's budget: at Chromium's 4× CPU slowdown and at the
+// slowdown that stands for a mid-tier phone on this host (-cpu,
+// calibrate.go), side by side, with the "Fast 4G" network profile, cold
+// (nothing cached), the time from
 // "Start the video" to the first guidance the page shows (and to the
 // head's pose, the mesh model loading after the detector), and how many
 // frames a second the face tracker follows while the page records; for
@@ -14,7 +16,7 @@ package main
 // cue. Chromium does not slow a worker down (workers.go: the probe
 // printed first says whether it does); the plain worker's row then says
 // so, and the held-back worker's row (workers.go, slowWorker) stands in
-// for a phone's worker at 4×. The camera is Chromium's fake device
+// for a phone's worker at the slowdown. The camera is Chromium's fake device
 // playing Foreman (the liveness test clip) from a y4m file. Extra bytes
 // are the tracker's files as served (gzip where the browser asks for it);
 // each row also says what the page sent for the step (its frames' JPEGs),
@@ -137,7 +139,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 	if err != nil {
 		return err
 	}
-	modes := []struct {
+	type liveMode struct {
 		name    string
 		tracked bool
 		// script is served in place of the page's script (serveScript):
@@ -147,15 +149,32 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		// page's thread.
 		inPage bool
 		// slow: the worker's answers are held back to the CPU slowdown
-		// (workers.go, slowWorker): the path a phone takes, at 4×.
+		// (workers.go, slowWorker): the path a phone takes.
 		slow bool
-	}{{"tracked, in a worker", true, today.JS, false, false}, {"tracked, in a worker held to 4×", true, today.JS, false, true},
+	}
+	modes := []liveMode{{"tracked, in a worker", true, today.JS, false, false}, {"tracked, in a worker held back", true, today.JS, false, true},
 		{"tracked, on the page", true, today.JS, true, false}, {"paced (tracker blocked)", false, nil, false, false}}
-	// The modes take turns, run by run, each round in the other order, so
+	// A row is a mode at one of -cpu's slowdowns (-thread and -first: the
+	// first alone).
+	type liveRow struct {
+		liveMode
+		rate float64
+	}
+	rates := cpuSlowdowns
+	if threadTrace || *firstRuns > 0 {
+		rates = rates[:1]
+	}
+	var rows []liveRow
+	for _, rate := range rates {
+		for _, m := range modes {
+			rows = append(rows, liveRow{m, rate})
+		}
+	}
+	// The rows take turns, run by run, each round in the other order, so
 	// that a change in the machine's load, or going first, weighs on each
 	// alike; round -1 is a warm-up, not counted (the browser's first tab
 	// took 1.5× longer to its first guidance and 2× to the head's pose).
-	got := make([][]liveMeasure, len(modes))
+	got := make([][]liveMeasure, len(rows))
 	runs := liveRuns
 	if threadTrace {
 		runs = 2
@@ -167,13 +186,13 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		runs = *firstRuns
 	}
 	for r := -1; r < runs; r++ {
-		for k := range modes {
+		for k := range rows {
 			i := k
 			if r%2 != 0 {
-				i = len(modes) - 1 - k
+				i = len(rows) - 1 - k
 			}
-			mode := modes[i]
-			if r < 0 && (!mode.tracked || mode.inPage != *pageOnly || mode.slow) {
+			mode := rows[i]
+			if r < 0 && (!mode.tracked || mode.inPage != *pageOnly || mode.slow || mode.rate != rates[0]) {
 				continue
 			}
 			if *pageOnly && !mode.inPage {
@@ -205,9 +224,9 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 					return fmt.Errorf("liveness: %s answered %d", step.path, resp.StatusCode)
 				}
 			}
-			m, err := liveRun(alloc, link, mode.tracked, mode.inPage, mode.slow, mode.script)
+			m, err := liveRun(alloc, link, mode.rate, mode.tracked, mode.inPage, mode.slow, mode.script)
 			if err != nil {
-				return fmt.Errorf("liveness %s: %w", mode.name, err)
+				return fmt.Errorf("liveness %s at %g×: %w", mode.name, mode.rate, err)
 			}
 			if r >= 0 {
 				got[i] = append(got[i], m)
@@ -233,10 +252,10 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		if *firstWorker {
 			k = 0
 		}
-		return printFirst(got[k], modes[k].name)
+		return printFirst(got[k], rows[k].name)
 	}
 	if threadTrace {
-		for i, mode := range modes {
+		for i, mode := range rows {
 			var shares [][]threadShare
 			var spans []float64
 			for _, m := range got[i] {
@@ -250,9 +269,12 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		return nil
 	}
-	for i, mode := range modes {
+	for i, mode := range rows {
 		if len(got[i]) == 0 {
 			continue
+		}
+		if i%len(modes) == 0 {
+			fmt.Printf("liveness step at %g× CPU slowdown:\n", mode.rate)
 		}
 		f := med(got[i])
 		refused := 0
@@ -263,7 +285,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		if !mode.tracked {
 			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), sent %3.0f frames, %4.0f KB, refused as stuttered %d of %d; %g× CPU, Fast 4G, cold, %d runs\n",
-				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), cpuSlowdown, liveRuns)
+				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), mode.rate, liveRuns)
 			continue
 		}
 		// Where the tracker ran, and whether Chromium slowed it there.
@@ -283,14 +305,14 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		fmt.Printf("; ran in %v", where)
 		if mode.slow {
-			fmt.Printf(" (its answers held back to %g× the worker's time: Chromium cannot slow a worker)", cpuSlowdown)
+			fmt.Printf(" (its answers held back to %g× the worker's time: Chromium cannot slow a worker)", mode.rate)
 		} else if !slowed {
 			fmt.Printf(" (the worker NOT slowed: Chromium refused it the CPU slowdown; its figures are those of an unthrottled core)")
 		}
 		if !net {
 			fmt.Printf(" (Chromium refused the worker Fast 4G)")
 		}
-		fmt.Printf("; targets ≤ 2000 ms, ≥ 10 fps; %g× CPU, Fast 4G, cold, %d runs\n", cpuSlowdown, liveRuns)
+		fmt.Printf("; targets ≤ 2000 ms, ≥ 10 fps; %g× CPU, Fast 4G, cold, %d runs\n", mode.rate, liveRuns)
 	}
 	return nil
 }
@@ -337,7 +359,7 @@ type liveMeasure struct {
 // "Start the video" and measures; with script the page runs that script
 // instead of today's; inPage takes Worker away from the page; slow holds
 // the worker's answers back to the CPU slowdown (slowWorker).
-func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, script []byte) (liveMeasure, error) {
+func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, slow bool, script []byte) (liveMeasure, error) {
 	var m liveMeasure
 	tab, cancel := chromedp.NewContext(alloc)
 	defer cancel()
@@ -352,7 +374,7 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if _, err := chromedp.Call(ctx, network.ClearBrowserCache, struct{}{}); err != nil {
 		return m, err
 	}
-	net, slowdown := true, cpuSlowdown
+	net, slowdown := true, rate
 	if *firstRuns > 0 {
 		net, slowdown = *firstNet, firstSlowdown()
 	}
@@ -377,13 +399,13 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 	if inPage || slow {
 		src := "delete window.Worker;"
 		if slow {
-			src = slowWorker()
+			src = slowWorker(slowdown)
 		}
 		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 			return m, err
 		}
 	}
-	workers, err := throttleWorkers(ctx, net)
+	workers, err := throttleWorkers(ctx, slowdown, net)
 	if err != nil {
 		return m, err
 	}
@@ -481,13 +503,13 @@ func liveRun(alloc context.Context, link string, tracked, inPage, slow bool, scr
 			ms[k], done[k], eyes[k] = ms[k]+dt, done[k]+dn, eyes[k]+de
 		}
 	}
-	rate := func(n, t float64) float64 {
+	perSecond := func(n, t float64) float64 {
 		if t <= 0 {
 			return 0
 		}
 		return n / t * 1000
 	}
-	m.fps, m.turns, m.still, m.eyes = rate(done[0], ms[0]), rate(done[1], ms[1]), rate(done[2], ms[2]), rate(eyes[2], ms[2])
+	m.fps, m.turns, m.still, m.eyes = perSecond(done[0], ms[0]), perSecond(done[1], ms[1]), perSecond(done[2], ms[2]), perSecond(eyes[2], ms[2])
 	if n := len(samples); n > 0 {
 		m.gap, _ = samples[n-1][4].(float64)
 		if dn := samples[n-1][1].(float64) - samples[0][1].(float64); dn > 0 {

@@ -36,7 +36,7 @@ type workerThrottle struct {
 
 // throttleWorkers attaches to every worker tab ctx starts and sends it the
 // CPU slowdown and the network profile (net: whether the tab has one).
-func throttleWorkers(ctx context.Context, net bool) (*workerThrottle, error) {
+func throttleWorkers(ctx context.Context, rate float64, net bool) (*workerThrottle, error) {
 	w := &workerThrottle{}
 	err := chromedp.Listen(ctx, func(ev any) {
 		e, ok := ev.(*cdptarget.EventAttachedToTarget)
@@ -46,7 +46,7 @@ func throttleWorkers(ctx context.Context, net bool) (*workerThrottle, error) {
 		go func() {
 			// Detach only, when the tab ends: the worker is the page's.
 			wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(e.TargetInfo.TargetID), chromedp.WithDetachOnCancel())
-			_, cpuErr := chromedp.Call(wctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpuSlowdown})
+			_, cpuErr := chromedp.Call(wctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
 			var netErr error
 			if net {
 				_, netErr = chromedp.Call(wctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&loopback.Fast4G}})
@@ -114,7 +114,7 @@ func throttleProbe(alloc context.Context) error {
 			}
 			if rate > 1 {
 				var err error
-				if wt, err = throttleWorkers(ctx, false); err != nil {
+				if wt, err = throttleWorkers(ctx, rate, false); err != nil {
 					return err
 				}
 				if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
@@ -157,13 +157,13 @@ func throttleProbe(alloc context.Context) error {
 // Chromium cannot give a worker (the probe above): put in the page before
 // its script runs, it holds back each frame's answer from the tracker's
 // worker (tracker.ts: "seen" or "unseen" for a "see" of the same id)
-// until cpuSlowdown times the time the worker took to answer, as a core
+// until rate times the time the worker took to answer, as a core
 // that much slower would. It waits without a busy loop, as the worker
 // does on a phone's core of its own: nothing else runs in it meanwhile
 // (the page sends the next frame only on an answer). The models' loading
 // in the worker is not held back, so the row's first guidance is an
 // unthrottled worker's but for its first frames.
-func slowWorker() string {
+func slowWorker(rate float64) string {
 	return fmt.Sprintf(`(() => {
   const W = window.Worker;
   if (!W) return;
@@ -186,5 +186,5 @@ func slowWorker() string {
       };
     }
   };
-})();`, cpuSlowdown)
+})();`, rate)
 }
