@@ -180,15 +180,24 @@ func profileCPU(alloc context.Context) error {
 	cpuSlowdowns = cpuSlowdowns[:0]
 	for _, p := range strings.Split(*cpuProfile, ",") {
 		rate, err := slowdownOf(p, c, ok)
-		if err != nil {
+		if errors.Is(err, errNotCalibrated) {
+			fmt.Printf("CPU slowdown %s: left out (%v)\n", p, err)
+			continue
+		} else if err != nil {
 			return err
 		}
 		cpuSlowdowns = append(cpuSlowdowns, rate)
+	}
+	if len(cpuSlowdowns) == 0 {
+		return fmt.Errorf("-cpu %s: no slowdown left to measure at", *cpuProfile)
 	}
 	cpuSlowdown = cpuSlowdowns[0]
 	fmt.Printf("CPU slowdowns of the rows below: %v (-cpu %s)\n", cpuSlowdowns, *cpuProfile)
 	return nil
 }
+
+// errNotCalibrated: a preset asked for where calibrate measured none.
+var errNotCalibrated = errors.New("no calibrated slowdown")
 
 // slowdownOf is one of -cpu's slowdowns: a number, or a calibrated
 // preset of c (ok: c was measured).
@@ -199,8 +208,11 @@ func slowdownOf(p string, c calibration, ok bool) (float64, error) {
 		if p == "low-tier" {
 			rate = c.low
 		}
-		if !ok || rate == 0 {
-			return 0, fmt.Errorf("-cpu %s: no calibrated slowdown on this host (make benchfiles)", p)
+		if !ok {
+			return 0, fmt.Errorf("%w: make benchfiles", errNotCalibrated)
+		}
+		if rate == 0 {
+			return 0, fmt.Errorf("%w: this host reads less than that phone unthrottled", errNotCalibrated)
 		}
 		return rate, nil
 	}

@@ -53,3 +53,23 @@ func TestRateForBisectsToTheTarget(t *testing.T) {
 	require.Len(t, asked, 8)
 	require.True(t, r > 1 && r < 4, "rate %v", r)
 }
+
+func TestSlowdownOfNumbersAndPresets(t *testing.T) {
+	c := calibration{host: 2700, at4: 650, mid: 2.64, low: 10.07}
+	for p, want := range map[string]float64{"4": 4, "1": 1, "2.5": 2.5, "mid-tier": 2.64, "low-tier": 10.07} {
+		got, err := slowdownOf(p, c, true)
+		require.NoError(t, err, p)
+		require.Equal(t, want, got, p)
+	}
+	for _, p := range []string{"0.5", "fast", "", "NaN"} {
+		_, err := slowdownOf(p, c, true)
+		require.ErrorContains(t, err, "a slowdown of at least 1", p)
+	}
+	_, err := slowdownOf("mid-tier", c, false)
+	require.ErrorIs(t, err, errNotCalibrated)
+	_, err = slowdownOf("mid-tier", calibration{host: 800, low: 3}, true)
+	require.ErrorIs(t, err, errNotCalibrated)
+	got, err := slowdownOf("low-tier", calibration{host: 800, low: 3}, true)
+	require.NoError(t, err)
+	require.Equal(t, 3.0, got)
+}
