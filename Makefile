@@ -25,6 +25,7 @@ test-inputs:
 lint:
 	@$(GO) mod tidy -diff || { echo "lint: go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result" >&2; exit 1; }
 	@dead=$$($(GO) tool deadcode -test ./...) || exit 1; [ -z "$$dead" ] || { echo "$$dead"; echo "lint: functions nothing calls, tests included (go tool deadcode -test ./...): remove them" >&2; exit 1; }
+	@big=$$(git ls-files -z 2>/dev/null | xargs -0 -r sh -c 'find "$$@" -maxdepth 0 -type f -size +2M 2>/dev/null' sh); [ -z "$$big" ] || { echo "$$big"; echo "lint: tracked files over 2 MB (a build output? binaries, models and data sets are built or fetched, never committed)" >&2; exit 1; }
 
 # The packages whose tests run longest, named before ./... so that go test
 # builds and starts them first (it schedules packages in the order given):
