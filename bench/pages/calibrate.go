@@ -2,8 +2,8 @@ package main
 
 // What "4× CPU slowdown" means on this machine. Chromium's slowdown is a
 // ratio to the host's own speed, so 4× on a slow host is a slower phone
-// than 4× on a fast one. Chrome DevTools (since 2025) calibrates its
-// "Mid-tier mobile" and "Low-tier mobile" CPU presets per host instead:
+// than 4× on a fast one. Chrome DevTools now calibrates its "Mid-tier
+// mobile" and "Low-tier mobile" CPU presets per host instead:
 // it finds, by bisection, the slowdown at which Lighthouse's
 // BenchmarkIndex (a page function, core/lib/page-functions.js) reads what
 // a mid-tier phone (a Pixel 5: 1000) and a low-tier one (a Moto G4 Power
@@ -11,8 +11,9 @@ package main
 // CalibrationController.ts). calibrate does the same here with
 // Lighthouse's own function, fetched by `make benchfiles` from its npm
 // package pinned by sha256 (bench/pages/benchfiles.sha256), so every run
-// says which phone its slowdown stands for, and -cpu mid-tier measures at
-// the slowdown that stands for the issue's "mid-range phone".
+// says which phone its slowdown stands for, and -cpu's mid-tier (in its
+// default, beside 4×) measures at the slowdown that stands for the issue's
+// "mid-range phone".
 
 import (
 	"context"
