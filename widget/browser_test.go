@@ -114,6 +114,20 @@ func TestWidgetInChromium(t *testing.T) {
 	if text, err := qrtest.Read(img); err != nil || text != env.Verifier.URL+"/v/"+created[0].ID {
 		t.Fatalf("QR code reads %q (%v), want the verification link", text, err)
 	}
+	// Polls that bring nothing new leave the widget as it is: the link
+	// someone is about to click or has focused stays (a redraw on every
+	// poll once took it from under a test's click, and would re-read the
+	// live region aloud).
+	const polls = `performance.getEntriesByType("resource").filter(e => e.name.includes("/status")).length`
+	const link = `document.querySelector("[data-idgate-widget]").shadowRoot.querySelector("a")`
+	before := chromium.Eval[int](tb, polls)
+	chromium.Eval[bool](tb, `(`+link+`.dataset.kept = "1", `+link+`.focus(), true)`)
+	if _, err := chromium.Until[bool](tb, fmt.Sprintf(`%s >= %d`, polls, before+2), 15*time.Second); err != nil {
+		t.Fatalf("the pending widget did not poll twice: %v", err)
+	}
+	if !chromium.Eval[bool](tb, link+`.dataset.kept === "1" && document.querySelector("[data-idgate-widget]").shadowRoot.activeElement === `+link) {
+		t.Fatal("a poll that changed nothing redrew the pending widget: the link and its focus are gone")
+	}
 	accessible(tb, "pending")
 	tb.Screenshot("2-pending-link-and-qr")
 

@@ -26,13 +26,17 @@ export interface ViewState {
   orderHeld?: boolean; // the confirmation page's order waits for the verification
   link?: string;
   qr?: QRCode;
-  copied?: boolean;
 }
 
 export class View {
   readonly host: HTMLElement;
   private readonly root: ShadowRoot;
   private readonly box: HTMLDivElement;
+  // What is on screen, so that render redraws only a change: every poll
+  // renders, and a redraw would take the link from under a pointer or
+  // the keyboard's focus and re-read the whole live region aloud.
+  private shown = "";
+  private copiedLink?: string; // "Copied" stays for the link it copied
 
   constructor(
     doc: Document,
@@ -56,7 +60,16 @@ export class View {
     return this.box.textContent ?? "";
   }
 
+  private key(st: ViewState): string {
+    const copied = st.link !== undefined && st.link === this.copiedLink;
+    return JSON.stringify([st.mode, st.hold, st.orderHeld, st.link, st.qr, copied]);
+  }
+
   render(st: ViewState): void {
+    const key = this.key(st);
+    if (key === this.shown) return;
+    this.shown = key;
+    const copied = st.link !== undefined && st.link === this.copiedLink;
     const d = this.host.ownerDocument;
     const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text: string): HTMLElementTagNameMap[K] => {
       const e = d.createElement(tag);
@@ -98,10 +111,15 @@ export class View {
       p.append(a);
       this.box.append(p);
       if (st.qr) this.box.append(qrSVG(d, st.qr, this.s.qrLabel));
-      const copy = el("button", "sec", st.copied ? this.s.copied : this.s.copyLink);
+      const copy = el("button", "sec", copied ? this.s.copied : this.s.copyLink);
       copy.type = "button";
       copy.addEventListener("click", () => {
-        void navigator.clipboard?.writeText(st.link as string).then(() => this.render({ ...st, copied: true }));
+        void navigator.clipboard?.writeText(st.link as string).then(() => {
+          // The button changes in place: a redraw would take its focus.
+          this.copiedLink = st.link;
+          this.shown = this.key(st);
+          copy.textContent = this.s.copied;
+        });
       });
       this.box.append(copy);
     }
