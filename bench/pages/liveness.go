@@ -35,6 +35,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +59,29 @@ const liveRuns = 4
 // tracking is judged there, batch against batch beside a scratch
 // worktree's bench, in a quarter of the time.
 var pageOnly = flag.Bool("page-only", false, "-only-liveness: only the row with the tracker on the page's thread")
+
+// heldOnly runs only the held-back worker's rows (the path a phone takes),
+// its warm-up run too: with -cores 2,8, one worker beside two, run by run.
+var heldOnly = flag.Bool("held-only", false, "-only-liveness: only the rows with the tracker in a worker held back")
+
+// liveCores is what navigator.hardwareConcurrency says in the worker rows:
+// a phone's cores, not this host's (a mid-range Android phone has 8; the
+// Pixel 5 that DevTools' mid-tier preset stands for has 8). From 4 the
+// page starts a second tracker worker (src/tracker.ts, spareCores).
+var liveCores = flag.String("cores", "8", "the cores the worker rows' page is told it has (navigator.hardwareConcurrency), comma-separated, a row each: 2,8 measures one tracker worker beside two")
+
+// parseCores reads -cores.
+func parseCores(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || n < 1 || n > 256 {
+			return nil, fmt.Errorf("-cores: %q is not a count of cores", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
 
 // livenessBudget runs the step's measurements on a second verifier, with
 // the real engines (the challenge needs them), and prints them.
@@ -151,9 +175,25 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		// slow: the worker's answers are held back to the CPU slowdown
 		// (workers.go, slowWorker): the path a phone takes.
 		slow bool
+		// cores: what navigator.hardwareConcurrency says (-cores; 0: the
+		// host's own, where no worker runs).
+		cores int64
 	}
-	modes := []liveMode{{"tracked, in a worker", true, today.JS, false, false}, {"tracked, in a worker held back", true, today.JS, false, true},
-		{"tracked, on the page", true, today.JS, true, false}, {"paced (tracker blocked)", false, nil, false, false}}
+	cores, err := parseCores(*liveCores)
+	if err != nil {
+		return err
+	}
+	var modes []liveMode
+	for _, c := range cores {
+		name := func(s string) string {
+			if len(cores) > 1 {
+				return fmt.Sprintf("%s, %d cores", s, c)
+			}
+			return s
+		}
+		modes = append(modes, liveMode{name("tracked, in a worker"), true, today.JS, false, false, c}, liveMode{name("tracked, in a worker held back"), true, today.JS, false, true, c})
+	}
+	modes = append(modes, liveMode{"tracked, on the page", true, today.JS, true, false, 0}, liveMode{"paced (tracker blocked)", false, nil, false, false, 0})
 	// A row is a mode at one of -cpu's slowdowns (-thread and -first: the
 	// first alone).
 	type liveRow struct {
@@ -192,10 +232,10 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 				i = len(rows) - 1 - k
 			}
 			mode := rows[i]
-			if r < 0 && (!mode.tracked || mode.inPage != *pageOnly || mode.slow || mode.rate != rates[0]) {
+			if r < 0 && (!mode.tracked || mode.inPage != *pageOnly || mode.slow != *heldOnly || mode.rate != rates[0] || (!mode.inPage && mode.cores != cores[0])) {
 				continue
 			}
-			if *pageOnly && !mode.inPage {
+			if (*pageOnly && !mode.inPage) || (*heldOnly && !mode.slow) {
 				continue
 			}
 			// Traced, the rows whose page's thread does the tracking or
@@ -224,7 +264,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 					return fmt.Errorf("liveness: %s answered %d", step.path, resp.StatusCode)
 				}
 			}
-			m, err := liveRun(alloc, link, mode.rate, mode.tracked, mode.inPage, mode.slow, mode.script)
+			m, err := liveRun(alloc, link, mode.rate, mode.tracked, mode.inPage, mode.slow, mode.cores, mode.script)
 			if err != nil {
 				return fmt.Errorf("liveness %s at %g×: %w", mode.name, mode.rate, err)
 			}
@@ -245,7 +285,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
 			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
 			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
-			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", false, false, nil, 0, nil, 0}
+			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", 0, false, false, nil, 0, nil, 0}
 	}
 	if *firstRuns > 0 {
 		k := 2
@@ -288,11 +328,12 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), mode.rate, liveRuns)
 			continue
 		}
-		// Where the tracker ran, and whether Chromium slowed it there.
+		// Where the tracker ran (and on how many lanes: workers), and
+		// whether Chromium slowed it there.
 		where := map[string]int{}
 		slowed, net := true, true
 		for _, m := range got[i] {
-			where[m.where]++
+			where[fmt.Sprintf("%s×%d", m.where, m.lanes)]++
 			slowed = slowed && (m.where != "worker" || m.workerSlowed)
 			net = net && (m.where != "worker" || m.workerNet)
 		}
@@ -303,7 +344,11 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		}
 		fmt.Printf(", carried box on %2.0f%% of them, lead-in %4.0f ms, sent %3.0f frames, %4.0f KB", 100*f.carried, f.lead, f.sentFrames, f.sentKB)
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
-		fmt.Printf("; ran in %v", where)
+		fmt.Printf("; ran in %v (where×lanes", where)
+		if mode.cores > 0 {
+			fmt.Printf(", told %d cores", mode.cores)
+		}
+		fmt.Printf(")")
 		if mode.slow {
 			fmt.Printf(" (its answers held back to %g× the worker's time: Chromium cannot slow a worker)", mode.rate)
 		} else if !slowed {
@@ -338,9 +383,11 @@ type liveMeasure struct {
 	// data-carried: no detector run on them).
 	carried   float64
 	stuttered bool
-	// where the tracker ran (the stage's data-tracker-in), and, in a
-	// worker, whether Chromium took the CPU slowdown there.
+	// where the tracker ran (the stage's data-tracker-in), on how many
+	// lanes at most (data-lanes: workers side by side), and, in a worker,
+	// whether Chromium took the CPU slowdown there.
 	where                   string
+	lanes                   int
 	workerSlowed, workerNet bool
 	// thread: the page's thread's work by kind over span ms of recording
 	// (-thread only: thread.go).
@@ -358,8 +405,9 @@ type liveMeasure struct {
 // cleared, throttled (its workers too, where Chromium takes it), presses
 // "Start the video" and measures; with script the page runs that script
 // instead of today's; inPage takes Worker away from the page; slow holds
-// the worker's answers back to the CPU slowdown (slowWorker).
-func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, slow bool, script []byte) (liveMeasure, error) {
+// the worker's answers back to the CPU slowdown (slowWorker); cores, where
+// not 0, is what navigator.hardwareConcurrency says.
+func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, slow bool, cores int64, script []byte) (liveMeasure, error) {
 	var m liveMeasure
 	tab, cancel := chromedp.NewContext(alloc)
 	defer cancel()
@@ -402,6 +450,11 @@ func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, 
 			src = slowWorker(slowdown)
 		}
 		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			return m, err
+		}
+	}
+	if cores > 0 {
+		if _, err := chromedp.Call(ctx, emulation.SetHardwareConcurrencyOverride, emulation.SetHardwareConcurrencyOverrideParams{HardwareConcurrency: cores}); err != nil {
 			return m, err
 		}
 	}
@@ -466,7 +519,7 @@ func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, 
 	const sampler = `(() => { const log = (window.idgateBenchLog = []); const id = setInterval(() => {
 		const s = document.querySelector(".stage"); const c = document.querySelector(".cue");
 		if (!s || document.querySelector("main").dataset.screen !== "live-capture") return clearInterval(id);
-		if (s.dataset.tracked) log.push([performance.now(), +s.dataset.tracked, +s.dataset.eyes, c && c.className.split(" ")[1] || "lead-in", +s.dataset.gap, +(s.dataset.carried || 0)]); }, 50); return true; })()`
+		if (s.dataset.tracked) log.push([performance.now(), +s.dataset.tracked, +s.dataset.eyes, c && c.className.split(" ")[1] || "lead-in", +s.dataset.gap, +(s.dataset.carried || 0), +(s.dataset.lanes || 1)]); }, 50); return true; })()`
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](sampler)); err != nil {
 		return m, err
 	}
@@ -487,7 +540,7 @@ func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, 
 			return m, err
 		}
 	}
-	samples, err := chromedp.Run(ctx, chromedp.Evaluate[[][6]any](`window.idgateBenchLog`))
+	samples, err := chromedp.Run(ctx, chromedp.Evaluate[[][7]any](`window.idgateBenchLog`))
 	if err != nil {
 		return m, err
 	}
@@ -510,6 +563,11 @@ func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, 
 		return n / t * 1000
 	}
 	m.fps, m.turns, m.still, m.eyes = perSecond(done[0], ms[0]), perSecond(done[1], ms[1]), perSecond(done[2], ms[2]), perSecond(eyes[2], ms[2])
+	for _, x := range samples {
+		if l, _ := x[6].(float64); int(l) > m.lanes {
+			m.lanes = int(l)
+		}
+	}
 	if n := len(samples); n > 0 {
 		m.gap, _ = samples[n-1][4].(float64)
 		if dn := samples[n-1][1].(float64) - samples[0][1].(float64); dn > 0 {

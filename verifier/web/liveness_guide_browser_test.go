@@ -140,7 +140,7 @@ var smartSegments = map[string][2]int{
 // liveTab is a phone tab w×h with the test camera and smartlive's
 // segments loaded, open at the liveness step of a fresh link whose
 // license steps were done through the API.
-func liveTab(t *testing.T, e *env, w, h int, segs map[string][2]int) *tab {
+func liveTab(t *testing.T, e *env, w, h int, segs map[string][2]int, cores int64) *tab {
 	t.Helper()
 	if _, err := tracker.Files(); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -154,6 +154,11 @@ func liveTab(t *testing.T, e *env, w, h int, segs map[string][2]int) *tab {
 	tb := newTab(t, true)
 	tb.Shots = "liveness"
 	tb.Run(chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if cores > 0 {
+		if _, err := chromedp.Call(tb.Ctx, emulation.SetHardwareConcurrencyOverride, emulation.SetHardwareConcurrencyOverrideParams{HardwareConcurrency: cores}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	liveCameraOn(tb)
 	// The page's console and uncaught errors go to the test's log.
 	check(t, chromedp.Listen(tb.Ctx, func(ev any) {
@@ -220,6 +225,9 @@ type walk struct {
 	// Carried: tracked frames read on a box from another frame (the
 	// turns' carried detector box, the blink's box Human kept).
 	Carried int `json:"carried"`
+	// Lanes: the most pairs of frames tracked at once (data-lanes: one
+	// worker each, src/tracker.ts).
+	Lanes int `json:"lanes"`
 	// Repeats: how many times the camera played a segment again; Stall:
 	// the longest the camera went without a new frame (ms).
 	Repeats int `json:"repeats"`
@@ -283,7 +291,7 @@ func walkStep(t *testing.T, tb *tab, start string) (string, walk) {
 	// The last numbers before the page leaves the capture screen.
 	for {
 		raw, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector(".stage");
-			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), rest: +(s && s.dataset.rest || 0), cueAt: +(s && s.dataset.cueAt || 0), judged: JSON.parse(s && s.dataset.judged || "[]"), settled: JSON.parse(s && s.dataset.settled || "[]"), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
+			return JSON.stringify({log: idgateTestCamera.log, frames: +(s && s.dataset.frames || 0), tracked: +(s && s.dataset.tracked || 0), carried: +(s && s.dataset.carried || 0), lanes: +(s && s.dataset.lanes || 0), eyes: +(s && s.dataset.eyes || 0), straight: +(s && s.dataset.straight || 0), rest: +(s && s.dataset.rest || 0), cueAt: +(s && s.dataset.cueAt || 0), judged: JSON.parse(s && s.dataset.judged || "[]"), settled: JSON.parse(s && s.dataset.settled || "[]"), repeats: idgateTestCamera.repeats, stall: idgateTestCamera.stall, screen: document.querySelector("main").dataset.screen}); })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -380,7 +388,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 	// turns; IDGATE_TEST_SWEEPS=full walks all four): a walk is a browser
 	// with the tracker busy for its whole length and the server's analysis
 	// of every frame, about 30 s of CPU of the 2-core CI machine.
-	for _, c := range testkit.Share([]walkOrder{
+	for i, c := range testkit.Share([]walkOrder{
 		{[]liveness.Step{liveness.TurnLeft, liveness.TurnRight, liveness.Blink}, smartSegments},
 		{[]liveness.Step{liveness.Blink, liveness.TurnRight, liveness.TurnLeft}, first},
 		// The same turn twice: the first turn's frames must not move the
@@ -389,14 +397,34 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 		{[]liveness.Step{liveness.TurnRight, liveness.Blink, liveness.TurnRight}, first},
 	}, 2) {
 		order := c.order
-		tb := liveTab(t, e, 390, 844, c.segs)
+		// The second walk is on a phone with cores to spare (8, as
+		// mid-range Android phones have): its tracker runs in two
+		// workers, taking pairs of frames in turn (src/tracker.ts,
+		// lanes), and the page observes them in order. The walk starts
+		// once the second worker has its models in, so that both lanes
+		// track it (on a phone it joins while the person reads the
+		// step's screen).
+		var cores int64
+		if i == 1 {
+			cores = 8
+		}
+		tb := liveTab(t, e, 390, 844, c.segs, cores)
+		if cores > 0 {
+			if _, err := chromium.Until[bool](tb.Tab, `idgateTestCamera.workers.length === 2 && idgateTestCamera.workers[1].said.includes("iris")`, 90*time.Second); err != nil {
+				t.Fatalf("a phone of 8 cores: no second tracker worker with its models in (%v; workers said %s)", err,
+					eval[string](tb, `JSON.stringify(idgateTestCamera.workers.map((w) => w.said))`))
+			}
+		}
 		eval[bool](tb, `(idgateTestCamera.again.blink = 500, true)`)
 		for attempt, button := range []string{"Start the video", "Try again", "Try again"} {
 			e.order.Queue(order...)
 			end, w := walkStep(t, tb, button)
 			took := cueTimes(w)
-			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids, %d on a box from another frame); cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
-				order, attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Eyes, w.Carried, took, w.Repeats, w.Stall, w.Sent)
+			t.Logf("order %v, attempt %d: %s; %d frames sent, %d tracked (%d with eyelids, %d on a box from another frame) on %d lanes; cues up for %v; blinked again %d times; camera stalled %d ms at most; sent at %v ms",
+				order, attempt+1, strings.ReplaceAll(end, "\n", " / "), w.Frames, w.Tracked, w.Eyes, w.Carried, w.Lanes, took, w.Repeats, w.Stall, w.Sent)
+			if want := map[bool]int{false: 1, true: 2}[cores > 0]; w.Lanes != want {
+				t.Errorf("order %v, attempt %d: the page tracked on %d lanes at most, want %d (told %d cores)", order, attempt+1, w.Lanes, want, cores)
+			}
 			if w.Answer.Passed {
 				// The page's pace is judged where the page was not starved.
 				for i, st := range order {
@@ -453,7 +481,7 @@ func TestTrackedLivenessSlowTrackerWaitsForRestInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)
 	order := []liveness.Step{liveness.TurnLeft, liveness.TurnRight, liveness.Blink}
-	tb := liveTab(t, e, 390, 844, smartSegments)
+	tb := liveTab(t, e, 390, 844, smartSegments, 0)
 	eval[bool](tb, `(Object.assign(idgateTestCamera, {slow: 700, again: {blink: 500}}), true)`)
 	for attempt, button := range []string{"Start the video", "Try again", "Try again"} {
 		e.order.Queue(order...)
@@ -645,16 +673,26 @@ func disagree(order []liveness.Step, took map[int]time.Duration, w walk) bool {
 
 // A still photo of him never moves a turn on: the cue stays up for the
 // step's whole time, the meter never reads a turn, and the server refuses
-// what the page sent.
+// what the page sent. On a phone of 8 cores, with two tracker workers
+// (src/tracker.ts, lanes); the second dies as the first cue comes up
+// (ended from outside, as a crash ends it: no word from it), and the
+// first goes on tracking alone.
 func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)
 	still := map[string][2]int{"rest": smartSegments["rest"], "turn_left": smartSegments["rest"], "turn_right": smartSegments["rest"], "blink": smartSegments["rest"]}
-	tb := liveTab(t, e, 390, 844, still)
+	tb := liveTab(t, e, 390, 844, still, 8)
+	if _, err := chromium.Until[bool](tb.Tab, `idgateTestCamera.workers.length === 2 && idgateTestCamera.workers[1].said.includes("iris")`, 90*time.Second); err != nil {
+		t.Fatalf("a phone of 8 cores: no second tracker worker with its models in: %v", err)
+	}
 	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
 	tb.click("Start the video")
 	tb.screen("live-capture")
 	tb.Wait(`document.querySelector(".stage").dataset.step === "0"`)
+	if lanes := eval[int](tb, `+(document.querySelector(".stage").dataset.lanes || 0)`); lanes != 2 {
+		t.Errorf("told 8 cores, the page tracks on %d lanes, not 2", lanes)
+	}
+	eval[bool](tb, `(idgateTestCamera.workers[1].terminate(), true)`)
 	start := time.Now()
 	most := 0
 	for time.Since(start) < stepTimeout-500*time.Millisecond {
@@ -674,6 +712,20 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 	if most > 5 {
 		t.Errorf("the meter read a turn of %d° on a still photo", most)
 	}
+	// The second worker's silence has been noticed (the page waits 5 s
+	// for an answer: tracker.ts, answerMs); the first still tracks.
+	tracked := func() int { return eval[int](tb, `+(document.querySelector(".stage").dataset.tracked || 0)`) }
+	before := tracked()
+	time.Sleep(1500 * time.Millisecond)
+	if after := tracked(); after < before+2 {
+		t.Errorf("after its second worker died the page tracked %d frames in 1.5 s", after-before)
+	}
+	if in := eval[string](tb, `document.querySelector(".stage").dataset.trackerIn`); in != "worker" {
+		t.Errorf("after its second worker died the tracker runs in %q, not in its first worker", in)
+	}
+	if lanes := eval[int](tb, `+(document.querySelector(".stage").dataset.lanes || 0)`); lanes != 1 {
+		t.Errorf("its second worker dead for %v, the page tracks on %d lanes, not 1", time.Since(start).Round(time.Second), lanes)
+	}
 	tb.ShootHere("still-photo-turn-left-390x844")
 	if end, w := answered(t, tb, walk{}); w.Answer.Passed || !strings.HasPrefix(end, "live-failed") {
 		t.Errorf("a still photo: the server answered %+v (%q)", w.Answer, end)
@@ -690,7 +742,7 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 // 0° straight to "far enough" and never read a half turn.)
 func guideTab(t *testing.T, e *env) (*tab, func(name string), func(force, fx string)) {
 	segs := map[string][2]int{"rest": smartSegments["rest"], "noface": {125, 125}, "turned": {34, 34}, "peak": {40, 40}}
-	tb := liveTab(t, e, 360, 640, segs)
+	tb := liveTab(t, e, 360, 640, segs, 0)
 	shoot := func(name string) {
 		tb.ShootHere(name + "-360x640")
 		tb.Run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))

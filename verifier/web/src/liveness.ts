@@ -20,7 +20,7 @@ import { back } from "./finish";
 import { isDesktop } from "./start";
 import { has, t, type Key } from "./i18n";
 import { canvasOf, toJPEG } from "./image";
-import { load as loadTracker, type Seen, type Tracker } from "./tracker";
+import { load as loadTracker, maxLanes, type Seen, type Tracker } from "./tracker";
 import { margin, problem, readyHold, Steps, type Problem, type Progress, type Visible } from "./trackersteps";
 
 // pacedStepMs is how long each cue may stay up without a tracker. The
@@ -386,7 +386,8 @@ class Recorder {
 // the tracker runs and the straight-ahead it read go on the stage
 // (data-tracked, data-posed: those with the head's pose, data-carried:
 // those on a box from another frame, data-frames,
-// data-eyes, data-gap, data-tracker-in, data-straight, data-settled:
+// data-eyes, data-gap, data-tracker-in, data-lanes: how many pairs it
+// may track at once (tracker.ts, lanes), data-straight, data-settled:
 // the frames straight-ahead was taken from; data-rest: the
 // lead-in's posed frames when the first cue came, data-cue-at: when it
 // came; data-judged: for each
@@ -395,9 +396,10 @@ class Recorder {
 // the tests and the benchmark.
 function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const rec = new Recorder(ui.video, ch);
-  // Copies of recorded frames for the tracker: the pair being tracked and
-  // the two latest taken meanwhile (queue, oldest first).
-  const pool = [0, 1, 2, 3].map(() => {
+  // Copies of recorded frames for the tracker: the pair being tracked on
+  // each lane (tracker.ts) and the two latest taken meanwhile (queue,
+  // oldest first).
+  const pool = Array.from({ length: 2 * maxLanes + 2 }, () => {
     const c = canvasOf(rec.canvas.width, rec.canvas.height);
     return { canvas: c, ctx: c.getContext("2d", { willReadFrequently: true })! };
   });
@@ -409,7 +411,12 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   let step = -1;
   let askedAt = 0;
   let endAt = Infinity;
-  let busy = false;
+  // busy: the lanes tracking a pair; observed: the pairs' readings,
+  // observed in the order they were taken whichever lane is done first.
+  // turn: the lane asked first next, so that the lanes take pairs in turn.
+  const busy: boolean[] = [];
+  let observed = Promise.resolve();
+  let turn = 0;
   let tracked = 0;
   let posed = 0;
   let eyes = 0;
@@ -486,43 +493,60 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       queue.push({ copy, at, during: step });
       pump();
     };
-    // pump tracks the two frames waiting, when the tracker is free and
-    // they were taken one after the other: the later with the detector,
-    // the earlier on its box (facetrack.ts, carry). A frame further than
-    // pairMs from the one after it goes untracked.
+    // pump tracks the two frames waiting, when a lane of the tracker is
+    // free and they were taken one after the other: the later with the
+    // detector, the earlier on its box (facetrack.ts, carry). A frame
+    // further than pairMs from the one after it goes untracked.
     const pump = () => {
-      if (busy || endAt < 0) return;
+      if (endAt < 0) return;
+      const n = tracker.lanes;
+      ui.stage.dataset.lanes = String(n);
+      const lane = [...Array(n).keys()].map((k) => (turn + k) % n).find((l) => !busy[l]);
+      if (lane === undefined) return;
       while (queue.length >= 2 && queue[1].at - queue[0].at > pairMs) pool.push(queue.shift()!.copy);
       if (queue.length < 2) return;
       const [a, b] = queue.splice(0, 2);
-      busy = true;
-      void pair(a, b).finally(() => {
+      busy[lane] = true;
+      turn = lane + 1;
+      const seen = pair(a, b, lane);
+      observed = observed
+        .then(() => seen)
+        .then((r) => {
+          if (r) settle(a, b, r);
+        })
+        .catch((e) => console.error("liveness: a tracked pair not observed:", e));
+      void seen.finally(() => {
         pool.push(a.copy, b.copy);
-        busy = false;
+        busy[lane] = false;
         pump();
       });
+      pump();
     };
     // Eyelids on the lead-in (the blink baseline) and on blink steps,
     // while the head is near enough straight-ahead for them to count;
     // turns need only the pose.
     const eyesFor = (during: number) => (during < 0 || ch.steps[during] === "blink") && steps.eyesCount(last);
-    // pair tracks b with the detector, then a on b's box, and observes
-    // them in the order they were taken. A failed frame (a lost worker)
-    // goes untracked.
-    const pair = async (a: (typeof queue)[number], b: (typeof queue)[number]) => {
+    // pair tracks b with the detector, then a on b's box, on one lane.
+    // A failed frame (a lost worker) goes untracked: null for both when
+    // b's failed.
+    const pair = async (a: (typeof queue)[number], b: (typeof queue)[number], lane: number): Promise<[Seen | null, Seen] | null> => {
       const eyesA = eyesFor(a.during);
       let sb: Seen;
       try {
-        sb = await tracker.see(b.copy.canvas, { eyes: eyesFor(b.during), exact: true, at: b.at });
+        sb = await tracker.see(b.copy.canvas, { eyes: eyesFor(b.during), exact: true, at: b.at }, lane);
       } catch {
-        return;
+        return null;
       }
       // a's frame from a task of its own: a frame on the WebAssembly
       // backend rarely yields to the event loop, and the recorder's timer,
       // whose frames must keep their rate (the server refuses gaps over
       // 400 ms), runs first when due.
       await new Promise((r) => setTimeout(r, 0));
-      const sa = await tracker.see(a.copy.canvas, { eyes: eyesA, exact: false, at: a.at }).catch(() => null);
+      const sa = await tracker.see(a.copy.canvas, { eyes: eyesA, exact: false, at: a.at }, lane).catch(() => null);
+      return [sa, sb];
+    };
+    // settle observes a pair's frames in the order they were taken.
+    const settle = (a: (typeof queue)[number], b: (typeof queue)[number], [sa, sb]: [Seen | null, Seen]) => {
       if (endAt < 0) return;
       if (sa) observe(a.at, sa, a.during);
       last = sb;

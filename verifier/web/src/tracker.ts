@@ -9,7 +9,9 @@
 // thread, as before; without WebAssembly or the files there is no tracker
 // and the page paces the step. A worker that dies or stops answering once
 // started hands over to the same work on the page's thread (lost below).
-import { prefetch, track, type Files, type TFLib, type Need, type Seen, type Tracker as Core } from "./facetrack";
+// On a phone with cores to spare a second worker joins once the first has
+// every model in (lanes below).
+import { prefetch, track, type Files, type TFLib, type Need, type Seen } from "./facetrack";
 
 export type { Need, Seen } from "./facetrack";
 
@@ -18,7 +20,37 @@ export type { Need, Seen } from "./facetrack";
 // "worker" (also while a lost worker hands over), "page", or "none" once
 // a lost worker left no tracker behind (every see() then fails, and the
 // page paces what is left of the attempt).
-export type Tracker = Core & { where: "worker" | "page" | "none" };
+export interface Tracker {
+  where: "worker" | "page" | "none";
+  // lanes: how many frames may be tracked at once, each lane a tracker
+  // of its own (a worker, with its own carried box: facetrack.ts), 1 or
+  // maxLanes. see() on a lane that is not there (one lost) takes lane 0.
+  readonly lanes: number;
+  see(frame: HTMLCanvasElement, need: Need, lane?: number): Promise<Seen>;
+  // mesh and iris resolve when those models are in (or could not load:
+  // then to false, and the tracker goes on without them).
+  mesh: Promise<boolean>;
+  iris: Promise<boolean>;
+}
+
+// maxLanes: a second worker, where the phone has the cores (spareCores).
+// One worker at 4× CPU slowdown tracks about 6 frames a second of the
+// recorder's 12 (bench/pages -only-liveness, worker held back); the pairs
+// the page tracks (liveness.ts, pair) stand alone (each pair's earlier
+// frame is read on its later one's box), so two workers take pairs in
+// turn and the page observes them in order. TensorFlow.js's own threads
+// would use the cores too but need blob: workers, which the page's CSP
+// refuses (docs/end-user-flow.md, lever (a)).
+export const maxLanes = 2;
+
+// spareCores: four cores or more leave one to each worker beside the
+// page's thread and the compositor (mid-range Android phones have 8;
+// navigator.hardwareConcurrency is what the browser says it may use).
+// On fewer, a second worker would only take turns with the first on a
+// core.
+function spareCores(): boolean {
+  return (navigator.hardwareConcurrency || 1) >= 4;
+}
 
 // answerMs bounds the worker's answer to a frame. A frame takes 0.1–0.3 s
 // in the worker here, and at most about 0.9 s was seen on the page's
@@ -74,12 +106,45 @@ async function start(): Promise<Tracker | null> {
   const files = IDGATE_TRACKER!;
   if (typeof Worker === "function" && typeof createImageBitmap === "function") {
     try {
-      return await inWorker(files);
+      return inWorkers(files, await inWorker(files, false));
     } catch (e) {
       console.warn("face tracker worker unavailable, tracking on the page:", e);
     }
   }
   return inPage(files);
+}
+
+// inWorkers is the first worker's tracker, joined by a second worker
+// (spareCores) once the first has all three models in (so that it does
+// not compete with the first guidance for the link or a core; its files
+// then come from the cache) and once its own are in, so that both lanes
+// read the same. A second worker that cannot start, or is lost, leaves
+// the first alone (lanes back to 1), the frames it had failing as a lost
+// worker's do. Once the first is lost and the page's thread tracks, that
+// is the only lane.
+function inWorkers(files: Files, first: Tracker): Tracker {
+  let second: Tracker | null = null;
+  const up = () => first.where === "worker" && second !== null && second.where === "worker";
+  if (spareCores())
+    void first.iris
+      .then((ok) => (ok ? inWorker(files, true) : null))
+      .then(async (w) => {
+        if (w && (await w.mesh) && (await w.iris)) second = w;
+      })
+      .catch((e) => console.warn("face tracker: no second worker:", e));
+  return {
+    get where() {
+      return first.where;
+    },
+    get lanes() {
+      return up() ? maxLanes : 1;
+    },
+    mesh: first.mesh,
+    iris: first.iris,
+    see(frame, need, lane = 0) {
+      return (lane > 0 && up() ? second! : first).see(frame, need);
+    },
+  };
 }
 
 // inPage is the tracker on the page's own thread, null when the library's
@@ -90,14 +155,16 @@ async function inPage(files: Files): Promise<Tracker | null> {
   const lib = window.idgateTF;
   if (!lib) return null;
   const probe = () => document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
-  return { ...(await track(lib, files, probe)), where: "page" };
+  return { ...(await track(lib, files, probe)), where: "page", lanes: 1 };
 }
 
 // inWorker starts the worker and resolves once its detector is in, or
 // rejects when it cannot start (then the page tracks on its own thread).
 // Each frame is copied into an ImageBitmap at once (the page reuses its
-// canvases) and transferred, not cloned.
-function inWorker(files: Files): Promise<Tracker> {
+// canvases) and transferred, not cloned. A second worker (inWorkers),
+// lost, hands over to nothing: its where turns "none" and the first
+// goes on alone.
+function inWorker(files: Files, second: boolean): Promise<Tracker> {
   const w = new Worker(files.worker);
   const pending = new Map<number, { resolve: (s: Seen) => void; reject: (e: Error) => void; timer: number }>();
   let next = 0;
@@ -129,6 +196,13 @@ function inWorker(files: Files): Promise<Tracker> {
         irisIn(false);
         return reject(e);
       }
+      if (second) {
+        console.warn(e.message + "; the first worker goes on alone");
+        started.where = "none";
+        meshIn(false);
+        irisIn(false);
+        return;
+      }
       console.warn(e.message + "; tracking on the page");
       const t = started;
       void inPage(files)
@@ -149,6 +223,7 @@ function inWorker(files: Files): Promise<Tracker> {
         case "ready":
           started = {
             where: "worker",
+            lanes: 1,
             mesh,
             iris,
             async see(frame, need) {

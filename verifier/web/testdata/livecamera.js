@@ -12,7 +12,8 @@
 // the person on camera froze, which no real camera does). fx moves, scales and
 // darkens the picture (the ready-check states). log records when each
 // segment started, to compare the person's pace with the page's. workers
-// are the page's workers, so that a test can end one (a worker that dies);
+// are the page's workers, so that a test can end one (a worker that dies),
+// each with what it said (said: its messages' types but the frames');
 // slow holds each frame the page gives a worker that many ms while no cue
 // is up (a phone whose tracker is slow before the first cue).
 (() => {
@@ -31,6 +32,11 @@
     constructor(...args) {
       super(...args);
       cam.workers.push(this);
+      this.said = [];
+      this.addEventListener("message", (ev) => {
+        const type = ev.data && ev.data.type;
+        if (type !== "seen" && type !== "unseen") this.said.push(type);
+      });
     }
     postMessage(m, transfer) {
       const cue = document.querySelector(".cue");
