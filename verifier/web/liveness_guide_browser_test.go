@@ -712,6 +712,7 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 	if most > 5 {
 		t.Errorf("the meter read a turn of %d° on a still photo", most)
 	}
+	tb.ShootHere("still-photo-turn-left-390x844")
 	// The second worker's silence has been noticed (the page waits 5 s
 	// for an answer: tracker.ts, answerMs); the first still tracks.
 	tracked := func() int { return eval[int](tb, `+(document.querySelector(".stage").dataset.tracked || 0)`) }
@@ -726,7 +727,6 @@ func TestTrackedLivenessStillPhotoNeverAdvancesATurnInChromium(t *testing.T) {
 	if lanes := eval[int](tb, `+(document.querySelector(".stage").dataset.lanes || 0)`); lanes != 1 {
 		t.Errorf("its second worker dead for %v, the page tracks on %d lanes, not 1", time.Since(start).Round(time.Second), lanes)
 	}
-	tb.ShootHere("still-photo-turn-left-390x844")
 	if end, w := answered(t, tb, walk{}); w.Answer.Passed || !strings.HasPrefix(end, "live-failed") {
 		t.Errorf("a still photo: the server answered %+v (%q)", w.Answer, end)
 	}
