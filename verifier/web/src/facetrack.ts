@@ -6,8 +6,8 @@
 // server judges. Everything here is guidance: the server re-checks every
 // frame.
 import { eyeAspect, pose, type Pose } from "./facepose";
-import { eyelidsOn, findBox, frameTensor, meshOn, type Box, type GraphModel, type Meshed, type Nets } from "./meshstep";
-import { warmKernels, type WarmTF } from "./warmup";
+import { eyelidsOn, findBox, frameTensor, irisInput, meshOn, type Box, type GraphModel, type Meshed, type Nets } from "./meshstep";
+import { firstRun, warmKernels, type WarmTF } from "./warmup";
 
 // Where the tracker's files are (the page is built knowing them:
 // tracker.ts). worker is the worker's script (trackerworker.ts).
@@ -204,11 +204,17 @@ export async function track(lib: TFLib, files: Files, probe: () => Probe): Promi
   nets.detector = await detector;
   let meshIn = false;
   let irisIn = false;
+  // Each runs once on black frames before a frame of the person's may use
+  // it (warmup.ts, firstRun): the iris model on both eyes' crops at once.
   const later = (key: "mesh" | "iris") =>
-    lib.loadGraphModel(files.models[key]).then(
-      (m) => ((nets[key] = m), true),
-      (e) => (console.warn("face tracker: a model did not load:", e), false),
-    );
+    lib
+      .loadGraphModel(files.models[key])
+      .then(async (m) => {
+        await firstRun(lib, m, key === "mesh" ? m.inputs[0]?.shape?.[2] || 192 : irisInput, key === "mesh" ? 1 : 2);
+        nets[key] = m;
+        return true;
+      })
+      .catch((e) => (console.warn("face tracker: a model did not load:", e), false));
   const mesh = later("mesh").then((ok) => (meshIn = ok));
   const iris = mesh.then((ok) => ok && later("iris")).then((ok) => (irisIn = ok));
   // kept: the detector's box of the frame tracked last, when that frame

@@ -134,7 +134,7 @@ export async function meshOn(h: Nets, input: Tensor, box: Box): Promise<Meshed |
 // x and y in crop pixels, z in crop pixels too. eyeEnlarge widens the
 // corner-to-corner box into the crop, as MediaPipe, Human and the
 // server do.
-const irisInput = 64;
+export const irisInput = 64;
 const eyeEnlarge = 2.3;
 const irisContour = 71;
 

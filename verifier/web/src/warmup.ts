@@ -15,7 +15,7 @@
 // channel padding on the strided blocks' other path, four 1×1 heads,
 // reshaped), and the frame's resize and scaling in front of them: the
 // same functions, while the weights download (facetrack.ts, track).
-import type { TF, Tensor } from "./meshstep";
+import type { GraphModel, TF, Tensor } from "./meshstep";
 
 // The parts of TensorFlow.js the warm-up calls besides the step's.
 export interface WarmTF extends TF {
@@ -49,4 +49,23 @@ export function warmKernels(tf: WarmTF): void {
     y = conv(y, 1, 96, 96, 1, "valid", true);
     for (const d of [2, 32, 6, 96]) tf.reshape(conv(y, 1, 96, d, 1, "same", false), [1, -1, 1]);
   });
+}
+
+// firstRun runs a model once on a batch of black side×side frames, before
+// any frame of the person's may use it. The mesh's and iris model's
+// layers are not the detector's kinds that warmKernels calls, so their
+// first run compiles their own functions: without this, the iris model's
+// first run fell on the lead-in's first frames (the lead-in is the first
+// to ask for the eyelids) and the mesh's on the ready guidance's, and a
+// second worker's on the first pair it took. Here they run while the
+// model's worker (or the page) has nothing of the person's waiting.
+export async function firstRun(tf: WarmTF, model: GraphModel, side: number, batch: number): Promise<void> {
+  const input = tf.zeros([batch, side, side, 3]);
+  const run = model.execute(input);
+  const outs = Array.isArray(run) ? run : [run];
+  try {
+    await Promise.all(outs.map((t) => t.data()));
+  } finally {
+    tf.dispose([input, ...outs]);
+  }
 }
