@@ -34,8 +34,9 @@ export interface Tracker {
 }
 
 // maxLanes: a second worker, where the phone has the cores (spareCores).
-// One worker at 4× CPU slowdown tracks about 6 frames a second of the
-// recorder's 12 (bench/pages -only-liveness, worker held back); the pairs
+// One worker at 4× CPU slowdown tracks 4–5 frames a second of the
+// recorder's 12, two 8.6–9.2 (bench/pages -only-liveness, worker held
+// back, session 26: docs/end-user-flow.md); the pairs
 // the page tracks (liveness.ts, pair) stand alone (each pair's earlier
 // frame is read on its later one's box), so two workers take pairs in
 // turn and the page observes them in order. TensorFlow.js's own threads
@@ -106,7 +107,7 @@ async function start(): Promise<Tracker | null> {
   const files = IDGATE_TRACKER!;
   if (typeof Worker === "function" && typeof createImageBitmap === "function") {
     try {
-      return inWorkers(files, await inWorker(files, false));
+      return await inWorkers(files);
     } catch (e) {
       console.warn("face tracker worker unavailable, tracking on the page:", e);
     }
@@ -120,11 +121,15 @@ async function start(): Promise<Tracker | null> {
 // then come from the cache) and once its own are in, so that both lanes
 // read the same. A second worker that cannot start, or is lost, leaves
 // the first alone (lanes back to 1), the frames it had failing as a lost
-// worker's do. Once the first is lost and the page's thread tracks, that
-// is the only lane.
-function inWorkers(files: Files, first: Tracker): Tracker {
+// worker's do. A first worker lost while the second is up leaves the
+// second alone in the same way (alone: it has every model in, and the
+// page's thread stays the recorder's); lost with no second, the page's
+// thread tracks, on one lane.
+async function inWorkers(files: Files): Promise<Tracker> {
   let second: Tracker | null = null;
-  const up = () => first.where === "worker" && second !== null && second.where === "worker";
+  let alone = false;
+  const first = await inWorker(files, false, () => (alone = second !== null && second.where === "worker"));
+  const up = () => !alone && first.where === "worker" && second !== null && second.where === "worker";
   if (spareCores())
     void first.iris
       .then((ok) => (ok ? inWorker(files, true) : null))
@@ -134,7 +139,7 @@ function inWorkers(files: Files, first: Tracker): Tracker {
       .catch((e) => console.warn("face tracker: no second worker:", e));
   return {
     get where() {
-      return first.where;
+      return alone ? second!.where : first.where;
     },
     get lanes() {
       return up() ? maxLanes : 1;
@@ -142,7 +147,7 @@ function inWorkers(files: Files, first: Tracker): Tracker {
     mesh: first.mesh,
     iris: first.iris,
     see(frame, need, lane = 0) {
-      return (lane > 0 && up() ? second! : first).see(frame, need);
+      return (alone || (lane > 0 && up()) ? second! : first).see(frame, need);
     },
   };
 }
@@ -163,8 +168,9 @@ async function inPage(files: Files): Promise<Tracker | null> {
 // Each frame is copied into an ImageBitmap at once (the page reuses its
 // canvases) and transferred, not cloned. A second worker (inWorkers),
 // lost, hands over to nothing: its where turns "none" and the first
-// goes on alone.
-function inWorker(files: Files, second: boolean): Promise<Tracker> {
+// goes on alone. A first worker, lost, hands over to the second where
+// spare says it took the lane over, else to the page's thread.
+function inWorker(files: Files, second: boolean, spare?: () => boolean): Promise<Tracker> {
   const w = new Worker(files.worker);
   const pending = new Map<number, { resolve: (s: Seen) => void; reject: (e: Error) => void; timer: number }>();
   let next = 0;
@@ -203,6 +209,7 @@ function inWorker(files: Files, second: boolean): Promise<Tracker> {
         irisIn(false);
         return;
       }
+      if (spare?.()) return console.warn(e.message + "; the second worker goes on alone");
       console.warn(e.message + "; tracking on the page");
       const t = started;
       void inPage(files)
