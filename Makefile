@@ -10,10 +10,10 @@ export CGO_ENABLED ?= 1
 run: deps models ipdata
 	@scripts/run.sh
 
-## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser) and bounded fuzzing of a third of the fuzzed packages, chosen by the commit (scripts/fuzz.sh)
+## test: every test (unit, conformance on PostgreSQL/Redis and the embedded backends, browser) and bounded fuzzing of a sixth of the fuzzed packages, chosen by the commit (scripts/fuzz.sh)
 test: deps
 	@$(MAKE) --no-print-directory -j2 --output-sync=target lint test-inputs
-	@$(MAKE) --no-print-directory test-go fuzz FUZZ_SHARE=3
+	@$(MAKE) --no-print-directory test-go fuzz FUZZ_SHARE=6
 
 # test-inputs: what the tests read, fetched (network and disk) while lint
 # builds (CPU): one after the other, since models and candidate-models
