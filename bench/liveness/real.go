@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,6 +59,10 @@ type realClip struct {
 	// long: a long recording, of which only the frames of its windows
 	// are measured for the same-person check (poses.go).
 	long bool
+	// until: the GIF's frames shown after this clip time are used by no
+	// sequence nor by the same-person check, and are not encoded (0: all
+	// are used).
+	until time.Duration
 }
 
 // inWindows reports whether clip time t falls in one of c's windows.
@@ -90,7 +95,10 @@ type window struct {
 }
 
 var realClips = []realClip{
-	{name: "smartlive", file: "smartlive.gif", mirrored: true,
+	// Its frames past the session (127 of its 431, after 11.8 s of its
+	// 17.5 s) are another screen of the app: encoding them took 1.3 s of
+	// CPU (2026-12-02) for nothing.
+	{name: "smartlive", file: "smartlive.gif", mirrored: true, until: smartliveSession + 100*time.Millisecond,
 		windows: []window{
 			{"session, as prompted", span10{1, 118}, steps3(liveness.TurnLeft, liveness.TurnRight, liveness.Blink),
 				[]span10{{35, 50}, {70, 104}, {110, 112}}, smartliveShut},
@@ -178,6 +186,9 @@ func loadClip(dir string, c realClip) ([]realFrame, error) {
 	}
 	var out []realFrame
 	err := gifplay.Play(filepath.Join(dir, c.file), func(f gifplay.Frame) error {
+		if c.until > 0 && f.At > c.until {
+			return errUnused
+		}
 		img := f.Image
 		if c.mirrored {
 			img = gifplay.Mirror(img)
@@ -189,8 +200,14 @@ func loadClip(dir string, c realClip) ([]realFrame, error) {
 		out = append(out, realFrame{t: f.At, data: data})
 		return nil
 	})
+	if err == errUnused {
+		err = nil
+	}
 	return out, err
 }
+
+// errUnused stops loadClip at a clip's until.
+var errUnused = errors.New("past the frames used")
 
 // capture samples a clip as a camera at fps would deliver it from from
 // to to: at each tick the frame shown then (a GIF frame shown across two

@@ -30,13 +30,16 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 		}
 		clips[c.name] = f
 	}
-	frameAt := func(clip string, t time.Duration) (image.Image, error) {
+	dataAt := func(clip string, t time.Duration) []byte {
 		fs := clips[clip]
 		k := 0
 		for k+1 < len(fs) && fs[k+1].t <= t {
 			k++
 		}
-		return jpeg.Decode(bytes.NewReader(fs[k].data))
+		return fs[k].data
+	}
+	frameAt := func(clip string, t time.Duration) (image.Image, error) {
+		return jpeg.Decode(bytes.NewReader(dataAt(clip, t)))
 	}
 	session := func(name string) sequence {
 		for _, s := range live {
@@ -61,14 +64,9 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 		stills = append(stills, still{"clm_cap12", 25 * time.Second, rbl}, still{"grid_swiz3n", 500 * time.Millisecond, bl})
 	}
 	for _, c := range stills {
-		img, err := frameAt(c.clip, c.at)
-		if err != nil {
-			return nil, err
-		}
-		data, err := encode(img)
-		if err != nil {
-			return nil, err
-		}
+		// The clip's frame as captured, not decoded and encoded again:
+		// the live windows have analysed it already.
+		data := dataAt(c.clip, c.at)
 		seq := sequence{name: fmt.Sprintf("%s at %v repeated", c.clip, c.at), class: attackStill, steps: c.steps, fps: 15, clip: c.clip}
 		for range 60 {
 			seq.frames = append(seq.frames, frameRef{data: data})
@@ -86,7 +84,7 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	if src.people != "" {
 		moves = append(moves, move{"clm_cap13", 3 * time.Second, 20, 0.10, 4})
 	}
-	for _, c := range moves {
+	for _, c := range cases(src, moves) {
 		img, err := frameAt(c.clip, c.at)
 		if err != nil {
 			return nil, err
@@ -144,7 +142,7 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	if src.people != "" {
 		splices = append(splices, peopleSplices...)
 	}
-	for _, c := range splices {
+	for _, c := range cases(src, splices) {
 		seq := sequence{name: fmt.Sprintf("%s frames 1–15, %s 16–30", c.a, c.b), class: attackSplice,
 			steps: []liveness.Step{liveness.Blink}, fps: 10, clip: c.a}
 		for i := range 30 {
@@ -161,11 +159,11 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 	// the subject's face is 230 px across, and a 105 px face beside it is
 	// under the 0.6 of its size a second face must reach to count,
 	// face.Subject, as a person far behind does not).
-	for _, c := range []struct {
+	for _, c := range cases(src, []struct {
 		live, other string
 		from, to    int
 	}{{"grid_bbaf2n session, 10 fps", "grid_brbk7n", 5, 17}, {"grid_pwij3p session, 10 fps", "grid_lbax4n", 0, 29},
-		{"intel_hp_female turn_left from turned right, 15 fps", "grid_sbwe5n", 2, 20}} {
+		{"intel_hp_female turn_left from turned right, 15 fps", "grid_sbwe5n", 2, 20}}) {
 		base := session(c.live)
 		other, err := jpeg.Decode(bytes.NewReader(clips[c.other][0].data))
 		if err != nil {
@@ -189,7 +187,7 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 		out = append(out, seq)
 	}
 	// A screen replay: the live sessions shown on a screen and filmed.
-	for _, c := range []struct {
+	for _, c := range cases(src, []struct {
 		live   string
 		orders [][]liveness.Step
 	}{
@@ -197,7 +195,7 @@ func buildRealAttacks(src *source, live []sequence) ([]sequence, error) {
 		{"intel_hp_female turn_left from turned right, 15 fps", [][]liveness.Step{{liveness.TurnRight}}},
 		{"grid_id2_swwp2s session, 10 fps", [][]liveness.Step{lbr}},
 		{"grid_pwij3p session, 10 fps", [][]liveness.Step{{liveness.TurnLeft}}},
-	} {
+	}) {
 		base := session(c.live)
 		shown := base
 		shown.frames = make([]frameRef, len(base.frames))

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/draw"
 	"golang.org/x/image/math/f64"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
@@ -163,8 +164,28 @@ type source struct {
 	// falling on either side of a blink (realSequences).
 	missed []string
 	cache  map[string][]byte
+	// images are the frames decoded for drawing on, by frameRef.key: the
+	// attacks draw on the same live frames again and again (the clip as
+	// filmed under nine faces, a capture's repeated frames on a screen).
+	images map[string]image.Image
 	// clips are the real clips' frames, decoded once (realClip.name).
 	clips map[string][]realFrame
+	// share is, in TestEvaluationSet, the k of testkit.Share by which the
+	// attacks whose frames are generated one by one are shared between
+	// runs (cases); 0, the bench: every case.
+	share int
+}
+
+// cases are the cases of one attack class on one set to build: all of
+// them, or for a test sharing them (source.share) one in share, and at
+// least one (k is at most their number). Only attacks whose frames are
+// generated and analysed anew are shared: still photos and replays reuse
+// frames analysed anyway.
+func cases[T any](src *source, all []T) []T {
+	if src.share <= 1 {
+		return all
+	}
+	return testkit.Share(all, min(src.share, len(all)))
 }
 
 func (s *source) bytes(f frameRef) ([]byte, error) {
@@ -193,11 +214,23 @@ func (s *source) bytes(f frameRef) ([]byte, error) {
 }
 
 func (s *source) image(f frameRef) (image.Image, error) {
+	k := f.key()
+	if img, ok := s.images[k]; ok {
+		return img, nil
+	}
 	b, err := s.bytes(f)
 	if err != nil {
 		return nil, err
 	}
-	return jpeg.Decode(bytes.NewReader(b))
+	img, err := jpeg.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	if s.images == nil {
+		s.images = map[string]image.Image{}
+	}
+	s.images[k] = img
+	return img, nil
 }
 
 func (s *source) face(path string) (image.Image, error) {
@@ -372,11 +405,11 @@ func buildAttacks(src *source) ([]sequence, error) {
 	}
 	// A photo moved in front of the camera: one frame shifted, scaled
 	// and tilted a little over 4 s, as a hand holds a print.
-	for _, c := range []struct {
+	for _, c := range cases(src, []struct {
 		n           int
 		shift, zoom float64
 		wobble      float64 // cycles over the stream
-	}{{40, 20, 0.10, 1}, {52, 30, 0.15, 3}, {88, 15, 0.08, 2}} {
+	}{{40, 20, 0.10, 1}, {52, 30, 0.15, 3}, {88, 15, 0.08, 2}}) {
 		img, err := src.image(frameRef{n: c.n})
 		if err != nil {
 			return nil, err
@@ -400,11 +433,11 @@ func buildAttacks(src *source) ([]sequence, error) {
 	// of yaw, −3° unturned: the mesh sees a flat face, never a turn)
 	// seen in perspective, rotated about its vertical axis to one side
 	// and back, then to the other (0.6 s still, then each way over 1.2 s).
-	for _, c := range []struct {
+	for _, c := range cases(src, []struct {
 		n     int
 		angle float64
 		steps []liveness.Step
-	}{{40, 40, bl}, {60, 50, lbr}, {45, 35, br}} {
+	}{{40, 40, bl}, {60, 50, lbr}, {45, 35, br}}) {
 		img, err := src.image(frameRef{n: c.n})
 		if err != nil {
 			return nil, err
@@ -450,10 +483,10 @@ func buildAttacks(src *source) ([]sequence, error) {
 	// Two people spliced: another person's face laid over Foreman's, at
 	// his place and size, for part of the clip as filmed (the gestures
 	// stay Foreman's).
-	for _, c := range []struct {
+	for _, c := range cases(src, []struct {
 		person   string
 		from, to int // stream frames replaced
-	}{{"sheldon/sheldon1.png", 0, 7}, {"howard/howard1.png", 12, 14}, {"penny/penny1.png", 16, 28}, {"raj/raj1.png", 14, 28}} {
+	}{{"sheldon/sheldon1.png", 0, 7}, {"howard/howard1.png", 12, 14}, {"penny/penny1.png", 16, 28}, {"raj/raj1.png", 14, 28}}) {
 		frames, err := withFace(src, asFilmed, c.person, overlay, between(c.from, c.to)...)
 		if err != nil {
 			return nil, err
@@ -463,10 +496,10 @@ func buildAttacks(src *source) ([]sequence, error) {
 	}
 	// A second real person entering the frame for a second or more
 	// (15+ frames at 15 fps), beside Foreman doing the steps.
-	for _, c := range []struct {
+	for _, c := range cases(src, []struct {
 		person   string
 		from, to int
-	}{{"sheldon/sheldon2.png", 0, 15}, {"amy/amy1.png", 10, 26}, {"leonard/leonard1.png", 13, 28}} {
+	}{{"sheldon/sheldon2.png", 0, 15}, {"amy/amy1.png", 10, 26}, {"leonard/leonard1.png", 13, 28}}) {
 		frames, err := withFace(src, asFilmed, c.person, corner, between(c.from, c.to)...)
 		if err != nil {
 			return nil, err
