@@ -21,3 +21,11 @@ func (e *Engines) Hold() (release func(), err error) {
 		return nil, err
 	}
 }
+
+// ExaminePassportZone is Passport with everything it measured: what
+// ExaminePassport gives but for the visual zone, which Passport does not
+// read (unless the zone's names need it), so a test of the zone and the
+// page does not pay for its OCR.
+func (e *Engines) ExaminePassportZone(ctx context.Context, data []byte) (PassportExam, error) {
+	return e.examinePassport(ctx, data, false)
+}

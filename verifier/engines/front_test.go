@@ -21,7 +21,8 @@ import (
 // JPEG and the portrait is described.
 func TestFrontAccepted(t *testing.T) {
 	e := loaded(t)
-	rep, err := e.Front(context.Background(), frontPhoto(t, frontScene(t)))
+	_, photo := frontSceneShot(t)
+	rep, err := e.Front(context.Background(), photo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,9 +102,7 @@ func pngHeader(w, h uint32) []byte {
 // clockwise to view) is judged upright, as the browser shows it.
 func TestFrontHonoursEXIFOrientation(t *testing.T) {
 	e := loaded(t)
-	s := frontScene(t)
-	s.FrameW, s.CardW, s.Aspect = 1600, 1000, card.ID1Aspect
-	upright, _ := s.Render()
+	upright, _ := frontSceneShot(t)
 	// Stored = upright turned 90° counter-clockwise.
 	b := upright.Bounds()
 	stored := image.NewRGBA(image.Rect(0, 0, b.Dy(), b.Dx()))

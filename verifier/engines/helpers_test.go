@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/jpeg"
 	"os"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -98,4 +100,62 @@ func backPhoto(t testing.TB, payload []byte, seed uint64, d synth.Degradation) [
 // frontScene is an accepted license front with a real face.
 func frontScene(t testing.TB) cardtest.Scene {
 	return cardtest.Scene{Face: labeledFace(t, "sheldon/sheldon2.png"), RotationDeg: 6, Keystone: 0.05, Seed: 1}
+}
+
+// frontSceneShot is frontScene rendered as frontPhoto renders it, and its
+// JPEG: rendered once per test binary, not by each of the four tests that
+// photograph it (about 0.2 s of CPU a render). The engines only read
+// their input, so the tests share the bytes.
+func frontSceneShot(t testing.TB) (image.Image, []byte) {
+	t.Helper()
+	frontShot.once.Do(func() {
+		s := frontScene(t)
+		s.FrameW, s.CardW, s.Aspect = 1600, 1000, card.ID1Aspect
+		frontShot.img, _ = s.Render()
+		frontShot.jpeg = encodeJPEG(t, frontShot.img)
+	})
+	if frontShot.jpeg == nil {
+		t.Fatal("frontScene's photo was not rendered")
+	}
+	return frontShot.img, frontShot.jpeg
+}
+
+var frontShot struct {
+	once sync.Once
+	img  image.Image
+	jpeg []byte
+}
+
+// sharedCases is the indices of a test's n independent cases to walk in
+// this run: one in k, taking turns by commit (testkit.Share: k
+// consecutive commits walk them all, IDGATE_TEST_ROUND=r repeats a round,
+// IDGATE_TEST_SWEEPS=full walks every one). The indices, not the cases,
+// are shared so that each case keeps the zone and seed its index gives it.
+func sharedCases(t testing.TB, n, k int) []int {
+	t.Helper()
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return logShared(t, testkit.Share(idx, k), n)
+}
+
+// sharedGroups is sharedCases for cases that must not be parted: each
+// group (one case of each class a run keeps, say a dotted and a named
+// date) is walked whole or not at all.
+func sharedGroups(t testing.TB, k int, groups ...[]int) []int {
+	t.Helper()
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	return logShared(t, slices.Concat(testkit.Share(groups, k)...), n)
+}
+
+func logShared(t testing.TB, idx []int, n int) []int {
+	t.Helper()
+	if len(idx) < n {
+		t.Logf("cases %v of %d this round (testkit.Share; IDGATE_TEST_SWEEPS=full walks all)", idx, n)
+	}
+	return idx
 }

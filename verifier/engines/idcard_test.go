@@ -26,10 +26,13 @@ func cardCamera(w, h int, frac, angle, blur float64) mrztest.Camera {
 // A card back photographed at 2 to 12 MP, straight, tilted, a little
 // blurred, seen off square or upside down, is accepted: the card's four
 // edges found in ID-1's proportions, the zone in its place and read
-// exactly as printed.
+// exactly as printed. Three or four of the seven photos a run, taking
+// turns by commit (sharedCases; the seven took 12.7 s of CPU): one of
+// the guide's smallest in each round, and the 2, 8 MP and off-square
+// photos or the 5, 12 MP and upside-down ones.
 func TestIDCardBackAccepted(t *testing.T) {
 	e := loaded(t)
-	for i, c := range []struct {
+	cases := []struct {
 		name string
 		cam  mrztest.Camera
 	}{
@@ -47,7 +50,9 @@ func TestIDCardBackAccepted(t *testing.T) {
 			c.Keystone = 0.06
 			return c
 		}()},
-	} {
+	}
+	for _, i := range sharedCases(t, len(cases), 2) {
+		c := cases[i]
 		zone := cardZone(uint64(i))
 		x, err := e.ExamineIDCardBack(context.Background(), dataPage(t, mrz.TD1, zone, nil, c.cam, uint64(20+i), nil))
 		if err != nil {
@@ -118,9 +123,11 @@ func TestIDCardBackProblems(t *testing.T) {
 // The zone's physical check on the card: where TD1 puts it on the card
 // found, it is in place; printed 2.2-2.5 mm off it is not, and
 // the photo is still accepted (evidence, not something a retake fixes).
+// Three of the six cards a run, taking turns by commit (sharedCases; the
+// six took 6.0 s of CPU): a card in place and two off in each round.
 func TestIDCardBackZonePlace(t *testing.T) {
 	e := loaded(t)
-	for i, c := range []struct {
+	cases := []struct {
 		name    string
 		shift   [2]float64
 		cam     mrztest.Camera
@@ -134,7 +141,9 @@ func TestIDCardBackZonePlace(t *testing.T) {
 		// 2.2 mm from the card's right edge: the edge stands a pitch from
 		// the zone's last character.
 		{"2.5 mm right", [2]float64{2.5, 0}, cardCamera(2000, 1500, 0.7, 2, 0.5), false},
-	} {
+	}
+	for _, i := range sharedCases(t, len(cases), 2) {
+		c := cases[i]
 		photo := printedPage(t, mrz.TD1, cardZone(50), nil, mrztest.Print{Shift: c.shift}, c.cam, uint64(51+i), nil)
 		x, err := e.ExamineIDCardBack(context.Background(), photo)
 		if err != nil {

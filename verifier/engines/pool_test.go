@@ -20,7 +20,7 @@ func TestPoolSaturated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	photo := frontPhoto(t, frontScene(t))
+	_, photo := frontSceneShot(t)
 	release, err := e.Hold()
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,8 @@ func TestCanceled(t *testing.T) {
 	e := loaded(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := e.Front(ctx, frontPhoto(t, frontScene(t))); !errors.Is(err, context.Canceled) {
+	_, photo := frontSceneShot(t)
+	if _, err := e.Front(ctx, photo); !errors.Is(err, context.Canceled) {
 		t.Errorf("front: %v", err)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 30*time.Millisecond)
