@@ -137,6 +137,16 @@ func GaussianKernel[T float32 | float64](sigma, reach float64) []T {
 }
 
 // GaussianBlur blurs g with standard deviation sigma pixels, separably.
+//
+// Each pass walks memory in order: a row is read through a copy padded
+// with its edge pixels, and a row of the vertical pass is summed from the
+// kernel's rows of the horizontal pass's output. Every pixel's sum takes
+// the same products in the same order as the per-pixel loop with clamped
+// indices it replaces, so the result is the same to the bit
+// (TestGaussianBlurMatchesPerPixelLoop), in 0.3-0.4 s instead of
+// 0.8-0.9 s on a 12 MP frame at σ 1.5 (BenchmarkGaussianBlur). The loop
+// per pixel was 30% of the CPU of the pdf417 package's tests, which blur
+// every synthetic photo two or three times (2026-12-02).
 func GaussianBlur(g *image.Gray, sigma float64) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	if sigma <= 0 || w == 0 || h == 0 {
@@ -145,27 +155,55 @@ func GaussianBlur(g *image.Gray, sigma float64) *image.Gray {
 	k := GaussianKernel[float64](sigma, 3)
 	r := len(k) / 2
 	tmp := make([]float64, w*h)
+	pad := make([]float64, w+2*r)
+	rows := make([][]float64, len(k))
 	for y := 0; y < h; y++ {
 		row := g.Pix[y*g.Stride : y*g.Stride+w]
-		for x := 0; x < w; x++ {
-			var acc float64
-			for i, kv := range k {
-				acc += float64(row[clamp(x+i-r, 0, w-1)]) * kv
-			}
-			tmp[y*w+x] = acc
+		for j := range pad {
+			pad[j] = float64(row[clamp(j-r, 0, w-1)])
 		}
+		for i := range k {
+			rows[i] = pad[i : i+w]
+		}
+		convolveRows(tmp[y*w:(y+1)*w], rows, k)
 	}
 	dst := New(w, h, 0)
+	acc := make([]float64, w)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var acc float64
-			for i, kv := range k {
-				acc += tmp[clamp(y+i-r, 0, h-1)*w+x] * kv
-			}
-			dst.Pix[y*dst.Stride+x] = Clamp8(acc)
+		for i := range k {
+			rows[i] = tmp[clamp(y+i-r, 0, h-1)*w:][:w]
+		}
+		convolveRows(acc, rows, k)
+		out := dst.Pix[y*dst.Stride : y*dst.Stride+w]
+		for x, v := range acc {
+			out[x] = Clamp8(v)
 		}
 	}
 	return dst
+}
+
+// convolveRows sets acc[x] to the sum of rows[i][x]·k[i], added in the
+// order of i from 0, four rows at a time.
+func convolveRows(acc []float64, rows [][]float64, k []float64) {
+	clear(acc)
+	i := 0
+	for ; i+4 <= len(k); i += 4 {
+		r0, r1, r2, r3 := rows[i][:len(acc)], rows[i+1][:len(acc)], rows[i+2][:len(acc)], rows[i+3][:len(acc)]
+		k0, k1, k2, k3 := k[i], k[i+1], k[i+2], k[i+3]
+		for x, a := range acc {
+			a += r0[x] * k0
+			a += r1[x] * k1
+			a += r2[x] * k2
+			a += r3[x] * k3
+			acc[x] = a
+		}
+	}
+	for ; i < len(k); i++ {
+		r0, k0 := rows[i][:len(acc)], k[i]
+		for x, a := range acc {
+			acc[x] = a + r0[x]*k0
+		}
+	}
 }
 
 func clone(g *image.Gray) *image.Gray {

@@ -1,8 +1,11 @@
 package raster
 
 import (
+	"bytes"
 	"errors"
+	"image"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -127,5 +130,87 @@ func TestShrinkAveragesBlocks(t *testing.T) {
 	}
 	if c := Shrink(g, 1); c.Rect != g.Rect || c.Pix[9] != g.Pix[9] {
 		t.Fatal("factor 1 must copy")
+	}
+}
+
+// gaussianBlurPerPixel is GaussianBlur as first written, a loop per pixel
+// with clamped indices: the reference its faster form must match.
+func gaussianBlurPerPixel(g *image.Gray, sigma float64) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if sigma <= 0 || w == 0 || h == 0 {
+		return clone(g)
+	}
+	k := GaussianKernel[float64](sigma, 3)
+	r := len(k) / 2
+	tmp := make([]float64, w*h)
+	for y := 0; y < h; y++ {
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		for x := 0; x < w; x++ {
+			var acc float64
+			for i, kv := range k {
+				acc += float64(row[clamp(x+i-r, 0, w-1)]) * kv
+			}
+			tmp[y*w+x] = acc
+		}
+	}
+	dst := New(w, h, 0)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var acc float64
+			for i, kv := range k {
+				acc += tmp[clamp(y+i-r, 0, h-1)*w+x] * kv
+			}
+			dst.Pix[y*dst.Stride+x] = Clamp8(acc)
+		}
+	}
+	return dst
+}
+
+// GaussianBlur gives the per-pixel loop's image to the bit, on noise and
+// on bars, images narrower and shorter than the kernel included, and on
+// a sub-image whose stride is wider than its rows: the synthetic photos
+// the tests of pdf417 and mrz check are made with it.
+func TestGaussianBlurMatchesPerPixelLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for _, size := range [][2]int{{1, 1}, {3, 2}, {7, 40}, {64, 5}, {203, 117}} {
+		for _, sigma := range []float64{0.3, 0.8, 1.2, 2.07, 4.3, 11} {
+			g := New(size[0], size[1], 0)
+			for i := range g.Pix {
+				if size[0] > 50 && (i%size[0])/4%2 == 0 {
+					g.Pix[i] = uint8(200 + rng.IntN(56)) // bars
+				} else {
+					g.Pix[i] = uint8(rng.IntN(256))
+				}
+			}
+			want, got := gaussianBlurPerPixel(g, sigma), GaussianBlur(g, sigma)
+			if !bytes.Equal(got.Pix, want.Pix) || got.Rect != want.Rect {
+				t.Errorf("%dx%d, sigma %v: differs from the per-pixel loop", size[0], size[1], sigma)
+			}
+		}
+	}
+	wide := New(50, 30, 0)
+	for i := range wide.Pix {
+		wide.Pix[i] = uint8(rng.IntN(256))
+	}
+	sub := wide.SubImage(image.Rect(0, 0, 31, 30)).(*image.Gray)
+	if got, want := GaussianBlur(sub, 1.7), gaussianBlurPerPixel(sub, 1.7); !bytes.Equal(got.Pix, want.Pix) {
+		t.Error("a sub-image with a wider stride: differs from the per-pixel loop")
+	}
+}
+
+func BenchmarkGaussianBlur(b *testing.B) {
+	g := New(4000, 3000, 0)
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i * 7919 % 251)
+	}
+	for _, f := range []struct {
+		name string
+		blur func(*image.Gray, float64) *image.Gray
+	}{{"separable-rows", GaussianBlur}, {"per-pixel", gaussianBlurPerPixel}} {
+		b.Run(f.name, func(b *testing.B) {
+			for b.Loop() {
+				f.blur(g, 1.5)
+			}
+		})
 	}
 }

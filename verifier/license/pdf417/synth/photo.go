@@ -156,8 +156,11 @@ func printCard(sym *zxing.Symbol, pm PrintModel, rng *rand.Rand) *image.Gray {
 	// A 45° dot screen of 6 print pixels, as offset presses print tints.
 	const cell = 6.0
 	for y := 0; y < h; y++ {
+		// The inner wave is the row's (hoisted: the expression is the
+		// same, so is every pixel).
+		sy := math.Sin(float64(y) * f2)
 		for x := 0; x < w; x++ {
-			tone := 8*float64(y)/float64(h) - 6*math.Sin(float64(x)*f1+4*math.Sin(float64(y)*f2)) + 10 // 0..24 darker than paper
+			tone := 8*float64(y)/float64(h) - 6*math.Sin(float64(x)*f1+4*sy) + 10 // 0..24 darker than paper
 			v := paper - tone
 			if pm.Halftone {
 				// Dot coverage proportional to tone; a dot is dark ink at 60.
@@ -311,6 +314,7 @@ func photograph(card *image.Gray, fw, fh int, frac float64, c CameraModel, rng *
 	}
 	frame := raster.New(fw, fh, 0)
 	table := 70 + rng.Float64()*50
+	wave := tableWave(fw, fh)
 	for y := 0; y < fh; y++ {
 		row := frame.Pix[y*fw : (y+1)*fw]
 		for x := range row {
@@ -319,7 +323,7 @@ func photograph(card *image.Gray, fw, fh int, frac float64, c CameraModel, rng *
 				row[x] = raster.Clamp8(raster.Bilinear(src, u-0.5, v-0.5, 0))
 				continue
 			}
-			row[x] = raster.Clamp8(table + 15*math.Sin(float64(x+2*y)*0.01))
+			row[x] = raster.Clamp8(table + 15*wave[x+2*y])
 		}
 	}
 	return frame, nil
