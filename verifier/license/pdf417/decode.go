@@ -30,6 +30,14 @@ func Decode(ctx context.Context, img image.Image, accept func([]byte) error) ([]
 // is checked between steps: a single zxing call is not interruptible, so an
 // overrun is bounded by one step. Decode is safe for concurrent use.
 func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte) error) ([]byte, Report, error) {
+	return d.decode(ctx, img, accept, nil)
+}
+
+// decode is Decode; when kept is not nil it is set to the session the
+// steps shared (none is made for a nil or oversized image), so that a
+// test can ask for the module the steps measured, or measure it, without
+// locating and straightening the symbol again (export_test.go).
+func (d Decoder) decode(ctx context.Context, img image.Image, accept func([]byte) error, kept **session) ([]byte, Report, error) {
 	now := d.Now
 	if now == nil {
 		now = time.Now
@@ -52,6 +60,9 @@ func (d Decoder) Decode(ctx context.Context, img image.Image, accept func([]byte
 		deadline = dl
 	}
 	s := newSession(raster.Luminance(img))
+	if kept != nil {
+		*kept = s
+	}
 	finish := func() {
 		rep.Total = now().Sub(start)
 		if s.loc != nil {

@@ -367,7 +367,12 @@ func reversed(p []float64) []float64 {
 // module width in pixels, whether or not it decodes: for measuring the
 // estimate against known module sizes (bench/pdf417) and for tests.
 func EstimateModule(img image.Image) (float64, bool) {
-	s := newSession(raster.Luminance(img))
+	return newSession(raster.Luminance(img)).estimateModule()
+}
+
+// estimateModule is EstimateModule on the session's image: its first
+// region's module, measured once.
+func (s *session) estimateModule() (float64, bool) {
 	if len(s.regions()) == 0 {
 		return 0, false
 	}
