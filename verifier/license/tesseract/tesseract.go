@@ -22,7 +22,10 @@ package tesseract
 // libgomp's: Tesseract's LSTM runs some loops in OpenMP parallel regions
 // with a fixed thread count; with max active levels at 0 they run on the
 // calling thread alone, so one reader uses one core, as the engines'
-// worker pool assumes.
+// worker pool assumes. The setting is the calling thread's, and Go makes
+// a cgo call on whichever thread its goroutine is on: idg_read sets it
+// again each time (set in idg_open alone, each other thread that read
+// started a team of 3-4 spinning threads, TestReadStartsNoThreads).
 extern void omp_set_max_active_levels(int);
 
 static TessBaseAPI *idg_open(const char *datapath, char *err, int errlen) {
@@ -47,6 +50,7 @@ static TessBaseAPI *idg_open(const char *datapath, char *err, int errlen) {
 // "conf<TAB>line<TAB>left<TAB>right<TAB>word<TAB>chars\n" lines (malloc'd,
 // for the caller to free).
 static char *idg_read(TessBaseAPI *h, const unsigned char *pix, int w, int hgt, int stride, int ppi) {
+	omp_set_max_active_levels(0);
 	TessBaseAPISetImage(h, pix, w, hgt, 1, stride);
 	TessBaseAPISetSourceResolution(h, ppi);
 	if (TessBaseAPIRecognize(h, NULL) != 0) {
