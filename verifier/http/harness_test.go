@@ -145,7 +145,12 @@ func (h *harness) url() string {
 	}
 	done := make(chan error, 1)
 	go func() { done <- h.srv.Serve(ln) }()
-	transport := &nethttp.Transport{}
+	// The client lets go of an idle connection well before the server's
+	// IdleTimeout (5 s here) closes it: a POST sent on a connection the
+	// server is closing at that instant fails with EOF and is not retried
+	// (TestPassportFlow's refusals, after drawing four photos for 5 s
+	// under CI's load, 2026-12-02).
+	transport := &nethttp.Transport{IdleConnTimeout: time.Second}
 	h.http = &nethttp.Client{Transport: transport}
 	h.t.Cleanup(func() {
 		// Idle keep-alive connections would hold Shutdown until IdleTimeout.
