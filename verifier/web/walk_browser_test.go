@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license/pdf417/synth"
@@ -186,20 +187,26 @@ func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 // on screen, in English and Spanish, at 360×640 and 390×844, and a
 // shutter pressed from the keyboard keeps its focus (it is only marked
 // unavailable while the photo is checked: disabled, it had dropped focus
-// to the page's top).
+// to the page's top). Each case is a browser of its own with the barcode
+// reader running on the camera (about 15 s of CPU): Spanish at 360×640,
+// the longer text on the smaller screen, every run; the two English sizes
+// take turns (testkit.Share).
 func TestRefusalKeepsTheShutterOnScreenInChromium(t *testing.T) {
 	t.Parallel()
 	e := start(t)
 	far := filepath.Join(t.TempDir(), "far.y4m")
 	writeY4M(t, far, 5, []image.Image{decode(t, farBack(t))})
-	for _, c := range []struct {
+	type refusalCase struct {
 		accept, start, shutter, reason string
 		w, h                           int
-	}{
-		{"es-MX,es;q=0.9", "Empezar", "Tomar foto", "Acércate para que el código de barras llene la mayor parte del marco.", 360, 640},
+	}
+	english := []refusalCase{
 		{"en-US", "Start", "Take photo", "Move closer so the barcode fills most of the frame.", 360, 640},
 		{"en-US", "Start", "Take photo", "Move closer so the barcode fills most of the frame.", 390, 844},
-	} {
+	}
+	for _, c := range append([]refusalCase{
+		{"es-MX,es;q=0.9", "Empezar", "Tomar foto", "Acércate para que el código de barras llene la mayor parte del marco.", 360, 640},
+	}, testkit.Share(english, 2)...) {
 		phone := walkTab(t, c.w, c.h, c.accept, camera(far, true)...)
 		phone.Open(e.create(`{}`).URL)
 		phone.screen("start")

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit"
@@ -128,11 +130,8 @@ func (tb *Tab) WaitText(want ...string) {
 // 2026-11-30; the pages' tests take about 400 of them).
 func (tb *Tab) Screenshot(name string) {
 	tb.T.Helper()
-	shot := chromedp.CaptureScreenshot()
-	if !Eval[bool](tb, `document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth && scrollX === 0 && scrollY === 0`) {
-		shot = chromedp.FullScreenshot(100)
-	}
-	png, err := chromedp.Run(tb.Ctx, shot)
+	full := !Eval[bool](tb, `document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth && scrollX === 0 && scrollY === 0`)
+	png, err := chromedp.Run(tb.Ctx, capture(full))
 	if err != nil {
 		tb.T.Fatalf("screenshot %s: %v", name, err)
 	}
@@ -142,6 +141,24 @@ func (tb *Tab) Screenshot(name string) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		tb.T.Fatal(err)
+	}
+}
+
+// capture is a PNG of the window (full: of the whole page, as
+// chromedp.FullScreenshot takes it), encoded for speed rather than size:
+// zlib's fastest setting. The pages' and the dashboard's tests take about
+// 340 screenshots a run; in the dashboard's tests one took 0.33 s on
+// average with the default encoding and 0.28 s with this (2026-12-02's
+// machine, 60 screenshots each way).
+func capture(full bool) chromedp.Action[[]byte] {
+	return func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			FromSurface: new(true), CaptureBeyondViewport: new(full), Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
 	}
 }
 
