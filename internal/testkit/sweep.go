@@ -1,10 +1,12 @@
 package testkit
 
 import (
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // FullSweeps reports whether tests that walk a calibration grid (page
@@ -64,4 +66,31 @@ func round() int {
 		return 0
 	}
 	return int(n)
+}
+
+// TakesTurns skips t unless this run is its turn: one run in k, the
+// round as Share deals it, offset by the test's name so that a set of
+// such tests splits evenly across the rounds. It is for browser walks
+// whose behaviour no other walk covers but that a change rarely breaks
+// (a second camera denial, the back button, a stale second phone): CI's
+// 25 minutes on two cores no longer hold every walk every run, so k
+// consecutive commits walk them all. IDGATE_TEST_ROUND (the skip says
+// which) walks one; IDGATE_TEST_SWEEPS=full walks them all.
+func TakesTurns(t testing.TB, k int) {
+	t.Helper()
+	if walk, r := turnOf(t.Name(), k); !walk {
+		t.Skipf("takes turns with other walks: one run in %d walks it (IDGATE_TEST_ROUND=%d, or IDGATE_TEST_SWEEPS=full)", k, r)
+	}
+}
+
+// turnOf reports whether the test name walks in this run of k, and the
+// round that walks it.
+func turnOf(name string, k int) (bool, int) {
+	if FullSweeps() || k <= 1 {
+		return true, round() % max(k, 1)
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	offset := int(h.Sum32() % uint32(k))
+	return (round()+offset)%k == 0, (k - offset) % k
 }

@@ -46,3 +46,35 @@ func TestShareTakesTurns(t *testing.T) {
 		t.Errorf("full sweep: %v, want every case", got)
 	}
 }
+
+func TestTakesTurnsWalksEachTestOnceInKRounds(t *testing.T) {
+	t.Setenv("IDGATE_TEST_SWEEPS", "")
+	walks := map[string]int{}
+	names := []string{"TestCameraDenied", "TestBackButton", "TestStalePhone", "TestHeadingWaits", "TestKeyboard"}
+	for r := range 3 {
+		t.Setenv("IDGATE_TEST_ROUND", strconv.Itoa(r+6))
+		for _, name := range names {
+			walk, at := turnOf(name, 3)
+			if walk {
+				walks[name]++
+			}
+			if walk != (at == (r+6)%3) {
+				t.Errorf("%s in round %d: walks %v, but its round is said to be %d", name, r+6, walk, at)
+			}
+		}
+	}
+	for _, name := range names {
+		if walks[name] != 1 {
+			t.Errorf("%s walked %d times in 3 rounds, want once", name, walks[name])
+		}
+	}
+	t.Setenv("IDGATE_TEST_SWEEPS", "full")
+	if walk, _ := turnOf("TestCameraDenied", 3); !walk {
+		t.Error("a full sweep skipped a test that takes turns")
+	}
+	ran := false
+	t.Run("full", func(t *testing.T) { TakesTurns(t, 3); ran = true })
+	if !ran {
+		t.Error("TakesTurns skipped under a full sweep")
+	}
+}

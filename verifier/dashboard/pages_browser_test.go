@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/client"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/e2ee"
 )
 
@@ -276,6 +277,7 @@ func (e *env) passphraseKey(acct *account, name string) string {
 // Templates: create with every kind of field, a refused value explained,
 // edit, delete.
 func TestTemplatesInChromium(t *testing.T) {
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	key := e.passphraseKey(e.a, "Compliance team")
 	tb := newTab(t, e)

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/client"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/dashboard/npmbundle"
 	"github.com/idgate/idgate/verifier/e2ee"
@@ -320,6 +321,7 @@ func jsonText(v any) string {
 // file the user chooses (after a wrong key is refused by name), to what
 // idgate decrypt opens; the key file's contents are never sent.
 func TestRequestsOpenCustomResult(t *testing.T) {
+	testkit.TakesTurns(t, 2)
 	s := startServer(t)
 	priv, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {

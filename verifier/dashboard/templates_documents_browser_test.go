@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier"
 )
 
@@ -16,6 +17,7 @@ import (
 // it. Ticked kinds are stored in the order of the template, new ones
 // after, and none ticked is refused on the page.
 func TestTemplateDocumentsInChromium(t *testing.T) {
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	tb := newTab(t, e)
 	tb.signIn(e.a)

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // shop is the integration key's allowed site: the Origin the verifications
@@ -82,6 +84,7 @@ func (tb *tab) openFrom(site, link string) {
 // is a link opened directly: both keep "close this page".
 func TestBackToSiteWithoutReferrerInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	site := serveOpener(t)

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 )
 
@@ -96,6 +97,7 @@ func TestEndedLinks(t *testing.T) {
 // The consent screen lists the front-versus-barcode check when the
 // verification asks for it (English and Spanish), and only then.
 func TestConsentListsFrontCheck(t *testing.T) {
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	tb := newTab(t, true)
 	tb.Open(e.create(`{"front_barcode_match":true}`).URL)
@@ -170,6 +172,7 @@ func (e *env) putLogo(data []byte) {
 // but no setting: the person behind a link does not run the server (the
 // server's log says which setting to change).
 func TestHandoffSaysLoopbackLinkIsUnreachable(t *testing.T) {
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	desk := newTab(t, false)
 	desk.Open(e.create(`{}`).URL)

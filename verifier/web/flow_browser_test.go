@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/qr/qrtest"
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/verifier/face/liveness"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
@@ -238,6 +239,7 @@ func foremanDoes(e *env, tb *tab, order ...liveness.Step) {
 // review, and both answers work.
 func TestReviewOfferInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	phone := newTab(t, true)
 	for i, choice := range []struct{ button, screen, status string }{
@@ -272,6 +274,7 @@ func TestReviewOfferInChromium(t *testing.T) {
 // the page sends it without the shutter.
 func TestLicenseCameraInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	c := e.create(`{}`)
 	frontY4M := filepath.Join(t.TempDir(), "front.y4m")
@@ -302,6 +305,7 @@ func TestLicenseCameraInChromium(t *testing.T) {
 // photos through the file input; liveness says it needs the camera.
 func TestCameraDeniedInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	c := e.create(`{}`)
 	y4m := filepath.Join(t.TempDir(), "foreman.y4m")

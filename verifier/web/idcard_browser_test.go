@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license"
 	"github.com/idgate/idgate/verifier/mrz"
@@ -136,6 +137,7 @@ func TestIDCardInChromium(t *testing.T) {
 // var/screenshots/walk/idcard-test-*.
 func TestTestModeIDCardInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	fields := `"requested_fields":["first_names","last_name","document_number","dob","expiry_date","sex","nationality","country","address_city"]`

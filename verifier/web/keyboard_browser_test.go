@@ -7,6 +7,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // focusNow describes the focused element and whether its focus shows: an
@@ -63,6 +65,7 @@ func (tb *tab) tabTo(want string) []string {
 // input the keyboard focused, as the dialog would.)
 func TestKeyboardOnlyInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	desk := newTab(t, false)
 	c := e.create(`{}`)

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
 	"github.com/idgate/idgate/verifier/web/guidetest"
 )
@@ -170,6 +171,7 @@ func TestTurnedBackAutoCapturesInChromium(t *testing.T) {
 // taken by itself, and the shutter's photo accepted.
 func TestBackWithoutTheReaderInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	c := e.create(`{}`)
 	e.endUser(c, "/license/front", "image/jpeg", front(t, foremanFace(t)), 200)

@@ -481,6 +481,7 @@ const (
 // straight-ahead from the first turn's own frames.
 func TestTrackedLivenessSlowTrackerWaitsForRestInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	order := []liveness.Step{liveness.TurnLeft, liveness.TurnRight, liveness.Blink}
 	tb := liveTab(t, e, 390, 844, smartSegments, 0)

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/mrz"
 	"github.com/idgate/idgate/verifier/mrz/mrztest"
@@ -155,6 +156,7 @@ func TestPassportInChromium(t *testing.T) {
 // own, and the result says passport when it is chosen.
 func TestTestModePassportInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	c := e.create(`{"accepted_documents":["drivers_license","passport"]}`)

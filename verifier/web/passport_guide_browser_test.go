@@ -80,6 +80,7 @@ func judgePageIn(tb *tab, t *testing.T, img image.Image) pageJudged {
 // (IDGATE_TEST_SWEEPS=full) before changing either.
 func TestPassportGuideOnRenderedPages(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	f := ocrbFont(t)
 	rd, err := reader.New(f)
 	check(t, err)
@@ -199,6 +200,7 @@ func glared(t *testing.T, f *ocrb.Font, face image.Image) image.Image {
 // taken but "hold" (see below; var/screenshots/walk/passport-guide-*).
 func TestPassportAutoCaptureInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	f := ocrbFont(t)
 	face := foremanFace(t)
 	e := start(t)

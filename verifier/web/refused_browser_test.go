@@ -6,6 +6,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
 	"github.com/idgate/idgate/verifier/license/card/cardtest"
@@ -43,6 +44,7 @@ func lookDiff(a, b []float64) float64 {
 // evidence.
 func TestRefusedCardLookInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	face := foremanFace(t)
 	tb := guidePage(t)
 	changed := chromium.Eval[float64](tb, `G.limits.changed`)

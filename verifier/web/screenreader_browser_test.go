@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
 	"github.com/idgate/idgate/internal/testkit/screenreader"
 	"github.com/idgate/idgate/verifier/flow/flowtest"
@@ -102,6 +103,7 @@ func TestScreenReaderWalkInChromium(t *testing.T) {
 // step's heading. Transcript: var/screenshots/flow/screenreader-idcard-en.txt.
 func TestScreenReaderIDCardWalkInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	sr := screenreader.Start(t)
 	e := start(t)
 	table, err := flowtest.NoCardPhoto(2)

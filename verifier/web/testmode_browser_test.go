@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // signInTest gets a test-mode bearer token: what it creates is a test
@@ -82,6 +84,7 @@ func TestTestModeInChromium(t *testing.T) {
 // phone_verification is the walked number's.
 func TestTestModePhoneStepInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)
@@ -136,6 +139,7 @@ func TestTestModePhoneStepInChromium(t *testing.T) {
 // the tester go on, and the picker names the unconfirmed step.
 func TestTestModePhoneUnconfirmedInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)
@@ -184,6 +188,7 @@ func TestTestModePhoneUnconfirmedInChromium(t *testing.T) {
 // the person left it either way.
 func TestHeadingWaitsForAPersonWhoTouchedInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	for _, touch := range []bool{true, false} {

@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
 )
 
 // The test provider's magic numbers (docs/test-mode.md) walked on a test
@@ -13,6 +15,7 @@ import (
 // +1 217 555 0102 finds the provider down (503, Retry-After 30).
 func TestTestModePhoneMagicNumbersInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	e.signInTest()
 	phone := newTab(t, true)

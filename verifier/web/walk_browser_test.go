@@ -73,6 +73,7 @@ func (tb *tab) inView(el string) bool {
 // is: the review offer, whose answer finishes it.
 func TestStaleSecondPhoneFollowsTheLinkInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	for _, lang := range []struct{ accept, offer, yes string }{
 		{"en-US", "We could not confirm that the photos match", "Send for review"},
@@ -109,6 +110,7 @@ func TestStaleSecondPhoneFollowsTheLinkInChromium(t *testing.T) {
 // reaches the shop past the flow's own history entry.
 func TestBackButtonStaysInTheFlowInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	c := e.create(`{}`)
 	shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -383,6 +385,7 @@ func TestNoLivenessAttemptsLeftSaysSoInChromium(t *testing.T) {
 // choose a photo", beside "Take photo": two buttons that read as the same.
 func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	y4m := filepath.Join(t.TempDir(), "front.y4m")
 	writeY4M(t, y4m, 5, []image.Image{farFront(t, foremanFace(t))})
@@ -426,6 +429,7 @@ func TestCameraAllowedAfterDenialInChromium(t *testing.T) {
 // compared with the license photo, once; then the done page.
 func TestFaceMatchWaitInChromium(t *testing.T) {
 	t.Parallel()
+	testkit.TakesTurns(t, 2)
 	e := start(t)
 	for _, lang := range []struct{ accept, title, wait, done string }{
 		{"en-US", "Almost done", "Comparing your selfie with the photo on your license. This takes a few seconds.", "Done, you can close this page."},
