@@ -34,7 +34,11 @@ lint:
 # go test's -timeout (scripts/testgo.sh) catches a hung package: verifier/web's browser walks took up to
 # 878 s under CI load (2026-11-29), so 15 m came within 22 s of killing a
 # passing run; 20 m stays under the 25-minute budget of the whole of CI.
-SLOW_FIRST = ./verifier/web ./systemtest ./bench/liveness ./verifier/license/pdf417 ./verifier/http ./securitytest ./verifier/flow ./cmd/idgate
+# verifier/engines and verifier/dashboard (over 100 s of wall each) and the
+# widget (29 s, mostly its browser waiting) came late in the alphabet: in a
+# rehearsal from an empty cache (2026-12-02) the widget ended go test 31 s
+# after the package before it, and the cores sat idle 119 s of the run.
+SLOW_FIRST = ./verifier/web ./systemtest ./bench/liveness ./verifier/license/pdf417 ./verifier/http ./securitytest ./verifier/flow ./cmd/idgate ./verifier/engines ./verifier/dashboard ./widget
 
 ## test-go: go vet and go test (scripts/testgo.sh); afterwards, one line per package whose tests skipped for absent test data, the packages that took the most CPU, and a digest of any failures
 test-go:
