@@ -5,9 +5,8 @@ import "bytes"
 // HoldsPlain reports whether word occurs in data as plaintext: somewhere
 // not inside a longer run of base64 characters. Sealed members and sealed
 // sessions are base64 ciphertext, which holds any short run of letters by
-// chance (a four-letter name about once in 17 million positions, so about
-// once in a few thousand results): a plain bytes.Contains over them fails
-// at random (stop 54's CI: "JOHN" inside a custom-key envelope), while
+// chance (a given four-letter name about once in 64^4, 17 million,
+// positions): a plain bytes.Contains over them fails at random (stop 54's CI: "JOHN" inside a custom-key envelope), while
 // personal data written out in clear stands between quotes, spaces or
 // punctuation.
 func HoldsPlain(data []byte, word string) bool {

@@ -89,9 +89,8 @@ var axeLangs = map[string]bool{"en": true, "de": true, "ar": true, "zh": true}
 // walkedLangs are the languages the language walks take in this run:
 // English, the reference; one of the three other extremes of axeLangs by
 // turn (German the longest, Arabic right to left, Chinese without spaces);
-// one of the other six by turn (testkit.Share: three consecutive commits
-// walk every extreme, six every language; IDGATE_TEST_SWEEPS=full walks
-// them all). The two walks took 72 s of their browsers' CPU for the ten
+// one of the other six by turn (testkit.Share, the round from the
+// commit's hash; IDGATE_TEST_SWEEPS=full walks them all). The two walks took 72 s of their browsers' CPU for the ten
 // languages (2026-11-30), 136 s for six on the slower machine of
 // 2026-12-02, whose CI ran past its budget.
 func walkedLangs() []string {
