@@ -9,8 +9,8 @@
 # binaries; a third still took 312 s on 2026-12-01's VM, 250 of them
 # building, when every dependency was instrumented: below). The packages
 # are dealt round-robin, most targets first, into k rounds; FUZZ_ROUND picks one, by default the commit's hash modulo k, so a
-# re-run of a commit fuzzes the same packages and consecutive commits cover
-# them all. Every target's seed corpus still runs in every `go test`.
+# re-run of a commit fuzzes the same packages; which round a commit gets
+# is chance (its hash), not its place in the history. Every target's seed corpus still runs in every `go test`.
 #
 # Each package's instrumented test binary is built once and run for each
 # of its targets, as go test -fuzz runs it (from the package's directory,

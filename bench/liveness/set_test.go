@@ -25,8 +25,8 @@ import (
 // attacks whose frames are generated one by one (photos moved and
 // turned, faces spliced in or in view, screen replays) are shared, one
 // in three of each class's cases on each set (source.share, cases:
-// testkit.Share, so three consecutive commits judge them all and
-// IDGATE_TEST_SWEEPS=full every one). The whole set took 105 s of CPU on
+// testkit.Share: the round is the commit's hash modulo 3, IDGATE_TEST_ROUND=r
+// judges round r, IDGATE_TEST_SWEEPS=full every one). The whole set took 105 s of CPU on
 // the 2-core CI machine, 92 s on a 2-core dev VM (2026-12-02, median of
 // four runs), nearly all of it analysing its 1478 distinct frames (about
 // 60 ms each: analyse already does each once) and generating the

@@ -34,7 +34,8 @@ func Along[T any](values []T, k int) []T {
 // in k, those whose index modulo k is the run's round. The round is
 // IDGATE_TEST_ROUND, or else the checkout's commit hash modulo k, as
 // scripts/fuzz.sh deals its rounds: a re-run of a commit walks the same
-// cases, and k consecutive commits walk them all.
+// cases, and which round a commit walks is chance (its hash), not its
+// place in the history.
 func Share[T any](values []T, k int) []T {
 	if FullSweeps() || k <= 1 {
 		return values

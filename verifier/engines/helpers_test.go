@@ -127,8 +127,8 @@ var frontShot struct {
 }
 
 // sharedCases is the indices of a test's n independent cases to walk in
-// this run: one in k, taking turns by commit (testkit.Share: k
-// consecutive commits walk them all, IDGATE_TEST_ROUND=r repeats a round,
+// this run: one in k, taking turns by commit (testkit.Share: the round
+// is the commit's hash modulo k, IDGATE_TEST_ROUND=r repeats a round,
 // IDGATE_TEST_SWEEPS=full walks every one). The indices, not the cases,
 // are shared so that each case keeps the zone and seed its index gives it.
 func sharedCases(t testing.TB, n, k int) []int {

@@ -102,7 +102,7 @@ func TestRealPhotos(t *testing.T) {
 //
 // Each synthetic photo is judged alone, so the 16 (8 geometries × 2
 // module sizes, half the test's 10 s of CPU, 2026-12-02) take turns, half
-// a run (testkit.Share: two consecutive commits walk all 16;
+// a run (testkit.Share: the commit's hash modulo 2 picks the half;
 // IDGATE_TEST_SWEEPS=full walks all in one run), every geometry in every
 // run, at 2 px modules in one half of them and at 3 px in the other. The
 // real photos' median is a figure of the whole set: all 32 every run.
@@ -236,8 +236,8 @@ func TestPhoneModelPhotos(t *testing.T) {
 // which nothing reads, are answered too small.
 //
 // Each photo is judged alone, so the nine answered unreadable take turns:
-// a third of them a run (testkit.Share: three consecutive commits walk
-// them all; IDGATE_TEST_SWEEPS=full walks every one). They are mostly 8
+// a third of them a run (testkit.Share: the commit's hash modulo 3
+// picks the third; IDGATE_TEST_SWEEPS=full walks every one). They are mostly 8
 // and 12 MP renders, with their decodes most of the test's 33-39 s
 // (2026-12-02). The one answered too small and the five under 1.5 px
 // (1-2 MP) are walked every run: a kind of refusal each.

@@ -30,7 +30,7 @@ func washedShot(t testing.TB, f *ocrb.Font, cam mrztest.Camera, letter byte, par
 //
 // Each case is judged alone, so they take turns, every kind of misreading
 // in every run: a third of each kind of three or four cases, one of each
-// pair (testkit.Share: three consecutive commits walk them all;
+// pair (testkit.Share: the round is the commit's hash modulo 3;
 // IDGATE_TEST_SWEEPS=full walks all eleven in one run). The test took
 // 17-19 s of CPU, 1.1-2.6 s a case, the reading most of it (2026-12-02).
 func TestWashedLetterNotMisread(t *testing.T) {

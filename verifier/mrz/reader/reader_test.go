@@ -103,7 +103,7 @@ func TestNoZone(t *testing.T) {
 //
 // Each photo is judged alone, and each is a 12 MP render, 2.5-3 s of CPU
 // of the test's 8-9 s (2026-12-02), the reading a tenth of it: one photo
-// a run (testkit.Share: three consecutive commits walk all three;
+// a run (testkit.Share: the commit's hash modulo 3 picks it;
 // IDGATE_TEST_SWEEPS=full walks all three in one run).
 func TestReadFillingTheFrame(t *testing.T) {
 	rd, f := newReader(t)
@@ -137,8 +137,8 @@ func TestReadFillingTheFrame(t *testing.T) {
 // unsure, never ErrNoZone or a format error, never read wrong.
 //
 // Each page is judged alone, and each is a 12 MP render and its reading,
-// 2.5-3 s of CPU (2026-12-02): one page a run (testkit.Share: two
-// consecutive commits walk both; IDGATE_TEST_SWEEPS=full walks both in
+// 2.5-3 s of CPU (2026-12-02): one page a run (testkit.Share: the
+// commit's hash modulo 2 picks it; IDGATE_TEST_SWEEPS=full walks both in
 // one run).
 func TestBlurredZoneFound(t *testing.T) {
 	rd, f := newReader(t)
