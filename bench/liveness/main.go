@@ -16,8 +16,10 @@
 // configuration before the real set), liveness.Defaults with the
 // straight-ahead of the whole stream (before the causal rule) and
 // liveness.Defaults with every frame within 20° of the camera counted
-// toward straight-ahead (before the rule at rest) and liveness.Defaults
-// (each frame judged from the straight-ahead so far, at rest) side by side,
+// toward straight-ahead (before the rule at rest), liveness.Defaults with
+// a blink step done at its first blink (before BlinkLast) and
+// liveness.Defaults (each frame judged from the straight-ahead so far, at
+// rest) side by side,
 // from the same signals in the same run; and liveness.Defaults on the
 // signals of the same frames cropped otherwise (crop: by the short-range
 // 128 detector, a candidate #29 weighs for the page's tracker, which
@@ -156,7 +158,7 @@ func (c crop) String() string {
 // configs are the configurations compared, in print order; evaluation
 // gives each its signals.
 var configs = []column{{name: "SyntheticSetDefaults (before)", cfg: liveness.SyntheticSetDefaults}, {name: "Defaults, whole stream", cfg: wholeStream()},
-	{name: "Defaults, every frame ≤20°", cfg: everyFrame()}, {name: "Defaults (now)", cfg: soFar()}, {name: "Defaults, 128 crops", cfg: soFar(), crop: crop{short: true}},
+	{name: "Defaults, every frame ≤20°", cfg: everyFrame()}, {name: "Defaults, first blink", cfg: firstBlink()}, {name: "Defaults (now)", cfg: soFar()}, {name: "Defaults, 128 crops", cfg: soFar(), crop: crop{short: true}},
 	{name: "Defaults, 256 squared", cfg: soFar(), crop: crop{square: true}}, {name: "Defaults, 128 squared", cfg: soFar(), crop: crop{short: true, square: true}}}
 
 // everyFrame is Defaults as they were before the straight-ahead at rest:
@@ -166,6 +168,10 @@ func everyFrame() liveness.Config { c := soFar(); c.StraightAheadSeed = 0; retur
 // wholeStream is Defaults as they were before the straight-ahead so far (the causal rule):
 // every frame judged from the median over the whole stream.
 func wholeStream() liveness.Config { c := liveness.Defaults; c.StraightAheadSoFar = false; return c }
+
+// firstBlink is Defaults as they were before BlinkLast: a blink step
+// done at the first blink after it was asked.
+func firstBlink() liveness.Config { c := soFar(); c.BlinkLast = false; return c }
 
 // soFar is Defaults, which judge each frame from the frames up to it.
 func soFar() liveness.Config { c := liveness.Defaults; c.StraightAheadSoFar = true; return c }

@@ -317,6 +317,25 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
+// lastBlink is the last of the blinks from first on (events sorted by
+// their end) that ends before any other gesture begins after first, and
+// within timeout of asked (Config.BlinkLast).
+func lastBlink(events []Event, first Event, asked, timeout time.Duration) Event {
+	next := time.Duration(math.MaxInt64)
+	for _, n := range events {
+		if n.Kind != Blink && n.Start >= first.End {
+			next = min(next, n.Start)
+		}
+	}
+	last := first
+	for _, n := range events {
+		if n.Kind == Blink && n.Start > last.End && n.End < next && (timeout <= 0 || n.End-asked <= timeout) {
+			last = n
+		}
+	}
+	return last
+}
+
 // steps matches gestures to the asked steps in order. Step k is asked at
 // the stream start (k = 0) or when step k−1 was completed; an event counts
 // only if it became unmistakable after that. Blinks are involuntary, so a
@@ -358,6 +377,9 @@ match:
 			out[k] = StepResult{Step: want, Reason: StepTimeout, AtMS: e.End.Milliseconds()}
 			break match
 		case e.Kind == want:
+			if want == Blink && cfg.BlinkLast && k+1 < len(ch.Steps) && ch.Steps[k+1] != Blink {
+				e = lastBlink(events, e, asked, timeout)
+			}
 			out[k] = StepResult{Step: want, Passed: true, AtMS: e.End.Milliseconds()}
 			k++
 			asked = e.End

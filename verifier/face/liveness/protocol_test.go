@@ -1,9 +1,12 @@
 package liveness
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/idgate/idgate/verifier/face/pose"
 )
 
 // The challenge streams are Foreman frames 36–96 (every 2nd, 15 fps,
@@ -294,5 +297,71 @@ func TestChallengeFacePresence(t *testing.T) {
 	seq[3] = Signal{T: seq[3].T}
 	if r := decide(t, ch, seq); !r.Live {
 		t.Fatalf("one faceless frame: %v", r.Failures)
+	}
+}
+
+// A page that did not see the blink kept its cue up for the step's 8 s;
+// the person blinked at 1 s and, the cue still up, again at 3, 5 and
+// 7.4 s, and turned left when the next cue came at 8 s. The turn is timed
+// from the last blink before it (BlinkLast), not the first: from the
+// first it ends 8.9 s after, a timeout. A blink during the turn is not
+// taken (the turn would then have begun before its step was asked), nor
+// one past the blink's own time, nor one after a wrong turn; a blink
+// asked next takes the next blink.
+func TestBlinkStepEndsAtTheLastBlinkBeforeTheNextGesture(t *testing.T) {
+	const fps = 15
+	frame := time.Second / fps
+	stream := func(ms int, blinks []int, turn int, side float64) []Signal {
+		var out []Signal
+		for i := range ms * fps / 1000 {
+			at := time.Duration(i) * frame
+			s := Signal{T: at, Faces: 1, Eyes: pose.Eyes{Right: 0.3, Left: 0.3}}
+			for _, b := range blinks { // two frames shut
+				if d := at - time.Duration(b)*time.Millisecond; d >= 0 && d < 2*frame {
+					s.Eyes = pose.Eyes{Right: 0.1, Left: 0.1}
+				}
+			}
+			// out to 25° and back over 1.6 s
+			if d := (at - time.Duration(turn)*time.Millisecond).Seconds(); turn > 0 && d >= 0 && d <= 1.6 {
+				s.Pose.Yaw = side * 25 * (1 - math.Abs(d-0.8)/0.8)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	type want struct {
+		passed  bool
+		atMS    int64 // the blink step's end, ±1 frame
+		reason1 Reason
+	}
+	for _, c := range []struct {
+		name   string
+		cfg    func(*Config)
+		steps  []Step
+		blinks []int
+		turn   int
+		side   float64
+		want   want
+	}{
+		{"blinked again while the cue stayed up", nil, []Step{Blink, TurnLeft}, []int{1000, 3000, 5000, 7400}, 8400, 1, want{true, 7533, ""}},
+		{"the same, timed from the first blink", func(c *Config) { c.BlinkLast = false }, []Step{Blink, TurnLeft}, []int{1000, 3000, 5000, 7400}, 8400, 1, want{false, 1133, StepTimeout}},
+		{"a blink in the turn", nil, []Step{Blink, TurnLeft}, []int{1000, 3000, 7500}, 6400, 1, want{true, 3133, ""}},
+		{"a blink past the step's time", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 8100}, 12000, 1, want{false, 5133, StepTimeout}},
+		{"the wrong turn before the blinks", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 7000}, 2000, -1, want{false, 1133, StepWrong}},
+		{"the next step a blink too", nil, []Step{Blink, Blink, TurnLeft}, []int{1000, 3000, 5000}, 6000, 1, want{true, 1133, ""}},
+	} {
+		cfg := Defaults
+		if c.cfg != nil {
+			c.cfg(&cfg)
+		}
+		ch := challenge(c.steps...)
+		got := steps(ch, stream(14000, c.blinks, c.turn, c.side), cfg)
+		if !got[0].Passed || abs(float64(got[0].AtMS-c.want.atMS)) > 70 {
+			t.Errorf("%s: the blink step %+v, want passed at %d ms", c.name, got[0], c.want.atMS)
+		}
+		last := got[len(got)-1]
+		if last.Passed != c.want.passed || (!c.want.passed && got[1].Reason != c.want.reason1) {
+			t.Errorf("%s: steps %+v, want the last passed %v (step 2: %q)", c.name, got, c.want.passed, c.want.reason1)
+		}
 	}
 }
