@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/internal/testkit/chromium"
+	"github.com/idgate/idgate/verifier/face/liveness"
 )
 
 // The page's blink keeps the server's clock (trackersteps.ts, Steps.see;
@@ -94,4 +98,46 @@ func nanAsNull(eyes []float64) []any {
 		}
 	}
 	return out
+}
+
+// A page that did not see his blink: the tracker stalls through the
+// blink's cue (the test camera holds each frame the page gives the worker
+// 4 s, or until the cue changes), so the cue stays up for the step's 8 s
+// and he blinks again and again, as a person who sees it still up does.
+// The server times the next turn from his last blink before it (liveness
+// Config.BlinkLast), not his first, 0.9 s into the cue: from that one the
+// turn that follows the page's next cue ends more than 8 s after, and a
+// genuine person was refused timeout (a CI rehearsal, 2026-12-02; on the
+// code before BlinkLast this walk was refused so both times it ran).
+func TestPageThatMissedTheBlinkInChromium(t *testing.T) {
+	t.Parallel()
+	testkit.TakesTurns(t, 2)
+	e := start(t)
+	order := []liveness.Step{liveness.TurnRight, liveness.Blink, liveness.TurnLeft}
+	tb := liveTab(t, e, 390, 844, restBlinkSegments(), 0)
+	eval[bool](tb, `(Object.assign(idgateTestCamera, {hold: {blink: 4000}, again: {blink: 500}}), true)`)
+	for attempt, button := range []string{"Start the video", "Try again", "Try again"} {
+		e.order.Queue(order...)
+		end, w := walkStep(t, tb, button)
+		took := cueTimes(w)
+		t.Logf("attempt %d: %s; cues up for %v; blinked %d times again; the server's steps %+v; camera stalled %d ms at most",
+			attempt+1, strings.ReplaceAll(end, "\n", " / "), took, w.Repeats, w.Answer.Steps, w.Stall)
+		if w.Stall >= 250 && !w.Answer.Passed && attempt < 2 {
+			continue // the page froze, and the person on camera with it
+		}
+		if took[1] < stepTimeout-time.Second {
+			t.Fatalf("the blink's cue stayed %v: the page saw his blink through a stalled tracker", took[1])
+		}
+		if !w.Answer.Passed || len(w.Answer.Steps) != 3 {
+			t.Fatalf("the server refused him: failures %v, steps %+v", w.Answer.Failures, w.Answer.Steps)
+		}
+		// The blink counted is one of his blinks again, not his first:
+		// the cue (in the recording's time) is the first cue's time plus
+		// the turn's cue time.
+		blinkCue := w.CueAt + int(took[0]/time.Millisecond)
+		if got := w.Answer.Steps[1].AtMS - blinkCue; w.Repeats < 2 || got < 2000 {
+			t.Errorf("the blink counted ended %d ms into its cue after %d blinks again, want one of the later ones", got, w.Repeats)
+		}
+		return
+	}
 }

@@ -31,6 +31,15 @@ import { margin, problem, readyHold, Steps, type Problem, type Progress, type Vi
 // 0.6 s of lead and 3 cues of 3.1 s. The rate is not lowered to make cues
 // longer: a blink can be a single frame at 15 fps (Foreman's).
 const pacedStepMs = 4000;
+// blinkAgainMs: a blink the tracker has not seen this long after its cue
+// is asked for again, a little longer ("Not seen yet: …"). A prompted
+// blink comes within about a second (smartlive's 0.2 s after his prompt);
+// a tracker that reads the eyelids a few times a second can miss one of
+// 70–210 ms (session 32's CI rehearsal: the cue up 7.8 s), and a longer
+// closure gives it more frames to read closed. The server times the next
+// step from the last blink before it (liveness Config.BlinkLast), so the
+// blink asked again is not judged late; 3 s leaves 5 of the step's 8 for it.
+const blinkAgainMs = 3000;
 // readyMs is the pause on "Look at the camera" before the first cue when
 // nothing tracks the face; the last leadMs of it are captured too, so the
 // stream opens with the person at rest: the server takes their own
@@ -222,19 +231,20 @@ function showCue(ui: UI, ch: Challenge, i: number, tracked: boolean): void {
   ui.stage.dataset.step = String(i);
   tell(ui, t("live.move", { n: i + 1, total: ch.steps.length }) + ": " + stepText(step));
   ui.meter.hidden = !tracked;
-  if (tracked) show(ui, { share: 0, done: false, degrees: 0 }, ch, step);
+  if (tracked) show(ui, { share: 0, done: false, degrees: 0 }, ch, step, false);
 }
 
 // show draws a step's progress: the bar and its words ("12° of 20°",
-// "Blink seen"), so nothing rests on colour or on the bar's length alone.
-function show(ui: UI, p: Progress, ch: Challenge, step: string): void {
+// "Blink seen"), so nothing rests on colour or on the bar's length alone;
+// again: a blink not seen in blinkAgainMs.
+function show(ui: UI, p: Progress, ch: Challenge, step: string, again: boolean): void {
   const bar = ui.meter.firstElementChild as HTMLElement;
   const label = ui.meter.lastElementChild as HTMLElement;
   bar.style.setProperty("--share", String(p.share));
   ui.meter.classList.toggle("full", p.share >= 1);
   const words =
     step === "blink"
-      ? t(p.done ? "live.guide.blinked" : "live.guide.blinkwait")
+      ? t(p.done ? "live.guide.blinked" : again ? "live.guide.blinkagain" : "live.guide.blinkwait")
       : p.share >= 1
         ? t("live.guide.turnback")
         : t("live.guide.degrees", { n: Math.max(0, p.degrees), of: ch.guide.turn_degrees + margin });
@@ -410,6 +420,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
   const steps = new Steps(ch.guide, rec.times);
   let step = -1;
   let askedAt = 0;
+  let again = false;
   let endAt = Infinity;
   // busy: the lanes tracking a pair; observed: the pairs' readings,
   // observed in the order they were taken whichever lane is done first.
@@ -434,6 +445,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
     }
     step++;
     askedAt = now;
+    again = false;
     steps.next(now);
     showCue(ui, ch, step, tracker.where !== "none");
   };
@@ -457,7 +469,7 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       judged.push({ step, at, straight: Math.round(steps.straight * 100) / 100 });
       ui.stage.dataset.judged = JSON.stringify(judged);
     }
-    show(ui, p, ch, ch.steps[step]);
+    show(ui, p, ch, ch.steps[step], again);
     if (p.done) {
       tell(ui, t("live.guide.stepdone"));
       advance(at);
@@ -480,6 +492,11 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       // (at most leadMaxMs), so that straight-ahead is taken at rest.
       if (step < 0 && at >= leadMs && (rest >= leadRest || at >= leadMaxMs || untracked)) advance(at);
       else if (step >= 0 && endAt === Infinity && at - askedAt >= limit) advance(at);
+      else if (!untracked && !again && ch.steps[step] === "blink" && endAt === Infinity && at - askedAt >= blinkAgainMs) {
+        again = true;
+        tell(ui, t("live.move", { n: step + 1, total: ch.steps.length }) + ": " + t("live.step.blinkagain"));
+        show(ui, { share: 0, done: false, degrees: 0 }, ch, "blink", true);
+      }
       if (at >= endAt || rec.count >= ch.budget.max) {
         clearInterval(timer);
         endAt = -1;

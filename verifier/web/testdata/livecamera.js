@@ -14,10 +14,24 @@
 // segment started, to compare the person's pace with the page's. workers
 // are the page's workers, so that a test can end one (a worker that dies),
 // each with what it said (said: its messages' types but the frames');
-// slow holds each frame the page gives a worker that many ms while no cue
-// is up (a phone whose tracker is slow before the first cue).
+// hold[name] holds each frame the page gives a worker while that cue is up
+// ("rest": no cue) that many ms, or until the cue changes: a phone whose
+// tracker is slow before the first cue, or stalls through a step (a worker
+// silent 5 s is taken for lost: tracker.ts, answerMs).
 (() => {
-  const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0, slow: 0 };
+  const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0, hold: {} };
+  const cueNow = () => {
+    const cue = document.querySelector(".cue");
+    return cam.force || (cue && cue.className.split(" ")[1]) || "rest";
+  };
+  let held = [];
+  const release = () => {
+    const now = performance.now();
+    const due = held.filter((h) => h.cue !== cueNow() || now >= h.until);
+    held = held.filter((h) => !due.includes(h));
+    due.forEach((h) => h.send());
+  };
+  setInterval(release, 20);
   window.idgateTestCamera = cam;
   cam.load = async (name, s) => {
     const imgs = await Promise.all(
@@ -39,8 +53,8 @@
       });
     }
     postMessage(m, transfer) {
-      const cue = document.querySelector(".cue");
-      if (cam.slow > 0 && m && m.type === "see" && !(cue && cue.className.split(" ")[1])) setTimeout(() => super.postMessage(m, transfer), cam.slow);
+      const cue = cueNow();
+      if (m && m.type === "see" && cam.hold[cue] > 0) held.push({ cue, until: performance.now() + cam.hold[cue], send: () => super.postMessage(m, transfer) });
       else super.postMessage(m, transfer);
     }
   };
@@ -65,8 +79,7 @@
     let seg = "";
     let t0 = 0;
     const draw = () => {
-      const cue = document.querySelector(".cue");
-      const step = cam.force || (cue && cue.className.split(" ")[1]) || "rest";
+      const step = cueNow();
       if (step !== seg) {
         seg = step;
         t0 = performance.now();
