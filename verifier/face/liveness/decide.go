@@ -319,12 +319,22 @@ func median(v []float64) float64 {
 
 // lastBlink is the last of the blinks from first on (events sorted by
 // their end) that ends before any other gesture begins after first, and
-// within timeout of asked (Config.BlinkLast).
-func lastBlink(events []Event, first Event, asked, timeout time.Duration) Event {
+// within timeout of asked (Config.BlinkLast). A gesture begins at a turn's
+// start, or where the head is first turned half of TurnAngle from
+// straight-ahead (a turn begun, as turnReach counts one for
+// not_far_enough, so that a turn stopped short is still named so).
+func lastBlink(sig []Signal, events []Event, first Event, asked, timeout time.Duration, cfg Config) Event {
 	next := time.Duration(math.MaxInt64)
 	for _, n := range events {
 		if n.Kind != Blink && n.Start >= first.End {
 			next = min(next, n.Start)
+		}
+	}
+	base := StraightAheads(sig, cfg)
+	for i, s := range sig {
+		if s.T >= first.End && s.Faces > 0 && abs(s.Pose.Yaw-base[i]) >= cfg.TurnAngle/2 {
+			next = min(next, s.T)
+			break
 		}
 	}
 	last := first
@@ -378,7 +388,7 @@ match:
 			break match
 		case e.Kind == want:
 			if want == Blink && cfg.BlinkLast && k+1 < len(ch.Steps) && ch.Steps[k+1] != Blink {
-				e = lastBlink(events, e, asked, timeout)
+				e = lastBlink(sig, events, e, asked, timeout, cfg)
 			}
 			out[k] = StepResult{Step: want, Passed: true, AtMS: e.End.Milliseconds()}
 			k++

@@ -306,12 +306,13 @@ func TestChallengeFacePresence(t *testing.T) {
 // from the last blink before it (BlinkLast), not the first: from the
 // first it ends 8.9 s after, a timeout. A blink during the turn is not
 // taken (the turn would then have begun before its step was asked), nor
-// one past the blink's own time, nor one after a wrong turn; a blink
-// asked next takes the next blink.
+// one past the blink's own time, nor one after a wrong turn or a turn
+// stopped short (still named not_far_enough); a blink asked next takes
+// the next blink.
 func TestBlinkStepEndsAtTheLastBlinkBeforeTheNextGesture(t *testing.T) {
 	const fps = 15
 	frame := time.Second / fps
-	stream := func(ms int, blinks []int, turn int, side float64) []Signal {
+	stream := func(ms int, blinks []int, turn int, peak float64) []Signal {
 		var out []Signal
 		for i := range ms * fps / 1000 {
 			at := time.Duration(i) * frame
@@ -321,9 +322,9 @@ func TestBlinkStepEndsAtTheLastBlinkBeforeTheNextGesture(t *testing.T) {
 					s.Eyes = pose.Eyes{Right: 0.1, Left: 0.1}
 				}
 			}
-			// out to 25° and back over 1.6 s
+			// out to peak (degrees, > 0 to the left) and back over 1.6 s
 			if d := (at - time.Duration(turn)*time.Millisecond).Seconds(); turn > 0 && d >= 0 && d <= 1.6 {
-				s.Pose.Yaw = side * 25 * (1 - math.Abs(d-0.8)/0.8)
+				s.Pose.Yaw = peak * (1 - math.Abs(d-0.8)/0.8)
 			}
 			out = append(out, s)
 		}
@@ -340,22 +341,23 @@ func TestBlinkStepEndsAtTheLastBlinkBeforeTheNextGesture(t *testing.T) {
 		steps  []Step
 		blinks []int
 		turn   int
-		side   float64
+		peak   float64
 		want   want
 	}{
-		{"blinked again while the cue stayed up", nil, []Step{Blink, TurnLeft}, []int{1000, 3000, 5000, 7400}, 8400, 1, want{true, 7533, ""}},
-		{"the same, timed from the first blink", func(c *Config) { c.BlinkLast = false }, []Step{Blink, TurnLeft}, []int{1000, 3000, 5000, 7400}, 8400, 1, want{false, 1133, StepTimeout}},
-		{"a blink in the turn", nil, []Step{Blink, TurnLeft}, []int{1000, 3000, 7500}, 6400, 1, want{true, 3133, ""}},
-		{"a blink past the step's time", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 8100}, 12000, 1, want{false, 5133, StepTimeout}},
-		{"the wrong turn before the blinks", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 7000}, 2000, -1, want{false, 1133, StepWrong}},
-		{"the next step a blink too", nil, []Step{Blink, Blink, TurnLeft}, []int{1000, 3000, 5000}, 6000, 1, want{true, 1133, ""}},
+		{"blinked again while the cue stayed up", nil, []Step{Blink, TurnLeft}, []int{1000, 3000, 5000, 7400}, 8400, 25, want{true, 7533, ""}},
+		{"the same, timed from the first blink", func(c *Config) { c.BlinkLast = false }, []Step{Blink, TurnLeft}, []int{1000, 3000, 5000, 7400}, 8400, 25, want{false, 1133, StepTimeout}},
+		{"a blink in the turn", nil, []Step{Blink, TurnLeft}, []int{1000, 3000, 7500}, 6400, 25, want{true, 3133, ""}},
+		{"a blink past the step's time", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 8100}, 12000, 25, want{false, 5133, StepTimeout}},
+		{"the wrong turn before the blinks", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 7000}, 2000, -25, want{false, 1133, StepWrong}},
+		{"a turn stopped short before the blinks", nil, []Step{Blink, TurnLeft}, []int{1000, 5000, 7000}, 2000, 11, want{false, 1133, StepNotFarEnough}},
+		{"the next step a blink too", nil, []Step{Blink, Blink, TurnLeft}, []int{1000, 3000, 5000}, 6000, 25, want{true, 1133, ""}},
 	} {
 		cfg := Defaults
 		if c.cfg != nil {
 			c.cfg(&cfg)
 		}
 		ch := challenge(c.steps...)
-		got := steps(ch, stream(14000, c.blinks, c.turn, c.side), cfg)
+		got := steps(ch, stream(14000, c.blinks, c.turn, c.peak), cfg)
 		if !got[0].Passed || abs(float64(got[0].AtMS-c.want.atMS)) > 70 {
 			t.Errorf("%s: the blink step %+v, want passed at %d ms", c.name, got[0], c.want.atMS)
 		}
