@@ -5,7 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"net"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,12 +28,7 @@ func startProxy(t *testing.T, verifierURL, redisURL, integrationKey, webhookSecr
 	key := make([]byte, 32)
 	rand.Read(key)
 	stores := filepath.Join(t.TempDir(), "stores.json")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String() // store serve listens on a fixed address: take a free one
-	ln.Close()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t)) // store serve listens on a fixed address: take a free one
 	env := append(os.Environ(),
 		"IDGATE_PROXY_KEY="+base64.StdEncoding.EncodeToString(key),
 		"IDGATE_PROXY_STORES="+stores,

@@ -3,7 +3,6 @@ package systemtest
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -29,17 +28,6 @@ func absent(t *testing.T, what string) {
 		t.Fatalf("%s not found", what)
 	}
 	t.Skipf("SKIPPED: %s not found", what)
-}
-
-// freePort is a loopback TCP port nobody listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // privatePG is a PostgreSQL cluster of the test's own.
