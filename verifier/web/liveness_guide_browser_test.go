@@ -343,6 +343,16 @@ func answered(t *testing.T, tb *tab, w walk) (string, walk) {
 // the page waits at most on a cue it does not see done.
 const stepTimeout = 8 * time.Second
 
+// limit is how long the page keeps step i's cue up at most: stepTimeout,
+// less the lead-in for the first (the server times the first step from
+// the recording's first frame; src/liveness.ts).
+func (w walk) limit(i int) time.Duration {
+	if i == 0 {
+		return stepTimeout - time.Duration(w.CueAt)*time.Millisecond
+	}
+	return stepTimeout
+}
+
 // cueTimes is how long each cue stayed up, from the camera's log (it
 // switches segment when the cue changes); the last cue's time is not
 // known and left out.
@@ -435,7 +445,7 @@ func TestTrackedLivenessWalksARealPersonInChromium(t *testing.T) {
 			if w.Answer.Passed {
 				// The page's pace is judged where the page was not starved.
 				for i, st := range order {
-					if d, ok := took[i]; ok && st != liveness.Blink && d > stepTimeout-time.Second && w.Stall < 250 {
+					if d, ok := took[i]; ok && st != liveness.Blink && d > w.limit(i)-time.Second && w.Stall < 250 {
 						t.Errorf("order %v: the %s cue stayed %v: the page did not see his turn done", order, st, d)
 					}
 				}
@@ -669,7 +679,7 @@ func disagree(order []liveness.Step, took map[int]time.Duration, w walk) bool {
 		}
 		d, ok := took[i]
 		if i >= len(order) || order[i] != liveness.Blink || (st.Reason != "wrong_step" && st.Reason != "not_observed") ||
-			(ok && d > stepTimeout-time.Second) || (!ok && w.Repeats > 0) {
+			(ok && d > w.limit(i)-time.Second) || (!ok && w.Repeats > 0) {
 			return false
 		}
 		for _, after := range w.Answer.Steps[i+1:] {
@@ -724,7 +734,8 @@ func stillPhoto(t *testing.T, ended int, name string) {
 	eval[bool](tb, fmt.Sprintf(`(idgateTestCamera.workers[%d].terminate(), true)`, ended))
 	start := time.Now()
 	most := 0
-	for time.Since(start) < stepTimeout-500*time.Millisecond {
+	first := walk{CueAt: eval[int](tb, `+document.querySelector(".stage").dataset.cueAt`)}.limit(0)
+	for time.Since(start) < first-500*time.Millisecond {
 		st := eval[struct {
 			Step  string `json:"step"`
 			Label string `json:"label"`

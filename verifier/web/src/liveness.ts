@@ -491,7 +491,10 @@ function guided(ui: UI, tracker: Tracker, ch: Challenge): Promise<Shot> {
       // The lead-in: leadMs at least, and leadRest posed frames tracked
       // (at most leadMaxMs), so that straight-ahead is taken at rest.
       if (step < 0 && at >= leadMs && (rest >= leadRest || at >= leadMaxMs || untracked)) advance(at);
-      else if (step >= 0 && endAt === Infinity && at - askedAt >= limit) advance(at);
+      // The server times the first step from the recording's first frame
+      // (the lead-in's), not from its cue: past step_timeout_ms of the
+      // recording it refuses the first step as late, so its cue ends there.
+      else if (step >= 0 && endAt === Infinity && (at - askedAt >= limit || (step === 0 && at >= ch.step_timeout_ms))) advance(at);
       else if (!untracked && !again && ch.steps[step] === "blink" && endAt === Infinity && at - askedAt >= blinkAgainMs) {
         again = true;
         tell(ui, t("live.move", { n: step + 1, total: ch.steps.length }) + ": " + t("live.step.blinkagain"));
