@@ -168,7 +168,7 @@ var specs = []spec{
 		c.BodyLimit = n
 		return nil
 	}},
-	{Var{"IDGATE_READ_TIMEOUT", "15s", "longest time to read one request"}, dur(func(c *Config) *time.Duration { return &c.ReadTimeout })},
+	{Var{"IDGATE_READ_TIMEOUT", "15s", "longest time to read a request's line, headers and a body of up to IDGATE_BODY_LIMIT; a longer body (photos, liveness answers) may take longer while it keeps coming: at most this long between two reads, and at least 16 KiB a second on average from then on (else 408)"}, dur(func(c *Config) *time.Duration { return &c.ReadTimeout })},
 	{Var{"IDGATE_IDLE_TIMEOUT", "60s", "how long an idle keep-alive connection stays open"}, dur(func(c *Config) *time.Duration { return &c.IdleTimeout })},
 	{Var{"IDGATE_SHUTDOWN_TIMEOUT", "15s", "on SIGINT/SIGTERM, how long in-flight requests may finish before connections are closed"}, dur(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
 	{Var{"IDGATE_TRUSTED_PROXIES", "", "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-For gives the client IP (rate limits); empty trusts none"}, func(c *Config, v string) error {

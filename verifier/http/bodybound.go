@@ -1,8 +1,11 @@
 package http
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -38,9 +41,12 @@ func (s *Server) bound(limit int, cut bool) fiber.Handler {
 		if declared >= 0 && declared < size {
 			size = declared
 		}
-		body, err := readUpTo(req.BodyStream(), size, limit+1)
+		body, err := readUpTo(s.paced(c, req.BodyStream()), size, limit+1)
 		if err != nil {
 			c.Context().SetConnectionClose()
+			if tooSlow(err) {
+				return httperr.New(httperr.RequestTimeout, fmt.Sprintf("the request body came slower than %d bytes a second, or paused longer than %v; send it again", minBodyRate, s.cfg.ReadTimeout))
+			}
 			return httperr.New(httperr.BadRequest, "the request body could not be read to its end")
 		}
 		if len(body) > limit {
@@ -89,15 +95,83 @@ func discardRest(c *fiber.Ctx, declared int) {
 	_ = req.CloseBodyStream()
 }
 
-// readUpTo reads r to its end or to max bytes, whichever comes first, into
-// a buffer sized for the expected length (no doubling copies of a 40 MiB
-// liveness answer).
+// A streamed body's time is bounded by its pace, not by
+// Config.ReadTimeout. fasthttp's ReadTimeout bounds a whole request, and a
+// phone's liveness answer (about 150 frames, 2.5 MB of Foreman's and more
+// of a real camera's) takes 15 s and more on a mobile uplink of 1.35
+// Mbit/s (Chrome's "Fast 4G"): at the 15 s default it was cut off
+// however often the person tried. So each read of a streamed body must
+// come within ReadTimeout of the one before (nginx's client_body_timeout),
+// and from ReadTimeout on the body's mean rate must stay at least
+// minBodyRate (ASP.NET Core Kestrel's MinRequestBodyDataRate), so that a
+// sender trickling bytes cannot hold a connection: either answers 408.
+// 16 KiB a second is 128 kbit/s, under any 3G uplink; at it the largest
+// liveness answer the engines take (40 MiB) would take 43 minutes, and a
+// phone's of 5 MB five.
+const minBodyRate = 16 << 10
+
+// errTooSlow: a streamed body fell under minBodyRate.
+var errTooSlow = errors.New("request body under the minimum rate")
+
+// tooSlow says whether a body's read failed on its pace: under
+// minBodyRate, or a pause past its read deadline.
+func tooSlow(err error) bool {
+	var ne net.Error
+	return errors.Is(err, errTooSlow) || errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+// paced wraps a streamed body so that its reads keep the pace above; with
+// no ReadTimeout, the body is read as it comes.
+func (s *Server) paced(c *fiber.Ctx, r io.Reader) io.Reader {
+	if s.cfg.ReadTimeout <= 0 {
+		return r
+	}
+	return &pacedBody{r: r, conn: c.Context().Conn(), pause: s.cfg.ReadTimeout, start: time.Now()}
+}
+
+type pacedBody struct {
+	r     io.Reader
+	conn  net.Conn
+	pause time.Duration
+	start time.Time
+	got   int
+}
+
+func (p *pacedBody) Read(b []byte) (int, error) {
+	now := time.Now()
+	if took := now.Sub(p.start); took > p.pause && float64(p.got) < minBodyRate*took.Seconds() {
+		return 0, errTooSlow
+	}
+	_ = p.conn.SetReadDeadline(now.Add(p.pause))
+	n, err := p.r.Read(b)
+	p.got += n
+	if err != nil {
+		// fasthttp sets the next request's deadline itself.
+		_ = p.conn.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// firstBuf is what readUpTo holds before any of the body came.
+const firstBuf = 64 << 10
+
+// readUpTo reads r to its end or to max bytes, whichever comes first. Its
+// buffer doubles as the body comes, up to the expected length, so that a
+// body declared at 40 MiB and sent slowly holds about what was sent, not
+// what was declared (a 5 MB liveness answer is copied 7 times on its way,
+// 8 MB in all: milliseconds beside its upload).
 func readUpTo(r io.Reader, expect, max int) ([]byte, error) {
-	buf := make([]byte, 0, expect)
+	buf := make([]byte, 0, min(expect, firstBuf))
 	lr := io.LimitReader(r, int64(max))
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			if cap(buf) < expect {
+				grown := make([]byte, len(buf), min(2*cap(buf)+1, expect))
+				copy(grown, buf)
+				buf = grown
+			} else {
+				buf = append(buf, 0)[:len(buf)]
+			}
 		}
 		n, err := lr.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]

@@ -18,6 +18,13 @@ import (
 // body can only be answered if the server stops reading early.
 func rawRequest(t *testing.T, base, head string, body []byte) (*nethttp.Response, []byte) {
 	t.Helper()
+	return rawRequestBy(t, base, head, func(w io.Writer) { _, _ = w.Write(body) })
+}
+
+// rawRequestBy is rawRequest with the body written by send, as slowly as
+// it likes.
+func rawRequestBy(t *testing.T, base, head string, send func(io.Writer)) (*nethttp.Response, []byte) {
+	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +35,7 @@ func rawRequest(t *testing.T, base, head string, body []byte) (*nethttp.Response
 	// the body is still being sent.
 	go func() {
 		_, _ = io.WriteString(conn, head+"\r\n\r\n")
-		_, _ = conn.Write(body)
+		send(conn)
 	}()
 	resp, err := nethttp.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
@@ -109,5 +116,72 @@ func TestBodyBoundPerRoute(t *testing.T) {
 		_, tok := h.link(`{}`)
 		r := h.post(tok, "/phone", "application/json", []byte(`{"phone":"`+strings.Repeat("1", 5000)+`"}`))
 		expectError(t, r, 413, "PAYLOAD_TOO_LARGE")
+	})
+}
+
+// trickle writes n bytes in pieces of size every tick (a phone's uplink,
+// or a sender holding the connection), stopping at the first error (the
+// server answered and closed).
+func trickle(n, size int, tick time.Duration) func(io.Writer) {
+	return func(w io.Writer) {
+		piece := bytes.Repeat([]byte("y"), size)
+		for sent := 0; sent < n; sent += size {
+			if _, err := w.Write(piece[:min(size, n-sent)]); err != nil {
+				return
+			}
+			time.Sleep(tick)
+		}
+	}
+}
+
+// TestStreamedBodyKeepsItsPace: a streamed body (over BodyLimit) may take
+// longer than ReadTimeout as long as it keeps coming (a liveness answer on
+// a phone's uplink took more than the 15 s default and was cut off), while
+// one that pauses past ReadTimeout, or comes slower than minBodyRate once
+// ReadTimeout has passed, is answered 408 and its connection closed.
+func TestStreamedBodyKeepsItsPace(t *testing.T) {
+	t.Parallel()
+	h := newFlowHarness(t, openSQLite, func(d *Deps) { d.Config.ReadTimeout = 2 * time.Second })
+	base := h.url()
+	_, tok := h.link(`{}`)
+	head := func(n int) string {
+		return fmt.Sprintf("POST /v/%s/liveness/nochallenge HTTP/1.1\r\nHost: %s\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: %d",
+			tok, strings.TrimPrefix(base, "http://"), n)
+	}
+
+	t.Run("longer than ReadTimeout, at a phone's pace", func(t *testing.T) {
+		// 3 MiB in about 6.4 s: 480 KiB a second, 30 times the floor,
+		// with no pause near the 2 s ReadTimeout allows.
+		const n = 3 << 20
+		start := time.Now()
+		resp, body := rawRequestBy(t, base, head(n), trickle(n, 24<<10, 50*time.Millisecond))
+		// Read whole and judged by the flow: not multipart.
+		if resp.StatusCode != 400 || !strings.Contains(string(body), "multipart body is malformed") {
+			t.Fatalf("a body at a steady pace was not read whole: %d %s", resp.StatusCode, body)
+		}
+		if took := time.Since(start); took < 4*time.Second {
+			t.Fatalf("sent in %v: not twice ReadTimeout, the test shows nothing", took)
+		}
+	})
+
+	t.Run("a trickle", func(t *testing.T) {
+		// 1 KiB a second, declared 1 MiB: refused soon after ReadTimeout,
+		// not after the 17 minutes the body would take.
+		start := time.Now()
+		resp, body := rawRequestBy(t, base, head(1<<20), trickle(1<<20, 100, 100*time.Millisecond))
+		if resp.StatusCode != 408 || !strings.Contains(string(body), "REQUEST_TIMEOUT") || !resp.Close {
+			t.Fatalf("%d close=%v %s", resp.StatusCode, resp.Close, body)
+		}
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("a trickle held the connection %v", took)
+		}
+	})
+
+	t.Run("a pause", func(t *testing.T) {
+		// 64 KiB, then nothing.
+		resp, body := rawRequestBy(t, base, head(1<<20), func(w io.Writer) { _, _ = w.Write(make([]byte, 64<<10)) })
+		if resp.StatusCode != 408 || !strings.Contains(string(body), "REQUEST_TIMEOUT") || !resp.Close {
+			t.Fatalf("%d close=%v %s", resp.StatusCode, resp.Close, body)
+		}
 	})
 }
