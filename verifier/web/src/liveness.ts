@@ -11,7 +11,7 @@
 // at the step's time limit). Without it (no WebAssembly, a failed load, a
 // binary built without make npm) the cues are paced by the clock, at a
 // pace real people keep (pacedStepMs).
-import { APIError, type Challenge, type LivenessAnswer } from "./api";
+import { APIError, NetworkError, type Challenge, type LivenessAnswer } from "./api";
 import type { App } from "./app";
 import type { Other } from "./capture";
 import { CameraError, help, open, stop } from "./camera";
@@ -198,6 +198,17 @@ async function attempt(app: App, done: () => void): Promise<void> {
     shot = await paced(ui, ch);
   }
   stop(stream);
+  await send(app, ch, shot, done);
+}
+
+// send uploads the recording and shows the answer. An upload that got no
+// answer (the network dropped, or the server cut a stalled upload: 408),
+// or a server error, offers to send the same frames again, not to record
+// again: the person's movements are not lost to a network (the challenge
+// stays answerable for its TTL, and the server answers a repeated answer
+// it already judged with the same reply). A challenge that expired
+// meanwhile is a 409, on which the page resumes the step.
+async function send(app: App, ch: Challenge, shot: Shot, done: () => void): Promise<void> {
   app.show("live-sending", t("live.title"), spinner(t("live.sending")));
   let ans: LivenessAnswer;
   try {
@@ -209,7 +220,8 @@ async function attempt(app: App, done: () => void): Promise<void> {
       const lines = e.details.map((d) => (has("problem." + d.code) ? t(("problem." + d.code) as Key) : d.message || t("live.reason.other")));
       return retry(app, lines, ch.attempts_left, done);
     }
-    app.fail(e, () => void attempt(app, done));
+    const again = e instanceof NetworkError || (e instanceof APIError && (e.status === 408 || e.status >= 500));
+    app.fail(e, again ? () => void send(app, ch, shot, done) : () => void attempt(app, done));
     return;
   }
   if (ans.passed) return done();

@@ -17,7 +17,9 @@
 // hold[name] holds each frame the page gives a worker while that cue is up
 // ("rest": no cue) that many ms, or until the cue changes: a phone whose
 // tracker is slow before the first cue, or stalls through a step (a worker
-// silent 5 s is taken for lost: tracker.ts, answerMs).
+// silent 5 s is taken for lost: tracker.ts, answerMs). drop fails that
+// many of the page's next liveness answers as a dropped upload does,
+// without sending them (dropped counts them).
 (() => {
   const cam = { segs: {}, fx: { scale: 1, dx: 0, dy: 0, light: 1 }, log: [], force: "", again: {}, repeats: 0, stall: 0, hold: {} };
   const cueNow = () => {
@@ -65,7 +67,15 @@
     Promise.all((cam.frames || []).map((b) => new Promise((ok) => { const r = new FileReader(); r.onload = () => ok(r.result); r.readAsDataURL(b); })));
   window.fetch = async (url, init) => {
     const body = init && init.body;
-    if (body instanceof FormData && body.has("timestamps")) (cam.sent = JSON.parse(body.get("timestamps"))), (cam.frames = body.getAll("frame"));
+    if (body instanceof FormData && body.has("timestamps")) {
+      (cam.sent = JSON.parse(body.get("timestamps"))), (cam.frames = body.getAll("frame"));
+      // drop: the next answers fail as a dropped upload does, unsent.
+      if (cam.drop > 0) {
+        cam.drop--;
+        cam.dropped = (cam.dropped || 0) + 1;
+        throw new TypeError("Failed to fetch");
+      }
+    }
     const res = await fetch0(url, init);
     if (cam.sent && !cam.answer && String(url).includes("/liveness/")) cam.answer = await res.clone().json().catch(() => null);
     return res;

@@ -1,0 +1,49 @@
+package web_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/idgate/idgate/internal/testkit"
+	"github.com/idgate/idgate/verifier/face/liveness"
+	"github.com/idgate/idgate/verifier/web"
+)
+
+// A liveness answer whose upload got no answer (the network dropped it,
+// or the server cut a stalled upload: 408) is sent again as it was when
+// the person taps "Try again", not recorded again: the movements are not
+// lost to a network (src/liveness.ts, send). The test camera fails the
+// page's first answer unsent, as a dropped upload does.
+func TestLivenessAnswerSentAgainInChromium(t *testing.T) {
+	t.Parallel()
+	testkit.TakesTurns(t, 2)
+	e := start(t)
+	tb := liveTab(t, e, 390, 844, smartSegments, 0)
+	eval[bool](tb, `(Object.assign(idgateTestCamera, {drop: 1, log: [], repeats: 0, sent: null, frames: null, answer: null}), true)`)
+	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
+	tb.click("Start the video")
+	if text := tb.screen("error"); !strings.Contains(text, web.T("en", "error.network")) {
+		t.Fatalf("a dropped upload reads %q", text)
+	}
+	tb.Screenshot("send-again-390x844")
+	var first []int
+	check(t, json.Unmarshal([]byte(eval[string](tb, `JSON.stringify(idgateTestCamera.sent)`)), &first))
+	recorded := eval[int](tb, `idgateTestCamera.log.length`)
+	tb.click(web.T("en", "error.retry"))
+	end, w := answered(t, tb, walk{})
+	t.Logf("sent again: %s; %d frames; the server's steps %+v, failures %v", strings.ReplaceAll(end, "\n", " / "), len(w.Sent), w.Answer.Steps, w.Answer.Failures)
+	if len(first) < 10 || !slices.Equal(w.Sent, first) {
+		t.Fatalf("sent again %d frames, not the %d of the dropped answer", len(w.Sent), len(first))
+	}
+	if n := eval[int](tb, `idgateTestCamera.log.length`); n != recorded {
+		t.Errorf("the camera played %d segments more: the page recorded again", n-recorded)
+	}
+	if n := eval[int](tb, `idgateTestCamera.dropped`); n != 1 {
+		t.Errorf("%d answers dropped, want 1", n)
+	}
+	if len(w.Answer.Steps) == 0 {
+		t.Errorf("the server did not judge the frames sent again: %s", end)
+	}
+}
