@@ -281,11 +281,12 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			}
 			return median64(v)
 		}
-		return liveMeasure{field(func(m liveMeasure) float64 { return m.first }), field(func(m liveMeasure) float64 { return m.posed }),
-			field(func(m liveMeasure) float64 { return m.fps }), field(func(m liveMeasure) float64 { return m.turns }),
-			field(func(m liveMeasure) float64 { return m.still }), field(func(m liveMeasure) float64 { return m.eyes }),
-			field(func(m liveMeasure) float64 { return m.gap }), field(func(m liveMeasure) float64 { return m.lead }),
-			field(func(m liveMeasure) float64 { return m.sentKB }), field(func(m liveMeasure) float64 { return m.sentFrames }), field(func(m liveMeasure) float64 { return m.carried }), false, "", 0, false, false, nil, 0, nil, 0}
+		return liveMeasure{first: field(func(m liveMeasure) float64 { return m.first }), posed: field(func(m liveMeasure) float64 { return m.posed }),
+			fps: field(func(m liveMeasure) float64 { return m.fps }), turns: field(func(m liveMeasure) float64 { return m.turns }),
+			still: field(func(m liveMeasure) float64 { return m.still }), eyes: field(func(m liveMeasure) float64 { return m.eyes }),
+			gap: field(func(m liveMeasure) float64 { return m.gap }), lead: field(func(m liveMeasure) float64 { return m.lead }),
+			sentKB: field(func(m liveMeasure) float64 { return m.sentKB }), sentFrames: field(func(m liveMeasure) float64 { return m.sentFrames }),
+			sending: field(func(m liveMeasure) float64 { return m.sending }), carried: field(func(m liveMeasure) float64 { return m.carried })}
 	}
 	if *firstRuns > 0 {
 		k := 2
@@ -324,8 +325,8 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 			}
 		}
 		if !mode.tracked {
-			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), sent %3.0f frames, %4.0f KB, refused as stuttered %d of %d; %g× CPU, Fast 4G, cold, %d runs\n",
-				mode.name, f.first, f.sentFrames, f.sentKB, refused, len(got[i]), mode.rate, liveRuns)
+			fmt.Printf("liveness step, %-24s first guidance median %5.0f ms (its first cue), sent %3.0f frames, %4.0f KB, answered %5.0f ms after sending began, refused as stuttered %d of %d; %g× CPU, Fast 4G, cold, %d runs\n",
+				mode.name, f.first, f.sentFrames, f.sentKB, f.sending, refused, len(got[i]), mode.rate, liveRuns)
 			continue
 		}
 		// Where the tracker ran (and on how many lanes: workers), and
@@ -342,7 +343,7 @@ func livenessBudget(ctx context.Context, dir, chrome string) error {
 		if f.gap > 0 {
 			fmt.Printf(", longest gap between recorded frames %3.0f ms", f.gap)
 		}
-		fmt.Printf(", carried box on %2.0f%% of them, lead-in %4.0f ms, sent %3.0f frames, %4.0f KB", 100*f.carried, f.lead, f.sentFrames, f.sentKB)
+		fmt.Printf(", carried box on %2.0f%% of them, lead-in %4.0f ms, sent %3.0f frames, %4.0f KB, answered %5.0f ms after sending began", 100*f.carried, f.lead, f.sentFrames, f.sentKB, f.sending)
 		fmt.Printf(", refused as stuttered %d of %d", refused, len(got[i]))
 		fmt.Printf("; ran in %v (where×lanes", where)
 		if mode.cores > 0 {
@@ -376,8 +377,10 @@ type liveMeasure struct {
 	// leadRest), by the sampler's 50 ms.
 	lead float64
 	// sentKB and sentFrames: what the page uploaded for the step (the
-	// frames' JPEGs in the answer's form, sentBytes).
-	sentKB, sentFrames float64
+	// frames' JPEGs in the answer's form, sentBytes); sending: ms from the
+	// page's "Sending" screen to the server's answer on screen (the
+	// upload at Fast 4G's 1.35 Mbit/s, and the server's analysis).
+	sentKB, sentFrames, sending float64
 	// carried: the share of the frames tracked while recording that were
 	// read on a box carried from an earlier frame (the stage's
 	// data-carried: no detector run on them).
@@ -584,10 +587,17 @@ func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, 
 }
 
 // sentBytes, put in the page before its script runs, counts what the page
-// uploads as files in a form (the liveness answer's frames: api.ts).
+// uploads as files in a form (the liveness answer's frames: api.ts), and
+// notes when the "Sending" screen came up and when the next screen did
+// (every 20 ms).
 const sentBytes = `(() => {
   const f = window.fetch;
-  window.idgateBenchSent = { bytes: 0, files: 0 };
+  window.idgateBenchSent = { bytes: 0, files: 0, from: 0, to: 0 };
+  const seen = setInterval(() => {
+    const m = document.querySelector("main"), s = idgateBenchSent, screen = m && m.dataset.screen;
+    if (screen === "live-sending" && !s.from) s.from = performance.now();
+    else if (s.from && screen !== "live-sending") (s.to = performance.now(), clearInterval(seen));
+  }, 20);
   window.fetch = function (input, init) {
     const b = init && init.body;
     if (b instanceof FormData) for (const [, v] of b) if (v instanceof Blob) (idgateBenchSent.bytes += v.size, idgateBenchSent.files++);
@@ -602,20 +612,28 @@ func answered(ctx context.Context, m *liveMeasure) error {
 	if m.stuttered, err = stuttered(ctx); err != nil {
 		return err
 	}
-	sent, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Bytes, Files float64 }](`window.idgateBenchSent`))
+	sent, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Bytes, Files, From, To float64 }](`window.idgateBenchSent`))
 	m.sentKB, m.sentFrames = sent.Bytes/1024, sent.Files
+	if sent.From > 0 && sent.To > sent.From {
+		m.sending = sent.To - sent.From
+	}
 	return err
 }
 
 // stuttered waits for the server's answer and says whether it refused
 // the frames' timing, as the page says it (a gap over 400 ms, or under 8
-// frames a second).
+// frames a second). A page that got no answer it could judge (its error
+// screen: the upload cut off, say) fails the run with what it said.
 func stuttered(ctx context.Context) (bool, error) {
 	said, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(`(() => { const m = document.querySelector("main");
+		if (m.dataset.screen === "error") return "error: " + m.innerText.replace(/\s+/g, " ");
 		return m.dataset.screen === "done" || m.dataset.screen === "live-failed" ? String(m.innerText.includes(%q)) : ""; })()`, web.T("en", "live.reason.frame_gap_too_long")),
 		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
 	if err != nil {
 		return false, fmt.Errorf("the answer: %w", err)
+	}
+	if strings.HasPrefix(said, "error: ") {
+		return false, fmt.Errorf("the answer: the page showed %q", said)
 	}
 	return said == "true", nil
 }

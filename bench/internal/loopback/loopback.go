@@ -14,9 +14,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/idgate/idgate/internal/config"
 	"github.com/idgate/idgate/verifier"
 	"github.com/idgate/idgate/verifier/engines"
 	"github.com/idgate/idgate/verifier/flow"
+	vhttp "github.com/idgate/idgate/verifier/http"
 	"github.com/idgate/idgate/verifier/sqlstore"
 	"github.com/idgate/idgate/verifier/verifiertest"
 )
@@ -53,13 +55,21 @@ func (v *Verifier) Close() { v.close() }
 
 // Serve runs the verifier (verifiertest.New) with the end-user flow on
 // loopback and returns its base URL. eng may be nil when no step is judged
-// (the first screen calls no engine).
+// (the first screen calls no engine). The server reads requests as
+// `idgate serve` does on its defaults (IDGATE_READ_TIMEOUT, IDGATE_BODY_LIMIT,
+// IDGATE_IDLE_TIMEOUT), so that an upload the throttled network makes slow
+// meets the bounds a phone's would.
 func Serve(store *sqlstore.DB, eng *engines.Engines) (string, func(), error) {
 	fl := &flow.Flow{}
 	if eng != nil { // a nil *Engines in the interface would not be nil
 		fl.Engines = eng
 	}
-	v, err := verifiertest.New(verifiertest.Options{Store: store, Flow: fl})
+	def, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		return "", nil, err
+	}
+	v, err := verifiertest.New(verifiertest.Options{Store: store, Flow: fl,
+		Config: vhttp.Config{ReadTimeout: def.ReadTimeout, BodyLimit: def.BodyLimit, IdleTimeout: def.IdleTimeout}})
 	if err != nil {
 		return "", nil, err
 	}
