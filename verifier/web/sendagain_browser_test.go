@@ -13,8 +13,8 @@ import (
 
 // A liveness answer whose upload got no answer (the network dropped it,
 // or the server cut a stalled upload: 408) is sent again as it was when
-// the person taps "Try again", not recorded again: the movements are not
-// lost to a network (src/liveness.ts, send). The test camera fails the
+// the person taps "Send again", not recorded again, and the page says so:
+// the movements are not lost to a network (src/liveness.ts, send). The test camera fails the
 // page's first answer unsent, as a dropped upload does.
 func TestLivenessAnswerSentAgainInChromium(t *testing.T) {
 	t.Parallel()
@@ -24,14 +24,14 @@ func TestLivenessAnswerSentAgainInChromium(t *testing.T) {
 	eval[bool](tb, `(Object.assign(idgateTestCamera, {drop: 1, log: [], repeats: 0, sent: null, frames: null, answer: null}), true)`)
 	e.order.Queue(liveness.TurnLeft, liveness.Blink, liveness.TurnRight)
 	tb.click("Start the video")
-	if text := tb.screen("error"); !strings.Contains(text, web.T("en", "error.network")) {
+	if text := tb.screen("live-unsent"); !strings.Contains(text, web.T("en", "error.network")) || !strings.Contains(text, web.T("en", "live.unsent")) {
 		t.Fatalf("a dropped upload reads %q", text)
 	}
 	tb.Screenshot("send-again-390x844")
 	var first []int
 	check(t, json.Unmarshal([]byte(eval[string](tb, `JSON.stringify(idgateTestCamera.sent)`)), &first))
 	recorded := eval[int](tb, `idgateTestCamera.log.length`)
-	tb.click(web.T("en", "error.retry"))
+	tb.click(web.T("en", "live.sendagain"))
 	end, w := answered(t, tb, walk{})
 	t.Logf("sent again: %s; %d frames; the server's steps %+v, failures %v", strings.ReplaceAll(end, "\n", " / "), len(w.Sent), w.Answer.Steps, w.Answer.Failures)
 	if len(first) < 10 || !slices.Equal(w.Sent, first) {

@@ -204,9 +204,10 @@ async function attempt(app: App, done: () => void): Promise<void> {
 // send uploads the recording and shows the answer. An upload that got no
 // answer (the network dropped, or the server cut a stalled upload: 408),
 // or a server error, offers to send the same frames again, not to record
-// again: the person's movements are not lost to a network (the challenge
-// stays answerable for its TTL, and the server answers a repeated answer
-// it already judged with the same reply). A challenge that expired
+// again, and says so: the person's movements are not lost to a network
+// (the challenge stays answerable for its TTL, and the server answers a
+// repeated answer it already judged with the same reply). A busy server
+// (503) counts down and sends again (app.fail). A challenge that expired
 // meanwhile is a 409, on which the page resumes the step.
 async function send(app: App, ch: Challenge, shot: Shot, done: () => void): Promise<void> {
   app.show("live-sending", t("live.title"), spinner(t("live.sending")));
@@ -220,8 +221,17 @@ async function send(app: App, ch: Challenge, shot: Shot, done: () => void): Prom
       const lines = e.details.map((d) => (has("problem." + d.code) ? t(("problem." + d.code) as Key) : d.message || t("live.reason.other")));
       return retry(app, lines, ch.attempts_left, done);
     }
-    const again = e instanceof NetworkError || (e instanceof APIError && (e.status === 408 || e.status >= 500));
-    app.fail(e, again ? () => void send(app, ch, shot, done) : () => void attempt(app, done));
+    const again = () => void send(app, ch, shot, done);
+    if (e instanceof NetworkError || (e instanceof APIError && (e.status === 408 || (e.status >= 500 && e.status !== 503)))) {
+      app.show(
+        "live-unsent",
+        t("live.title"),
+        h("div", { role: "alert" }, h("p", { class: "err" }, t(e instanceof NetworkError ? "error.network" : "error.generic")), h("p", null, t("live.unsent"))),
+        h("div", { class: "actions" }, button(t("live.sendagain"), again)),
+      );
+      return;
+    }
+    app.fail(e, e instanceof APIError && e.status === 503 ? again : () => void attempt(app, done));
     return;
   }
   if (ans.passed) return done();
