@@ -587,21 +587,20 @@ func liveRun(alloc context.Context, link string, rate float64, tracked, inPage, 
 }
 
 // sentBytes, put in the page before its script runs, counts what the page
-// uploads as files in a form (the liveness answer's frames: api.ts), and
-// notes when the "Sending" screen came up and when the next screen did
-// (every 20 ms).
+// uploads as files in a form (the liveness answer's frames, an
+// XMLHttpRequest: api.ts, upload), and notes when the "Sending" screen
+// came up and when the next screen did (every 20 ms).
 const sentBytes = `(() => {
-  const f = window.fetch;
+  const send = XMLHttpRequest.prototype.send;
   window.idgateBenchSent = { bytes: 0, files: 0, from: 0, to: 0 };
   const seen = setInterval(() => {
     const m = document.querySelector("main"), s = idgateBenchSent, screen = m && m.dataset.screen;
     if (screen === "live-sending" && !s.from) s.from = performance.now();
     else if (s.from && screen !== "live-sending") (s.to = performance.now(), clearInterval(seen));
   }, 20);
-  window.fetch = function (input, init) {
-    const b = init && init.body;
+  XMLHttpRequest.prototype.send = function (b) {
     if (b instanceof FormData) for (const [, v] of b) if (v instanceof Blob) (idgateBenchSent.bytes += v.size, idgateBenchSent.files++);
-    return f.apply(this, arguments);
+    return send.apply(this, arguments);
   };
 })();`
 

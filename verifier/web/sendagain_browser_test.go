@@ -5,6 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 
 	"github.com/idgate/idgate/internal/testkit"
 	"github.com/idgate/idgate/verifier/face/liveness"
@@ -31,7 +35,35 @@ func TestLivenessAnswerSentAgainInChromium(t *testing.T) {
 	var first []int
 	check(t, json.Unmarshal([]byte(eval[string](tb, `JSON.stringify(idgateTestCamera.sent)`)), &first))
 	recorded := eval[int](tb, `idgateTestCamera.log.length`)
+	// Sent again over a slow uplink (256 KB/s: the answer's 1 MB take
+	// about 4 s), the page shows how much is sent, then that the server
+	// is checking it.
+	slow := network.Conditions{Latency: 50, DownloadThroughput: 1 << 20, UploadThroughput: 256 << 10}
+	if _, err := chromedp.Call(tb.Ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{&slow}}); err != nil {
+		t.Fatal(err)
+	}
 	tb.click(web.T("en", "live.sendagain"))
+	var partway, checking bool
+	for start := time.Now(); time.Since(start) < 60*time.Second; time.Sleep(50 * time.Millisecond) {
+		var now struct {
+			Screen, Text string
+			Share        float64
+		}
+		check(t, json.Unmarshal([]byte(eval[string](tb, `(() => { const m = document.querySelector("main"), b = document.querySelector("progress.upload");
+			return JSON.stringify({screen: m.dataset.screen, text: m.innerText, share: b && !b.hidden ? b.value : -1}); })()`)), &now))
+		if now.Screen != "live-sending" {
+			break
+		}
+		if now.Share > 0.1 && now.Share < 0.9 && !partway {
+			partway = true
+			contains(t, now.Text, web.T("en", "live.uploading"))
+			tb.Screenshot("sending-390x844")
+		}
+		checking = checking || (now.Share < 0 && strings.Contains(now.Text, web.T("en", "live.sending")))
+	}
+	if !partway || !checking {
+		t.Errorf("sending showed its share partway: %v; then that the server checks: %v", partway, checking)
+	}
 	end, w := answered(t, tb, walk{})
 	t.Logf("sent again: %s; %d frames; the server's steps %+v, failures %v", strings.ReplaceAll(end, "\n", " / "), len(w.Sent), w.Answer.Steps, w.Answer.Failures)
 	if len(first) < 10 || !slices.Equal(w.Sent, first) {

@@ -210,10 +210,23 @@ async function attempt(app: App, done: () => void): Promise<void> {
 // (503) counts down and sends again (app.fail). A challenge that expired
 // meanwhile is a 409, on which the page resumes the step.
 async function send(app: App, ch: Challenge, shot: Shot, done: () => void): Promise<void> {
-  app.show("live-sending", t("live.title"), spinner(t("live.sending")));
+  // While the frames go up: "Sending the video…", a bar and its share in
+  // words; once they are all sent, "Checking the video…" while the server
+  // judges them. The announced line says each of the two once.
+  const status = spinner(t("live.uploading"));
+  const bar = h("progress", { class: "upload", max: "1", value: "0", "aria-label": t("live.uploading") }) as HTMLProgressElement;
+  const share = h("p", { class: "note upload-share", "aria-hidden": "true" }, "0%");
+  app.show("live-sending", t("live.title"), status, bar, share);
+  const progress = (sent: number, total: number) => {
+    bar.value = total > 0 ? sent / total : 0;
+    share.textContent = Math.floor(bar.value * 100) + "%";
+    if (sent < total || bar.hidden) return;
+    bar.hidden = share.hidden = true;
+    status.lastChild!.textContent = t("live.sending");
+  };
   let ans: LivenessAnswer;
   try {
-    ans = await app.api.answer(ch.challenge_id, shot.frames, shot.times);
+    ans = await app.api.answer(ch.challenge_id, shot.frames, shot.times, progress);
   } catch (e) {
     // Frames the server refused before judging them leave the attempt
     // unused: say why and try again.

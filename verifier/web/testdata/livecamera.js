@@ -60,25 +60,25 @@
       else super.postMessage(m, transfer);
     }
   };
-  // The page's liveness answer: the frames and their times it sent, and
-  // what the server said of them; jpegs() gives the frames as data: URLs.
-  const fetch0 = window.fetch;
+  // The page's liveness answer (an XMLHttpRequest: src/api.ts, upload):
+  // the frames and their times it sent, and what the server said of them;
+  // jpegs() gives the frames as data: URLs.
   cam.jpegs = () =>
     Promise.all((cam.frames || []).map((b) => new Promise((ok) => { const r = new FileReader(); r.onload = () => ok(r.result); r.readAsDataURL(b); })));
-  window.fetch = async (url, init) => {
-    const body = init && init.body;
-    if (body instanceof FormData && body.has("timestamps")) {
-      (cam.sent = JSON.parse(body.get("timestamps"))), (cam.frames = body.getAll("frame"));
-      // drop: the next answers fail as a dropped upload does, unsent.
-      if (cam.drop > 0) {
-        cam.drop--;
-        cam.dropped = (cam.dropped || 0) + 1;
-        throw new TypeError("Failed to fetch");
-      }
+  const send0 = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    if (!(body instanceof FormData && body.has("timestamps"))) return send0.call(this, body);
+    (cam.sent = JSON.parse(body.get("timestamps"))), (cam.frames = body.getAll("frame"));
+    // drop: the next answers fail as a dropped upload does, unsent.
+    if (cam.drop > 0) {
+      cam.drop--;
+      cam.dropped = (cam.dropped || 0) + 1;
+      return void setTimeout(() => this.dispatchEvent(new ProgressEvent("error")), 0);
     }
-    const res = await fetch0(url, init);
-    if (cam.sent && !cam.answer && String(url).includes("/liveness/")) cam.answer = await res.clone().json().catch(() => null);
-    return res;
+    this.addEventListener("load", () => {
+      if (!cam.answer) try { cam.answer = JSON.parse(this.responseText); } catch { cam.answer = null; }
+    });
+    return send0.call(this, body);
   };
   navigator.mediaDevices.getUserMedia = async () => {
     const first = cam.segs.rest.imgs[0];
