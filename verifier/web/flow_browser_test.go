@@ -33,6 +33,20 @@ func camera(file string, granted bool) []chromedp.ExecAllocatorOption {
 	}
 }
 
+// shootPhones takes plain screenshots of the page at 360×640 and 390×844
+// (name-360x640, name-390x844), then puts the tab back at w×h.
+func (tb *tab) shootPhones(name string, w, h int64) {
+	tb.T.Helper()
+	phone := func(w, h int64) {
+		tb.Run(chromedp.EmulateViewport(w, h, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	}
+	for _, size := range [][2]int64{{360, 640}, {390, 844}} {
+		phone(size[0], size[1])
+		tb.Screenshot(fmt.Sprintf("%s-%dx%d", name, size[0], size[1]))
+	}
+	phone(w, h)
+}
+
 // click presses the button (or button-styled label) reading label.
 func (tb *tab) click(label string) {
 	tb.T.Helper()

@@ -861,12 +861,7 @@ func TestTrackedLivenessStepGuidanceInChromium(t *testing.T) {
 	}
 	// The step's time runs while the page is shot: plain screenshots here,
 	// axe once the blink is asked for.
-	quick := func(name string) {
-		tb.Screenshot(name + "-360x640")
-		tb.Run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
-		tb.Screenshot(name + "-390x844")
-		tb.Run(chromedp.EmulateViewport(360, 640, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
-	}
+	quick := func(name string) { tb.shootPhones(name, 360, 640) }
 	camera("turned", "{}")
 	meterReads(t, tb, `/Turned ([1-9]\d*)° of \d+°/.test(w)`)
 	quick("step-turn-left-halfway")

@@ -31,7 +31,7 @@ func TestLivenessAnswerSentAgainInChromium(t *testing.T) {
 	if text := tb.screen("live-unsent"); !strings.Contains(text, web.T("en", "error.network")) || !strings.Contains(text, web.T("en", "live.unsent")) {
 		t.Fatalf("a dropped upload reads %q", text)
 	}
-	tb.Screenshot("send-again-390x844")
+	tb.shootPhones("send-again", 390, 844)
 	var first []int
 	check(t, json.Unmarshal([]byte(eval[string](tb, `JSON.stringify(idgateTestCamera.sent)`)), &first))
 	recorded := eval[int](tb, `idgateTestCamera.log.length`)
@@ -57,7 +57,7 @@ func TestLivenessAnswerSentAgainInChromium(t *testing.T) {
 		if now.Share > 0.1 && now.Share < 0.9 && !partway {
 			partway = true
 			contains(t, now.Text, web.T("en", "live.uploading"))
-			tb.Screenshot("sending-390x844")
+			tb.shootPhones("sending", 390, 844)
 		}
 		checking = checking || (now.Share < 0 && strings.Contains(now.Text, web.T("en", "live.sending")))
 	}
